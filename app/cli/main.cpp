@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { std::puts("raidscope-cli: under construction"); return 0; }

@@ -1,0 +1,35 @@
+// The backend interface: personalities, policies and the load generator are
+// written against it, so they run unchanged on real devices (io_uring, with
+// or without a device model holding completions back) and on the simulator.
+//
+// A backend is single-threaded: one submitting context (a job thread, the
+// rebuild loop, the simulator loop) owns it, queues I/O and reaps
+// completions. Member devices may be shared by several backends.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "io/member_io.hpp"
+
+namespace rs::io {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  // Queue one I/O; it may wait in a batch until submit().
+  virtual void queue(MemberIo& io) = 0;
+  // Push every queued I/O to the devices (one syscall for the batch).
+  virtual void submit() = 0;
+  // Wait until at least `min_complete` completions are available (0: do not
+  // wait), run their callbacks and return how many ran.
+  virtual unsigned reap(unsigned min_complete) = 0;
+  // Monotonic time in ns: CLOCK_MONOTONIC for real backends, virtual time
+  // for the simulator.
+  virtual uint64_t now_ns() = 0;
+  // I/O queued or in flight that has not completed yet.
+  virtual unsigned in_flight() const = 0;
+  // Short description for `detail` and reports ("io_uring", "sim", ...).
+  virtual std::string describe() const = 0;
+};
+
+}  // namespace rs::io

@@ -1,0 +1,26 @@
+// One I/O to one member device: the unit every backend executes.
+//
+// The submitter owns the MemberIo (preallocated; nothing is allocated per
+// I/O) and keeps it alive until `done` has been called. `done` runs on the
+// thread that calls Backend::reap(); it may queue further I/O.
+#pragma once
+#include <cstdint>
+
+namespace rs::io {
+
+struct MemberIo;
+using IoDoneFn = void (*)(MemberIo& io, int result);  // result: bytes done or -errno
+
+struct MemberIo {
+  int member = -1;           // index into the backend's member table
+  bool write = false;
+  uint64_t offset = 0;       // bytes from the start of the member device
+  uint32_t length = 0;       // bytes
+  void* buffer = nullptr;    // aligned to the member's logical block size for O_DIRECT
+  IoDoneFn done = nullptr;
+  void* owner = nullptr;     // the submitter's context, for `done`
+  uint64_t tag = 0;          // free for the submitter (e.g. copy index)
+  uint64_t submit_ns = 0;    // set by the backend when queued
+};
+
+}  // namespace rs::io

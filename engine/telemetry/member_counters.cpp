@@ -1,0 +1,1 @@
+#include "telemetry/member_counters.hpp"
