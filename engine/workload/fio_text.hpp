@@ -1,0 +1,43 @@
+// fio's normal (human) output for a run: the per-job blocks and the
+// "Run status group" summary fio 3.33 prints when jobs finish, with fio's own
+// number formatting, followed per job by a short "raidscope" block.
+//
+// Not included: fio's start banner ("name: (g=0): rw=..., fio-3.33,
+// Starting N processes"), which the runner prints before the run, and the
+// "Disk stats" section (we have no disk_util).
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "workload/results.hpp"
+
+namespace rs::workload {
+
+enum class N2SUnit { none, per_sec, byte, bit, byte_per_sec, bit_per_sec };
+
+// fio num2str(): `num` (a count of `base` units) with at most `maxlen` digits
+// (the point counts as one), scaled by 1000 (pow2 = false: k, M, G, T, P) or
+// 1024 (pow2 = true: Ki, Mi, Gi, Ti, Pi), keeping fio's rounding. E.g.
+// (1610612736, 4, 1, true, byte_per_sec) -> "1536MiB/s", with pow2 = false ->
+// "1611MB/s"; (16106127360, 4, 1, true, byte) -> "15.0GiB".
+std::string fio_num2str(uint64_t num, int maxlen, int base, bool pow2, N2SUnit unit);
+
+// ctime() without the newline, in local time: "Sun Nov 29 23:24:42 2026".
+std::string fio_ctime(int64_t unix_seconds);
+
+// One "    clat (usec): min=..., max=..., avg=..., stdev=..." line (fio
+// display_lat); `name` is "slat", "clat" or " lat". Empty if no samples.
+std::string fio_lat_line(std::string_view name, const LatencyHistogram& h);
+
+// fio's percentile block ("    clat percentiles (usec):\n     |  1.00th=[...],
+// ..."), units chosen from the values like fio; `ascending` sorted; empty if
+// the histogram has no samples or the list is empty.
+std::string fio_percentile_block(std::string_view name, const LatencyHistogram& h,
+                                 std::span<const double> ascending, int precision);
+
+// The whole report, starting with fio's blank line.
+std::string format_fio_normal(const RunResults& run);
+
+}  // namespace rs::workload

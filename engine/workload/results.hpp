@@ -1,0 +1,187 @@
+// The result model of one workload run: what the job runner fills while and
+// after jobs run, and what the fio-format writers (fio_json, fio_text) read.
+//
+// Units follow fio's internals so the writers can apply fio's own formulas:
+// latencies and times in nanoseconds, bytes in bytes, bandwidth samples in
+// KiB/s, IOPS samples in I/Os per second. Derived figures (bw, iops, runtime
+// in ms, percentages) are computed by the writers, never stored twice.
+//
+// group_reporting: the runner always fills one JobResults per job thread
+// (numjobs expanded). reported_jobs() merges them the way fio does, and
+// group_status() computes fio's "Run status group" lines from the result.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "workload/latency_histogram.hpp"
+
+namespace rs::workload {
+
+using OptionList = std::vector<std::pair<std::string, std::string>>;  // as written, in order
+
+// One direction (read or write) of one job: fio's per-ddir thread_stat fields.
+struct DirectionResults {
+  uint64_t io_bytes = 0;      // bytes transferred by completed I/Os
+  uint64_t total_ios = 0;     // completed I/Os (fio total_io_u)
+  uint64_t short_ios = 0;     // completed with fewer bytes than asked
+  uint64_t drop_ios = 0;      // dropped (not issued)
+  uint64_t runtime_ns = 0;    // time this job spent in this direction's phase (0: did not run it)
+  LatencyHistogram slat;      // submission latency: start of issue .. handed to the backend
+  LatencyHistogram clat;      // completion latency: handed to the backend .. completion
+  LatencyHistogram lat;       // total: start of issue .. completion
+  RunningStats bw_samples;    // optional: one sample per bw_avg_time interval, in KiB/s
+  RunningStats iops_samples;  // optional: one sample per iops_avg_time interval, in IO/s
+
+  // fio keeps runtime in whole ms, rounded up (backend.c update_runtime).
+  uint64_t runtime_ms() const noexcept { return (runtime_ns + 999'999) / 1'000'000; }
+  // Bytes per second and I/Os per second over runtime_ms(), as fio computes them.
+  uint64_t bw_bytes() const noexcept;
+  double iops() const noexcept;
+};
+
+// fio's completion-latency distribution (io_u_lat_n/u/m): counts of clat per
+// band of both directions, shown as latency_ns/us/ms. Each band counts
+// latencies below its key and at or above the previous key; the ms ">=2000"
+// band takes everything from 2 s up.
+struct LatencyDistribution {
+  static constexpr std::array<unsigned, 10> kEdges = {2, 4, 10, 20, 50, 100, 250, 500, 750, 1000};
+  std::array<uint64_t, 10> ns{};
+  std::array<uint64_t, 10> us{};
+  std::array<uint64_t, 12> ms{};  // ms[10] is "2000" (1000..1999 ms), ms[11] is ">=2000"
+
+  // Hot path: O(1), no allocation.
+  void record(uint64_t clat_ns) noexcept;
+  void merge(const LatencyDistribution& other) noexcept;
+  // For a runner that did not call record(): approximates the bands from a
+  // clat histogram, placing each bucket by its reported value (exact below
+  // 128 ns, within a bucket width above).
+  void add_histogram(const LatencyHistogram& clat) noexcept;
+  uint64_t total() const noexcept;
+};
+
+// fio's I/O depth distributions (io_u_map, io_u_submit, io_u_complete).
+struct DepthDistribution {
+  std::array<uint64_t, 7> level{};     // by depth in flight: 1, 2, 4, 8, 16, 32, >=64
+  std::array<uint64_t, 7> submit{};    // by I/Os per submit call: 0, 1-4, 5-8, 9-16, 17-32, 33-64, >64
+  std::array<uint64_t, 7> complete{};  // by I/Os per reap call, same bands
+  uint64_t total_submit = 0;           // submit calls
+  uint64_t total_complete = 0;         // reap calls that returned I/Os
+
+  // `ios` I/Os were issued while `depth` were in flight (fio io_u_mark_depth).
+  void record_depth(unsigned depth, unsigned ios) noexcept;
+  void record_submit(unsigned ios) noexcept;    // one submit call that passed `ios` I/Os
+  void record_complete(unsigned ios) noexcept;  // one reap call that returned `ios` I/Os
+  void merge(const DepthDistribution& other) noexcept;
+};
+
+// RaidScope's own figures for one member device of the array a job drove.
+struct MemberShare {
+  std::string path;
+  uint64_t reads = 0;
+  uint64_t read_bytes = 0;
+  double read_share = 0.0;  // reads / all member reads of the array in this job, 0..1
+  uint64_t writes = 0;
+  uint64_t write_bytes = 0;
+  double mean_pending = 0.0;  // time-average of nr_pending over the job's run
+};
+
+// The "raidscope" extension of a job. Member counters are those attributable
+// to this job (deltas over its run), so a group's figures are their sums.
+struct RaidscopeJobExtension {
+  std::string target;  // Target::describe()
+  std::string policy;  // read-balancing policy name, empty if not an array
+  std::vector<MemberShare> members;
+};
+
+struct JobResults {
+  std::string jobname;
+  std::string description;  // fio's description=, printed when not empty
+  int groupid = 0;
+  bool group_reporting = false;  // this job's group_reporting option
+  unsigned members = 1;          // jobs merged into this entry (fio jobs=N); the runner leaves 1
+  int pid = 0;                   // shown in the text header
+  int error = 0;                 // errno value of the first error, 0 = none
+  std::string error_text;        // fio's verror; strerror(error) when empty
+  OptionList options;            // "job options": the job's own options as written
+
+  DirectionResults read;
+  DirectionResults write;
+  DirectionResults& dir(int ddir) { return ddir == 0 ? read : write; }
+  const DirectionResults& dir(int ddir) const { return ddir == 0 ? read : write; }
+
+  uint64_t job_runtime_ns = 0;  // fio total_run_time: the job's whole run, ramp excluded
+  uint64_t elapsed_sec = 0;     // fio "elapsed": seconds since the run started
+  double usr_cpu = 0.0;         // percent of job_runtime spent in user mode
+  double sys_cpu = 0.0;         // percent of job_runtime spent in the kernel
+  uint64_t ctx = 0;             // context switches (voluntary + involuntary)
+  uint64_t majf = 0;            // major page faults, 0 if not measured
+  uint64_t minf = 0;            // minor page faults, 0 if not measured
+  unsigned iodepth = 1;         // shown as latency_depth
+
+  LatencyDistribution latency_dist;
+  DepthDistribution depth_dist;
+
+  // Percentiles to report; empty means fio's default list. Entries outside
+  // (0, 100] are ignored; the writers sort the list like fio does.
+  std::vector<double> percentile_list;
+  // Decimals in the text percentile block; -1: 2 for the default list, else
+  // the most decimals any entry needs (fio counts them as the user wrote them).
+  int percentile_precision = -1;
+  bool clat_percentiles = true;
+  bool lat_percentiles = false;
+  bool slat_percentiles = false;
+
+  std::optional<RaidscopeJobExtension> raidscope;
+};
+
+struct RunResults {
+  std::string raidscope_version;  // e.g. "0.1.0"; goes into "fio version"
+  int64_t timestamp_ms = 0;       // wall clock (ms since the epoch) when the run ended
+  OptionList global_options;      // "global options" as written
+  std::vector<JobResults> jobs;   // one per job thread, in start order
+  int sig_figs = 4;               // fio sig_figs: digits in the text output's numbers
+};
+
+// fio's "Run status group" figures for one group, per direction (0 read, 1 write).
+struct GroupDirStatus {
+  uint64_t io_bytes = 0;
+  uint64_t agg_bw = 0;  // B/s: io_bytes over the slowest member's runtime
+  uint64_t min_bw = 0;  // B/s, slowest reported entry
+  uint64_t max_bw = 0;  // B/s, fastest reported entry
+  uint64_t min_run_ms = 0;
+  uint64_t max_run_ms = 0;  // 0: nothing in this direction
+};
+struct GroupStatus {
+  int groupid = 0;
+  std::array<GroupDirStatus, 2> dir;
+};
+
+inline constexpr std::array<double, 17> kFioDefaultPercentiles = {1,  5,  10, 20, 30,   40,   50,    60,   70,
+                                                                  80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+
+// "raidscope-<version> (fio-3.33 compatible)": tools that look for fio's
+// version find "fio-3.33" in it, and nobody mistakes us for fio.
+std::string fio_version_string(const RunResults& run);
+
+// The entries fio would report: consecutive jobs of one group with
+// group_reporting merged into one (fio __show_run_stats / sum_thread_stats),
+// every other job as it is.
+std::vector<JobResults> reported_jobs(const RunResults& run);
+// Merges `src` into `dst` the way fio sums a job into its group's entry.
+void merge_into_group(JobResults& dst, const JobResults& src);
+// One entry per groupid present, ascending, computed over reported entries.
+std::vector<GroupStatus> group_status(const std::vector<JobResults>& reported);
+
+// The list to report for a job (its own or fio's default), sorted, filtered.
+std::vector<double> effective_percentiles(const JobResults& job);
+// The decimals the text block shows for that list.
+int effective_percentile_precision(const JobResults& job);
+// fio's "bw_agg"/"per=": a job's mean sampled bandwidth as a percentage of
+// its group's aggregate (fio convert_agg_kbytes_percent), capped at 100.
+double bw_percent_of_group(const GroupDirStatus& group, double mean_kib);
+
+}  // namespace rs::workload
