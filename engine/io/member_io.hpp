@@ -20,7 +20,7 @@ struct MemberIo {
   IoDoneFn done = nullptr;
   void* owner = nullptr;     // the submitter's context, for `done`
   uint64_t tag = 0;          // free for the submitter (e.g. copy index)
-  uint64_t submit_ns = 0;    // set by the backend when queued
+  uint64_t due_ns = 0;       // backend-private: when an emulated disk completes it
 };
 
 }  // namespace rs::io

@@ -1,0 +1,189 @@
+#include "io/member_device.hpp"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+namespace rs::io {
+namespace {
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// Reads a number from a sysfs queue attribute of the block device `dev`
+// (for a partition the queue lives in the parent disk's directory).
+bool sysfs_queue_value(dev_t dev, const char* attr, uint64_t* out) {
+  std::string base = "/sys/dev/block/" + std::to_string(major(dev)) + ":" + std::to_string(minor(dev));
+  for (const char* rel : {"/queue/", "/../queue/"}) {
+    std::ifstream f(base + rel + attr);
+    if (f >> *out) return true;
+  }
+  return false;
+}
+
+void fill_queue_info(dev_t dev, DeviceInfo& info) {
+  uint64_t v = 0;
+  if (sysfs_queue_value(dev, "rotational", &v)) info.rotational = v != 0;
+  if (sysfs_queue_value(dev, "optimal_io_size", &v)) info.io_opt = uint32_t(v);
+}
+
+}  // namespace
+
+std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMode mode, std::string* error) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    *error = path + ": " + errno_text(errno);
+    return nullptr;
+  }
+  const bool blk = S_ISBLK(st.st_mode);
+  if (!blk && !S_ISREG(st.st_mode)) {
+    *error = path + ": not a regular file or block device";
+    return nullptr;
+  }
+  int flags = (mode == OpenMode::ReadWrite ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+  // O_EXCL on a block device fails with EBUSY while anything else (a mount,
+  // md, another RaidScope) holds it: exactly the guard we want.
+  if (blk && mode == OpenMode::ReadWrite) flags |= O_EXCL;
+
+  auto dev = std::unique_ptr<MemberDevice>(new MemberDevice());
+  dev->info_.path = path;
+  dev->info_.block_device = blk;
+  int fd = ::open(path.c_str(), flags | O_DIRECT);
+  if (fd >= 0) {
+    dev->info_.direct = true;
+  } else if (errno == EINVAL) {
+    // tmpfs and a few others refuse O_DIRECT: fall back and say so.
+    fd = ::open(path.c_str(), flags);
+    dev->info_.direct_note = "O_DIRECT not supported by the filesystem; using buffered I/O";
+  }
+  if (fd < 0) {
+    int err = errno;
+    *error = path + ": " + (err == EBUSY ? std::string("device is busy (mounted, held by md/dm, or open by another process)")
+                                         : errno_text(err));
+    return nullptr;
+  }
+  dev->fd_ = fd;
+
+  if (!blk && mode == OpenMode::ReadWrite) {
+    // OFD locks belong to this open file description, so two engines in one
+    // process conflict too, and the lock dies with the descriptor.
+    struct flock lk {};
+    lk.l_type = F_WRLCK;
+    lk.l_whence = SEEK_SET;
+    if (::fcntl(fd, F_OFD_SETLK, &lk) != 0) {
+      int err = errno;
+      *error = path + ": " +
+               ((err == EAGAIN || err == EACCES) ? std::string("in use by another process (it holds a lock on the file)")
+                                                 : "cannot lock: " + errno_text(err));
+      return nullptr;  // destructor closes fd
+    }
+  }
+
+  if (blk) {
+    uint64_t bytes = 0;
+    int lbs = 512;
+    if (::ioctl(fd, BLKGETSIZE64, &bytes) != 0) {
+      *error = path + ": cannot read device size: " + errno_text(errno);
+      return nullptr;
+    }
+    ::ioctl(fd, BLKSSZGET, &lbs);
+    dev->info_.size_bytes = bytes;
+    dev->info_.logical_block_size = uint32_t(lbs);
+    fill_queue_info(st.st_rdev, dev->info_);
+  } else {
+    dev->info_.size_bytes = uint64_t(st.st_size);
+    dev->info_.logical_block_size = 512;
+    // An image file behaves like the disk it lives on.
+    fill_queue_info(st.st_dev, dev->info_);
+  }
+  return dev;
+}
+
+MemberDevice::~MemberDevice() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool MemberDevice::read_at(uint64_t offset, void* buf, size_t len, std::string* error) {
+  const uint64_t a = alignment();
+  const bool aligned = offset % a == 0 && len % a == 0 && reinterpret_cast<uintptr_t>(buf) % a == 0;
+  if (!aligned) {
+    uint64_t start = offset / a * a, end = (offset + len + a - 1) / a * a;
+    AlignedBuffer bounce(end - start, a);
+    if (!read_at(start, bounce.data(), end - start, error)) return false;
+    std::memcpy(buf, bounce.data() + (offset - start), len);
+    return true;
+  }
+  size_t done = 0;
+  while (done < len) {
+    ssize_t n = ::pread(fd_, static_cast<uint8_t*>(buf) + done, len - done, off_t(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *error = path() + ": read at " + std::to_string(offset + done) + " failed: " +
+               (n < 0 ? errno_text(errno) : std::string("end of device"));
+      return false;
+    }
+    done += size_t(n);
+  }
+  return true;
+}
+
+bool MemberDevice::write_at(uint64_t offset, const void* buf, size_t len, std::string* error) {
+  const uint64_t a = alignment();
+  const bool aligned = offset % a == 0 && len % a == 0 && reinterpret_cast<uintptr_t>(buf) % a == 0;
+  if (!aligned) {
+    uint64_t start = offset / a * a, end = (offset + len + a - 1) / a * a;
+    AlignedBuffer bounce(end - start, a);
+    if (!read_at(start, bounce.data(), end - start, error)) return false;
+    std::memcpy(bounce.data() + (offset - start), buf, len);
+    return write_at(start, bounce.data(), end - start, error);
+  }
+  size_t done = 0;
+  while (done < len) {
+    ssize_t n = ::pwrite(fd_, static_cast<const uint8_t*>(buf) + done, len - done, off_t(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *error = path() + ": write at " + std::to_string(offset + done) + " failed: " +
+               (n < 0 ? errno_text(errno) : std::string("end of device"));
+      return false;
+    }
+    done += size_t(n);
+  }
+  return true;
+}
+
+bool MemberDevice::flush(std::string* error) {
+  if (::fdatasync(fd_) != 0) {
+    *error = path() + ": fdatasync failed: " + errno_text(errno);
+    return false;
+  }
+  return true;
+}
+
+AlignedBuffer::AlignedBuffer(size_t bytes, size_t alignment) : size_(bytes) {
+  void* p = nullptr;
+  if (::posix_memalign(&p, alignment, bytes ? bytes : alignment) != 0) throw std::bad_alloc();
+  std::memset(p, 0, bytes);
+  data_ = static_cast<uint8_t*>(p);
+}
+
+AlignedBuffer::~AlignedBuffer() { std::free(data_); }
+
+AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& o) noexcept {
+  if (this != &o) {
+    std::free(data_);
+    data_ = o.data_;
+    size_ = o.size_;
+    o.data_ = nullptr;
+    o.size_ = 0;
+  }
+  return *this;
+}
+
+}  // namespace rs::io

@@ -1,0 +1,205 @@
+#include "io/uring_backend.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <stdexcept>
+
+namespace rs::io {
+
+uint64_t monotonic_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+UringBackend::UringBackend(std::span<MemberDevice* const> members, unsigned depth)
+    : members_(members.begin(), members.end()) {
+  unsigned entries = 1;
+  while (entries < std::max(depth, 8u)) entries <<= 1;
+  // The cheapest completion path the kernel offers (fio 3.33 does the same);
+  // older kernels reject the flags, so step down until one is accepted.
+  const unsigned tries[] = {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_COOP_TASKRUN, 0};
+  int rc = -EINVAL;
+  for (unsigned flags : tries) {
+    io_uring_params p{};
+    p.flags = flags;
+    p.flags |= IORING_SETUP_CQSIZE;
+    p.cq_entries = entries * 2;
+    rc = io_uring_queue_init_params(entries, &ring_, &p);
+    if (rc == 0) {
+      setup_flags_ = flags;
+      break;
+    }
+    if (rc != -EINVAL) break;
+  }
+  if (rc < 0)
+    throw std::runtime_error(std::string("io_uring is unavailable here (") + std::strerror(-rc) +
+                             "); it may be disabled by the kernel.io_uring_disabled sysctl or a seccomp filter");
+  std::vector<int> fds;
+  for (auto* m : members_) fds.push_back(m ? m->fd() : -1);
+  fixed_files_ = !fds.empty() && io_uring_register_files(&ring_, fds.data(), unsigned(fds.size())) == 0;
+  held_.reserve(entries * 2);
+}
+
+UringBackend::~UringBackend() {
+  // Never leave the kernel writing into buffers we are about to free.
+  while (in_flight_ > 0 && reap(1) > 0) {
+  }
+  io_uring_queue_exit(&ring_);
+}
+
+std::string UringBackend::describe() const {
+  std::string s = "io_uring";
+  if (setup_flags_ & IORING_SETUP_DEFER_TASKRUN) s += " (single issuer, deferred task run)";
+  else if (setup_flags_ & IORING_SETUP_COOP_TASKRUN) s += " (cooperative task run)";
+  if (fixed_files_) s += ", fixed files";
+  return s;
+}
+
+void UringBackend::queue(MemberIo& io) {
+  ++in_flight_;
+  MemberDevice* dev = (io.member >= 0 && size_t(io.member) < members_.size()) ? members_[size_t(io.member)] : nullptr;
+  if (!dev) {
+    // Completed with an error at the next reap, never inline, so callers
+    // see one completion path.
+    held_.push_back({0, &io, -ENODEV});
+    std::push_heap(held_.begin(), held_.end(), std::greater<>());
+    return;
+  }
+  io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+  if (!sqe) {
+    io_uring_submit(&ring_);
+    unsubmitted_ = 0;
+    sqe = io_uring_get_sqe(&ring_);
+  }
+  int fd = fixed_files_ ? io.member : dev->fd();
+  if (io.write)
+    io_uring_prep_write(sqe, fd, io.buffer, io.length, io.offset);
+  else
+    io_uring_prep_read(sqe, fd, io.buffer, io.length, io.offset);
+  if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
+  io_uring_sqe_set_data(sqe, &io);
+  if (DeviceModel* model = dev->model()) {
+    // The model is fed in submission order; the completion is held until
+    // due_ns, when the emulated disk would be done.
+    io.due_ns = model->schedule(monotonic_ns(), io.write, io.offset, io.length);
+  }
+  ++unsubmitted_;
+}
+
+void UringBackend::submit() {
+  if (unsubmitted_) {
+    io_uring_submit(&ring_);
+    unsubmitted_ = 0;
+  }
+}
+
+void UringBackend::deliver(MemberIo& io, int result) {
+  --in_flight_;
+  io.done(io, result);
+}
+
+unsigned UringBackend::release_due(uint64_t now) {
+  unsigned n = 0;
+  while (!held_.empty() && held_.front().due_ns <= now) {
+    std::pop_heap(held_.begin(), held_.end(), std::greater<>());
+    Held h = held_.back();
+    held_.pop_back();
+    if (h.result >= 0 && h.io->member >= 0) {
+      if (DeviceModel* m = members_[size_t(h.io->member)]->model()) m->complete(h.io->offset, h.io->length);
+    }
+    deliver(*h.io, h.result);
+    ++n;
+  }
+  return n;
+}
+
+unsigned UringBackend::drain_cqes(uint64_t now) {
+  io_uring_cqe* cqes[64];
+  unsigned total = 0;
+  for (;;) {
+    unsigned got = io_uring_peek_batch_cqe(&ring_, cqes, 64);
+    if (got == 0) break;
+    // Copy out first: callbacks may queue new I/O into the same ring.
+    std::pair<MemberIo*, int> batch[64];
+    for (unsigned i = 0; i < got; ++i) batch[i] = {static_cast<MemberIo*>(io_uring_cqe_get_data(cqes[i])), cqes[i]->res};
+    io_uring_cq_advance(&ring_, got);
+    for (unsigned i = 0; i < got; ++i) {
+      MemberIo* io = batch[i].first;
+      MemberDevice* dev = members_[size_t(io->member)];
+      if (dev->model() && io->due_ns > now) {
+        held_.push_back({io->due_ns, io, batch[i].second});
+        std::push_heap(held_.begin(), held_.end(), std::greater<>());
+        continue;
+      }
+      if (dev->model() && batch[i].second >= 0) dev->model()->complete(io->offset, io->length);
+      deliver(*io, batch[i].second);
+      ++total;
+    }
+  }
+  return total;
+}
+
+unsigned UringBackend::reap(unsigned min_complete) {
+  submit();
+  unsigned done = 0;
+  for (;;) {
+    if (setup_flags_ & IORING_SETUP_DEFER_TASKRUN) io_uring_get_events(&ring_);
+    uint64_t now = monotonic_ns();
+    done += drain_cqes(now);
+    done += release_due(now);
+    if (done >= min_complete || in_flight_ == 0) return done;
+    // Wait for a real completion, or until the next held one is due.
+    io_uring_cqe* cqe = nullptr;
+    if (!held_.empty()) {
+      uint64_t wait = held_.front().due_ns > now ? held_.front().due_ns - now : 0;
+      __kernel_timespec ts{int64_t(wait / 1000000000ull), int64_t(wait % 1000000000ull)};
+      io_uring_wait_cqe_timeout(&ring_, &cqe, &ts);
+    } else {
+      int rc = io_uring_wait_cqe(&ring_, &cqe);
+      if (rc < 0 && rc != -EINTR && rc != -ETIME) throw std::runtime_error(std::string("io_uring wait: ") + std::strerror(-rc));
+    }
+  }
+}
+
+SyncBackend::SyncBackend(std::span<MemberDevice* const> members) : members_(members.begin(), members.end()) {}
+
+void SyncBackend::queue(MemberIo& io) { queued_.push_back(&io); }
+
+void SyncBackend::submit() {
+  for (MemberIo* io : queued_) {
+    MemberDevice* dev = (io->member >= 0 && size_t(io->member) < members_.size()) ? members_[size_t(io->member)] : nullptr;
+    int res = -ENODEV;
+    if (dev) {
+      ssize_t n = io->write ? ::pwrite(dev->fd(), io->buffer, io->length, off_t(io->offset))
+                            : ::pread(dev->fd(), io->buffer, io->length, off_t(io->offset));
+      res = n < 0 ? -errno : int(n);
+    }
+    done_.push_back({io, res});
+  }
+  queued_.clear();
+}
+
+unsigned SyncBackend::reap(unsigned) {
+  submit();
+  auto batch = std::move(done_);
+  done_.clear();
+  for (auto& [io, res] : batch) io->done(*io, res);
+  return unsigned(batch.size());
+}
+
+std::unique_ptr<Backend> make_real_backend(std::span<MemberDevice* const> members, unsigned depth, std::string* note) {
+  try {
+    return std::make_unique<UringBackend>(members, depth);
+  } catch (const std::runtime_error& e) {
+    if (note) *note = std::string(e.what()) + "; falling back to pread/pwrite";
+    return std::make_unique<SyncBackend>(members);
+  }
+}
+
+}  // namespace rs::io

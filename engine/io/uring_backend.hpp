@@ -1,0 +1,83 @@
+// The real backend: member I/O through one io_uring ring per submitting
+// context. Member files are registered (fixed files); submissions are
+// batched (queue() fills SQEs, submit() is one syscall); completions are
+// reaped in batches with the clock read once per batch.
+//
+// When a member has a DeviceModel, its completions are held back until the
+// model's completion time, so members sharing one host disk behave like
+// independent emulated disks.
+#pragma once
+#include <liburing.h>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "io/backend.hpp"
+#include "io/member_device.hpp"
+
+namespace rs::io {
+
+uint64_t monotonic_ns();
+
+class UringBackend final : public Backend {
+ public:
+  // `members[i]` may be null (a missing member): I/O to it fails with -ENODEV.
+  // Throws std::runtime_error with a plain message when io_uring is unusable.
+  UringBackend(std::span<MemberDevice* const> members, unsigned depth);
+  ~UringBackend() override;
+
+  void queue(MemberIo& io) override;
+  void submit() override;
+  unsigned reap(unsigned min_complete) override;
+  uint64_t now_ns() override { return monotonic_ns(); }
+  unsigned in_flight() const override { return in_flight_; }
+  std::string describe() const override;
+
+ private:
+  struct Held {  // a completion waiting for its emulated disk
+    uint64_t due_ns;
+    MemberIo* io;
+    int result;
+    bool operator>(const Held& o) const { return due_ns > o.due_ns; }
+  };
+  void deliver(MemberIo& io, int result);
+  unsigned release_due(uint64_t now);
+  unsigned drain_cqes(uint64_t now);
+
+  io_uring ring_{};
+  std::vector<MemberDevice*> members_;
+  std::vector<uint64_t> model_due_;   // scratch: not used per I/O
+  std::vector<Held> held_;            // min-heap, capacity reserved up front
+  unsigned in_flight_ = 0;
+  unsigned unsubmitted_ = 0;
+  unsigned setup_flags_ = 0;
+  bool fixed_files_ = false;
+};
+
+// Fallback when io_uring is disabled (sysctl kernel.io_uring_disabled,
+// seccomp): executes each I/O with pread/pwrite at submit() and completes it
+// at the next reap(). Same interface, no queue depth.
+class SyncBackend final : public Backend {
+ public:
+  explicit SyncBackend(std::span<MemberDevice* const> members);
+  void queue(MemberIo& io) override;
+  void submit() override;
+  unsigned reap(unsigned min_complete) override;
+  uint64_t now_ns() override { return monotonic_ns(); }
+  unsigned in_flight() const override { return unsigned(queued_.size() + done_.size()); }
+  std::string describe() const override { return "pread/pwrite (io_uring unavailable)"; }
+
+ private:
+  std::vector<MemberDevice*> members_;
+  std::vector<MemberIo*> queued_;
+  std::vector<std::pair<MemberIo*, int>> done_;
+};
+
+// io_uring when the kernel allows it, else SyncBackend; `note` (optional)
+// receives the reason for the fallback.
+std::unique_ptr<Backend> make_real_backend(std::span<MemberDevice* const> members, unsigned depth,
+                                           std::string* note = nullptr);
+
+}  // namespace rs::io
