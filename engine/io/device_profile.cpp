@@ -1,0 +1,382 @@
+#include "io/device_profile.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+#include "io/hdd_model.hpp"
+#include "io/seek_curve.hpp"
+#include "io/ssd_model.hpp"
+
+namespace rs::io {
+namespace {
+
+using json = nlohmann::json;
+
+// Shortest text that reads back as the same double ("-5", "7031000000", "0.5").
+std::string num(double v) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string quote(std::string_view key) {
+  return "\"" + std::string(key) + "\"";
+}
+
+const char* model_name(TimingModel m) {
+  return m == TimingModel::Hdd ? "hdd" : "ssd";
+}
+
+// Which timing model a key belongs to.
+enum class Scope { Any, Ssd, Hdd };
+
+struct KeySpec {
+  const char* key;
+  Scope scope;
+};
+
+constexpr KeySpec kKeys[] = {
+    {"name", Scope::Any},
+    {"description", Scope::Any},
+    {"source", Scope::Any},
+    {"rotational", Scope::Any},
+    {"model", Scope::Any},
+    {"seq_read_bw", Scope::Any},
+    {"seq_write_bw", Scope::Any},
+    {"base_read_latency_us", Scope::Any},
+    {"base_write_latency_us", Scope::Any},
+    {"sub4k_write_penalty_us", Scope::Any},
+    {"io_opt", Scope::Any},
+    {"logical_block_size", Scope::Any},
+    {"capacity_bytes", Scope::Any},
+    {"scale", Scope::Any},
+    {"read_iops", Scope::Ssd},
+    {"write_iops", Scope::Ssd},
+    {"parallelism", Scope::Ssd},
+    {"rpm", Scope::Hdd},
+    {"avg_seek_ms", Scope::Hdd},
+    {"track_to_track_ms", Scope::Hdd},
+    {"full_stroke_ms", Scope::Hdd},
+    {"ncq_depth", Scope::Hdd},
+};
+
+const KeySpec* find_key(std::string_view k) {
+  for (const KeySpec& s : kKeys)
+    if (k == s.key) return &s;
+  return nullptr;
+}
+
+std::string known_keys() {
+  std::string s;
+  for (const KeySpec& k : kKeys) {
+    if (!s.empty()) s += ", ";
+    s += k.key;
+  }
+  return s;
+}
+
+// Reads typed values out of the top-level object; the first problem wins.
+class Reader {
+ public:
+  Reader(const json& obj, const std::string& origin, std::string* error)
+      : obj_(obj), origin_(origin), error_(error) {}
+
+  bool ok() const { return ok_; }
+
+  const json* find(const char* key, bool required) {
+    if (!ok_) return nullptr;
+    auto it = obj_.find(key);
+    if (it == obj_.end()) {
+      if (required) fail(std::string("missing required key ") + quote(key));
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  void get(const char* key, std::string* out, bool required) {
+    if (const json* v = find(key, required)) {
+      if (!v->is_string()) return wrong_type(key, *v, "a string");
+      *out = v->get<std::string>();
+    }
+  }
+  void get(const char* key, bool* out, bool required) {
+    if (const json* v = find(key, required)) {
+      if (!v->is_boolean()) return wrong_type(key, *v, "true or false");
+      *out = v->get<bool>();
+    }
+  }
+  void get(const char* key, double* out, bool required) {
+    if (const json* v = find(key, required)) {
+      if (!v->is_number()) return wrong_type(key, *v, "a number");
+      *out = v->get<double>();
+    }
+  }
+  template <typename U>
+  void get_uint(const char* key, U* out, bool required) {
+    if (const json* v = find(key, required)) {
+      if (!v->is_number_integer()) return wrong_type(key, *v, "an integer");
+      if (v->is_number_unsigned()) {
+        uint64_t u = v->get<uint64_t>();
+        if (u <= std::numeric_limits<U>::max()) {
+          *out = U(u);
+          return;
+        }
+      }
+      fail("key " + quote(key) + " = " + v->dump() + ": must be between 0 and " +
+           std::to_string(std::numeric_limits<U>::max()));
+    }
+  }
+
+  void fail(const std::string& msg) {
+    if (!ok_) return;
+    ok_ = false;
+    if (error_) *error_ = origin_ + ": " + msg;
+  }
+
+ private:
+  void wrong_type(const char* key, const json& v, const char* expected) {
+    fail("key " + quote(key) + " = " + v.dump() + ": expected " + expected);
+  }
+
+  const json& obj_;
+  const std::string& origin_;
+  std::string* error_;
+  bool ok_ = true;
+};
+
+bool valid_name(const std::string& n) {
+  if (n.empty() || n.size() > 64) return false;
+  return std::all_of(n.begin(), n.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_' || c == '.';
+  });
+}
+
+}  // namespace
+
+bool validate_profile(const DeviceProfile& p, std::string* error) {
+  std::string msg;
+  auto bad = [&](const char* key, const std::string& value, const std::string& rule) {
+    if (msg.empty()) msg = "key " + quote(key) + " = " + value + ": " + rule;
+  };
+  auto range = [&](const char* key, double v, double lo, bool lo_open, double hi) {
+    if (!(lo_open ? v > lo : v >= lo) || !(v <= hi) || !std::isfinite(v))
+      bad(key, num(v), std::string("must be ") + (lo_open ? "> " : ">= ") + num(lo) + " and <= " + num(hi));
+  };
+  const bool hdd = p.model == TimingModel::Hdd;
+
+  if (!valid_name(p.name))
+    bad("name", quote(p.name), "must be 1-64 characters of letters, digits, '-', '_' or '.'");
+  if (p.source.empty()) bad("source", quote(p.source), "must say which seed figure the profile matches");
+  range("seq_read_bw", p.seq_read_bw, 0, true, 1e12);
+  range("seq_write_bw", p.seq_write_bw, 0, true, 1e12);
+  range("base_read_latency_us", p.base_read_latency_us, 0, false, 1e7);
+  range("base_write_latency_us", p.base_write_latency_us, 0, false, 1e7);
+  range("sub4k_write_penalty_us", p.sub4k_write_penalty_us, 0, false, 1e7);
+  range("scale", p.scale, 0, true, 1);
+  const uint32_t lbs = p.logical_block_size;
+  if (lbs < 512 || lbs > 65536 || (lbs & (lbs - 1)))
+    bad("logical_block_size", std::to_string(lbs), "must be a power of two from 512 to 65536");
+  else if (p.io_opt % lbs || p.io_opt > (256u << 20))
+    bad("io_opt", std::to_string(p.io_opt),
+        "must be 0 or a multiple of logical_block_size (" + std::to_string(lbs) + ") up to 256 MiB");
+  if (hdd && p.capacity_bytes < (1u << 20))
+    bad("capacity_bytes", std::to_string(p.capacity_bytes), "the hdd model needs the capacity (>= 1 MiB)");
+
+  if (!hdd) {
+    range("read_iops", p.read_iops, 0, true, 1e9);
+    range("write_iops", p.write_iops, 0, true, 1e9);
+    if (p.parallelism < 1 || p.parallelism > 65536)
+      bad("parallelism", std::to_string(p.parallelism), "must be between 1 and 65536");
+  } else {
+    range("rpm", p.rpm, 1000, false, 30000);
+    range("track_to_track_ms", p.track_to_track_ms, 0, true, 1000);
+    range("full_stroke_ms", p.full_stroke_ms, p.track_to_track_ms, false, 1000);
+    if (msg.empty()) {
+      const double lo = SeekCurve::avg_min(p.track_to_track_ms, p.full_stroke_ms);
+      const double hi = SeekCurve::avg_max(p.track_to_track_ms, p.full_stroke_ms);
+      if (!SeekCurve::fit(p.track_to_track_ms, p.avg_seek_ms, p.full_stroke_ms))
+        bad("avg_seek_ms", num(p.avg_seek_ms),
+            "must lie between " + num(lo) + " and " + num(hi) +
+                " for these track_to_track_ms and full_stroke_ms, so that seek time grows with distance "
+                "like a square root");
+    }
+    if (p.ncq_depth < 1 || p.ncq_depth > 256)
+      bad("ncq_depth", std::to_string(p.ncq_depth), "must be between 1 and 256");
+  }
+  if (msg.empty()) return true;
+  if (error) *error = (p.origin.empty() ? std::string("profile ") + p.name : p.origin) + ": " + msg;
+  return false;
+}
+
+std::optional<DeviceProfile> parse_profile(std::string_view text, const std::string& origin,
+                                           std::string* error) {
+  // nlohmann keeps the last of duplicated keys; a duplicate is almost always
+  // an editing mistake, so catch it while parsing.
+  std::string duplicate;
+  std::set<std::string> seen;
+  auto on_event = [&](int depth, json::parse_event_t ev, json& parsed) {
+    if (ev == json::parse_event_t::key && depth == 1 && !seen.insert(parsed.get<std::string>()).second &&
+        duplicate.empty())
+      duplicate = parsed.get<std::string>();
+    return true;
+  };
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end(), on_event);
+  } catch (const json::parse_error& e) {
+    if (error) *error = origin + ": not valid JSON: " + e.what();
+    return std::nullopt;
+  }
+  if (!doc.is_object()) {
+    if (error) *error = origin + ": expected a JSON object, got " + doc.type_name();
+    return std::nullopt;
+  }
+  if (!duplicate.empty()) {
+    if (error) *error = origin + ": key " + quote(duplicate) + " appears more than once";
+    return std::nullopt;
+  }
+  for (auto it = doc.begin(); it != doc.end(); ++it) {
+    if (!find_key(it.key())) {
+      if (error)
+        *error = origin + ": unknown key " + quote(it.key()) + " = " + it.value().dump() +
+                 " (known keys: " + known_keys() + ")";
+      return std::nullopt;
+    }
+  }
+
+  DeviceProfile p;
+  p.origin = origin;
+  Reader r(doc, origin, error);
+  r.get("rotational", &p.rotational, true);
+  p.model = p.rotational ? TimingModel::Hdd : TimingModel::Ssd;
+  std::string model;
+  if (r.find("model", false)) {
+    r.get("model", &model, false);
+    if (model == "ssd")
+      p.model = TimingModel::Ssd;
+    else if (model == "hdd")
+      p.model = TimingModel::Hdd;
+    else if (r.ok())
+      r.fail("key \"model\" = " + quote(model) + ": must be \"ssd\" or \"hdd\"");
+  }
+  // A key of the other timing model would be silently ignored; refuse it.
+  if (r.ok()) {
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+      const Scope s = find_key(it.key())->scope;
+      if ((s == Scope::Ssd && p.model != TimingModel::Ssd) ||
+          (s == Scope::Hdd && p.model != TimingModel::Hdd)) {
+        r.fail("key " + quote(it.key()) + " = " + it.value().dump() + ": only for the " +
+               (s == Scope::Ssd ? "ssd" : "hdd") + " model, and this profile's model is " +
+               model_name(p.model));
+        break;
+      }
+    }
+  }
+  const bool hdd = p.model == TimingModel::Hdd;
+  r.get("name", &p.name, true);
+  r.get("description", &p.description, false);
+  r.get("source", &p.source, true);
+  r.get("seq_read_bw", &p.seq_read_bw, true);
+  r.get("seq_write_bw", &p.seq_write_bw, true);
+  r.get("base_read_latency_us", &p.base_read_latency_us, true);
+  r.get("base_write_latency_us", &p.base_write_latency_us, true);
+  r.get("sub4k_write_penalty_us", &p.sub4k_write_penalty_us, false);
+  r.get_uint("io_opt", &p.io_opt, false);
+  r.get_uint("logical_block_size", &p.logical_block_size, false);
+  r.get_uint("capacity_bytes", &p.capacity_bytes, hdd);
+  r.get("scale", &p.scale, false);
+  if (!hdd) {
+    r.get("read_iops", &p.read_iops, true);
+    r.get("write_iops", &p.write_iops, true);
+    r.get_uint("parallelism", &p.parallelism, true);
+  } else {
+    r.get("rpm", &p.rpm, true);
+    r.get("avg_seek_ms", &p.avg_seek_ms, true);
+    r.get("track_to_track_ms", &p.track_to_track_ms, true);
+    r.get("full_stroke_ms", &p.full_stroke_ms, true);
+    r.get_uint("ncq_depth", &p.ncq_depth, false);
+  }
+  if (!r.ok() || !validate_profile(p, error)) return std::nullopt;
+  return p;
+}
+
+std::optional<DeviceProfile> load_profile_file(const std::string& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (error) *error = path + ": cannot open: " + std::strerror(errno);
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parse_profile(ss.str(), path, error);
+}
+
+std::optional<DeviceProfile> find_profile(const std::string& name, const std::vector<std::string>& dirs,
+                                          std::string* error) {
+  if (!valid_name(name)) {
+    if (error) *error = "no device profile named " + quote(name) + " (not a valid profile name)";
+    return std::nullopt;
+  }
+  std::string looked;
+  for (const std::string& dir : dirs) {
+    const std::string path = (std::filesystem::path(dir) / (name + ".json")).string();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      looked += (looked.empty() ? "" : ", ") + dir;
+      continue;
+    }
+    auto p = load_profile_file(path, error);
+    if (p && p->name != name) {
+      if (error)
+        *error = path + ": key \"name\" = " + quote(p->name) + ": must match the file name " + quote(name);
+      return std::nullopt;
+    }
+    return p;
+  }
+  if (error)
+    *error =
+        "no device profile named " + quote(name) + " in " + (looked.empty() ? "(no directories)" : looked);
+  return std::nullopt;
+}
+
+ProfileList list_profiles(const std::string& dir) {
+  ProfileList out;
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  for (auto it = std::filesystem::directory_iterator(dir, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (it->path().extension() == ".json" && it->is_regular_file(ec)) files.push_back(it->path());
+  }
+  if (ec) out.errors.push_back(dir + ": cannot list: " + ec.message());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    std::string err;
+    if (auto p = load_profile_file(f.string(), &err))
+      out.profiles.push_back(std::move(*p));
+    else
+      out.errors.push_back(err);
+  }
+  std::sort(out.profiles.begin(), out.profiles.end(),
+            [](const DeviceProfile& a, const DeviceProfile& b) { return a.name < b.name; });
+  return out;
+}
+
+std::unique_ptr<DeviceModel> make_model(const DeviceProfile& p) {
+  std::string err;
+  if (!validate_profile(p, &err)) throw std::invalid_argument(err);
+  if (p.model == TimingModel::Hdd) return std::make_unique<HddModel>(p);
+  return std::make_unique<SsdModel>(p);
+}
+
+}  // namespace rs::io

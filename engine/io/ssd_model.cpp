@@ -1,0 +1,53 @@
+#include "io/ssd_model.hpp"
+
+#include <algorithm>
+
+#include "io/model_time.hpp"
+
+namespace rs::io {
+
+using namespace model_time;
+
+SsdModel::SsdModel(const DeviceProfile& p)
+    : rotational_(p.rotational), io_opt_(p.io_opt), logical_block_size_(p.logical_block_size) {
+  const double s = p.scale;
+  const double ticks_per_s = 1e9 * double(kTicksPerNs);
+  dir_[0] = {ticks_per_s / (p.seq_read_bw * s), uint64_t(ticks_per_s / (p.read_iops * s) + 0.5),
+             ticks_from_us(p.base_read_latency_us)};
+  dir_[1] = {ticks_per_s / (p.seq_write_bw * s), uint64_t(ticks_per_s / (p.write_iops * s) + 0.5),
+             ticks_from_us(p.base_write_latency_us)};
+  penalty_ticks_ = ticks_from_us(p.sub4k_write_penalty_us);
+  slot_free_.assign(std::max<uint32_t>(p.parallelism, 1), 0);
+}
+
+uint64_t SsdModel::schedule(uint64_t now_ns, bool write, uint64_t offset, uint32_t length) {
+  const Direction& d = dir_[write ? 1 : 0];
+  const uint64_t now = ticks(now_ns);
+  const uint64_t xfer = uint64_t(double(length) * d.ticks_per_byte + 0.5);
+  uint64_t extra = d.base_ticks;
+  if (partial_4k_write(write, offset, length)) extra += penalty_ticks_;
+
+  std::lock_guard lock(mu_);
+  const uint64_t start = std::max({now, slot_free_[0], cmd_free_});
+  cmd_free_ = start + d.cmd_ticks;
+  const uint64_t xfer_end = std::max(start, pipe_free_) + xfer;
+  pipe_free_ = xfer_end;
+  const uint64_t done = xfer_end + extra;
+
+  // The I/O took the earliest-free slot (the heap's top) and holds it until
+  // done: replace the top and sift it down.
+  const size_t n = slot_free_.size();
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && slot_free_[c + 1] < slot_free_[c]) ++c;
+    if (slot_free_[c] >= done) break;
+    slot_free_[i] = slot_free_[c];
+    i = c;
+  }
+  slot_free_[i] = done;
+  return ns_ceil(done);
+}
+
+}  // namespace rs::io
