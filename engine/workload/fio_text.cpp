@@ -123,27 +123,10 @@ std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, 
   if (job.clat_percentiles) out += fio_percentile_block("clat", dr.clat, plist, precision);
   if (job.lat_percentiles) out += fio_percentile_block("lat", dr.lat, plist, precision);
 
-  if (const RunningStats& s = dr.bw_samples; s.samples()) {
-    uint64_t min = s.min(), max = s.max();
-    double mean = s.mean(), dev = s.stddev();
-    const double per = bw_percent_of_group(group.dir[d], mean);
-    const char* unit = "KiB";
-    if (mean > 1024.0 * 1024.0) {
-      min = static_cast<uint64_t>(static_cast<double>(min) / 1024.0);
-      max = static_cast<uint64_t>(static_cast<double>(max) / 1024.0);
-      mean /= 1024.0;
-      dev /= 1024.0;
-      unit = "MiB";
-    }
-    out += sfmt("   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
-                unit, static_cast<ull>(min), static_cast<ull>(max), per, mean, dev,
-                static_cast<ull>(s.samples()));
-  }
-  if (const RunningStats& s = dr.iops_samples; s.samples()) {
-    out += sfmt("   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
-                static_cast<ull>(s.min()), static_cast<ull>(s.max()), s.mean(), s.stddev(),
-                static_cast<ull>(s.samples()));
-  }
+  if (const RunningStats& s = dr.bw_samples; s.samples())
+    out += fio_bw_line(s, bw_percent_of_group(group.dir[d], s.mean()));
+  if (const RunningStats& s = dr.iops_samples; s.samples())
+    out += fio_iops_line(s.min(), s.max(), s.mean(), s.stddev(), s.samples());
   return out;
 }
 
@@ -275,8 +258,10 @@ std::string fio_ctime(int64_t unix_seconds) {
 
 std::string fio_lat_line(std::string_view name, const LatencyHistogram& h) {
   if (h.count() == 0) return {};
-  uint64_t min = h.min(), max = h.max();
-  double mean = h.mean(), dev = h.stddev();
+  return fio_lat_line(name, h.min(), h.max(), h.mean(), h.stddev());
+}
+
+std::string fio_lat_line(std::string_view name, uint64_t min, uint64_t max, double mean, double dev) {
   const char* base = scale_lat(min, max, mean, dev);
   return sfmt("    %.*s %s: min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", static_cast<int>(name.size()),
               name.data(), base, fio_num2str(min, 6, 1, false, N2SUnit::none).c_str(),
@@ -286,7 +271,14 @@ std::string fio_lat_line(std::string_view name, const LatencyHistogram& h) {
 std::string fio_percentile_block(std::string_view name, const LatencyHistogram& h,
                                  std::span<const double> ascending, int precision) {
   if (h.count() == 0 || ascending.empty()) return {};
-  std::vector<uint64_t> vals = h.percentiles(ascending);
+  const std::vector<uint64_t> vals = h.percentiles(ascending);
+  return fio_percentile_block(name, vals, ascending, precision);
+}
+
+std::string fio_percentile_block(std::string_view name, std::span<const uint64_t> values_ns,
+                                 std::span<const double> ascending, int precision) {
+  if (values_ns.empty() || values_ns.size() != ascending.size()) return {};
+  std::vector<uint64_t> vals(values_ns.begin(), values_ns.end());
   const uint64_t minv = *std::min_element(vals.begin(), vals.end());
   const uint64_t maxv = *std::max_element(vals.begin(), vals.end());
   // fio picks the unit from the spread of the reported values.
@@ -317,6 +309,30 @@ std::string fio_percentile_block(std::string_view name, const LatencyHistogram& 
     if (j % per_line == static_cast<size_t>(per_line - 1)) out += "\n";
   }
   return out;
+}
+
+std::string fio_bw_line(const RunningStats& kib, double per) {
+  if (kib.samples() == 0) return {};
+  return fio_bw_line(kib.min(), kib.max(), per, kib.mean(), kib.stddev(), kib.samples());
+}
+
+std::string fio_bw_line(uint64_t min, uint64_t max, double per, double mean, double dev, uint64_t samples) {
+  const char* unit = "KiB";
+  if (mean > 1024.0 * 1024.0) {  // fio switches to MiB/s above 1 GiB/s, truncating min and max
+    min = static_cast<uint64_t>(static_cast<double>(min) / 1024.0);
+    max = static_cast<uint64_t>(static_cast<double>(max) / 1024.0);
+    mean /= 1024.0;
+    dev /= 1024.0;
+    unit = "MiB";
+  }
+  return sfmt("   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
+              unit, static_cast<ull>(min), static_cast<ull>(max), per, mean, dev, static_cast<ull>(samples));
+}
+
+std::string fio_iops_line(uint64_t min, uint64_t max, double mean, double dev, uint64_t samples) {
+  if (samples == 0) return {};
+  return sfmt("   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
+              static_cast<ull>(min), static_cast<ull>(max), mean, dev, static_cast<ull>(samples));
 }
 
 std::string format_fio_normal(const RunResults& run) {

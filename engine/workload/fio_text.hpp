@@ -30,12 +30,22 @@ std::string fio_ctime(int64_t unix_seconds);
 // One "    clat (usec): min=..., max=..., avg=..., stdev=..." line (fio
 // display_lat); `name` is "slat", "clat" or " lat". Empty if no samples.
 std::string fio_lat_line(std::string_view name, const LatencyHistogram& h);
+std::string fio_lat_line(std::string_view name, uint64_t min, uint64_t max, double mean, double dev);
 
 // fio's percentile block ("    clat percentiles (usec):\n     |  1.00th=[...],
 // ..."), units chosen from the values like fio; `ascending` sorted; empty if
 // the histogram has no samples or the list is empty.
 std::string fio_percentile_block(std::string_view name, const LatencyHistogram& h,
                                  std::span<const double> ascending, int precision);
+// Same from the values (ns) already computed for `ascending`.
+std::string fio_percentile_block(std::string_view name, std::span<const uint64_t> values_ns,
+                                 std::span<const double> ascending, int precision);
+
+// fio's sampled bandwidth line ("   bw (  KiB/s): min=..."; inputs in KiB/s,
+// `per` in percent of the group) and IOPS line; empty without samples.
+std::string fio_bw_line(const RunningStats& kib, double per);
+std::string fio_bw_line(uint64_t min, uint64_t max, double per, double mean, double dev, uint64_t samples);
+std::string fio_iops_line(uint64_t min, uint64_t max, double mean, double dev, uint64_t samples);
 
 // The whole report, starting with fio's blank line.
 std::string format_fio_normal(const RunResults& run);

@@ -178,7 +178,9 @@ void merge_into_group(JobResults& dst, const JobResults& src) {
     dst.usr_cpu = (dst.usr_cpu * rt_dst + src.usr_cpu * rt_src) / (rt_dst + rt_src);
     dst.sys_cpu = (dst.sys_cpu * rt_dst + src.sys_cpu * rt_src) / (rt_dst + rt_src);
   }
-  dst.job_runtime_ns += src.job_runtime_ns;
+  // fio adds the members' run times in whole ms; keep that rounding.
+  constexpr uint64_t kMs = 1'000'000;
+  dst.job_runtime_ns = (dst.job_runtime_ns / kMs + src.job_runtime_ns / kMs) * kMs;
   dst.elapsed_sec = std::max(dst.elapsed_sec, src.elapsed_sec);
   dst.ctx += src.ctx;
   dst.majf += src.majf;
