@@ -1,2 +1,70 @@
+// raidscope-cli: everything the GUI does, headless. Exit status: 0 success,
+// 1 failure at run time, 2 bad usage.
 #include <cstdio>
-int main() { std::puts("raidscope-cli: under construction"); return 0; }
+#include <cstring>
+#include <exception>
+
+#include "args.hpp"
+#include "commands.hpp"
+
+namespace {
+
+const char* kUsage = R"(usage: raidscope-cli COMMAND [OPTIONS] MEMBER...
+
+Array commands (the array is the set of members given):
+  create --level=1|10 --raid-devices=N [--layout=n2|f2|o2] [--chunk=512K]
+         [--name=NAME] [--force] [--create-files=SIZE] MEMBER...
+  examine MEMBER                     print one member's md superblock
+  detail [--json] MEMBER...          assemble and describe the array
+  write [--offset=BYTES] MEMBER... < data
+  read --offset=BYTES --length=BYTES MEMBER... > data
+  fail --member=PATH MEMBER...       mark a member faulty
+  add --member=PATH [--force] [--create-files=SIZE] MEMBER...
+                                     add PATH and rebuild onto it
+  check MEMBER...                    compare copies, print mismatches
+  repair MEMBER...                   compare and rewrite differing copies
+
+Workloads:
+  bench [JOBFILE] [--name=value ...] [--array=M1,M2,...] [--policy=NAME]
+        [--member-profile=PROFILE|INDEX=PROFILE] [--output-format=normal|json]
+        [--output=FILE]
+  simulate --scenario=NAME [--json] | --list
+
+Run 'raidscope-cli COMMAND --help' for a command's options.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace rs::cli;
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string cmd = argv[1];
+  const Argv args(argv + 2, argv + argc);
+  try {
+    if (cmd == "create") return cmd_create(args);
+    if (cmd == "examine") return cmd_examine(args);
+    if (cmd == "detail") return cmd_detail(args);
+    if (cmd == "write") return cmd_write(args);
+    if (cmd == "read") return cmd_read(args);
+    if (cmd == "fail") return cmd_fail(args);
+    if (cmd == "add") return cmd_add(args);
+    if (cmd == "check") return cmd_check(args, false);
+    if (cmd == "repair") return cmd_check(args, true);
+    if (cmd == "bench") return cmd_bench(args);
+    if (cmd == "simulate") return cmd_simulate(args);
+    std::fprintf(stderr, "raidscope-cli: error: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
+    return 2;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "raidscope-cli %s: error: %s\n", cmd.c_str(), e.what());
+    return 2;
+  } catch (const RuntimeError& e) {
+    std::fprintf(stderr, "raidscope-cli %s: error: %s\n", cmd.c_str(), e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "raidscope-cli %s: error: %s\n", cmd.c_str(), e.what());
+    return 1;
+  }
+}
