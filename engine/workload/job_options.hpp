@@ -1,0 +1,119 @@
+// One resolved fio job: the options RaidScope supports, by fio's names, with
+// fio's defaults (fio 3.33, `fio --cmdhelp=<option>`). A JobOptions is what
+// [global] plus one job section (or the command line up to the next --name)
+// leave behind; the job parser builds them, the job runner reads them.
+//
+// Directions are indexed like fio's ddir and results.hpp: 0 read, 1 write.
+#pragma once
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rs::workload {
+
+inline constexpr int kDdirRead = 0;
+inline constexpr int kDdirWrite = 1;
+
+// rw=. fio's trim modes (trim, randtrim, trimwrite, randtrimwrite) are refused.
+enum class RwMode { read, write, randread, randwrite, readwrite, randrw };
+
+// ioengine=: recorded and reported. Real targets always run on io_uring;
+// `null` selects the null target.
+enum class IoEngine { io_uring, libaio, psync, sync, pvsync, posixaio, null };
+
+enum class Distribution { random, zipf, pareto, normal };
+
+// verify=: fio spells "no verification" verify=0.
+enum class VerifyKind { none, crc32c, md5 };
+
+struct JobOptions {
+  std::string name;         // the section name, or name= / --name=
+  std::string description;  // description=
+  std::string origin;       // job file name as given to the parser, or "command line"
+  unsigned line = 0;        // line of the job's [section] header; 0 on the command line
+
+  std::string filename;  // empty: not given (the runner's target applies)
+  RwMode rw = RwMode::read;
+  unsigned rwmixread = 50;  // percent of I/Os that read in readwrite/randrw; rwmixwrite=x sets 100-x
+  std::array<uint32_t, 2> bs{4096, 4096};  // per direction: bs=4k or bs=READ,WRITE
+  uint64_t size = 0;                       // bytes of the region; 0: up to the end of the target
+  unsigned size_percent = 0;               // size=N%: 1..100 of the target, 0: not a percentage
+  uint64_t offset = 0;                     // bytes
+  unsigned offset_percent = 0;             // offset=N%, 0: not a percentage
+  unsigned iodepth = 1;                    // >= 1
+  unsigned numjobs = 1;                    // >= 1: clones of this job, each with its own seed
+  std::chrono::microseconds runtime{0};    // 0: no limit
+  bool time_based = false;
+  std::chrono::microseconds ramp_time{0};
+  std::chrono::microseconds startdelay{0};
+  bool direct = false;
+  IoEngine ioengine = IoEngine::psync;  // fio's default engine
+  bool randrepeat = true;
+  uint64_t randseed = 0x89;  // fio's default
+  bool randseed_given = false;
+  bool norandommap = false;
+  Distribution random_distribution = Distribution::random;
+  double distribution_param = 0.0;      // zipf theta, pareto h, normal deviation in percent
+  double distribution_center = -1.0;    // 0..1; -1: fio's default placement
+  std::array<uint64_t, 2> rate{};       // bytes/s per direction, 0: unlimited
+  std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited
+  std::chrono::microseconds thinktime{0};
+  VerifyKind verify = VerifyKind::none;
+  bool do_verify = true;
+  bool verify_fatal = false;
+  bool group_reporting = false;
+  bool stonewall = false;
+  bool thread = false;                  // accepted for fio compatibility: RaidScope jobs are always threads
+  std::vector<double> percentile_list;  // as written (unsorted); empty: fio's default list
+  int percentile_precision = -1;        // most decimals in percentile_list as written; -1: default list
+
+  // Options as written, in order, names canonical as fio prints them (aliases
+  // such as readwrite= or blocksize= become rw, bs), values trimmed and
+  // without comments, empty for a bare flag such as `time_based` (fio's JSON
+  // leaves those out).
+  // given: this job's own section or --name group: fio JSON "job options".
+  // inherited: the global options in effect when the job was defined.
+  // For ParseResult::global, given holds every global option: fio JSON
+  // "global options".
+  std::vector<std::pair<std::string, std::string>> given;
+  std::vector<std::pair<std::string, std::string>> inherited;
+};
+
+inline bool is_random(RwMode m) noexcept {
+  return m == RwMode::randread || m == RwMode::randwrite || m == RwMode::randrw;
+}
+inline bool is_mixed(RwMode m) noexcept {
+  return m == RwMode::readwrite || m == RwMode::randrw;
+}
+inline bool does_read(RwMode m) noexcept {
+  return m != RwMode::write && m != RwMode::randwrite;
+}
+inline bool does_write(RwMode m) noexcept {
+  return m != RwMode::read && m != RwMode::randread;
+}
+
+// fio's spellings: "read", "write", "randread", "randwrite", "rw", "randrw".
+std::string_view to_string(RwMode m) noexcept;
+std::string_view to_string(IoEngine e) noexcept;
+std::string_view to_string(Distribution d) noexcept;  // "random", "zipf", "pareto", "normal"
+std::string_view to_string(VerifyKind v) noexcept;    // "0", "crc32c", "md5"
+
+// fio's canonical name for an option or alias RaidScope supports
+// ("readwrite" -> "rw", "wait_for_previous" -> "stonewall"); empty if unsupported.
+std::string_view canonical_option_name(std::string_view name) noexcept;
+// True for options that may be written without a value (fio's "empty or
+// boolean" options: time_based, group_reporting, norandommap, stonewall, thread).
+bool option_value_optional(std::string_view canonical_name) noexcept;
+
+// Applies one option to `job`. `name` may be an alias; `value` is nullopt
+// when the option was written bare. Returns an error message without a
+// location ("bad size '4q': ..."), empty on success. Does not touch
+// job.given/inherited and does no cross-option checks (see job_parser.hpp).
+std::string apply_option(JobOptions& job, std::string_view name, std::optional<std::string_view> value);
+
+}  // namespace rs::workload

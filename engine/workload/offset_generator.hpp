@@ -1,0 +1,78 @@
+// Where a job's next I/O goes: offset, length and direction, fio-style, over
+// the job's region [offset, offset + size) of its target.
+//
+//  - Sequential (read, write, rw/readwrite): block after block, wrapping to
+//    the region's start at its end. rw keeps separate read and write
+//    positions, as fio does (each starts at the region's start).
+//  - Random (randread, randwrite, randrw), random_distribution=random: by
+//    default every block is visited exactly once per pass, in a new random
+//    order each pass (fio's random map; here a keyed permutation, no bitmap).
+//    norandommap: independent uniform draws, repeats allowed.
+//  - zipf/pareto/normal: fio's generators (skew_distribution.hpp); like fio,
+//    they never use the random map.
+//  - Mixed modes pick the direction per I/O: read with probability
+//    rwmixread %.
+// Blocks are whole: a region that is not a multiple of bs leaves its tail
+// unused. When read and write bs are equal, random modes share one block
+// space (one random map for both directions, as fio's per-file map); when
+// they differ each direction has its own, in its own bs.
+//
+// Deterministic: the same job and seed give the same sequence. next() takes
+// no lock and allocates nothing.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "workload/job_options.hpp"
+#include "workload/rand.hpp"
+#include "workload/skew_distribution.hpp"
+
+namespace rs::workload {
+
+struct IoRequest {
+  uint64_t offset = 0;  // bytes into the target
+  uint32_t length = 0;  // bytes: the direction's bs
+  bool is_write = false;
+};
+
+// The seed for one job instance, following fio's randrepeat/randseed rules:
+// with randseed= given, or randrepeat=1 (the default), it is derived from
+// randseed and job_index, so reruns repeat; with randrepeat=0 and no randseed
+// it comes from the OS's entropy. job_index: the instance's position among
+// all job instances of the run, numjobs clones counted (fio's thread
+// number), so clones differ.
+uint64_t job_seed(const JobOptions& job, unsigned job_index);
+
+class OffsetGenerator {
+ public:
+  // `job` must be resolved (validate_against_target): size > 0, no
+  // percentages, every used bs <= size. Throws std::invalid_argument if not.
+  OffsetGenerator(const JobOptions& job, uint64_t seed);
+
+  IoRequest next() noexcept;
+
+ private:
+  enum class Pattern { sequential, random_map, uniform, skewed };
+
+  struct Stream {
+    uint32_t bs = 0;
+    uint64_t blocks = 0;
+    uint64_t pos = 0;  // sequential: next block; random map: index into the permutation
+    RandomPermutation perm;
+    std::optional<SkewDistribution> skew;
+  };
+
+  uint64_t next_block(Stream& s) noexcept;
+
+  Pattern pattern_;
+  RwMode rw_;
+  unsigned rwmixread_;
+  uint64_t region_offset_;
+  bool shared_;  // both directions draw from streams_[0]
+  std::array<Stream, 2> streams_;
+  Rng offset_rng_;
+  Rng direction_rng_;
+};
+
+}  // namespace rs::workload
