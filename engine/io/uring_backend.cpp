@@ -151,6 +151,7 @@ unsigned UringBackend::reap(unsigned min_complete) {
   for (;;) {
     if (setup_flags_ & IORING_SETUP_DEFER_TASKRUN) io_uring_get_events(&ring_);
     uint64_t now = monotonic_ns();
+    batch_now_ = now;
     done += drain_cqes(now);
     done += release_due(now);
     if (done >= min_complete || in_flight_ == 0) return done;

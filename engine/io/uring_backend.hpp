@@ -32,6 +32,7 @@ class UringBackend final : public Backend {
   void submit() override;
   unsigned reap(unsigned min_complete) override;
   uint64_t now_ns() override { return monotonic_ns(); }
+  uint64_t batch_now_ns() override { return batch_now_; }
   unsigned in_flight() const override { return in_flight_; }
   std::string describe() const override;
 
@@ -52,6 +53,7 @@ class UringBackend final : public Backend {
   std::vector<Held> held_;            // min-heap, capacity reserved up front
   unsigned in_flight_ = 0;
   unsigned unsubmitted_ = 0;
+  uint64_t batch_now_ = 0;
   unsigned setup_flags_ = 0;
   bool fixed_files_ = false;
 };

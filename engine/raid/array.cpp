@@ -143,6 +143,26 @@ std::unique_ptr<Array> Array::assemble(const std::vector<std::string>& paths, st
   return arr;
 }
 
+std::unique_ptr<Array> Array::simulated(const Geometry& geometry,
+                                        std::vector<std::shared_ptr<io::DeviceModel>> models) {
+  auto arr = std::unique_ptr<Array>(new Array());
+  arr->geo_ = geometry;
+  arr->sb_.level = geometry.level;
+  arr->sb_.raid_disks = uint32_t(geometry.raid_disks);
+  arr->sb_.layout = geometry.layout;
+  arr->sb_.chunksize = geometry.chunk_sectors;
+  arr->sb_.size = geometry.dev_sectors;
+  for (int i = 0; i < geometry.raid_disks; ++i) {
+    auto slot = std::make_unique<Slot>();
+    if (size_t(i) < models.size() && models[size_t(i)]) {
+      slot->sim_model = models[size_t(i)];
+      slot->state = int(SlotState::InSync);
+    }
+    arr->slots_.push_back(std::move(slot));
+  }
+  return arr;
+}
+
 Array::~Array() {
   std::string ignored;
   close(&ignored);
@@ -302,7 +322,7 @@ bool Array::fail_member(int slot, const std::string& reason, std::string* error)
   std::lock_guard lock(meta_mutex_);
   Slot& s = *slots_[size_t(slot)];
   if (s.st() == SlotState::Faulty) return true;
-  if (!s.dev) {
+  if (!s.present()) {
     *error = "role " + std::to_string(slot) + " has no member to fail";
     return false;
   }
@@ -311,7 +331,7 @@ bool Array::fail_member(int slot, const std::string& reason, std::string* error)
   s.state = int(SlotState::Faulty);
   if (!has_all_data()) {
     s.state = int(before);
-    *error = s.dev->path() + " holds the last working copy of some data; refusing to fail it";
+    *error = s.name() + " holds the last working copy of some data; refusing to fail it";
     return false;
   }
   s.note = reason;

@@ -38,7 +38,21 @@ struct Slot {
   telemetry::MemberCounters counters;
   std::string note;  // why it is missing/faulty, for `detail`
 
+  std::shared_ptr<io::DeviceModel> sim_model;  // simulated arrays: the emulated disk, no device
+
   SlotState st() const { return SlotState(state.load(std::memory_order_acquire)); }
+  bool present() const { return dev || sim_model; }
+  // What the read policies see: the attached model's figures when there is one.
+  bool rotational() const {
+    if (sim_model) return sim_model->rotational();
+    return dev && (dev->model() ? dev->model()->rotational() : dev->info().rotational);
+  }
+  uint32_t io_opt() const {
+    if (uint32_t o = io_opt_override.load(std::memory_order_relaxed)) return o;
+    if (sim_model) return sim_model->io_opt();
+    return dev ? (dev->model() ? dev->model()->io_opt() : dev->info().io_opt) : 0;
+  }
+  std::string name() const { return dev ? dev->path() : sim_model ? "sim" : "-"; }
 };
 
 // A member that was given but could not take part (stale, marked faulty...).
@@ -98,6 +112,9 @@ class Array {
   // nothing unless all pass (see create.cpp for the checks).
   static std::unique_ptr<Array> create(const CreateOptions& opts, const std::vector<std::string>& paths,
                                        ProgressFn progress, std::string* error);
+  // An array of emulated disks for the simulator: no devices, no
+  // superblocks on disk; member i is models[i] (backend member index i).
+  static std::unique_ptr<Array> simulated(const Geometry& geometry, std::vector<std::shared_ptr<io::DeviceModel>> models);
   ~Array();
 
   const Geometry& geometry() const { return geo_; }

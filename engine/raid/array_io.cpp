@@ -44,7 +44,7 @@ void Array::submit(ArrayIo& io, io::Backend& backend) {
         SlotState st = s.st();
         // md writes to in-sync and recovering members alike; recovery copies
         // only what was there before.
-        if (!s.dev || (st != SlotState::InSync && st != SlotState::Recovering)) continue;
+        if (!s.present() || (st != SlotState::InSync && st != SlotState::Recovering)) continue;
         ArrayIo::Child& c = io.children[next_child++];
         c.write = true;
         c.member = addr[k].disk;
@@ -91,18 +91,16 @@ void Array::issue_read(ArrayIo::Child& c) {
     balance::MemberSnapshot& m = snap[k];
     m.slot = addr[k].disk;
     m.sector = addr[k].sector;
-    m.readable = s.dev && !(c.tried & (1u << addr[k].disk)) &&
+    m.readable = s.present() && !(c.tried & (1u << addr[k].disk)) &&
                  (st == SlotState::InSync ||
                   (st == SlotState::Recovering && addr[k].sector + c.sectors <= s.recovery_offset.load()));
     m.write_mostly = s.write_mostly.load(std::memory_order_relaxed);
-    m.rotational = s.dev && (s.dev->model() ? s.dev->model()->rotational() : s.dev->info().rotational);
+    m.rotational = s.rotational();
     m.nr_pending = s.counters.nr_pending.load(std::memory_order_relaxed);
     m.head_position = s.counters.head_position.load(std::memory_order_relaxed);
     m.next_seq_sect = s.next_seq_sect.load(std::memory_order_relaxed);
     m.seq_start = s.seq_start.load(std::memory_order_relaxed);
-    uint32_t io_opt = s.io_opt_override.load(std::memory_order_relaxed);
-    if (!io_opt && s.dev) io_opt = s.dev->model() ? s.dev->model()->io_opt() : s.dev->info().io_opt;
-    m.io_opt_sectors = io_opt / uint32_t(kSectorBytes);
+    m.io_opt_sectors = s.io_opt() / uint32_t(kSectorBytes);
   }
   balance::ReadRequest req;
   req.sector = c.array_sector;

@@ -1,0 +1,258 @@
+#include "workload/job_driver.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "workload/verify.hpp"
+
+namespace rs::workload {
+
+namespace {
+uint64_t ns(std::chrono::microseconds us) { return uint64_t(us.count()) * 1000; }
+constexpr uint64_t kSlotAlign = 4096;
+}  // namespace
+
+JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, io::Backend& backend, JobResults& out,
+                     RunProgress* progress)
+    : job_(job),
+      job_index_(job_index),
+      target_(target),
+      backend_(backend),
+      out_(out),
+      progress_(progress),
+      gen_(job, job_seed(job, job_index)),
+      seed_(job_seed(job, job_index)),
+      verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)) {
+  const uint64_t slot_bytes = (std::max(job.bs[0], job.bs[1]) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
+  slots_.resize(job.iodepth);
+  buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);
+  free_.reserve(job.iodepth);
+  unstamped_.reserve(job.iodepth);
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    Slot& s = slots_[i];
+    s.driver = this;
+    s.io.buffer = buffers_.data() + i * slot_bytes;
+    s.io.owner = &s;
+    s.io.done = &JobDriver::on_done;
+    s.io.job_id = job_index;  // btrfs's current->pid: one id per job thread
+    target_.prepare(s.io, uint32_t(slot_bytes));
+    free_.push_back(&s);
+  }
+  if (verifying_job_) written_.assign((job.size / job.bs[kDdirWrite] + 63) / 64, 0);
+  out_.jobname = job.name;
+  out_.description = job.description;
+  out_.options = job.given;
+  out_.group_reporting = job.group_reporting;
+  out_.iodepth = job.iodepth;
+  out_.percentile_list = job.percentile_list;
+  out_.percentile_precision = job.percentile_precision;
+}
+
+void JobDriver::start() {
+  const uint64_t now = backend_.now_ns();
+  start_ns_ = now + ns(job_.startdelay);
+  stats_start_ns_ = start_ns_ + ns(job_.ramp_time);
+  deadline_ns_ = job_.runtime.count() > 0 ? stats_start_ns_ + ns(job_.runtime) : kNever;
+  // fio: without time_based a job moves `size` bytes once; with it, it loops
+  // until the runtime is over.
+  budget_bytes_ = job_.time_based ? kNever : job_.size;
+  phase_ = Phase::Waiting;
+  pump();
+}
+
+bool JobDriver::can_issue(uint64_t now) {
+  if (stop_ || (progress_ && progress_->cancel.load(std::memory_order_relaxed))) return false;
+  if (phase_ == Phase::Verifying) {
+    const uint64_t blocks = job_.size / job_.bs[kDdirWrite];
+    while (verify_cursor_ < blocks && !(written_[verify_cursor_ / 64] & (1ull << (verify_cursor_ % 64))))
+      ++verify_cursor_;
+    return verify_cursor_ < blocks;
+  }
+  if (phase_ != Phase::Running) return false;
+  if (now >= deadline_ns_ || issued_bytes_ >= budget_bytes_) return false;
+  if (now < next_issue_ns_) return false;
+  // Rate limits: keep each direction's issued total at or below rate x
+  // elapsed time since the job started.
+  const double elapsed_s = double(now - start_ns_) / 1e9;
+  for (int d = 0; d < 2; ++d) {
+    if (job_.rate[size_t(d)] && double(issued_dir_bytes_[size_t(d)]) > double(job_.rate[size_t(d)]) * elapsed_s) {
+      next_issue_ns_ = start_ns_ + uint64_t(double(issued_dir_bytes_[size_t(d)]) / double(job_.rate[size_t(d)]) * 1e9);
+      return false;
+    }
+    if (job_.rate_iops[size_t(d)] &&
+        double(issued_dir_ios_[size_t(d)]) > double(job_.rate_iops[size_t(d)]) * elapsed_s) {
+      next_issue_ns_ =
+          start_ns_ + uint64_t(double(issued_dir_ios_[size_t(d)]) / double(job_.rate_iops[size_t(d)]) * 1e9);
+      return false;
+    }
+  }
+  return true;
+}
+
+void JobDriver::issue(Slot& slot, uint64_t now) {
+  TargetIo& io = slot.io;
+  if (phase_ == Phase::Verifying) {
+    io.write = false;
+    io.length = job_.bs[kDdirWrite];
+    io.offset = job_.offset + verify_cursor_ * job_.bs[kDdirWrite];
+    ++verify_cursor_;
+  } else {
+    const IoRequest r = gen_.next();
+    io.write = r.is_write;
+    io.offset = r.offset;
+    io.length = r.length;
+    if (io.write && job_.verify != VerifyKind::none) verify_fill(job_.verify, io.buffer, io.length, io.offset, seed_);
+    const int d = io.write ? kDdirWrite : kDdirRead;
+    issued_bytes_ += r.length;
+    issued_dir_bytes_[size_t(d)] += r.length;
+    ++issued_dir_ios_[size_t(d)];
+    if (job_.thinktime.count() > 0) next_issue_ns_ = now + ns(job_.thinktime);
+  }
+  io.issue_ns = now;
+  io.served_by = -1;
+  ++in_flight_;
+  out_.depth_dist.record_depth(in_flight_, 1);
+  unstamped_.push_back(&slot);
+  target_.submit(io, backend_);
+}
+
+uint64_t JobDriver::pump() {
+  const uint64_t now = backend_.now_ns();
+  if (phase_ == Phase::Waiting) {
+    if (now < start_ns_) return start_ns_;
+    phase_ = Phase::Running;
+  }
+  while (!free_.empty() && can_issue(now)) {
+    Slot* s = free_.back();
+    free_.pop_back();
+    issue(*s, now);
+  }
+  advance_phase(now);
+  // Only future times: a past deadline is handled by the completions.
+  uint64_t wake = kNever;
+  if (phase_ == Phase::Running) {
+    if (next_issue_ns_ > now) wake = next_issue_ns_;
+    if (deadline_ns_ > now) wake = std::min(wake, deadline_ns_);
+  }
+  return wake;
+}
+
+void JobDriver::stamp_submitted(uint64_t now) {
+  for (Slot* s : unstamped_) s->io.submit_ns = now;
+  unstamped_.clear();
+}
+
+void JobDriver::on_done(TargetIo& io, int result) {
+  Slot& slot = *static_cast<Slot*>(io.owner);
+  slot.driver->complete(slot, result);
+}
+
+void JobDriver::complete(Slot& slot, int result) {
+  const uint64_t now = backend_.batch_now_ns();
+  TargetIo& io = slot.io;
+  --in_flight_;
+  // An I/O completed before its batch was stamped (inline completion).
+  if (io.submit_ns < io.issue_ns) io.submit_ns = io.issue_ns;
+  const bool verify_read = !io.write && (phase_ == Phase::Verifying || job_.verify != VerifyKind::none);
+  if (result != int(io.length)) {
+    if (!out_.error) {
+      out_.error = result < 0 ? -result : EIO;
+      out_.error_text = std::string(io.write ? "write" : "read") + " at offset " + std::to_string(io.offset) + ": " +
+                        (result < 0 ? std::strerror(-result) : "short transfer");
+    }
+    stop_ = true;
+  } else {
+    if (verify_read) {
+      VerifyResult v = verify_check(job_.verify, io.buffer, io.length, io.offset);
+      if (!v.ok) {
+        if (verify_errors_++ == 0) {
+          first_verify_error_ = "verify: " + std::string(v.reason) + " at offset " + std::to_string(io.offset);
+          if (io.served_by >= 0) {
+            auto members = target_.members();
+            if (size_t(io.served_by) < members.size())
+              first_verify_error_ += " (read from member " + members[size_t(io.served_by)].path + ")";
+          }
+        }
+        if (job_.verify_fatal) {
+          stop_ = true;
+          if (!out_.error) {
+            out_.error = EILSEQ;
+            out_.error_text = first_verify_error_;
+          }
+        }
+      }
+    } else if (io.write && verifying_job_) {
+      const uint64_t block = (io.offset - job_.offset) / job_.bs[kDdirWrite];
+      written_[block / 64] |= 1ull << (block % 64);
+    }
+    if (now >= stats_start_ns_) {
+      DirectionResults& d = out_.dir(io.write ? kDdirWrite : kDdirRead);
+      d.io_bytes += io.length;
+      ++d.total_ios;
+      d.slat.record(io.submit_ns - io.issue_ns);
+      d.clat.record(now - io.submit_ns);
+      d.lat.record(now - io.issue_ns);
+      out_.latency_dist.record(now - io.submit_ns);
+    }
+    if (progress_) {
+      progress_->bytes.fetch_add(io.length, std::memory_order_relaxed);
+      progress_->ios.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  free_.push_back(&slot);
+  while (!free_.empty() && can_issue(now)) {
+    Slot* s = free_.back();
+    free_.pop_back();
+    issue(*s, now);
+  }
+  advance_phase(now);
+}
+
+void JobDriver::advance_phase(uint64_t now) {
+  if (in_flight_ > 0) return;
+  if (phase_ == Phase::Running) {
+    const bool cancelled = progress_ && progress_->cancel.load(std::memory_order_relaxed);
+    const bool over = stop_ || cancelled || now >= deadline_ns_ || issued_bytes_ >= budget_bytes_;
+    if (!over) return;
+    end_phase(now);
+    if (verifying_job_ && job_.do_verify && !stop_ && !cancelled) {
+      // fio's verify pass: read back every block written and check it.
+      phase_ = Phase::Verifying;
+      verify_phase_start_ns_ = now;
+      while (!free_.empty() && can_issue(now)) {
+        Slot* s = free_.back();
+        free_.pop_back();
+        issue(*s, now);
+      }
+      if (in_flight_ > 0) return;
+    }
+    phase_ = Phase::Done;
+    end_ns_ = now;
+    return;
+  }
+  if (phase_ == Phase::Verifying && !can_issue(now)) {
+    out_.read.runtime_ns += now - verify_phase_start_ns_;
+    phase_ = Phase::Done;
+    end_ns_ = now;
+  }
+}
+
+void JobDriver::end_phase(uint64_t now) {
+  // fio's runtime: from the end of ramp time to the end of the phase.
+  const uint64_t t = now > stats_start_ns_ ? now - stats_start_ns_ : 0;
+  if (out_.read.total_ios) out_.read.runtime_ns = t;
+  if (out_.write.total_ios) out_.write.runtime_ns = t;
+  run_phase_ns_ = t;
+}
+
+void JobDriver::finish() {
+  out_.job_runtime_ns = (end_ns_ > stats_start_ns_ ? end_ns_ - stats_start_ns_ : 0);
+  if (!first_verify_error_.empty() && out_.error_text.empty()) out_.error_text = first_verify_error_;
+  if (verify_errors_ && !out_.error) {
+    out_.error = EILSEQ;
+    out_.error_text = first_verify_error_ + " (" + std::to_string(verify_errors_) + " verify errors)";
+  }
+}
+
+}  // namespace rs::workload

@@ -1,0 +1,103 @@
+// One running job instance: a state machine that keeps `iodepth` I/Os in
+// flight on its target, fio-style (budget or time based, ramp time, start
+// delay, rate limits, think time, verify), and records what fio records.
+//
+// Completions re-issue from inside the completion callback, so a job needs
+// no polling: the driver loop only reaps, submits, and wakes the job at the
+// times pump() asks for (start delay, rate limit, think time).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/backend.hpp"
+#include "io/member_device.hpp"
+#include "workload/job_options.hpp"
+#include "workload/offset_generator.hpp"
+#include "workload/results.hpp"
+#include "workload/target.hpp"
+
+namespace rs::workload {
+
+inline constexpr uint64_t kNever = ~uint64_t{0};
+
+// Live totals a progress display reads while the run goes on.
+struct RunProgress {
+  std::atomic<uint64_t> bytes{0};
+  std::atomic<uint64_t> ios{0};
+  std::atomic<bool> cancel{false};
+};
+
+class JobDriver {
+ public:
+  // `job` must have passed validate_against_target(). `job_index` is the
+  // instance's number in the run (fio's thread number: seeds, job id).
+  JobDriver(const JobOptions& job, unsigned job_index, Target& target, io::Backend& backend, JobResults& out,
+            RunProgress* progress);
+  JobDriver(const JobDriver&) = delete;
+  JobDriver& operator=(const JobDriver&) = delete;
+
+  void start();
+  // Issues what the job may issue now; returns when it wants to be called
+  // again (kNever: only completions matter now).
+  uint64_t pump();
+  // Stamps the I/Os queued since the last call as submitted at `now`.
+  void stamp_submitted(uint64_t now);
+  bool finished() const { return phase_ == Phase::Done; }
+  // Fills the result's totals; call once after finished().
+  void finish();
+  uint64_t verify_errors() const { return verify_errors_; }
+  const std::string& first_verify_error() const { return first_verify_error_; }
+
+ private:
+  enum class Phase { Waiting, Running, Verifying, Done };
+  struct Slot {
+    TargetIo io;
+    JobDriver* driver = nullptr;
+  };
+  static void on_done(TargetIo& io, int result);
+  void complete(Slot& slot, int result);
+  bool can_issue(uint64_t now);
+  void issue(Slot& slot, uint64_t now);
+  void advance_phase(uint64_t now);
+  void end_phase(uint64_t now);
+
+  const JobOptions& job_;
+  unsigned job_index_;
+  Target& target_;
+  io::Backend& backend_;
+  JobResults& out_;
+  RunProgress* progress_;
+  OffsetGenerator gen_;
+  uint64_t seed_;
+  bool verifying_job_;
+
+  std::vector<Slot> slots_;
+  std::vector<Slot*> free_;
+  std::vector<Slot*> unstamped_;
+  io::AlignedBuffer buffers_;
+  unsigned in_flight_ = 0;
+
+  Phase phase_ = Phase::Waiting;
+  uint64_t start_ns_ = 0;        // when the job began issuing (after startdelay)
+  uint64_t stats_start_ns_ = 0;  // start + ramp_time
+  uint64_t deadline_ns_ = kNever;
+  uint64_t next_issue_ns_ = 0;   // think time
+  uint64_t end_ns_ = 0;
+  uint64_t verify_phase_start_ns_ = 0;
+  uint64_t run_phase_ns_ = 0;
+  uint64_t budget_bytes_ = kNever;
+  uint64_t issued_bytes_ = 0;
+  std::array<uint64_t, 2> issued_dir_bytes_{};
+  std::array<uint64_t, 2> issued_dir_ios_{};
+  bool stop_ = false;
+
+  // verify: which blocks were written, and the read-back cursor
+  std::vector<uint64_t> written_;  // one bit per bs block of the region
+  uint64_t verify_cursor_ = 0;
+  uint64_t verify_errors_ = 0;
+  std::string first_verify_error_;
+};
+
+}  // namespace rs::workload

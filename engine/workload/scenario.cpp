@@ -1,0 +1,222 @@
+#include "workload/scenario.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "raid/geometry.hpp"
+#include "workload/job_parser.hpp"
+#include "workload/runner.hpp"
+#include "workload/targets.hpp"
+
+namespace rs::workload {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string as_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
+  return v.dump();
+}
+
+std::vector<double> doubles(const json& v) {
+  std::vector<double> out;
+  if (v.is_array())
+    for (auto& x : v) out.push_back(x.get<double>());
+  return out;
+}
+
+std::optional<Scenario> parse_scenario(const std::string& text, const std::string& origin, std::string* error) {
+  try {
+    json j = json::parse(text);
+    Scenario sc;
+    sc.name = j.at("name").get<std::string>();
+    sc.description = j.value("description", "");
+    sc.seed_ref = j.value("seed", "");
+    sc.policy_before = j.at("policy_before").get<std::string>();
+    sc.policy_after = j.at("policy_after").get<std::string>();
+    for (auto& r : j.at("rows")) {
+      ScenarioRow row;
+      row.label = r.at("label").get<std::string>();
+      row.level = r.value("level", 1);
+      row.layout = r.value("layout", "n2");
+      row.members = r.at("members").get<std::vector<std::string>>();
+      for (auto& [k, v] : r.at("job").items()) row.job.emplace_back(k, as_text(v));
+      if (r.contains("seed")) {
+        const json& s = r["seed"];
+        row.seed.before_bw = s.value("before_bw", 0.0);
+        row.seed.after_bw = s.value("after_bw", 0.0);
+        if (s.contains("before_share")) row.seed.before_share = doubles(s["before_share"]);
+        if (s.contains("after_share")) row.seed.after_share = doubles(s["after_share"]);
+        row.seed.note = s.value("note", "");
+      }
+      sc.rows.push_back(std::move(row));
+    }
+    for (const auto& p : {sc.policy_before, sc.policy_after})
+      if (!balance::policy_from_name(p)) {
+        *error = origin + ": unknown policy '" + p + "'";
+        return std::nullopt;
+      }
+    return sc;
+  } catch (const std::exception& e) {
+    *error = origin + ": " + e.what();
+    return std::nullopt;
+  }
+}
+
+// Every emulated member gets the same capacity so HDD seek distances are
+// comparable; a profile without one gets 64 GiB.
+uint64_t member_bytes(const std::vector<io::DeviceProfile>& profiles) {
+  uint64_t bytes = ~uint64_t{0};
+  for (auto& p : profiles) bytes = std::min<uint64_t>(bytes, p.capacity_bytes ? p.capacity_bytes : 64ull << 30);
+  return bytes;
+}
+
+}  // namespace
+
+std::optional<Scenario> load_scenario_file(const std::string& path, std::string* error) {
+  std::ifstream f(path);
+  if (!f) {
+    *error = path + ": cannot read";
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return parse_scenario(ss.str(), path, error);
+}
+
+std::vector<Scenario> list_scenarios(const std::vector<std::string>& dirs) {
+  std::vector<Scenario> out;
+  for (auto& d : dirs) {
+    std::error_code ec;
+    std::vector<std::filesystem::path> files;
+    for (auto& e : std::filesystem::directory_iterator(d, ec))
+      if (e.path().extension() == ".json") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (auto& f : files) {
+      std::string err;
+      if (auto sc = load_scenario_file(f.string(), &err)) out.push_back(*sc);
+    }
+    if (!out.empty()) break;
+  }
+  return out;
+}
+
+std::optional<Scenario> find_scenario(const std::string& name, const std::vector<std::string>& dirs,
+                                      std::string* error) {
+  for (auto& d : dirs) {
+    const std::string path = d + "/" + name + ".json";
+    if (std::filesystem::exists(path)) return load_scenario_file(path, error);
+  }
+  std::string known;
+  for (auto& sc : list_scenarios(dirs)) known += (known.empty() ? "" : ", ") + sc.name;
+  *error = "unknown scenario '" + name + "' (known: " + (known.empty() ? "none found" : known) + ")";
+  return std::nullopt;
+}
+
+std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
+                                          const std::vector<io::DeviceProfile>& profiles,
+                                          const balance::Tunables& tunables, std::string* error) {
+  auto pid = balance::policy_from_name(policy);
+  if (!pid) {
+    *error = "unknown policy '" + policy + "'";
+    return std::nullopt;
+  }
+  const int disks = int(profiles.size());
+  uint32_t layout = 0, chunk = 0;
+  if (row.level == 10) {
+    auto l = raid::parse_raid10_layout(row.layout, error);
+    if (!l) return std::nullopt;
+    layout = *l;
+    chunk = 1024;
+  }
+  const uint64_t dev_sectors = member_bytes(profiles) / 512 / 1024 * 1024;
+  auto geo = raid::Geometry::make(row.level, disks, layout, chunk, dev_sectors, 0, error);
+  if (!geo) return std::nullopt;
+  std::vector<std::shared_ptr<io::DeviceModel>> models;
+  for (auto& p : profiles) models.push_back(io::make_model(p));
+  SimArrayTarget target(*geo, models);
+  target.array().set_policy(*pid);
+  if (!target.array().set_tunables(tunables, error)) return std::nullopt;
+
+  // The row's fio options, as `--key=value` arguments of one job.
+  std::vector<std::string> args = {"--name=" + row.label};
+  for (auto& [k, v] : row.job) args.push_back("--" + k + "=" + v);
+  CliParseResult parsed = parse_cli_job(args);
+  if (!parsed.ok) {
+    *error = row.label + ": " + parsed.error;
+    return std::nullopt;
+  }
+  std::string bad = check_jobs(parsed.jobs, target);
+  if (!bad.empty()) {
+    *error = bad;
+    return std::nullopt;
+  }
+  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr);
+  PolicyFigures f;
+  uint64_t bytes = 0, ios = 0, runtime_ns = 0;
+  double lat_sum = 0;
+  for (auto& j : run.results.jobs) {
+    for (const DirectionResults* d : {&j.read, &j.write}) {
+      bytes += d->io_bytes;
+      ios += d->total_ios;
+      lat_sum += d->clat.mean() * double(d->total_ios);
+    }
+    runtime_ns = std::max(runtime_ns, j.job_runtime_ns);
+  }
+  const double secs = double(std::max<uint64_t>(runtime_ns, 1)) / 1e9;
+  f.bw_bytes = double(bytes) / secs;
+  f.iops = double(ios) / secs;
+  f.mean_lat_us = ios ? lat_sum / double(ios) / 1000.0 : 0;
+  if (!run.results.jobs.empty() && run.results.jobs[0].raidscope)
+    for (auto& m : run.results.jobs[0].raidscope->members) f.read_share.push_back(m.read_share);
+  return f;
+}
+
+std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, const ScenarioOverrides& ov,
+                                                           const std::vector<std::string>& profile_dirs,
+                                                           std::string* error) {
+  std::vector<ScenarioRowResult> out;
+  for (const ScenarioRow& base : sc.rows) {
+    ScenarioRow row = base;
+    if (!ov.members.empty()) {
+      if (ov.members.size() == 1)
+        std::fill(row.members.begin(), row.members.end(), ov.members[0]);
+      else
+        row.members = ov.members;
+    }
+    for (auto& [k, v] : ov.job) {
+      bool replaced = false;
+      for (auto& kv : row.job)
+        if (kv.first == k) kv.second = v, replaced = true;
+      if (!replaced) row.job.emplace_back(k, v);
+    }
+    std::vector<io::DeviceProfile> profiles;
+    for (auto& name : row.members) {
+      auto p = io::find_profile(name, profile_dirs, error);
+      if (!p) return std::nullopt;
+      profiles.push_back(*p);
+    }
+    ScenarioRowResult r;
+    r.label = row.label;
+    r.members = row.members;
+    r.seed = row.seed;
+    r.policy_before = ov.policy_before.empty() ? sc.policy_before : ov.policy_before;
+    r.policy_after = ov.policy_after.empty() ? sc.policy_after : ov.policy_after;
+    const balance::Tunables t = ov.tunables.value_or(balance::Tunables{});
+    auto before = simulate_row(row, r.policy_before, profiles, t, error);
+    if (!before) return std::nullopt;
+    auto after = simulate_row(row, r.policy_after, profiles, t, error);
+    if (!after) return std::nullopt;
+    r.before = *before;
+    r.after = *after;
+    r.ratio = before->bw_bytes > 0 ? after->bw_bytes / before->bw_bytes : 0;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace rs::workload
