@@ -178,12 +178,15 @@ bool validate_profile(const DeviceProfile& p, std::string* error) {
   if (!valid_name(p.name))
     bad("name", quote(p.name), "must be 1-64 characters of letters, digits, '-', '_' or '.'");
   if (p.source.empty()) bad("source", quote(p.source), "must say which seed figure the profile matches");
-  range("seq_read_bw", p.seq_read_bw, 0, true, 1e12);
-  range("seq_write_bw", p.seq_write_bw, 0, true, 1e12);
+  // Lower bounds keep every model time inside 64-bit ticks.
+  range("seq_read_bw", p.seq_read_bw, 1000, false, 1e12);
+  range("seq_write_bw", p.seq_write_bw, 1000, false, 1e12);
   range("base_read_latency_us", p.base_read_latency_us, 0, false, 1e7);
   range("base_write_latency_us", p.base_write_latency_us, 0, false, 1e7);
   range("sub4k_write_penalty_us", p.sub4k_write_penalty_us, 0, false, 1e7);
-  range("scale", p.scale, 0, true, 1);
+  range("scale", p.scale, 1e-6, false, 1);
+  if (msg.empty() && std::min(p.seq_read_bw, p.seq_write_bw) * p.scale < 1000)
+    bad("scale", num(p.scale), "slows the bandwidth below 1000 bytes/s");
   const uint32_t lbs = p.logical_block_size;
   if (lbs < 512 || lbs > 65536 || (lbs & (lbs - 1)))
     bad("logical_block_size", std::to_string(lbs), "must be a power of two from 512 to 65536");
@@ -194,8 +197,10 @@ bool validate_profile(const DeviceProfile& p, std::string* error) {
     bad("capacity_bytes", std::to_string(p.capacity_bytes), "the hdd model needs the capacity (>= 1 MiB)");
 
   if (!hdd) {
-    range("read_iops", p.read_iops, 0, true, 1e9);
-    range("write_iops", p.write_iops, 0, true, 1e9);
+    range("read_iops", p.read_iops, 1, false, 1e9);
+    range("write_iops", p.write_iops, 1, false, 1e9);
+    if (msg.empty() && std::min(p.read_iops, p.write_iops) * p.scale < 1)
+      bad("scale", num(p.scale), "slows the IOPS below 1");
     if (p.parallelism < 1 || p.parallelism > 65536)
       bad("parallelism", std::to_string(p.parallelism), "must be between 1 and 65536");
   } else {

@@ -18,12 +18,13 @@ HddModel::HddModel(const DeviceProfile& p, uint64_t seed)
       io_opt_(p.io_opt),
       logical_block_size_(p.logical_block_size),
       curve_(SeekCurve::fit(p.track_to_track_ms, p.avg_seek_ms, p.full_stroke_ms).value_or(SeekCurve{})),
-      rotation_ms_(60e3 / p.rpm),
-      time_stretch_(1.0 / p.scale),
+      rotation_ms_(p.rpm > 0 ? 60e3 / p.rpm : 0),
+      time_stretch_(p.scale > 0 ? 1.0 / p.scale : 1.0),
       inv_capacity_(1.0 / double(std::max<uint64_t>(p.capacity_bytes, 1))) {
   const double ticks_per_s = 1e9 * double(kTicksPerNs);
-  ticks_per_byte_[0] = ticks_per_s / (p.seq_read_bw * p.scale);
-  ticks_per_byte_[1] = ticks_per_s / (p.seq_write_bw * p.scale);
+  // A zero rate (an unvalidated profile) means "no limit", never a division by zero.
+  ticks_per_byte_[0] = p.seq_read_bw > 0 ? ticks_per_s / p.seq_read_bw * time_stretch_ : 0;
+  ticks_per_byte_[1] = p.seq_write_bw > 0 ? ticks_per_s / p.seq_write_bw * time_stretch_ : 0;
   base_ticks_[0] = ticks_from_us(p.base_read_latency_us);
   base_ticks_[1] = ticks_from_us(p.base_write_latency_us);
   rotation_ticks_ = uint64_t(rotation_ms_ * kTicksPerMs * time_stretch_ + 0.5);

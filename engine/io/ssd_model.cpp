@@ -12,10 +12,10 @@ SsdModel::SsdModel(const DeviceProfile& p)
     : rotational_(p.rotational), io_opt_(p.io_opt), logical_block_size_(p.logical_block_size) {
   const double s = p.scale;
   const double ticks_per_s = 1e9 * double(kTicksPerNs);
-  dir_[0] = {ticks_per_s / (p.seq_read_bw * s), uint64_t(ticks_per_s / (p.read_iops * s) + 0.5),
-             ticks_from_us(p.base_read_latency_us)};
-  dir_[1] = {ticks_per_s / (p.seq_write_bw * s), uint64_t(ticks_per_s / (p.write_iops * s) + 0.5),
-             ticks_from_us(p.base_write_latency_us)};
+  // A zero rate (an unvalidated profile) means "no limit", never a division by zero.
+  auto per = [&](double rate) { return rate > 0 ? ticks_per_s / (rate * s) : 0.0; };
+  dir_[0] = {per(p.seq_read_bw), uint64_t(per(p.read_iops) + 0.5), ticks_from_us(p.base_read_latency_us)};
+  dir_[1] = {per(p.seq_write_bw), uint64_t(per(p.write_iops) + 0.5), ticks_from_us(p.base_write_latency_us)};
   penalty_ticks_ = ticks_from_us(p.sub4k_write_penalty_us);
   slot_free_.assign(std::max<uint32_t>(p.parallelism, 1), 0);
 }

@@ -142,10 +142,20 @@ TEST_CASE("profile parser rejects bad input naming file, key and value", "[profi
   };
   const std::vector<Case> cases = {
       {"unknown key", [](json& j) { j["colour"] = "red"; }, false, {"unknown key \"colour\"", "\"red\""}},
-      {"negative bandwidth", [](json& j) { j["seq_read_bw"] = -5; }, false, {"\"seq_read_bw\"", "-5", "> 0"}},
+      {"negative bandwidth",
+       [](json& j) { j["seq_read_bw"] = -5; },
+       false,
+       {"\"seq_read_bw\"", "-5", ">= 1000"}},
       {"zero iops", [](json& j) { j["read_iops"] = 0; }, false, {"\"read_iops\"", "= 0"}},
       {"scale 0", [](json& j) { j["scale"] = 0; }, false, {"\"scale\"", "= 0"}},
       {"scale above 1", [](json& j) { j["scale"] = 1.5; }, false, {"\"scale\"", "1.5"}},
+      {"scale too small for the rates",
+       [](json& j) {
+         j["seq_write_bw"] = 1e6;
+         j["scale"] = 1e-4;
+       },
+       false,
+       {"\"scale\"", "1e-04", "below 1000 bytes/s"}},
       {"missing source", [](json& j) { j.erase("source"); }, false, {"missing required key \"source\""}},
       {"missing iops",
        [](json& j) { j.erase("write_iops"); },
