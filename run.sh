@@ -40,14 +40,20 @@ build() {  # build DIR [cmake options...]
   cmake --build "$dir" -j"$(nproc)"
 }
 
-demo_headless() {
-  local cli=$ROOT/build/app/raidscope-cli demo=${RAIDSCOPE_DEMO_DIR:-$HOME/.local/share/raidscope/demo}
-  mkdir -p "$demo"
-  local members=("$demo"/member{0,1}.img)
-  if [[ ! -e ${members[0]} ]]; then
-    echo "== creating a RAID1 demo array of two image files in $demo"
-    "$cli" create --level=1 --raid-devices=2 --name=demo --create-files=256M "${members[@]}"
+DEMO=${RAIDSCOPE_DEMO_DIR:-$HOME/.local/share/raidscope/demo}
+CLI=$ROOT/build/app/raidscope-cli
+
+ensure_demo() {
+  mkdir -p "$DEMO"
+  if [[ ! -e $DEMO/member0.img ]]; then
+    echo "== creating a RAID1 demo array of two image files in $DEMO"
+    "$CLI" create --level=1 --raid-devices=2 --name=demo --create-files=256M "$DEMO"/member{0,1}.img
   fi
+}
+
+demo_headless() {
+  local cli=$CLI demo=$DEMO
+  local members=("$demo"/member{0,1}.img)
   echo "== the array"
   "$cli" detail "${members[@]}"
   echo "== writing 8 MiB of random data and reading it back"
@@ -83,8 +89,9 @@ case "$MODE" in
     ;;
   run)
     build build
+    ensure_demo
     if [[ -n ${DISPLAY:-} || -n ${WAYLAND_DISPLAY:-} ]]; then
-      exec "$ROOT/build/app/gui/raidscope" --demo
+      exec "$ROOT/build/app/gui/raidscope" "$DEMO"/member{0,1}.img
     else
       demo_headless
     fi

@@ -1,8 +1,53 @@
+// raidscope: the desktop GUI. For now a single window describing the array
+// given on the command line (the QML pages come with the GUI milestone).
 #include <QApplication>
+#include <QPixmap>
+#include <QTimer>
 #include <QLabel>
+#include <QString>
+#include <QStringList>
+
+#include "raid/array.hpp"
+
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
-  QLabel label("RaidScope");
+  QApplication::setApplicationName("RaidScope");
+  std::vector<std::string> members;
+  QString screenshot;  // --screenshot=PATH: save the window once shown, then quit (tests)
+  for (const QString& a : app.arguments().mid(1)) {
+    if (a.startsWith("--screenshot=")) screenshot = a.mid(13);
+    else if (!a.startsWith("--")) members.push_back(a.toStdString());
+  }
+
+  QString text = "<h2>RaidScope</h2>";
+  if (members.empty()) {
+    text += "<p>No array given. Start it as <tt>raidscope MEMBER...</tt></p>";
+  } else {
+    std::string err;
+    auto array = rs::raid::Array::assemble(members, &err);
+    if (!array) {
+      text += "<p><b>Cannot assemble:</b> " + QString::fromStdString(err).toHtmlEscaped() + "</p>";
+    } else {
+      const auto& g = array->geometry();
+      text += QString("<p>raid%1, %2 members, %3 MiB, state: %4</p><ul>")
+                  .arg(g.level)
+                  .arg(g.raid_disks)
+                  .arg(array->size_bytes() >> 20)
+                  .arg(QString::fromStdString(array->state_text()).toHtmlEscaped());
+      for (int i = 0; i < g.raid_disks; ++i)
+        text += QString("<li>%1: %2 (%3)</li>")
+                    .arg(i)
+                    .arg(QString::fromStdString(array->slot(i).name()).toHtmlEscaped())
+                    .arg(rs::raid::slot_state_name(array->slot(i).st()));
+      text += "</ul>";
+    }
+  }
+  QLabel label(text);
+  label.setMargin(24);
+  label.setMinimumSize(520, 260);
+  label.setWindowTitle("RaidScope");
   label.show();
+  if (!screenshot.isEmpty())
+    QTimer::singleShot(500, [&] { QApplication::exit(label.grab().save(screenshot) ? 0 : 1); });
   return app.exec();
 }
