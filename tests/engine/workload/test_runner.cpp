@@ -1,0 +1,223 @@
+// The job runner on real targets: budgets, numjobs, stonewall groups, the
+// null target, fio JSON that fio's readers accept, and verify runs through
+// an array that loses a member mid-run.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include "raid/array.hpp"
+#include "workload/fio_json.hpp"
+#include "workload/job_parser.hpp"
+#include "workload/runner.hpp"
+#include "workload/targets.hpp"
+
+using namespace rs;
+using namespace rs::workload;
+
+namespace {
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/raidscope-runner.XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+};
+
+std::vector<JobOptions> jobs_from(std::vector<std::string> args, OptionList* global = nullptr) {
+  CliParseResult r = parse_cli_job(args);
+  INFO(r.error);
+  REQUIRE(r.ok);
+  if (global) *global = r.global.given;
+  return r.jobs;
+}
+
+RunOutcome run(std::vector<JobOptions>& jobs, Target& target, RunProgress* progress = nullptr) {
+  std::string bad = check_jobs(jobs, target);
+  INFO(bad);
+  REQUIRE(bad.empty());
+  return run_jobs(jobs, {}, target, progress);
+}
+
+std::unique_ptr<raid::Array> make_array(const TempDir& dir, int level, int disks, uint32_t layout = 0x102) {
+  raid::CreateOptions o;
+  o.level = level;
+  o.raid_disks = disks;
+  o.layout = layout;
+  o.chunk_bytes = 64 * 1024;
+  o.create_files_bytes = 48ull << 20;
+  std::vector<std::string> paths;
+  for (int i = 0; i < disks; ++i) paths.push_back(dir.path + "/m" + std::to_string(i) + ".img");
+  std::string err;
+  auto arr = raid::Array::create(o, paths, nullptr, &err);
+  INFO(err);
+  REQUIRE(arr);
+  return arr;
+}
+
+}  // namespace
+
+TEST_CASE("null target: a size-bounded job moves exactly size bytes", "[runner]") {
+  auto jobs = jobs_from({"--name=n", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=64m"});
+  NullTarget target(64ull << 20);
+  RunProgress progress;
+  auto out = run(jobs, target, &progress);
+  REQUIRE(out.results.jobs.size() == 1);
+  const auto& j = out.results.jobs[0];
+  CHECK(j.error == 0);
+  CHECK(j.read.total_ios == (64ull << 20) / 4096);
+  CHECK(j.read.io_bytes == 64ull << 20);
+  CHECK(j.write.total_ios == 0);
+  CHECK(progress.ios.load() == j.read.total_ios);
+  CHECK(j.read.clat.count() == j.read.total_ios);
+}
+
+TEST_CASE("numjobs clones and stonewall groups", "[runner]") {
+  auto jobs = jobs_from({"--name=a", "--rw=read", "--bs=64k", "--size=8m", "--numjobs=3", "--name=b", "--stonewall",
+                         "--rw=write", "--bs=4k", "--size=4m"});
+  NullTarget target(64ull << 20);
+  auto out = run(jobs, target);
+  REQUIRE(out.results.jobs.size() == 4);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(out.results.jobs[size_t(i)].jobname == "a");
+    CHECK(out.results.jobs[size_t(i)].groupid == 0);
+    CHECK(out.results.jobs[size_t(i)].read.io_bytes == 8ull << 20);
+  }
+  CHECK(out.results.jobs[3].jobname == "b");
+  CHECK(out.results.jobs[3].groupid == 1);
+  CHECK(out.results.jobs[3].write.io_bytes == 4ull << 20);
+}
+
+TEST_CASE("time_based jobs stop at the runtime, rate limits hold", "[runner]") {
+  auto jobs = jobs_from({"--name=t", "--rw=randread", "--bs=4k", "--iodepth=4", "--size=16m", "--runtime=1",
+                         "--time_based", "--rate_iops=2000"});
+  NullTarget target(16ull << 20);
+  auto out = run(jobs, target);
+  const auto& j = out.results.jobs[0];
+  CHECK(j.job_runtime_ns >= 950000000ull);
+  CHECK(j.job_runtime_ns < 1500000000ull);
+  // 2000 IOPS for one second, give or take the first batch.
+  CHECK(j.read.total_ios >= 1800);
+  CHECK(j.read.total_ios <= 2100);
+}
+
+TEST_CASE("fio JSON from a run on a file passes the fio-schema checker", "[runner][json]") {
+  TempDir dir;
+  const std::string file = dir.path + "/f.img";
+  {
+    std::ofstream f(file);
+    f.seekp((16 << 20) - 1);
+    f.put('x');
+  }
+  std::string err;
+  auto dev = io::MemberDevice::open(file, io::OpenMode::ReadWrite, &err);
+  REQUIRE(dev);
+  DeviceTarget target(std::move(dev));
+  OptionList global;
+  auto jobs = jobs_from({"--direct=1", "--name=mix", "--rw=randrw", "--rwmixread=70", "--bs=4k", "--iodepth=8",
+                         "--size=8m"},
+                        &global);
+  auto out = run(jobs, target);
+  const auto& j = out.results.jobs[0];
+  CHECK(j.error == 0);
+  CHECK(j.read.io_bytes + j.write.io_bytes == 8ull << 20);
+  const double read_fraction = double(j.read.total_ios) / double(j.read.total_ios + j.write.total_ios);
+  CHECK(read_fraction == Approx(0.7).margin(0.05));
+  const std::string json_path = dir.path + "/out.json";
+  std::ofstream(json_path) << format_fio_json(out.results);
+  if (::access("/usr/bin/python3", X_OK) != 0) {
+    WARN("python3 missing: JSON checker not run");
+    return;
+  }
+  const std::string cmd = "python3 " + std::string(RAIDSCOPE_SOURCE_DIR) + "/tests/tools/check_fio_json.py --raidscope " + json_path;
+  CHECK(std::system(cmd.c_str()) == 0);
+}
+
+TEST_CASE("array target: member shares and counters agree with the job", "[runner]") {
+  TempDir dir;
+  auto arr = make_array(dir, 1, 2);
+  arr->set_policy(balance::PolicyId::MdRr);
+  ArrayTarget target(*arr);
+  auto jobs = jobs_from({"--name=r", "--rw=randread", "--bs=4k", "--iodepth=16", "--size=16m", "--direct=1"});
+  auto out = run(jobs, target);
+  const auto& j = out.results.jobs[0];
+  REQUIRE(j.raidscope);
+  CHECK(j.raidscope->policy == "md-rr");
+  REQUIRE(j.raidscope->members.size() == 2);
+  uint64_t reads = 0, bytes = 0;
+  double share = 0;
+  for (auto& m : j.raidscope->members) reads += m.reads, bytes += m.read_bytes, share += m.read_share;
+  CHECK(reads == j.read.total_ios);  // RAID1: one member read per array read
+  CHECK(bytes == j.read.io_bytes);
+  CHECK(share == Approx(1.0));
+}
+
+TEST_CASE("verify through an array that loses a member mid-run finds no error", "[runner][verify]") {
+  struct Case {
+    int level, disks;
+    uint32_t layout;
+    int fail;
+  };
+  for (const Case c : {Case{1, 2, 0, 1}, Case{10, 4, 0x102, 0}, Case{10, 4, 0x201, 2}}) {
+    DYNAMIC_SECTION("raid" << c.level << " layout " << c.layout << " failing member " << c.fail) {
+      TempDir dir;
+      auto arr = make_array(dir, c.level, c.disks, c.layout);
+      ArrayTarget target(*arr);
+      auto jobs = jobs_from({"--name=v", "--rw=randwrite", "--bs=4k", "--iodepth=16", "--size=24m", "--direct=1",
+                             "--verify=crc32c", "--verify_fatal=1"});
+      RunProgress progress;
+      // Fail the member once a third of the writes are done.
+      std::thread failer([&] {
+        while (progress.ios.load() < (24u << 20) / 4096 / 3) std::this_thread::sleep_for(std::chrono::microseconds(200));
+        std::string err;
+        CHECK(arr->fail_member(c.fail, "failed by the test", &err));
+      });
+      auto out = run(jobs, target, &progress);
+      failer.join();
+      CHECK(arr->slot(c.fail).st() == raid::SlotState::Faulty);
+      CHECK(out.verify_errors == 0);
+      const auto& j = out.results.jobs[0];
+      CHECK(j.error == 0);
+      CHECK(j.write.io_bytes == 24ull << 20);
+      CHECK(j.read.io_bytes == 24ull << 20);  // the verify pass read every block back
+    }
+  }
+}
+
+TEST_CASE("verify catches corrupted data and names the offset", "[runner][verify]") {
+  TempDir dir;
+  const std::string file = dir.path + "/f.img";
+  {
+    std::ofstream f(file);
+    f.seekp((8 << 20) - 1);
+    f.put('x');
+  }
+  std::string err;
+  {
+    auto dev = io::MemberDevice::open(file, io::OpenMode::ReadWrite, &err);
+    DeviceTarget target(std::move(dev));
+    auto jobs = jobs_from({"--name=w", "--rw=write", "--bs=4k", "--iodepth=4", "--size=8m", "--verify=md5"});
+    auto out = run(jobs, target);
+    CHECK(out.verify_errors == 0);
+  }
+  // Flip one byte in block 100, then read the file back with verify.
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(100 * 4096 + 2000);
+    f.put('\x5a');
+  }
+  auto dev = io::MemberDevice::open(file, io::OpenMode::ReadOnly, &err);
+  DeviceTarget target(std::move(dev));
+  auto jobs = jobs_from({"--name=r", "--rw=read", "--bs=4k", "--iodepth=4", "--size=8m", "--verify=md5",
+                         "--verify_fatal=1"});
+  auto out = run(jobs, target);
+  CHECK(out.verify_errors >= 1);
+  REQUIRE(!out.verify_messages.empty());
+  CHECK(out.verify_messages[0].find(std::to_string(100 * 4096)) != std::string::npos);
+  CHECK(out.results.jobs[0].error != 0);
+}
