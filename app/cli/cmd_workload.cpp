@@ -129,9 +129,11 @@ balance::PolicyId policy_or_usage(const std::string& name) {
   return *p;
 }
 
+// A profile by name (resources/profiles/NAME.json) or by path to a JSON file.
 io::DeviceProfile profile_or_usage(const std::string& name) {
   std::string err;
-  auto p = io::find_profile(name, resource_dirs("profiles"), &err);
+  const bool is_path = name.find('/') != std::string::npos || name.ends_with(".json");
+  auto p = is_path ? io::load_profile_file(name, &err) : io::find_profile(name, resource_dirs("profiles"), &err);
   if (!p) throw UsageError(err);
   return *p;
 }

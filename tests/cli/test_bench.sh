@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# raidscope-cli bench and simulate as a user drives them: the null target,
+# fio JSON, job files, arrays with policies, and every kind of bad input
+# giving a clear message and exit status 2.
+source "$(dirname "$0")/lib.sh"
+SRC=${RAIDSCOPE_SOURCE_DIR:?}
+CHECK_JSON="python3 $SRC/tests/tools/check_fio_json.py"
+
+# The null target, exactly as the issue writes it (bounded by a runtime here).
+"$CLI" bench --filename=null --rw=randread --bs=4k --iodepth=32 --runtime=1 --time_based >null.txt
+grep -q "read: IOPS=" null.txt || { cat null.txt; fail "null target printed no IOPS line"; }
+grep -q "Run status group 0" null.txt || fail "no run status group"
+pass "null target"
+
+# fio JSON of an array run, checked by the fio-schema checker.
+"$CLI" create --level=1 --raid-devices=2 --create-files=32M a.img b.img >/dev/null
+"$CLI" bench --array=a.img,b.img --policy=md-rr --name=rr --rw=randread --bs=4k --iodepth=8 --size=8m \
+  --direct=1 --output-format=json --output=out.json
+$CHECK_JSON --raidscope out.json || fail "fio JSON check"
+python3 - out.json <<'PY' || fail "JSON content"
+import json, sys
+j = json.load(open(sys.argv[1]))
+job = j["jobs"][0]
+assert job["jobname"] == "rr", job["jobname"]
+assert job["read"]["io_bytes"] == 8 << 20, job["read"]["io_bytes"]
+assert job["raidscope"]["policy"] == "md-rr"
+assert len(job["raidscope"]["members"]) == 2
+PY
+pass "array bench JSON"
+
+# A job file with two stonewalled jobs, written the way fio users write them.
+cat >jobs.fio <<'JOB'
+; two phases on the array
+[global]
+bs=64k
+direct=1
+size=4m
+
+[writer]
+rw=write
+verify=crc32c
+
+[reader]   # reads it back
+stonewall
+rw=read
+JOB
+"$CLI" bench --array=a.img,b.img jobs.fio >jobs.txt || { cat jobs.txt; fail "job file run"; }
+grep -q "^writer: (groupid=0" jobs.txt || fail "writer job missing"
+grep -q "^reader: (groupid=1" jobs.txt || fail "reader job missing (stonewall group)"
+pass "job file with stonewall groups"
+
+# Bad input: exit 2 and the problem named.
+printf '[job]\nrw=read\nzonemode=zbd\n' >bad.fio
+expect_status 2 "unsupported option" -- "$CLI" bench --array=a.img,b.img bad.fio
+expect_error_mentions "zonemode"
+expect_error_mentions ":3"
+expect_status 2 "unknown policy" -- "$CLI" bench --array=a.img,b.img --policy=fastest --rw=read --size=1m
+expect_error_mentions "fastest"
+expect_status 2 "bad tunable" -- "$CLI" bench --array=a.img,b.img --policy=btrfs-qlen --rot-round-down=3 --rw=read --size=1m
+expect_error_mentions "round"
+expect_status 2 "bad size" -- "$CLI" bench --array=a.img,b.img --rw=read --bs=4q
+expect_error_mentions "4q"
+expect_status 2 "zero iodepth" -- "$CLI" bench --filename=null --rw=read --iodepth=0 --size=1m
+expect_error_mentions "iodepth"
+echo '{"name": "broken", "seq_read_bw": -5' >broken.json
+expect_status 2 "bad profile JSON" -- "$CLI" bench --array=a.img,b.img --member-profile=./broken.json --rw=read --size=1m
+expect_error_mentions "broken.json"
+cat >"$WORK/neg.json" <<'JSON'
+{"name": "neg", "description": "x", "source": "x", "rotational": false, "model": "ssd", "seq_read_bw": -5,
+ "seq_write_bw": 100, "read_iops": 1, "write_iops": 1, "parallelism": 1, "base_read_latency_us": 1,
+ "base_write_latency_us": 1, "io_opt": 0, "logical_block_size": 512, "capacity_bytes": 1}
+JSON
+expect_status 2 "negative bandwidth" -- "$CLI" bench --array=a.img,b.img --member-profile="$WORK/neg.json" --rw=read --size=1m
+expect_error_mentions "seq_read_bw"
+expect_status 2 "unknown profile" -- "$CLI" bench --array=a.img,b.img --member-profile=floppy --rw=read --size=1m
+expect_error_mentions "floppy"
+expect_status 2 "unknown scenario" -- "$CLI" simulate --scenario=seed-nope
+expect_error_mentions "seed-nope"
+expect_status 2 "simulate unknown policy" -- "$CLI" simulate --scenario=seed-btrfs-rr --policy-after=nope
+expect_error_mentions "nope"
+expect_status 2 "simulate bad tunable" -- "$CLI" simulate --scenario=seed-btrfs-rr --min-contig-read=1000
+expect_error_mentions "min_contig_read"
+pass "bad input exits 2 with a message"
+
+# simulate --json has the documented shape.
+"$CLI" simulate --scenario=seed-btrfs-rr --json >sim.json
+python3 - sim.json <<'PY' || fail "simulate --json shape"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["scenario"] == "seed-btrfs-rr"
+row = j["rows"][0]
+for k in ("label", "policy_before", "policy_after", "seed", "before", "after", "ratio"):
+    assert k in row, k
+for side in ("before", "after"):
+    assert set(("bw_bytes", "iops", "read_share")) <= set(row[side]), row[side]
+    assert len(row[side]["read_share"]) == 2
+assert abs(row["ratio"] - row["after"]["bw_bytes"] / row["before"]["bw_bytes"]) < 1e-9
+assert row["ratio"] >= 1.8, row["ratio"]
+PY
+"$CLI" simulate --list | grep -q seed-md-rr-nvme || fail "simulate --list"
+pass "simulate --json and --list"
