@@ -489,8 +489,9 @@ int cmd_simulate(const Argv& argv) {
       if (!r.seed.note.empty()) seed["note"] = r.seed.note;
       row["seed"] = seed;
       for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
-        row[key] = {{"bw_bytes", f->bw_bytes}, {"iops", f->iops}, {"read_share", f->read_share},
-                    {"mean_clat_us", f->mean_lat_us}};
+        row[key] = {{"bw_bytes", f->bw_bytes},        {"iops", f->iops},
+                    {"read_share", f->read_share},    {"mean_clat_us", f->mean_lat_us},
+                    {"member_ios", f->member_ios},    {"wall_ns", f->wall_ns}};
       row["ratio"] = r.ratio;
       out.push_back(row);
     }
@@ -511,6 +512,10 @@ int cmd_simulate(const Argv& argv) {
                 ("x" + std::to_string(r.ratio).substr(0, 4)).c_str());
     if (!r.seed.note.empty()) std::printf("%-44s (seed: %s)\n", "", r.seed.note.c_str());
   }
+  uint64_t ios = 0, wall = 0;
+  for (auto& r : *rows) ios += r.before.member_ios + r.after.member_ios, wall += r.before.wall_ns + r.after.wall_ns;
+  std::printf("\nsimulator: %llu member I/Os in %.3f s of wall-clock time (%.2f million per second, one thread)\n",
+              static_cast<unsigned long long>(ios), double(wall) / 1e9, wall ? double(ios) / (double(wall) / 1e9) / 1e6 : 0.0);
   return 0;
 }
 

@@ -169,7 +169,6 @@ bool MemberDevice::flush(std::string* error) {
 AlignedBuffer::AlignedBuffer(size_t bytes, size_t alignment) : size_(bytes) {
   void* p = nullptr;
   if (::posix_memalign(&p, alignment, bytes ? bytes : alignment) != 0) throw std::bad_alloc();
-  std::memset(p, 0, bytes);
   data_ = static_cast<uint8_t*>(p);
 }
 

@@ -61,7 +61,8 @@ class MemberDevice {
   std::shared_ptr<DeviceModel> model_;
 };
 
-// A buffer aligned for O_DIRECT, freed on destruction.
+// A buffer aligned for O_DIRECT, freed on destruction. Not cleared: pages
+// nobody touches (the simulator moves no bytes) are never faulted in.
 class AlignedBuffer {
  public:
   AlignedBuffer() = default;

@@ -39,6 +39,16 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
     target_.prepare(s.io, uint32_t(slot_bytes));
     free_.push_back(&s);
   }
+  // Write jobs send what is in their buffers: fill them once with
+  // pseudo-random bytes (fio's default buffer contents), never stale memory.
+  if (does_write(job.rw) && !target_.shared_backend()) {
+    uint64_t x = seed_ | 1;
+    auto* words = reinterpret_cast<uint64_t*>(buffers_.data());
+    for (size_t i = 0; i < buffers_.size() / 8; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      words[i] = x;
+    }
+  }
   if (verifying_job_) written_.assign((job.size / job.bs[kDdirWrite] + 63) / 64, 0);
   out_.jobname = job.name;
   out_.description = job.description;

@@ -1,5 +1,6 @@
 #include "workload/scenario.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -155,7 +156,9 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
     *error = bad;
     return std::nullopt;
   }
+  const auto wall0 = std::chrono::steady_clock::now();
   RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr);
+  const auto wall = std::chrono::steady_clock::now() - wall0;
   PolicyFigures f;
   uint64_t bytes = 0, ios = 0, runtime_ns = 0;
   double lat_sum = 0;
@@ -172,7 +175,11 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
   f.iops = double(ios) / secs;
   f.mean_lat_us = ios ? lat_sum / double(ios) / 1000.0 : 0;
   if (!run.results.jobs.empty() && run.results.jobs[0].raidscope)
-    for (auto& m : run.results.jobs[0].raidscope->members) f.read_share.push_back(m.read_share);
+    for (auto& m : run.results.jobs[0].raidscope->members) {
+      f.read_share.push_back(m.read_share);
+      f.member_ios += m.reads + m.writes;
+    }
+  f.wall_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(wall).count());
   return f;
 }
 

@@ -39,6 +39,8 @@ struct PolicyFigures {
   double bw_bytes = 0, iops = 0;
   std::vector<double> read_share;
   double mean_lat_us = 0;
+  uint64_t member_ios = 0;   // member I/Os the simulator executed
+  uint64_t wall_ns = 0;      // wall-clock time the run took
 };
 
 struct ScenarioRowResult {
