@@ -84,12 +84,6 @@ RunResults make_run() {
   return run;
 }
 
-std::string fmt_p(double p) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%f", p);
-  return buf;
-}
-
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);
