@@ -182,7 +182,10 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
           double(after[m].counters.pending_time_ns - before[m].counters.pending_time_ns) / double(span);
       ext.members.push_back(share);
     }
-    for (Instance* inst : group) inst->result.raidscope = ext;
+    // Member figures are the array's over the group: with group_reporting
+    // the group's entry gets them once (fio sums merged entries).
+    for (size_t i = 0; i < group.size(); ++i)
+      if (i == 0 || !group[i]->job->group_reporting) group[i]->result.raidscope = ext;
   }
   const auto elapsed = std::chrono::steady_clock::now() - wall_start;
   out.results.raidscope_version = "0.1.0";

@@ -1,0 +1,262 @@
+#include "workload/verify.hpp"
+
+#include <isa-l/crc.h>
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "workload/md5.hpp"
+
+namespace rs::workload {
+namespace {
+
+// The layout is little-endian on media; fields are stored with memcpy from
+// host integers, which is only right on a little-endian host.
+static_assert(std::endian::native == std::endian::little, "verify.cpp assumes a little-endian host");
+
+// Field offsets, see the layout in verify.hpp.
+constexpr uint32_t kOffMagic = 0;
+constexpr uint32_t kOffKind = 4;
+constexpr uint32_t kOffHeaderLen = 6;
+constexpr uint32_t kOffBlockLen = 8;
+constexpr uint32_t kOffOffset = 12;
+constexpr uint32_t kOffSeed = 20;
+constexpr uint32_t kOffHeaderCrc = 28;
+constexpr uint32_t kOffChecksum = 32;  // also where the header crc resumes
+
+// On-media kind codes: fixed, so that reordering VerifyKind cannot change
+// the format.
+constexpr uint16_t kCodeCrc32c = 1;
+constexpr uint16_t kCodeMd5 = 2;
+
+constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
+
+uint16_t kind_code(VerifyKind k) noexcept {
+  return k == VerifyKind::md5 ? kCodeMd5 : kCodeCrc32c;
+}
+
+const char* kind_name(VerifyKind k) noexcept {
+  switch (k) {
+    case VerifyKind::crc32c:
+      return "crc32c";
+    case VerifyKind::md5:
+      return "md5";
+    case VerifyKind::none:
+      break;
+  }
+  return "none";
+}
+
+template <typename T>
+T load(const unsigned char* p) noexcept {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <typename T>
+void store(unsigned char* p, T v) noexcept {
+  std::memcpy(p, &v, sizeof v);
+}
+
+// splitmix64's finalizer. Kept local (rather than shared with rand.hpp) so
+// that the payload, which is part of the on-media format, cannot change when
+// the load generator's random numbers do.
+constexpr uint64_t mix64(uint64_t x) noexcept {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+// One key per (seed, offset); mixing offset before adding it keeps nearby
+// offsets and seeds from giving shifted copies of the same stream.
+constexpr uint64_t payload_key(uint64_t seed, uint64_t offset) noexcept {
+  return mix64(seed ^ mix64(offset + kGolden));
+}
+
+// The payload word at byte position pos of the block (a multiple of 8):
+// splitmix64 indexed by position, so that words are independent (the loop
+// vectorizes) and any single word can be regenerated on its own.
+constexpr uint64_t payload_word(uint64_t key, uint32_t pos) noexcept {
+  return mix64(key + (uint64_t{pos} / 8 + 1) * kGolden);
+}
+
+void fill_payload(unsigned char* b, uint32_t from, uint32_t to, uint64_t key) noexcept {
+  for (uint32_t pos = from; pos < to; pos += 8) store(b + pos, payload_word(key, pos));
+}
+
+// First byte of [from, to) that differs from the payload, or `to` if none.
+uint32_t first_bad_byte(const unsigned char* b, uint32_t from, uint32_t to, uint64_t key) noexcept {
+  for (uint32_t pos = from; pos < to; pos += 8) {
+    const uint64_t diff = load<uint64_t>(b + pos) ^ payload_word(key, pos);
+    // Little-endian: the lowest set bit is in the first differing byte.
+    if (diff) return pos + static_cast<uint32_t>(std::countr_zero(diff)) / 8;
+  }
+  return to;
+}
+
+// CRC-32C state update without the inversions (ISA-L's convention), in
+// chunks because crc32_iscsi takes an int length.
+uint32_t crc32c_update(uint32_t state, const unsigned char* p, size_t len) noexcept {
+  constexpr size_t kChunk = size_t{1} << 30;
+  while (len) {
+    const size_t n = std::min(len, kChunk);
+    // crc32_iscsi does not write through its pointer; its prototype is
+    // just not const-correct.
+    state = crc32_iscsi(const_cast<unsigned char*>(p), static_cast<int>(n), state);
+    p += n;
+    len -= n;
+  }
+  return state;
+}
+
+// crc32c of bytes [0, 28) and [32, header_len): all of the header but the
+// header_crc field itself.
+uint32_t header_crc(const unsigned char* b, uint32_t header_len) noexcept {
+  uint32_t s = crc32c_update(0xFFFFFFFFu, b, kOffHeaderCrc);
+  s = crc32c_update(s, b + kOffChecksum, header_len - kOffChecksum);
+  return ~s;
+}
+
+void hex(char* out, const unsigned char* p, size_t n) noexcept {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  for (size_t i = 0; i < n; ++i) {
+    out[2 * i] = kDigits[p[i] >> 4];
+    out[2 * i + 1] = kDigits[p[i] & 15];
+  }
+  out[2 * n] = '\0';
+}
+
+// printf-style failure. snprintf with these integer/string conversions does
+// not allocate.
+template <typename... Args>
+VerifyResult fail(const char* fmt, Args... args) noexcept {
+  VerifyResult r;
+  r.ok = false;
+  std::snprintf(r.reason, sizeof r.reason, fmt, args...);
+  return r;
+}
+
+}  // namespace
+
+uint32_t crc32c(const void* data, size_t len) noexcept {
+  return ~crc32c_update(0xFFFFFFFFu, static_cast<const unsigned char*>(data), len);
+}
+
+void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed) noexcept {
+  assert(verify_block_len_ok(block_len));
+  if (!verify_block_len_ok(block_len)) return;
+  auto* b = static_cast<unsigned char*>(block);
+  const uint64_t key = payload_key(seed, offset);
+  const uint32_t hl = verify_header_len(kind);
+  fill_payload(b, hl, block_len, key);
+  if (hl == 0) return;  // verify=0: payload only
+
+  store(b + kOffMagic, kVerifyMagic);
+  store(b + kOffKind, kind_code(kind));
+  store(b + kOffHeaderLen, static_cast<uint16_t>(hl));
+  store(b + kOffBlockLen, block_len);
+  store(b + kOffOffset, offset);
+  store(b + kOffSeed, seed);
+  // The data checksum before the header crc: the header crc covers it.
+  if (kind == VerifyKind::md5) {
+    const Md5Digest d = md5(b + hl, block_len - hl);
+    std::memcpy(b + kOffChecksum, d.data(), d.size());
+  } else {
+    store(b + kOffChecksum, crc32c(b + hl, block_len - hl));
+    store(b + kOffChecksum + 4, uint32_t{0});
+  }
+  store(b + kOffHeaderCrc, header_crc(b, hl));
+}
+
+VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len,
+                          uint64_t expected_offset) noexcept {
+  VerifyResult ok;
+  ok.ok = true;
+  ok.reason[0] = '\0';
+  if (kind == VerifyKind::none) return ok;
+  if (!verify_block_len_ok(block_len))
+    return fail("bad read length %" PRIu32 " (verify needs at least %" PRIu32 " bytes, a multiple of 8)",
+                block_len, kVerifyMinBlockLen);
+  const auto* b = static_cast<const unsigned char*>(block);
+
+  const uint32_t magic = load<uint32_t>(b + kOffMagic);
+  if (magic != kVerifyMagic) return fail("bad magic 0x%08" PRIx32 " (block never written?)", magic);
+
+  // Only the two header lengths we write are trusted as the crc's extent; a
+  // damaged header_len must not steer the reads, and any other value makes
+  // the crc (which covers header_len) mismatch anyway.
+  const uint16_t stored_hl = load<uint16_t>(b + kOffHeaderLen);
+  const uint32_t crc_hl =
+      (stored_hl == verify_header_len(VerifyKind::crc32c) || stored_hl == verify_header_len(VerifyKind::md5))
+          ? stored_hl
+          : kOffChecksum;
+  const uint32_t stored_hcrc = load<uint32_t>(b + kOffHeaderCrc);
+  const uint32_t computed_hcrc = header_crc(b, crc_hl);
+  if (stored_hcrc != computed_hcrc)
+    return fail("header checksum mismatch (stored 0x%08" PRIx32 " computed 0x%08" PRIx32 ")", stored_hcrc,
+                computed_hcrc);
+
+  // A header that passes its crc but has an unknown kind or a header_len
+  // not matching it was not written by verify_fill.
+  const uint16_t code = load<uint16_t>(b + kOffKind);
+  const VerifyKind found = code == kCodeCrc32c ? VerifyKind::crc32c
+                           : code == kCodeMd5  ? VerifyKind::md5
+                                               : VerifyKind::none;
+  if (found == VerifyKind::none || stored_hl != verify_header_len(found))
+    return fail("bad header: kind code %u with header length %u", unsigned{code}, unsigned{stored_hl});
+  if (found != kind)
+    return fail("verify kind mismatch: block has %s, job verifies %s", kind_name(found), kind_name(kind));
+
+  // Offset before length: a block from elsewhere is the more basic fault,
+  // and its length is then no news.
+  const uint64_t written_at = load<uint64_t>(b + kOffOffset);
+  if (written_at != expected_offset)
+    return fail("block written for offset %" PRIu64 " found at offset %" PRIu64, written_at, expected_offset);
+
+  const uint32_t written_len = load<uint32_t>(b + kOffBlockLen);
+  if (written_len != block_len)
+    return fail("length mismatch: block written with %" PRIu32 " bytes, read with %" PRIu32, written_len,
+                block_len);
+
+  const uint32_t hl = stored_hl;
+  char detail[48];  // ", first bad byte at N" or empty
+  auto locate = [&] {
+    const uint32_t bad =
+        first_bad_byte(b, hl, block_len, payload_key(load<uint64_t>(b + kOffSeed), written_at));
+    // All payload bytes as generated and still a mismatch: only possible if
+    // the stored checksum itself was damaged in a way the header crc missed.
+    if (bad == block_len)
+      detail[0] = '\0';
+    else
+      std::snprintf(detail, sizeof detail, ", first bad byte at %" PRIu32, bad);
+  };
+  if (found == VerifyKind::md5) {
+    const Md5Digest got = md5(b + hl, block_len - hl);
+    if (std::memcmp(got.data(), b + kOffChecksum, got.size()) != 0) {
+      char want_hex[33], got_hex[33];
+      hex(want_hex, b + kOffChecksum, 16);
+      hex(got_hex, got.data(), 16);
+      locate();
+      return fail("data checksum mismatch (md5 want %s got %s)%s", want_hex, got_hex, detail);
+    }
+  } else {
+    const uint32_t want = load<uint32_t>(b + kOffChecksum);
+    const uint32_t got = crc32c(b + hl, block_len - hl);
+    if (want != got) {
+      locate();
+      return fail("data checksum mismatch (crc32c want 0x%08" PRIx32 " got 0x%08" PRIx32 ")%s", want, got,
+                  detail);
+    }
+  }
+  return ok;
+}
+
+}  // namespace rs::workload

@@ -1,0 +1,108 @@
+// fio-style data verification blocks (verify=crc32c, verify=md5).
+//
+// With verify= set, every block a job writes is self-describing: a header
+// saying what was written where, followed by pseudo-random payload derived
+// from (seed, offset). Reading the block back, verify_check() needs only the
+// offset it read from to tell whether the block is intact, and if it is not,
+// what went wrong: never written, torn or corrupted header, written for a
+// different offset (misdirected write or a RAID mapping bug), written with a
+// different length, or payload corruption. Like fio, the header carries its
+// own checksum so that a damaged header is told apart from damaged data, and
+// the payload checksum lives in the header so no state has to be kept
+// between the write and the read.
+//
+// On-media layout (all integers little-endian; offsets in bytes):
+//
+//    0  u32 magic       kVerifyMagic (bytes "RSVB")
+//    4  u16 kind        1 = crc32c, 2 = md5 (fixed codes, not VerifyKind's values)
+//    6  u16 header_len  verify_header_len(kind): 40 for crc32c, 48 for md5
+//    8  u32 block_len   length of the whole block, header included
+//   12  u64 offset      byte offset the block was written for
+//   20  u64 seed        payload seed
+//   28  u32 header_crc  crc32c of bytes [0, 28) followed by [32, header_len):
+//                       every header byte but itself, the data checksum too
+//   32  data checksum of bytes [header_len, block_len):
+//         crc32c: u32 crc32c, then u32 reserved (zero, keeps the payload
+//                 8-byte aligned)
+//         md5:    16-byte MD5 digest (md5.hpp)
+//   header_len .. block_len: payload, 64-bit little-endian words; word i is a
+//       fixed function of (seed, offset, i), so the same (seed, offset) always
+//       gives the same bytes and different seeds or offsets give different ones.
+//
+// Thread safety and cost: all functions here are pure functions of their
+// arguments; they take no lock and never allocate (they run on the I/O path).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "workload/job_options.hpp"
+
+namespace rs::workload {
+
+inline constexpr uint32_t kVerifyMagic = 0x42565352;  // "RSVB" in on-media byte order
+inline constexpr uint32_t kVerifyMinBlockLen = 512;
+
+// Header bytes a block of this kind starts with; 0 for VerifyKind::none.
+constexpr uint32_t verify_header_len(VerifyKind kind) noexcept {
+  switch (kind) {
+    case VerifyKind::crc32c:
+      return 40;
+    case VerifyKind::md5:
+      return 48;
+    case VerifyKind::none:
+      break;
+  }
+  return 0;
+}
+
+// Whether block_len is one verify_fill/verify_check accept: at least
+// kVerifyMinBlockLen and a multiple of 8.
+constexpr bool verify_block_len_ok(uint32_t block_len) noexcept {
+  return block_len >= kVerifyMinBlockLen && block_len % 8 == 0;
+}
+
+// Standard CRC-32C (Castagnoli, reflected, init and final xor 0xFFFFFFFF,
+// as used by iSCSI, ext4, btrfs): crc32c("123456789") == 0xE3069283.
+// Computed with ISA-L's crc32_iscsi, which applies neither the initial nor
+// the final inversion itself: crc32c(x) == ~crc32_iscsi(x, len, ~0u).
+uint32_t crc32c(const void* data, size_t len) noexcept;
+
+// Fills block[0, block_len) for a write at `offset`: header, then payload
+// derived from (seed, offset). With kind == none there is no header: the
+// whole block is payload (what fio writes with verify=0).
+// Preconditions: verify_block_len_ok(block_len); block points to block_len
+// writable bytes (any alignment). Violations are caught by assert() in debug
+// builds; in release builds the block is left untouched.
+void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed) noexcept;
+
+// The outcome of verify_check. reason is a NUL-terminated message, empty
+// when ok; a fixed buffer so that checking never allocates.
+struct VerifyResult {
+  bool ok;
+  char reason[160];
+};
+
+// Checks a block read back from `expected_offset`: block points to
+// block_len readable bytes, block_len being the length of the read. Never
+// reads outside them, whatever the block contains. Checks, in this order
+// (the first failure is reported):
+//   - block_len acceptable (verify_block_len_ok): "bad read length N (...)",
+//   - magic: "bad magic 0x... (block never written?)",
+//   - header checksum: "header checksum mismatch (stored 0x... computed 0x...)";
+//     damage to the header after the magic lands here (for certain when it
+//     spans at most 32 bits, CRC-32C's burst guarantee; otherwise but for a
+//     2^-32 chance),
+//   - kind: "bad header: kind code K with header length L" (a header with a
+//     valid crc that verify_fill would not write), then
+//     "verify kind mismatch: block has md5, job verifies crc32c",
+//   - offset: "block written for offset X found at offset Y" (decimal bytes),
+//   - length: "length mismatch: block written with N bytes, read with M",
+//   - payload: "data checksum mismatch (crc32c want 0x... got 0x...), first
+//     bad byte at N" (want: stored in the header; got: of the bytes read; N:
+//     index in the block of the first byte that differs from the payload,
+//     regenerated from the header's seed only on this failure path).
+// With kind == none nothing is checked and the result is ok.
+VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len,
+                          uint64_t expected_offset) noexcept;
+
+}  // namespace rs::workload
