@@ -46,6 +46,8 @@ OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-r
               --member-profile=PROFILE | INDEX=PROFILE   emulate a device per member
               --profile-scale=F   slow every profile by F (0 < F <= 1)
               --min-contig-read=BYTES --rot-round-down=N --nonrot-round-down=N
+              --io-opt=INDEX=BYTES  override a member's optimal I/O size (repeatable)
+              --write-mostly=INDEX  mark a member write-mostly (repeatable)
               --fail-member=INDEX@SECONDS   fail a member while the run goes on
               --output-format=normal|json   --output=FILE   --force
 )";
@@ -207,7 +209,7 @@ int cmd_bench(const Argv& argv) {
     }
   Split s = split_args(argv,
                        {"array", "policy", "member-profile", "profile-scale", "min-contig-read", "rot-round-down",
-                        "nonrot-round-down", "fail-member", "output"},
+                        "nonrot-round-down", "fail-member", "output", "io-opt", "write-mostly"},
                        {"force"});
   bool has_name = false, has_file = false;
   for (auto& a : s.fio) {
@@ -277,6 +279,24 @@ int cmd_bench(const Argv& argv) {
     if (!array) throw RuntimeError(err);
     if (policy) array->set_policy(*policy);
     if (tunables && !array->set_tunables(*tunables, &err)) throw UsageError(err);
+    auto member_index = [&](const std::string& opt, const std::string& text) {
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+          std::stoul(text) >= unsigned(array->raid_disks()))
+        throw UsageError("--" + opt + ": '" + text + "' is not a member index (0.." +
+                         std::to_string(array->raid_disks() - 1) + ")");
+      return int(std::stoul(text));
+    };
+    if (s.ours.count("io-opt"))
+      for (auto& spec : s.ours["io-opt"]) {
+        auto eq = spec.find('=');
+        if (eq == std::string::npos) throw UsageError("--io-opt=" + spec + ": expected INDEX=BYTES");
+        auto bytes = parse_size(spec.substr(eq + 1));
+        if (!bytes || *bytes % 512 || *bytes > (64u << 20))
+          throw UsageError("--io-opt=" + spec + ": bytes must be a multiple of 512 up to 64M");
+        array->slot(member_index("io-opt", spec.substr(0, eq))).io_opt_override = uint32_t(*bytes);
+      }
+    if (s.ours.count("write-mostly"))
+      for (auto& spec : s.ours["write-mostly"]) array->slot(member_index("write-mostly", spec)).write_mostly = true;
     for (auto& [idx, prof] : profiles) {
       if (idx >= array->raid_disks()) throw UsageError("--member-profile index " + std::to_string(idx) + " is beyond the array's " + std::to_string(array->raid_disks()) + " members");
     }
@@ -309,8 +329,8 @@ int cmd_bench(const Argv& argv) {
     }
     target = std::make_unique<workload::ArrayTarget>(*array);
   } else {
-    if (policy || tunables || !profiles.empty())
-      throw UsageError("--policy, --member-profile and the policy tunables need --array=...");
+    if (policy || tunables || !profiles.empty() || s.ours.count("io-opt") || s.ours.count("write-mostly"))
+      throw UsageError("--policy, --member-profile, --io-opt, --write-mostly and the policy tunables need --array=...");
     std::string filename;
     bool null_target = false;
     uint64_t size = 0;

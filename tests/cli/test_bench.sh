@@ -28,6 +28,15 @@ assert len(job["raidscope"]["members"]) == 2
 PY
 pass "array bench JSON"
 
+# Per-member tunables: a write-mostly member serves no reads while another can.
+"$CLI" bench --array=a.img,b.img --write-mostly=0 --name=wm --rw=randread --bs=4k --iodepth=4 --size=2m \
+  --output-format=json --output=wm.json
+python3 -c 'import json; m = json.load(open("wm.json"))["jobs"][0]["raidscope"]["members"]; assert m[0]["reads"] == 0 and m[1]["reads"] > 0, m' ||
+  fail "write-mostly member served reads"
+expect_status 2 "bad member index" -- "$CLI" bench --array=a.img,b.img --io-opt=7=4096 --rw=read --size=1m
+expect_error_mentions "member index"
+pass "per-member tunables"
+
 # A job file with two stonewalled jobs, written the way fio users write them.
 cat >jobs.fio <<'JOB'
 ; two phases on the array
