@@ -78,10 +78,12 @@ namespace {
 struct DeviceIo : io::MemberIo {
   TargetIo* parent = nullptr;
   telemetry::MemberCounters* counters = nullptr;
+  io::Backend* backend = nullptr;
 };
 void device_io_done(io::MemberIo& m, int result) {
   auto& d = static_cast<DeviceIo&>(m);
   auto& c = *d.counters;
+  c.account_pending(d.backend->batch_now_ns());
   c.nr_pending.fetch_sub(1, std::memory_order_relaxed);
   if (result > 0) {
     (d.write ? c.writes : c.reads).fetch_add(1, std::memory_order_relaxed);
@@ -107,6 +109,8 @@ void DeviceTarget::submit(TargetIo& io, io::Backend& backend) {
   d.offset = io.offset;
   d.length = io.length;
   d.buffer = io.buffer;
+  d.backend = &backend;
+  counters_.account_pending(backend.batch_now_ns());
   counters_.nr_pending.fetch_add(1, std::memory_order_relaxed);
   backend.queue(d);
 }
