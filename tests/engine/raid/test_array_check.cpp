@@ -1,0 +1,198 @@
+// check/repair (md's mismatch_cnt and repair) and the unclean-shutdown
+// resync that rests on it.
+#include <filesystem>
+
+#include "raid_test_util.hpp"
+
+using namespace rs;
+using namespace rs::raid;
+using namespace rs::raid::test;
+
+namespace {
+
+constexpr uint64_t kRegionBytes = 2ull << 20;
+
+std::vector<uint8_t> fill_region(Array& arr, std::mt19937_64& rng) {
+  constexpr uint32_t kIo = 128 * 1024;
+  auto model = random_bytes(rng, kRegionBytes);
+  auto be = arr.make_backend(8);
+  Pipeline p(arr, *be, 8, kIo);
+  std::vector<Request> reqs;
+  for (uint64_t off = 0; off < kRegionBytes; off += kIo)
+    reqs.push_back({true, off, kIo, model.data() + off, 0});
+  for (int r : p.run(reqs)) REQUIRE(r == int(kIo));
+  return model;
+}
+
+// 4 KiB blocks of `member` that hold data of the region and are not the
+// first copy of it: check/repair takes the first copy as the good one.
+struct Block {
+  uint64_t dev_sector;
+  uint64_t array_sector;
+};
+std::vector<Block> corruptible_blocks(const Geometry& g, int member, size_t want) {
+  std::vector<Block> out;
+  for (uint64_t dev = 8; dev < g.dev_sectors && out.size() < want; dev += 8 * 29) {
+    const uint64_t a = g.find_virt(member, dev);
+    if (a >= kRegionBytes / kSectorBytes) continue;
+    layout::DevAddress addr[kMaxCopies];
+    g.map(a, addr);
+    if (addr[0].disk == member) continue;
+    out.push_back({dev, a});
+  }
+  return out;
+}
+
+std::vector<uint8_t> read_array(Array& arr, uint64_t off, size_t len) {
+  std::vector<uint8_t> v(len);
+  std::string error;
+  INFO(error);
+  REQUIRE(arr.read(off, v.data(), len, &error));
+  return v;
+}
+
+uint64_t check_ok(Array& arr, bool repair) {
+  std::string error;
+  auto r = arr.check(repair, nullptr, &error);
+  INFO(error);
+  REQUIRE(r.has_value());
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("check counts corrupted blocks, repair rewrites them from the first copy", "[raid][check]") {
+  const Config cfg = GENERATE(from_range(all_configs()));
+  INFO(cfg.name);
+  TempDir dir;
+  auto paths = member_paths(dir, cfg.disks);
+  auto arr = create_array(cfg, paths);
+  std::mt19937_64 rng(31);
+  const auto model = fill_region(*arr, rng);
+  REQUIRE(check_ok(*arr, false) == 0);
+
+  const int victim = 1;
+  const auto blocks = corruptible_blocks(arr->geometry(), victim, 3);
+  REQUIRE(blocks.size() == 3);
+  const uint64_t data_off = arr->geometry().data_offset * kSectorBytes;
+  for (const auto& b : blocks) {
+    auto junk = random_bytes(rng, 4096);
+    write_file_at(paths[size_t(victim)], data_off + b.dev_sector * kSectorBytes, junk.data(), junk.size());
+  }
+  // md counts 512-byte sectors per mismatching 4 KiB page: 8 per block.
+  CHECK(check_ok(*arr, false) == 8 * blocks.size());
+  CHECK(check_ok(*arr, false) == 8 * blocks.size());  // check alone changes nothing
+
+  std::vector<Progress> progress;
+  std::string error;
+  auto repaired = arr->check(
+      true, [&](const Progress& p) { progress.push_back(p); }, &error);
+  REQUIRE(repaired.has_value());
+  CHECK(*repaired == 8 * blocks.size());
+  REQUIRE_FALSE(progress.empty());
+  CHECK(progress.back().done_bytes == arr->size_bytes());
+  CHECK(progress.back().total_bytes == arr->size_bytes());
+  CHECK(check_ok(*arr, false) == 0);
+  // Repaired from the good copy, on the member itself.
+  for (const auto& b : blocks) {
+    auto got = read_file_at(paths[size_t(victim)], data_off + b.dev_sector * kSectorBytes, 4096);
+    CHECK(std::memcmp(got.data(), model.data() + b.array_sector * kSectorBytes, 4096) == 0);
+  }
+  CHECK(first_diff(read_array(*arr, 0, kRegionBytes), model) == -1);
+  CHECK(arr->working_members() == cfg.disks);
+}
+
+TEST_CASE("an array not stopped cleanly needs a resync until repair", "[raid][check][resync]") {
+  const Config cfg = GENERATE(from_range(all_configs()));
+  INFO(cfg.name);
+  TempDir dir;
+  auto paths = member_paths(dir, cfg.disks);
+  auto arr = create_array(cfg, paths);
+  std::mt19937_64 rng(32);
+  auto model = random_bytes(rng, 200000);
+  std::string error;
+  REQUIRE(arr->write(5000, model.data(), model.size(), &error));
+  CHECK(arr->state_text() == "active");
+
+  // A "crash": copy the members while the array runs. Their superblocks say
+  // the array was active (resync_offset 0).
+  auto copies = member_paths(dir, cfg.disks, "crash");
+  for (int i = 0; i < cfg.disks; ++i) std::filesystem::copy_file(paths[size_t(i)], copies[size_t(i)]);
+  const Geometry geo = arr->geometry();
+  arr.reset();
+
+  // One copy of one block missed the last write before the crash.
+  const int victim = 1;
+  const auto blocks = corruptible_blocks(geo, victim, 1);
+  REQUIRE(blocks.size() == 1);
+  const uint64_t block_off = blocks[0].array_sector * kSectorBytes;
+  auto stale = random_bytes(rng, 4096);
+  write_file_at(copies[size_t(victim)], (geo.data_offset + blocks[0].dev_sector) * kSectorBytes, stale.data(),
+                4096);
+  const auto first_copy = [&] {
+    layout::DevAddress addr[kMaxCopies];
+    geo.map(blocks[0].array_sector, addr);
+    return read_file_at(copies[size_t(addr[0].disk)], (geo.data_offset + addr[0].sector) * kSectorBytes,
+                        4096);
+  }();
+
+  arr = assemble(copies);
+  CHECK(arr->needs_resync());
+  CHECK(arr->state_text().find("resync") != std::string::npos);
+  CHECK(arr->working_members() == cfg.disks);
+  // Until the resync, md's policies read the first copy so readers agree.
+  for (auto policy : {balance::PolicyId::MdLegacy, balance::PolicyId::MdRr}) {
+    arr->set_policy(policy);
+    for (int i = 0; i < 4; ++i) CHECK(first_diff(read_array(*arr, block_off, 4096), first_copy) == -1);
+  }
+  arr->set_policy(balance::PolicyId::MdLegacy);
+
+  CHECK(check_ok(*arr, false) == 8);
+  CHECK(arr->needs_resync());  // a check is not a resync
+  CHECK(check_ok(*arr, true) == 8);
+  CHECK_FALSE(arr->needs_resync());
+  CHECK(arr->state_text().find("resync") == std::string::npos);
+  CHECK(check_ok(*arr, false) == 0);
+
+  arr.reset();
+  arr = assemble(copies);
+  CHECK_FALSE(arr->needs_resync());
+  CHECK(arr->state_text() == "clean");
+  CHECK(check_ok(*arr, false) == 0);
+  // The originals were stopped cleanly.
+  arr.reset();
+  arr = assemble(paths);
+  CHECK_FALSE(arr->needs_resync());
+  CHECK(arr->state_text() == "clean");
+  CHECK(first_diff(read_array(*arr, 5000, model.size()), model) == -1);
+}
+
+TEST_CASE("a repair on an array in use keeps it marked active until the stop", "[raid][check][resync]") {
+  const Config cfg = all_configs()[0];
+  TempDir dir;
+  auto paths = member_paths(dir, cfg.disks);
+  auto arr = create_array(cfg, paths);
+  std::string error;
+  const char data[] = "written before the crash";
+  REQUIRE(arr->write(0, data, sizeof data, &error));
+  auto copies = member_paths(dir, cfg.disks, "crash");
+  for (int i = 0; i < cfg.disks; ++i) std::filesystem::copy_file(paths[size_t(i)], copies[size_t(i)]);
+  arr.reset();
+
+  arr = assemble(copies);
+  REQUIRE(arr->needs_resync());
+  // A write after assemble marks the array active again; the repair clears
+  // the resync but a crash now must still be detected.
+  REQUIRE(arr->write(8192, data, sizeof data, &error));
+  REQUIRE(check_ok(*arr, true) == 0);
+  CHECK_FALSE(arr->needs_resync());
+  auto crash2 = member_paths(dir, cfg.disks, "crash2-");
+  for (int i = 0; i < cfg.disks; ++i) std::filesystem::copy_file(copies[size_t(i)], crash2[size_t(i)]);
+  {
+    auto again = assemble(crash2);
+    CHECK(again->needs_resync());
+  }
+  arr.reset();
+  arr = assemble(copies);
+  CHECK_FALSE(arr->needs_resync());
+}

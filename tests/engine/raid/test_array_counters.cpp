@@ -1,0 +1,122 @@
+// Per-member counters: every member I/O is counted once, on the member that
+// did it, and nr_pending returns to zero.
+#include "raid_test_util.hpp"
+
+using namespace rs;
+using namespace rs::raid;
+using namespace rs::raid::test;
+
+namespace {
+
+telemetry::MemberCountersSnapshot total(const Array& arr) {
+  telemetry::MemberCountersSnapshot t;
+  for (int i = 0; i < arr.raid_disks(); ++i) {
+    auto s = arr.slot(i).counters.snapshot();
+    t.reads += s.reads;
+    t.writes += s.writes;
+    t.read_bytes += s.read_bytes;
+    t.write_bytes += s.write_bytes;
+    t.errors += s.errors;
+    t.nr_pending += s.nr_pending;
+    t.pending_time_ns += s.pending_time_ns;
+  }
+  return t;
+}
+
+// Member writes one array write makes: one per in-sync copy of each segment.
+uint64_t member_writes(const Array& arr, uint64_t offset, uint32_t length) {
+  const Geometry& g = arr.geometry();
+  uint64_t sector = offset / kSectorBytes, left = length / kSectorBytes, n = 0;
+  while (left > 0) {
+    const uint64_t s = std::min<uint64_t>(left, g.sectors_to_boundary(sector));
+    layout::DevAddress addr[kMaxCopies];
+    const int copies = g.map(sector, addr);
+    for (int k = 0; k < copies; ++k) n += arr.slot(addr[k].disk).st() == SlotState::InSync;
+    sector += s;
+    left -= s;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("counters count every member read and write once", "[raid][counters]") {
+  const Config cfg = GENERATE(from_range(all_configs()));
+  const auto policy = GENERATE(balance::PolicyId::MdLegacy, balance::PolicyId::MdRr);
+  INFO(cfg.name << ", " << balance::policy_name(policy));
+  TempDir dir;
+  auto paths = member_paths(dir, cfg.disks);
+  auto arr = create_array(cfg, paths);
+  arr->set_policy(policy);
+  REQUIRE(total(*arr).reads == 0);
+  REQUIRE(total(*arr).writes == 0);
+
+  std::mt19937_64 rng(41);
+  auto be = arr->make_backend(4);
+  Pipeline pipe(*arr, *be, 4, 128 * 1024);
+  const uint64_t span = 2ull << 20;
+  auto data = random_bytes(rng, span);
+
+  // Writes of odd sizes: one member write per copy per chunk segment.
+  std::vector<Request> writes;
+  uint64_t want_writes = 0, want_write_bytes = 0;
+  for (uint64_t off = 0; off < span;) {
+    const uint32_t len = uint32_t(std::min<uint64_t>(4096 * (1 + rng() % 32), span - off));
+    writes.push_back({true, off, len, data.data() + off, 0});
+    want_writes += member_writes(*arr, off, len);
+    want_write_bytes += uint64_t(len) * uint64_t(arr->geometry().copies());
+    off += len;
+  }
+  for (int r : pipe.run(writes)) REQUIRE(r > 0);
+  auto t = total(*arr);
+  CHECK(t.writes == want_writes);
+  CHECK(t.write_bytes == want_write_bytes);
+  CHECK(t.reads == 0);
+  CHECK(t.nr_pending == 0);
+
+  // N known reads: one member read per chunk segment.
+  constexpr int kReads = 96;
+  constexpr uint32_t kLen = 16 * 1024;
+  std::vector<std::vector<uint8_t>> bufs(kReads, std::vector<uint8_t>(kLen));
+  std::vector<Request> reads;
+  uint64_t want_reads = 0;
+  for (int i = 0; i < kReads; ++i) {
+    const uint64_t off = (rng() % ((span - kLen) / 4096)) * 4096;
+    reads.push_back({false, off, kLen, bufs[size_t(i)].data(), uint32_t(i)});
+    want_reads += segments_of(arr->geometry(), off, kLen);
+  }
+  for (int r : pipe.run(reads)) REQUIRE(r == int(kLen));
+  for (int i = 0; i < kReads; ++i)
+    REQUIRE(std::memcmp(bufs[size_t(i)].data(), data.data() + reads[size_t(i)].offset, kLen) == 0);
+  t = total(*arr);
+  CHECK(t.reads == want_reads);
+  CHECK(t.read_bytes == uint64_t(kReads) * kLen);
+  CHECK(t.writes == want_writes);
+  CHECK(t.errors == 0);
+  for (int i = 0; i < cfg.disks; ++i) CHECK(arr->slot(i).counters.snapshot().nr_pending == 0);
+  // Time was spent with I/O pending.
+  CHECK(t.pending_time_ns > 0);
+
+  // Degraded: a failed member gets (and counts) nothing.
+  std::string error;
+  REQUIRE(arr->fail_member(0, "test", &error));
+  be = arr->make_backend(4);
+  Pipeline pipe2(*arr, *be, 4, 128 * 1024);
+  const auto before0 = arr->slot(0).counters.snapshot();
+  uint64_t more_writes = 0;
+  std::vector<Request> again;
+  for (uint64_t off = 0; off < span; off += 96 * 1024) {
+    const uint32_t len = uint32_t(std::min<uint64_t>(96 * 1024, span - off));
+    again.push_back({true, off, len, data.data() + off, 0});
+    more_writes += member_writes(*arr, off, len);
+  }
+  for (int r : pipe2.run(again)) REQUIRE(r > 0);
+  for (int r : pipe2.run(reads)) REQUIRE(r == int(kLen));
+  const auto after0 = arr->slot(0).counters.snapshot();
+  CHECK(after0.writes == before0.writes);
+  CHECK(after0.reads == before0.reads);
+  t = total(*arr);
+  CHECK(t.writes == want_writes + more_writes);
+  CHECK(t.reads == 2 * want_reads);
+  CHECK(t.nr_pending == 0);
+}
