@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -71,21 +70,20 @@ fs::path temp_file(const std::string& name, const std::string& text) {
 }
 
 // Values fio 3.33 parsed for option `opt`, in order, from --debug=parse:
-// each "__handle_option=OPT, ..., ptr=TEXT" followed by "ret=0, out=N".
+// each "__handle_option=OPT, type=..., ptr=TEXT" followed by "ret=0, out=N".
 std::vector<std::pair<std::string, uint64_t>> fio_parsed_values(const fs::path& job, const std::string& opt) {
   int status = 0;
   std::string out = run(std::string(kFio) + " --debug=parse --parse-only " + job.string(), status);
   std::vector<std::pair<std::string, uint64_t>> values;
-  std::regex handle("__handle_option=" + opt + ", type=[A-Z_]+, ptr=(\\S+)");
-  std::regex result("ret=0, out=(\\d+)");
+  const std::string handle = "__handle_option=" + opt + ", ";
   std::istringstream lines(out);
   std::string line, pending;
-  std::smatch m;
   while (std::getline(lines, line)) {
-    if (std::regex_search(line, m, handle))
-      pending = m[1];
-    else if (!pending.empty() && std::regex_search(line, m, result)) {
-      values.emplace_back(pending, std::stoull(m[1]));
+    if (size_t h = line.find(handle); h != std::string::npos) {
+      size_t ptr = line.find("ptr=", h);
+      pending = ptr == std::string::npos ? std::string{} : line.substr(ptr + 4);
+    } else if (size_t r = line.find("ret=0, out="); r != std::string::npos && !pending.empty()) {
+      values.emplace_back(pending, std::stoull(line.substr(r + 11)));
       pending.clear();
     }
   }
@@ -485,7 +483,7 @@ TEST_CASE("the job options we keep match fio's JSON report", "[job_parser][fio]"
 TEST_CASE("every bad job file fails with its line and message", "[job_parser][corpus]") {
   // Each file's first line reads "# expect-error: LINE: MESSAGE": LINE 0
   // for a file-level error without a line.
-  const std::regex expect("^# expect-error: (\\d+): (.+)$");
+  const std::string tag = "# expect-error: ";
   int files = 0;
   for (const auto& entry : fs::directory_iterator(corpus_dir("bad"))) {
     if (entry.path().extension() != ".fio") continue;
@@ -493,11 +491,15 @@ TEST_CASE("every bad job file fails with its line and message", "[job_parser][co
     const std::string name = entry.path().filename().string();
     INFO(name);
     const std::string text = read_text(entry.path());
-    std::smatch m;
     const std::string first_line = text.substr(0, text.find('\n'));
-    REQUIRE(std::regex_match(first_line, m, expect));
-    const std::string line = m[1];
-    const std::string message = m[2];
+    REQUIRE(first_line.starts_with(tag));
+    const size_t colon = first_line.find(": ", tag.size());
+    REQUIRE(colon != std::string::npos);
+    const std::string line = first_line.substr(tag.size(), colon - tag.size());
+    const std::string message = first_line.substr(colon + 2);
+    REQUIRE_FALSE(line.empty());
+    REQUIRE(line.find_first_not_of("0123456789") == std::string::npos);
+    REQUIRE_FALSE(message.empty());
 
     ParseResult r = parse_job_file(text, name);
     INFO(r.error);
