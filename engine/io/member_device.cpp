@@ -77,8 +77,16 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
     struct flock lk {};
     lk.l_type = F_WRLCK;
     lk.l_whence = SEEK_SET;
-    if (::fcntl(fd, F_OFD_SETLK, &lk) != 0) {
-      int err = errno;
+    // A process that has just exited can hold the lock for a moment while
+    // the kernel tears its io_uring down: give it half a second.
+    int rc = -1, err = 0;
+    for (int attempt = 0; attempt < 50; ++attempt) {
+      rc = ::fcntl(fd, F_OFD_SETLK, &lk);
+      err = errno;
+      if (rc == 0 || (err != EAGAIN && err != EACCES)) break;
+      ::usleep(10000);
+    }
+    if (rc != 0) {
       *error = path + ": " +
                ((err == EAGAIN || err == EACCES) ? std::string("in use by another process (it holds a lock on the file)")
                                                  : "cannot lock: " + errno_text(err));

@@ -50,6 +50,10 @@ UringBackend::~UringBackend() {
   // Never leave the kernel writing into buffers we are about to free.
   while (in_flight_ > 0 && reap(1) > 0) {
   }
+  // Registered files hold references to the member files; the ring itself
+  // is torn down asynchronously by the kernel, so without this the members'
+  // OFD locks could outlive the process by a moment. Unregistering waits.
+  if (fixed_files_) io_uring_unregister_files(&ring_);
   io_uring_queue_exit(&ring_);
 }
 
