@@ -7,8 +7,8 @@
 
 namespace rs::cli {
 
-Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& valued, const std::set<std::string>& flags,
-           const std::set<std::string>& repeatable) {
+Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
+           const std::set<std::string>& flags, const std::set<std::string>& repeatable) {
   for (size_t i = 0; i < argv.size(); ++i) {
     const std::string& a = argv[i];
     if (a.rfind("--", 0) != 0 || a == "--") {
@@ -72,12 +72,18 @@ std::optional<uint64_t> parse_size(const std::string& text) {
   if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b') && unit.size() > 1) unit.pop_back();
   if (!unit.empty() && (unit.back() == 'i')) unit.pop_back();
   int shift = 0;
-  if (unit.empty()) shift = 0;
-  else if (unit == "K" || unit == "k") shift = 10;
-  else if (unit == "M" || unit == "m") shift = 20;
-  else if (unit == "G" || unit == "g") shift = 30;
-  else if (unit == "T" || unit == "t") shift = 40;
-  else return std::nullopt;
+  if (unit.empty())
+    shift = 0;
+  else if (unit == "K" || unit == "k")
+    shift = 10;
+  else if (unit == "M" || unit == "m")
+    shift = 20;
+  else if (unit == "G" || unit == "g")
+    shift = 30;
+  else if (unit == "T" || unit == "t")
+    shift = 40;
+  else
+    return std::nullopt;
   if (shift && n > ((~uint64_t{0}) >> shift)) return std::nullopt;
   return n << shift;
 }
@@ -100,10 +106,10 @@ std::optional<int64_t> Args::integer(const std::string& name, int64_t min, int64
   } catch (...) {
     used = 0;
   }
-  if (used == 0 || used != v->size())
-    throw UsageError("--" + name + "=" + *v + " is not a whole number");
+  if (used == 0 || used != v->size()) throw UsageError("--" + name + "=" + *v + " is not a whole number");
   if (n < min || n > max)
-    throw UsageError("--" + name + "=" + *v + " is out of range (" + std::to_string(min) + ".." + std::to_string(max) + ")");
+    throw UsageError("--" + name + "=" + *v + " is out of range (" + std::to_string(min) + ".." +
+                     std::to_string(max) + ")");
   return n;
 }
 
@@ -113,7 +119,8 @@ static uint64_t now_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
-ProgressPrinter::ProgressPrinter(std::string what) : what_(std::move(what)), tty_(::isatty(2)), start_ns_(now_ns()) {}
+ProgressPrinter::ProgressPrinter(std::string what)
+    : what_(std::move(what)), tty_(::isatty(2)), start_ns_(now_ns()) {}
 
 void ProgressPrinter::update(uint64_t done, uint64_t total) {
   if (!total) return;
@@ -125,7 +132,8 @@ void ProgressPrinter::update(uint64_t done, uint64_t total) {
   if (tty_) {
     if (now - last_print_ns_ < 100000000ull && done < total) return;
     last_print_ns_ = now;
-    std::fprintf(stderr, "\r%s: %5.1f%% (%.1f MiB/s, ETA %.0fs)   ", what_.c_str(), frac * 100, rate / 1048576.0, eta);
+    std::fprintf(stderr, "\r%s: %5.1f%% (%.1f MiB/s, ETA %.0fs)   ", what_.c_str(), frac * 100,
+                 rate / 1048576.0, eta);
     return;
   }
   int decile = int(frac * 10);

@@ -23,8 +23,8 @@ class Args {
  public:
   // `valued`: options that take a value; `flags`: options that do not;
   // `repeatable`: valued options that may be given more than once.
-  Args(const std::vector<std::string>& argv, const std::set<std::string>& valued, const std::set<std::string>& flags,
-       const std::set<std::string>& repeatable = {});
+  Args(const std::vector<std::string>& argv, const std::set<std::string>& valued,
+       const std::set<std::string>& flags, const std::set<std::string>& repeatable = {});
 
   bool flag(const std::string& name) const { return flags_.count(name) > 0; }
   std::optional<std::string> value(const std::string& name) const;
@@ -33,7 +33,7 @@ class Args {
   const std::vector<std::string>& positional() const { return positional_; }
 
   // Typed accessors: throw UsageError naming the option and the bad text.
-  std::optional<uint64_t> size(const std::string& name) const;     // 512K, 1M, 4G, 4096
+  std::optional<uint64_t> size(const std::string& name) const;  // 512K, 1M, 4G, 4096
   std::optional<int64_t> integer(const std::string& name, int64_t min, int64_t max) const;
 
  private:

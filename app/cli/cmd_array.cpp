@@ -2,9 +2,9 @@
 // add, check, repair.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <algorithm>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -13,6 +13,7 @@
 #include "io/member_device.hpp"
 #include "ondisk/examine.hpp"
 #include "raid/array.hpp"
+#include "raid/member_superblock.hpp"
 
 namespace rs::cli {
 namespace {
@@ -24,7 +25,8 @@ std::unique_ptr<raid::Array> assemble_or_throw(const std::vector<std::string>& m
   std::string err;
   auto arr = raid::Array::assemble(members, &err);
   if (!arr) throw RuntimeError(err);
-  for (auto& r : arr->rejected()) std::fprintf(stderr, "raidscope-cli: warning: %s not used: %s\n", r.path.c_str(), r.reason.c_str());
+  for (auto& r : arr->rejected())
+    std::fprintf(stderr, "raidscope-cli: warning: %s not used: %s\n", r.path.c_str(), r.reason.c_str());
   return arr;
 }
 
@@ -50,7 +52,8 @@ int cmd_create(const Argv& argv) {
   raid::CreateOptions o;
   auto level = a.integer("level", 0, 100);
   if (!level) throw UsageError("missing required option --level (1 or 10)");
-  if (*level != 1 && *level != 10) throw UsageError("--level=" + std::to_string(*level) + " is not supported (1 or 10)");
+  if (*level != 1 && *level != 10)
+    throw UsageError("--level=" + std::to_string(*level) + " is not supported (1 or 10)");
   o.level = int(*level);
   auto n = a.integer("raid-devices", 2, 32);
   if (!n) throw UsageError("missing required option --raid-devices");
@@ -71,18 +74,22 @@ int cmd_create(const Argv& argv) {
   o.name = a.value("name").value_or("");
   o.force = a.flag("force");
   o.create_files_bytes = a.size("create-files").value_or(0);
-  if (a.value("create-files") && o.create_files_bytes == 0) throw UsageError("--create-files needs a size above 0");
+  if (a.value("create-files") && o.create_files_bytes == 0)
+    throw UsageError("--create-files needs a size above 0");
   if (size_t(o.raid_disks) != a.positional().size())
-    throw UsageError("--raid-devices=" + std::to_string(o.raid_disks) + " but " + std::to_string(a.positional().size()) +
-                     " member(s) given");
+    throw UsageError("--raid-devices=" + std::to_string(o.raid_disks) + " but " +
+                     std::to_string(a.positional().size()) + " member(s) given");
   ProgressPrinter progress("initial resync");
   std::string err;
-  auto arr = raid::Array::create(o, a.positional(), [&](const raid::Progress& p) { progress.update(p.done_bytes, p.total_bytes); }, &err);
+  auto arr = raid::Array::create(
+      o, a.positional(), [&](const raid::Progress& p) { progress.update(p.done_bytes, p.total_bytes); },
+      &err);
   if (!arr) throw RuntimeError(err);
   close_or_throw(*arr);
   const auto& g = arr->geometry();
-  std::string shape = g.level == 10 ? "layout " + g.layout_name() + ", chunk " + human(uint64_t(g.chunk_sectors) * 512)
-                                    : std::to_string(g.raid_disks) + " mirrors";
+  std::string shape = g.level == 10
+                          ? "layout " + g.layout_name() + ", chunk " + human(uint64_t(g.chunk_sectors) * 512)
+                          : std::to_string(g.raid_disks) + " mirrors";
   std::printf("created raid%d array %s: %d members, %s, %s (%llu bytes)\n", g.level,
               ondisk::uuid_to_string(arr->superblock().set_uuid).c_str(), g.raid_disks, shape.c_str(),
               human(arr->size_bytes()).c_str(), static_cast<unsigned long long>(arr->size_bytes()));
@@ -96,11 +103,8 @@ int cmd_examine(const Argv& argv) {
   std::string err;
   auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err);
   if (!dev) throw RuntimeError(err);
-  if (dev->size_bytes() < ondisk::kSbOffsetBytes + 4096) throw RuntimeError(path + ": too small to hold an md superblock");
-  io::AlignedBuffer block(4096);
-  if (!dev->read_at(ondisk::kSbOffsetBytes, block.data(), 4096, &err)) throw RuntimeError(err);
-  auto res = ondisk::decode({block.data(), 4096}, dev->size_bytes());
-  if (!res.ok) throw RuntimeError(path + ": " + res.error);
+  auto res = raid::read_superblock(*dev);
+  if (!res.ok) throw RuntimeError(res.error);
   std::fputs(ondisk::examine_text(res.sb, path, dev->size_bytes()).c_str(), stdout);
   return 0;
 }
@@ -170,13 +174,15 @@ int cmd_detail(const Argv& argv) {
     const auto& s = arr->slot(i);
     std::string extra;
     if (s.st() == raid::SlotState::Recovering)
-      extra = " (rebuilt " + std::to_string(s.recovery_offset.load() * 100 / std::max<uint64_t>(1, g.dev_sectors)) + "%)";
+      extra = " (rebuilt " +
+              std::to_string(s.recovery_offset.load() * 100 / std::max<uint64_t>(1, g.dev_sectors)) + "%)";
     if (s.dev && !s.dev->info().direct) extra += " [" + s.dev->info().direct_note + "]";
     if (!s.note.empty() && s.st() != raid::SlotState::InSync) extra += " (" + s.note + ")";
-    std::printf("    %4d  %-12s  %s%s\n", i, raid::slot_state_name(s.st()), s.dev ? s.dev->path().c_str() : "-",
-                extra.c_str());
+    std::printf("    %4d  %-12s  %s%s\n", i, raid::slot_state_name(s.st()),
+                s.dev ? s.dev->path().c_str() : "-", extra.c_str());
   }
-  for (auto& r : arr->rejected()) std::printf("     not used       %s (%s)\n", r.path.c_str(), r.reason.c_str());
+  for (auto& r : arr->rejected())
+    std::printf("     not used       %s (%s)\n", r.path.c_str(), r.reason.c_str());
   return 0;
 }
 
@@ -188,12 +194,14 @@ int cmd_write(const Argv& argv) {
   std::vector<uint8_t> data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
   auto arr = assemble_or_throw(a.positional());
   if (offset + data.size() > arr->size_bytes())
-    throw RuntimeError("writing " + std::to_string(data.size()) + " bytes at offset " + std::to_string(offset) +
-                       " runs past the end of the array (" + std::to_string(arr->size_bytes()) + " bytes); nothing written");
+    throw RuntimeError("writing " + std::to_string(data.size()) + " bytes at offset " +
+                       std::to_string(offset) + " runs past the end of the array (" +
+                       std::to_string(arr->size_bytes()) + " bytes); nothing written");
   std::string err;
   if (!arr->write(offset, data.data(), data.size(), &err)) throw RuntimeError(err);
   close_or_throw(*arr);
-  std::fprintf(stderr, "wrote %zu bytes at offset %llu\n", data.size(), static_cast<unsigned long long>(offset));
+  std::fprintf(stderr, "wrote %zu bytes at offset %llu\n", data.size(),
+               static_cast<unsigned long long>(offset));
   return 0;
 }
 
@@ -210,7 +218,8 @@ int cmd_read(const Argv& argv) {
   std::vector<uint8_t> data(*length);
   std::string err;
   if (!arr->read(*offset, data.data(), data.size(), &err)) throw RuntimeError(err);
-  if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size()) throw RuntimeError("writing to standard output failed");
+  if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size())
+    throw RuntimeError("writing to standard output failed");
   return 0;
 }
 
@@ -237,8 +246,9 @@ int cmd_add(const Argv& argv) {
   auto arr = assemble_or_throw(members);
   ProgressPrinter progress("rebuild " + target);
   std::string err;
-  if (!arr->add_member(target, a.flag("force"), a.size("create-files").value_or(0),
-                       [&](const raid::Progress& p) { progress.update(p.done_bytes, p.total_bytes); }, &err))
+  if (!arr->add_member(
+          target, a.flag("force"), a.size("create-files").value_or(0),
+          [&](const raid::Progress& p) { progress.update(p.done_bytes, p.total_bytes); }, &err))
     throw RuntimeError(err);
   progress.finish();
   close_or_throw(*arr);
@@ -252,7 +262,8 @@ int cmd_check(const Argv& argv, bool repair) {
   auto arr = assemble_or_throw(a.positional());
   ProgressPrinter progress(repair ? "repair" : "check");
   std::string err;
-  auto mismatches = arr->check(repair, [&](const raid::Progress& p) { progress.update(p.done_bytes, p.total_bytes); }, &err);
+  auto mismatches = arr->check(
+      repair, [&](const raid::Progress& p) { progress.update(p.done_bytes, p.total_bytes); }, &err);
   if (!mismatches) throw RuntimeError(err);
   progress.finish();
   close_or_throw(*arr);

@@ -85,7 +85,8 @@ Split split_args(const Argv& argv, const std::set<std::string>& valued, const st
         continue;
       }
       if (valued.count(key)) {
-        if (eq == std::string::npos) throw UsageError("option --" + key + " needs a value (--" + key + "=...)");
+        if (eq == std::string::npos)
+          throw UsageError("option --" + key + " needs a value (--" + key + "=...)");
         s.ours[key].push_back(val);
         continue;
       }
@@ -114,7 +115,8 @@ std::optional<balance::Tunables> tunables_from(const Split& s) {
   bool any = false;
   if (auto v = one(s, "min-contig-read")) t.min_contig_read = parse_u32("min-contig-read", *v), any = true;
   if (auto v = one(s, "rot-round-down")) t.rot_round_down = parse_u32("rot-round-down", *v), any = true;
-  if (auto v = one(s, "nonrot-round-down")) t.nonrot_round_down = parse_u32("nonrot-round-down", *v), any = true;
+  if (auto v = one(s, "nonrot-round-down"))
+    t.nonrot_round_down = parse_u32("nonrot-round-down", *v), any = true;
   if (!any) return std::nullopt;
   std::string err = balance::validate(t);
   if (!err.empty()) throw UsageError(err);
@@ -135,7 +137,8 @@ balance::PolicyId policy_or_usage(const std::string& name) {
 io::DeviceProfile profile_or_usage(const std::string& name) {
   std::string err;
   const bool is_path = name.find('/') != std::string::npos || name.ends_with(".json");
-  auto p = is_path ? io::load_profile_file(name, &err) : io::find_profile(name, resource_dirs("profiles"), &err);
+  auto p =
+      is_path ? io::load_profile_file(name, &err) : io::find_profile(name, resource_dirs("profiles"), &err);
   if (!p) throw UsageError(err);
   return *p;
 }
@@ -207,10 +210,11 @@ int cmd_bench(const Argv& argv) {
       std::fputs(kBenchHelp, stdout);
       return 0;
     }
-  Split s = split_args(argv,
-                       {"array", "policy", "member-profile", "profile-scale", "min-contig-read", "rot-round-down",
-                        "nonrot-round-down", "fail-member", "output", "io-opt", "write-mostly"},
-                       {"force"});
+  Split s =
+      split_args(argv,
+                 {"array", "policy", "member-profile", "profile-scale", "min-contig-read", "rot-round-down",
+                  "nonrot-round-down", "fail-member", "output", "io-opt", "write-mostly"},
+                 {"force"});
   bool has_name = false, has_file = false;
   for (auto& a : s.fio) {
     if (a.rfind("--name", 0) == 0) has_name = true;
@@ -296,9 +300,12 @@ int cmd_bench(const Argv& argv) {
         array->slot(member_index("io-opt", spec.substr(0, eq))).io_opt_override = uint32_t(*bytes);
       }
     if (s.ours.count("write-mostly"))
-      for (auto& spec : s.ours["write-mostly"]) array->slot(member_index("write-mostly", spec)).write_mostly = true;
+      for (auto& spec : s.ours["write-mostly"])
+        array->slot(member_index("write-mostly", spec)).write_mostly = true;
     for (auto& [idx, prof] : profiles) {
-      if (idx >= array->raid_disks()) throw UsageError("--member-profile index " + std::to_string(idx) + " is beyond the array's " + std::to_string(array->raid_disks()) + " members");
+      if (idx >= array->raid_disks())
+        throw UsageError("--member-profile index " + std::to_string(idx) + " is beyond the array's " +
+                         std::to_string(array->raid_disks()) + " members");
     }
     if (!profiles.empty()) {
       // Emulated members share the host disk: their sum must fit in it.
@@ -314,32 +321,37 @@ int cmd_bench(const Argv& argv) {
         }
       io::MemberDevice* first = nullptr;
       for (int i = 0; i < array->raid_disks() && !first; ++i) first = array->slot(i).dev.get();
-      const double host = first ? probe_host_bandwidth(*first, array->geometry().data_offset * 512,
-                                                       std::min<uint64_t>(array->geometry().dev_sectors * 512, 1ull << 30))
-                                : 0;
+      const double host =
+          first ? probe_host_bandwidth(*first, array->geometry().data_offset * 512,
+                                       std::min<uint64_t>(array->geometry().dev_sectors * 512, 1ull << 30))
+                : 0;
       std::fprintf(stderr, "host probe: %s from %s; emulated members need %s together\n", mb(host).c_str(),
                    first ? first->path().c_str() : "-", mb(need).c_str());
       if (need > 0.9 * host)
-        throw RuntimeError("the member profiles need " + mb(need) + " together but the host disk delivered " + mb(host) +
-                           " in a quick probe; slow them with --profile-scale=" +
+        throw RuntimeError("the member profiles need " + mb(need) + " together but the host disk delivered " +
+                           mb(host) + " in a quick probe; slow them with --profile-scale=" +
                            std::to_string(std::floor(host * 0.8 / need * 100) / 100).substr(0, 4) +
                            " or use fewer/slower profiles");
       for (int i = 0; i < array->raid_disks(); ++i)
-        if (per[size_t(i)] && array->slot(i).dev) array->slot(i).dev->set_model(io::make_model(*per[size_t(i)]));
+        if (per[size_t(i)] && array->slot(i).dev)
+          array->slot(i).dev->set_model(io::make_model(*per[size_t(i)]));
     }
     target = std::make_unique<workload::ArrayTarget>(*array);
   } else {
     if (policy || tunables || !profiles.empty() || s.ours.count("io-opt") || s.ours.count("write-mostly"))
-      throw UsageError("--policy, --member-profile, --io-opt, --write-mostly and the policy tunables need --array=...");
+      throw UsageError(
+          "--policy, --member-profile, --io-opt, --write-mostly and the policy tunables need --array=...");
     std::string filename;
     bool null_target = false;
     uint64_t size = 0;
     bool writes = false;
     for (auto& j : jobs) {
-      if (j.ioengine == workload::IoEngine::null || j.filename == "null") null_target = true;
+      if (j.ioengine == workload::IoEngine::null || j.filename == "null")
+        null_target = true;
       else if (!j.filename.empty()) {
         if (!filename.empty() && filename != j.filename)
-          throw UsageError("jobs name different files (" + filename + ", " + j.filename + "); bench drives one target per run");
+          throw UsageError("jobs name different files (" + filename + ", " + j.filename +
+                           "); bench drives one target per run");
         filename = j.filename;
       }
       size = std::max(size, j.size + j.offset);
@@ -354,7 +366,8 @@ int cmd_bench(const Argv& argv) {
       if (!std::filesystem::exists(filename, ec)) {
         if (!size) throw UsageError(filename + " does not exist; give --size to create it");
         // fio lays a new file out before reading it: so do we.
-        std::fprintf(stderr, "laying out %s (%llu MiB)\n", filename.c_str(), (unsigned long long)(size >> 20));
+        std::fprintf(stderr, "laying out %s (%llu MiB)\n", filename.c_str(),
+                     (unsigned long long)(size >> 20));
         std::ofstream f(filename, std::ios::binary);
         std::vector<char> block(1 << 20);
         for (uint64_t done = 0; done < size; done += block.size()) {
@@ -370,7 +383,8 @@ int cmd_bench(const Argv& argv) {
           throw RuntimeError(filename + ": holds " + sig + "; a write job would destroy it (use --force)");
       }
       std::string err;
-      auto dev = io::MemberDevice::open(filename, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
+      auto dev =
+          io::MemberDevice::open(filename, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
       if (!dev) throw RuntimeError(err);
       target = std::make_unique<workload::DeviceTarget>(std::move(dev));
     }
@@ -390,7 +404,9 @@ int cmd_bench(const Argv& argv) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
       const uint64_t now = io::monotonic_ns(), b = progress.bytes, n = progress.ios;
       const double dt = double(now - last_t) / 1e9, el = double(now - t0) / 1e9;
-      double pct = plan_bytes ? 100.0 * double(b) / double(plan_bytes) : plan_ns ? 100.0 * el * 1e9 / double(plan_ns) : 0;
+      double pct = plan_bytes ? 100.0 * double(b) / double(plan_bytes)
+                   : plan_ns  ? 100.0 * el * 1e9 / double(plan_ns)
+                              : 0;
       pct = std::min(pct, 100.0);
       const double eta = pct > 0 ? el * (100 - pct) / pct : 0;
       std::fprintf(stderr, "\rJobs: [%5.1f%%] [%s, %.0f IOPS] [eta %.0fs]   ", pct,
@@ -405,7 +421,8 @@ int cmd_bench(const Argv& argv) {
     if (fail_index >= array->raid_disks()) throw UsageError("--fail-member index is beyond the array");
     failer = std::thread([&] {
       const uint64_t until = io::monotonic_ns() + uint64_t(fail_after_s * 1e9);
-      while (running && io::monotonic_ns() < until) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      while (running && io::monotonic_ns() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
       if (!running) return;
       std::string err;
       if (array->fail_member(fail_index, "failed during the benchmark (--fail-member)", &err))
@@ -423,8 +440,9 @@ int cmd_bench(const Argv& argv) {
     if (!array->close(&err)) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", err.c_str());
   }
 
-  const std::string text = parsed.output_format == workload::OutputFormat::json ? workload::format_fio_json(run.results)
-                                                                                  : workload::format_fio_normal(run.results);
+  const std::string text = parsed.output_format == workload::OutputFormat::json
+                               ? workload::format_fio_json(run.results)
+                               : workload::format_fio_normal(run.results);
   if (auto out = one(s, "output")) {
     std::ofstream f(*out);
     f << text;
@@ -433,7 +451,8 @@ int cmd_bench(const Argv& argv) {
     std::fputs(text.c_str(), stdout);
   }
   int status = 0;
-  for (auto& m : run.verify_messages) std::fprintf(stderr, "raidscope-cli bench: %s\n", m.c_str()), status = 1;
+  for (auto& m : run.verify_messages)
+    std::fprintf(stderr, "raidscope-cli bench: %s\n", m.c_str()), status = 1;
   for (auto& j : run.results.jobs)
     if (j.error) {
       std::fprintf(stderr, "raidscope-cli bench: job %s: %s\n", j.jobname.c_str(),
@@ -485,8 +504,8 @@ int cmd_simulate(const Argv& argv) {
   if (ov.members.size() > 1)
     for (auto& row : sc->rows)
       if (row.members.size() != ov.members.size())
-        throw UsageError("--members lists " + std::to_string(ov.members.size()) + " profiles but row '" + row.label +
-                         "' has " + std::to_string(row.members.size()) + " members");
+        throw UsageError("--members lists " + std::to_string(ov.members.size()) + " profiles but row '" +
+                         row.label + "' has " + std::to_string(row.members.size()) + " members");
   auto rows = workload::run_scenario(*sc, ov, resource_dirs("profiles"), &err);
   if (!rows) throw UsageError(err);
 
@@ -509,17 +528,19 @@ int cmd_simulate(const Argv& argv) {
       if (!r.seed.note.empty()) seed["note"] = r.seed.note;
       row["seed"] = seed;
       for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
-        row[key] = {{"bw_bytes", f->bw_bytes},        {"iops", f->iops},
-                    {"read_share", f->read_share},    {"mean_clat_us", f->mean_lat_us},
-                    {"member_ios", f->member_ios},    {"wall_ns", f->wall_ns}};
+        row[key] = {{"bw_bytes", f->bw_bytes},     {"iops", f->iops},
+                    {"read_share", f->read_share}, {"mean_clat_us", f->mean_lat_us},
+                    {"member_ios", f->member_ios}, {"wall_ns", f->wall_ns}};
       row["ratio"] = r.ratio;
       out.push_back(row);
     }
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  std::printf("scenario %s (seed %s): %s\n\n", sc->name.c_str(), sc->seed_ref.c_str(), sc->description.c_str());
-  std::printf("%-44s %-11s %12s %12s %12s %12s\n", "row", "policy", "seed", "simulated", "seed share", "sim share");
+  std::printf("scenario %s (seed %s): %s\n\n", sc->name.c_str(), sc->seed_ref.c_str(),
+              sc->description.c_str());
+  std::printf("%-44s %-11s %12s %12s %12s %12s\n", "row", "policy", "seed", "simulated", "seed share",
+              "sim share");
   for (auto& r : *rows) {
     std::printf("%-44s %-11s %12s %12s %12s %12s\n", r.label.c_str(), r.policy_before.c_str(),
                 r.seed.before_bw ? mb(r.seed.before_bw).c_str() : "-", mb(r.before.bw_bytes).c_str(),
@@ -528,14 +549,19 @@ int cmd_simulate(const Argv& argv) {
                 r.seed.after_bw ? mb(r.seed.after_bw).c_str() : "-", mb(r.after.bw_bytes).c_str(),
                 shares(r.seed.after_share).c_str(), shares(r.after.read_share).c_str());
     std::printf("%-44s %-11s %12s %12s\n", "", "ratio",
-                r.seed.before_bw && r.seed.after_bw ? ("x" + std::to_string(r.seed.after_bw / r.seed.before_bw).substr(0, 4)).c_str() : "-",
+                r.seed.before_bw && r.seed.after_bw
+                    ? ("x" + std::to_string(r.seed.after_bw / r.seed.before_bw).substr(0, 4)).c_str()
+                    : "-",
                 ("x" + std::to_string(r.ratio).substr(0, 4)).c_str());
     if (!r.seed.note.empty()) std::printf("%-44s (seed: %s)\n", "", r.seed.note.c_str());
   }
   uint64_t ios = 0, wall = 0;
-  for (auto& r : *rows) ios += r.before.member_ios + r.after.member_ios, wall += r.before.wall_ns + r.after.wall_ns;
-  std::printf("\nsimulator: %llu member I/Os in %.3f s of wall-clock time (%.2f million per second, one thread)\n",
-              static_cast<unsigned long long>(ios), double(wall) / 1e9, wall ? double(ios) / (double(wall) / 1e9) / 1e6 : 0.0);
+  for (auto& r : *rows)
+    ios += r.before.member_ios + r.after.member_ios, wall += r.before.wall_ns + r.after.wall_ns;
+  std::printf(
+      "\nsimulator: %llu member I/Os in %.3f s of wall-clock time (%.2f million per second, one thread)\n",
+      static_cast<unsigned long long>(ios), double(wall) / 1e9,
+      wall ? double(ios) / (double(wall) / 1e9) / 1e6 : 0.0);
   return 0;
 }
 

@@ -1,11 +1,11 @@
 // raidscope: the desktop GUI. For now a single window describing the array
 // given on the command line (the QML pages come with the GUI milestone).
 #include <QApplication>
-#include <QPixmap>
-#include <QTimer>
 #include <QLabel>
+#include <QPixmap>
 #include <QString>
 #include <QStringList>
+#include <QTimer>
 
 #include "raid/array.hpp"
 
@@ -15,8 +15,10 @@ int main(int argc, char** argv) {
   std::vector<std::string> members;
   QString screenshot;  // --screenshot=PATH: save the window once shown, then quit (tests)
   for (const QString& a : app.arguments().mid(1)) {
-    if (a.startsWith("--screenshot=")) screenshot = a.mid(13);
-    else if (!a.startsWith("--")) members.push_back(a.toStdString());
+    if (a.startsWith("--screenshot="))
+      screenshot = a.mid(13);
+    else if (!a.startsWith("--"))
+      members.push_back(a.toStdString());
   }
 
   QString text = "<h2>RaidScope</h2>";

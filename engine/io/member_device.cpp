@@ -15,7 +15,9 @@
 namespace rs::io {
 namespace {
 
-std::string errno_text(int err) { return std::strerror(err); }
+std::string errno_text(int err) {
+  return std::strerror(err);
+}
 
 // Reads a number from a sysfs queue attribute of the block device `dev`
 // (for a partition the queue lives in the parent disk's directory).
@@ -65,8 +67,10 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
   }
   if (fd < 0) {
     int err = errno;
-    *error = path + ": " + (err == EBUSY ? std::string("device is busy (mounted, held by md/dm, or open by another process)")
-                                         : errno_text(err));
+    *error =
+        path + ": " +
+        (err == EBUSY ? std::string("device is busy (mounted, held by md/dm, or open by another process)")
+                      : errno_text(err));
     return nullptr;
   }
   dev->fd_ = fd;
@@ -88,8 +92,9 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
     }
     if (rc != 0) {
       *error = path + ": " +
-               ((err == EAGAIN || err == EACCES) ? std::string("in use by another process (it holds a lock on the file)")
-                                                 : "cannot lock: " + errno_text(err));
+               ((err == EAGAIN || err == EACCES)
+                    ? std::string("in use by another process (it holds a lock on the file)")
+                    : "cannot lock: " + errno_text(err));
       return nullptr;  // destructor closes fd
     }
   }
@@ -133,8 +138,8 @@ bool MemberDevice::read_at(uint64_t offset, void* buf, size_t len, std::string* 
     ssize_t n = ::pread(fd_, static_cast<uint8_t*>(buf) + done, len - done, off_t(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      *error = path() + ": read at " + std::to_string(offset + done) + " failed: " +
-               (n < 0 ? errno_text(errno) : std::string("end of device"));
+      *error = path() + ": read at " + std::to_string(offset + done) +
+               " failed: " + (n < 0 ? errno_text(errno) : std::string("end of device"));
       return false;
     }
     done += size_t(n);
@@ -157,8 +162,8 @@ bool MemberDevice::write_at(uint64_t offset, const void* buf, size_t len, std::s
     ssize_t n = ::pwrite(fd_, static_cast<const uint8_t*>(buf) + done, len - done, off_t(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      *error = path() + ": write at " + std::to_string(offset + done) + " failed: " +
-               (n < 0 ? errno_text(errno) : std::string("end of device"));
+      *error = path() + ": write at " + std::to_string(offset + done) +
+               " failed: " + (n < 0 ? errno_text(errno) : std::string("end of device"));
       return false;
     }
     done += size_t(n);
@@ -180,7 +185,9 @@ AlignedBuffer::AlignedBuffer(size_t bytes, size_t alignment) : size_(bytes) {
   data_ = static_cast<uint8_t*>(p);
 }
 
-AlignedBuffer::~AlignedBuffer() { std::free(data_); }
+AlignedBuffer::~AlignedBuffer() {
+  std::free(data_);
+}
 
 AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& o) noexcept {
   if (this != &o) {

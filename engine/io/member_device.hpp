@@ -19,9 +19,9 @@ struct DeviceInfo {
   uint64_t size_bytes = 0;
   uint32_t logical_block_size = 512;
   bool rotational = false;
-  uint32_t io_opt = 0;              // bytes, 0 = device gives none
-  bool direct = false;              // opened with O_DIRECT
-  std::string direct_note;          // why O_DIRECT is off, when it is
+  uint32_t io_opt = 0;      // bytes, 0 = device gives none
+  bool direct = false;      // opened with O_DIRECT
+  std::string direct_note;  // why O_DIRECT is off, when it is
 };
 
 enum class OpenMode { ReadOnly, ReadWrite };
@@ -68,7 +68,10 @@ class AlignedBuffer {
   AlignedBuffer() = default;
   explicit AlignedBuffer(size_t bytes, size_t alignment = 4096);
   ~AlignedBuffer();
-  AlignedBuffer(AlignedBuffer&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr; o.size_ = 0; }
+  AlignedBuffer(AlignedBuffer&& o) noexcept : data_(o.data_), size_(o.size_) {
+    o.data_ = nullptr;
+    o.size_ = 0;
+  }
   AlignedBuffer& operator=(AlignedBuffer&& o) noexcept;
   AlignedBuffer(const AlignedBuffer&) = delete;
   AlignedBuffer& operator=(const AlignedBuffer&) = delete;

@@ -23,7 +23,8 @@ UringBackend::UringBackend(std::span<MemberDevice* const> members, unsigned dept
   while (entries < std::max(depth, 8u)) entries <<= 1;
   // The cheapest completion path the kernel offers (fio 3.33 does the same);
   // older kernels reject the flags, so step down until one is accepted.
-  const unsigned tries[] = {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_COOP_TASKRUN, 0};
+  const unsigned tries[] = {IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+                            IORING_SETUP_COOP_TASKRUN, 0};
   int rc = -EINVAL;
   for (unsigned flags : tries) {
     io_uring_params p{};
@@ -38,8 +39,9 @@ UringBackend::UringBackend(std::span<MemberDevice* const> members, unsigned dept
     if (rc != -EINVAL) break;
   }
   if (rc < 0)
-    throw std::runtime_error(std::string("io_uring is unavailable here (") + std::strerror(-rc) +
-                             "); it may be disabled by the kernel.io_uring_disabled sysctl or a seccomp filter");
+    throw std::runtime_error(
+        std::string("io_uring is unavailable here (") + std::strerror(-rc) +
+        "); it may be disabled by the kernel.io_uring_disabled sysctl or a seccomp filter");
   std::vector<int> fds;
   for (auto* m : members_) fds.push_back(m ? m->fd() : -1);
   fixed_files_ = !fds.empty() && io_uring_register_files(&ring_, fds.data(), unsigned(fds.size())) == 0;
@@ -59,15 +61,18 @@ UringBackend::~UringBackend() {
 
 std::string UringBackend::describe() const {
   std::string s = "io_uring";
-  if (setup_flags_ & IORING_SETUP_DEFER_TASKRUN) s += " (single issuer, deferred task run)";
-  else if (setup_flags_ & IORING_SETUP_COOP_TASKRUN) s += " (cooperative task run)";
+  if (setup_flags_ & IORING_SETUP_DEFER_TASKRUN)
+    s += " (single issuer, deferred task run)";
+  else if (setup_flags_ & IORING_SETUP_COOP_TASKRUN)
+    s += " (cooperative task run)";
   if (fixed_files_) s += ", fixed files";
   return s;
 }
 
 void UringBackend::queue(MemberIo& io) {
   ++in_flight_;
-  MemberDevice* dev = (io.member >= 0 && size_t(io.member) < members_.size()) ? members_[size_t(io.member)] : nullptr;
+  MemberDevice* dev =
+      (io.member >= 0 && size_t(io.member) < members_.size()) ? members_[size_t(io.member)] : nullptr;
   if (!dev) {
     // Completed with an error at the next reap, never inline, so callers
     // see one completion path.
@@ -131,7 +136,8 @@ unsigned UringBackend::drain_cqes(uint64_t now) {
     if (got == 0) break;
     // Copy out first: callbacks may queue new I/O into the same ring.
     std::pair<MemberIo*, int> batch[64];
-    for (unsigned i = 0; i < got; ++i) batch[i] = {static_cast<MemberIo*>(io_uring_cqe_get_data(cqes[i])), cqes[i]->res};
+    for (unsigned i = 0; i < got; ++i)
+      batch[i] = {static_cast<MemberIo*>(io_uring_cqe_get_data(cqes[i])), cqes[i]->res};
     io_uring_cq_advance(&ring_, got);
     for (unsigned i = 0; i < got; ++i) {
       MemberIo* io = batch[i].first;
@@ -167,18 +173,22 @@ unsigned UringBackend::reap(unsigned min_complete) {
       io_uring_wait_cqe_timeout(&ring_, &cqe, &ts);
     } else {
       int rc = io_uring_wait_cqe(&ring_, &cqe);
-      if (rc < 0 && rc != -EINTR && rc != -ETIME) throw std::runtime_error(std::string("io_uring wait: ") + std::strerror(-rc));
+      if (rc < 0 && rc != -EINTR && rc != -ETIME)
+        throw std::runtime_error(std::string("io_uring wait: ") + std::strerror(-rc));
     }
   }
 }
 
 SyncBackend::SyncBackend(std::span<MemberDevice* const> members) : members_(members.begin(), members.end()) {}
 
-void SyncBackend::queue(MemberIo& io) { queued_.push_back(&io); }
+void SyncBackend::queue(MemberIo& io) {
+  queued_.push_back(&io);
+}
 
 void SyncBackend::submit() {
   for (MemberIo* io : queued_) {
-    MemberDevice* dev = (io->member >= 0 && size_t(io->member) < members_.size()) ? members_[size_t(io->member)] : nullptr;
+    MemberDevice* dev =
+        (io->member >= 0 && size_t(io->member) < members_.size()) ? members_[size_t(io->member)] : nullptr;
     int res = -ENODEV;
     if (dev) {
       ssize_t n = io->write ? ::pwrite(dev->fd(), io->buffer, io->length, off_t(io->offset))
@@ -198,7 +208,8 @@ unsigned SyncBackend::reap(unsigned) {
   return unsigned(batch.size());
 }
 
-std::unique_ptr<Backend> make_real_backend(std::span<MemberDevice* const> members, unsigned depth, std::string* note) {
+std::unique_ptr<Backend> make_real_backend(std::span<MemberDevice* const> members, unsigned depth,
+                                           std::string* note) {
   try {
     return std::make_unique<UringBackend>(members, depth);
   } catch (const std::runtime_error& e) {

@@ -1,19 +1,24 @@
 #include "raid/array.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 
 #include "io/uring_backend.hpp"
+#include "raid/member_superblock.hpp"
 
 namespace rs::raid {
 
 const char* slot_state_name(SlotState s) {
   switch (s) {
-    case SlotState::Missing: return "missing";
-    case SlotState::InSync: return "active sync";
-    case SlotState::Recovering: return "recovering";
-    case SlotState::Faulty: return "faulty";
+    case SlotState::Missing:
+      return "missing";
+    case SlotState::InSync:
+      return "active sync";
+    case SlotState::Recovering:
+      return "recovering";
+    case SlotState::Faulty:
+      return "faulty";
   }
   return "?";
 }
@@ -27,13 +32,20 @@ struct Candidate {
 };
 
 bool same_geometry(const ondisk::Superblock& a, const ondisk::Superblock& b, std::string* what) {
-  if (a.level != b.level) *what = "raid level";
-  else if (a.layout != b.layout) *what = "layout";
-  else if (a.chunksize != b.chunksize) *what = "chunk size";
-  else if (a.raid_disks != b.raid_disks) *what = "number of raid devices";
-  else if (a.size != b.size) *what = "used device size";
-  else if (a.data_offset != b.data_offset) *what = "data offset";
-  else return true;
+  if (a.level != b.level)
+    *what = "raid level";
+  else if (a.layout != b.layout)
+    *what = "layout";
+  else if (a.chunksize != b.chunksize)
+    *what = "chunk size";
+  else if (a.raid_disks != b.raid_disks)
+    *what = "number of raid devices";
+  else if (a.size != b.size)
+    *what = "used device size";
+  else if (a.data_offset != b.data_offset)
+    *what = "data offset";
+  else
+    return true;
   return false;
 }
 
@@ -55,15 +67,9 @@ std::unique_ptr<Array> Array::assemble(const std::vector<std::string>& paths, st
     c.path = p;
     c.dev = io::MemberDevice::open(p, io::OpenMode::ReadWrite, error);
     if (!c.dev) return nullptr;
-    if (c.dev->size_bytes() < ondisk::kSbOffsetBytes + 4096) {
-      *error = p + ": too small to hold an md superblock (" + std::to_string(c.dev->size_bytes()) + " bytes)";
-      return nullptr;
-    }
-    io::AlignedBuffer block(4096);
-    if (!c.dev->read_at(ondisk::kSbOffsetBytes, block.data(), 4096, error)) return nullptr;
-    auto res = ondisk::decode({block.data(), 4096}, c.dev->size_bytes());
+    auto res = read_superblock(*c.dev);
     if (!res.ok) {
-      *error = p + ": " + res.error;
+      *error = res.error;
       return nullptr;
     }
     c.sb = std::move(res.sb);
@@ -75,8 +81,8 @@ std::unique_ptr<Array> Array::assemble(const std::vector<std::string>& paths, st
   for (size_t i = 0; i < cands.size(); ++i) {
     if (cands[i].sb.set_uuid != cands[0].sb.set_uuid) {
       *error = cands[i].path + " and " + cands[0].path + " belong to different arrays (array UUID " +
-               ondisk::uuid_to_string(cands[i].sb.set_uuid) + " vs " + ondisk::uuid_to_string(cands[0].sb.set_uuid) +
-               ")";
+               ondisk::uuid_to_string(cands[i].sb.set_uuid) + " vs " +
+               ondisk::uuid_to_string(cands[0].sb.set_uuid) + ")";
       return nullptr;
     }
     if (cands[i].sb.events > cands[fresh].sb.events) fresh = i;
@@ -85,11 +91,13 @@ std::unique_ptr<Array> Array::assemble(const std::vector<std::string>& paths, st
   for (const auto& c : cands) {
     std::string what;
     if (!same_geometry(c.sb, fsb, &what)) {
-      *error = c.path + " disagrees with " + cands[fresh].path + " on the " + what + ": the superblocks are inconsistent";
+      *error = c.path + " disagrees with " + cands[fresh].path + " on the " + what +
+               ": the superblocks are inconsistent";
       return nullptr;
     }
   }
-  auto geo = Geometry::make(fsb.level, int(fsb.raid_disks), fsb.layout, fsb.chunksize, fsb.size, fsb.data_offset, error);
+  auto geo = Geometry::make(fsb.level, int(fsb.raid_disks), fsb.layout, fsb.chunksize, fsb.size,
+                            fsb.data_offset, error);
   if (!geo) return nullptr;
 
   auto arr = std::unique_ptr<Array>(new Array());
@@ -101,7 +109,8 @@ std::unique_ptr<Array> Array::assemble(const std::vector<std::string>& paths, st
     arr->slots_.back()->note = "not given";
   }
   for (auto& c : cands) {
-    uint16_t role = c.sb.dev_number < fsb.dev_roles.size() ? fsb.dev_roles[c.sb.dev_number] : ondisk::kRoleSpare;
+    uint16_t role =
+        c.sb.dev_number < fsb.dev_roles.size() ? fsb.dev_roles[c.sb.dev_number] : ondisk::kRoleSpare;
     if (c.sb.events < fsb.events) {
       arr->rejected_.push_back({c.path, "out of date (events " + std::to_string(c.sb.events) + " < " +
                                             std::to_string(fsb.events) + "): re-add it with `add`"});
@@ -134,8 +143,9 @@ std::unique_ptr<Array> Array::assemble(const std::vector<std::string>& paths, st
   for (auto& sl : arr->slots_)
     if (!sl->dev) sl->note = "no member given for this role";
   if (!arr->has_all_data()) {
-    std::string msg = "not enough working members to run the array (" + std::to_string(arr->working_members()) +
-                      " of " + std::to_string(geo->raid_disks) + " usable, and some data has no in-sync copy)";
+    std::string msg = "not enough working members to run the array (" +
+                      std::to_string(arr->working_members()) + " of " + std::to_string(geo->raid_disks) +
+                      " usable, and some data has no in-sync copy)";
     for (auto& r : arr->rejected_) msg += "; " + r.path + ": " + r.reason;
     *error = msg;
     return nullptr;
@@ -313,7 +323,8 @@ void Array::on_member_error(int slot, bool write, int result, uint64_t dev_secto
   Slot& s = *slots_[size_t(slot)];
   s.counters.errors.fetch_add(1, std::memory_order_relaxed);
   std::string reason = std::string(write ? "write" : "read") + " error at device sector " +
-                       std::to_string(dev_sector) + ": " + (result < 0 ? std::strerror(-result) : "short transfer");
+                       std::to_string(dev_sector) + ": " +
+                       (result < 0 ? std::strerror(-result) : "short transfer");
   std::string err;
   fail_member(slot, reason, &err);
 }

@@ -27,7 +27,7 @@ const char* slot_state_name(SlotState s);
 
 struct Slot {
   std::unique_ptr<io::MemberDevice> dev;  // null when missing
-  ondisk::Superblock sb;                   // this member's superblock as last read/written
+  ondisk::Superblock sb;                  // this member's superblock as last read/written
   std::atomic<int> state{int(SlotState::Missing)};
   std::atomic<uint64_t> recovery_offset{0};  // device sectors already rebuilt (Recovering)
   // md's read-balance state for this mirror.
@@ -65,8 +65,8 @@ struct Rejected {
 // nothing; the child member I/Os live inside it.
 struct ArrayIo {
   bool write = false;
-  uint64_t offset = 0;   // bytes into the array, 4 KiB aligned
-  uint32_t length = 0;   // bytes, multiple of 4 KiB
+  uint64_t offset = 0;  // bytes into the array, 4 KiB aligned
+  uint32_t length = 0;  // bytes, multiple of 4 KiB
   void* buffer = nullptr;
   uint32_t job_id = 0;
   void (*done)(ArrayIo& io, int result) = nullptr;  // result: length or -errno
@@ -76,10 +76,10 @@ struct ArrayIo {
   struct Child : io::MemberIo {
     ArrayIo* parent = nullptr;
     uint64_t array_sector = 0;
-    uint64_t dev_sector = 0;   // data_offset-relative
+    uint64_t dev_sector = 0;  // data_offset-relative
     uint32_t sectors = 0;
     uint16_t segment = 0;
-    uint32_t tried = 0;        // reads: slots already tried (bit per slot)
+    uint32_t tried = 0;  // reads: slots already tried (bit per slot)
   };
   std::vector<Child> children;
   std::vector<uint8_t> segment_ok;  // writes: copies that succeeded per segment
@@ -91,11 +91,11 @@ struct ArrayIo {
 struct CreateOptions {
   int level = 1;
   int raid_disks = 0;
-  uint32_t layout = 0x102;           // raid10 n2
+  uint32_t layout = 0x102;  // raid10 n2
   uint32_t chunk_bytes = 512 * 1024;
   std::string name;
-  bool force = false;                // overwrite signatures / existing arrays
-  uint64_t create_files_bytes = 0;   // create missing image files of this size
+  bool force = false;               // overwrite signatures / existing arrays
+  uint64_t create_files_bytes = 0;  // create missing image files of this size
 };
 
 struct Progress {
@@ -114,7 +114,8 @@ class Array {
                                        ProgressFn progress, std::string* error);
   // An array of emulated disks for the simulator: no devices, no
   // superblocks on disk; member i is models[i] (backend member index i).
-  static std::unique_ptr<Array> simulated(const Geometry& geometry, std::vector<std::shared_ptr<io::DeviceModel>> models);
+  static std::unique_ptr<Array> simulated(const Geometry& geometry,
+                                          std::vector<std::shared_ptr<io::DeviceModel>> models);
   ~Array();
 
   const Geometry& geometry() const { return geo_; }
@@ -129,7 +130,7 @@ class Array {
   bool degraded() const { return working_members() < raid_disks(); }
   // Not cleanly stopped: copies may differ until `repair` (md's resync) runs.
   bool needs_resync() const { return resync_needed_.load(std::memory_order_relaxed); }
-  std::string state_text() const;   // "clean", "clean, degraded", "active, recovering" ...
+  std::string state_text() const;  // "clean", "clean, degraded", "active, recovering" ...
 
   // Read policy, switchable while I/O runs.
   void set_policy(balance::PolicyId p) { policy_.store(int(p), std::memory_order_relaxed); }
@@ -152,7 +153,7 @@ class Array {
   // Marks a member faulty (as md does on an I/O error or `mdadm --fail`) and
   // records it in the other members' superblocks.
   bool fail_member(int slot, const std::string& reason, std::string* error);
-  int slot_of(const std::string& path) const;   // -1 if not a member
+  int slot_of(const std::string& path) const;  // -1 if not a member
   // Adds `path` in the first missing/faulty slot and rebuilds onto it.
   bool add_member(const std::string& path, bool force, uint64_t create_bytes, ProgressFn progress,
                   std::string* error);
@@ -165,15 +166,15 @@ class Array {
  private:
   Array() = default;
   friend struct ArrayBuilder;
-  bool write_superblocks(std::string* error);              // caller holds meta_mutex_
-  bool has_all_data() const;                               // every sector has an in-sync copy
-  bool mark_dirty();                                       // first write after assemble
+  bool write_superblocks(std::string* error);  // caller holds meta_mutex_
+  bool has_all_data() const;                   // every sector has an in-sync copy
+  bool mark_dirty();                           // first write after assemble
   void on_member_error(int slot, bool write, int result, uint64_t dev_sector);
   void issue_read(ArrayIo::Child& c);
   static void child_done(io::MemberIo& mio, int result);
   void finish_child(ArrayIo& io);
-  bool copy_range(int from_slot, int to_slot, uint64_t dev_sector_from, uint64_t dev_sector_to, uint32_t sectors,
-                  std::vector<uint8_t>& scratch, std::string* error);
+  bool copy_range(int from_slot, int to_slot, uint64_t dev_sector_from, uint64_t dev_sector_to,
+                  uint32_t sectors, std::vector<uint8_t>& scratch, std::string* error);
 
   Geometry geo_;
   ondisk::Superblock sb_;  // the array's view (freshest member's superblock)

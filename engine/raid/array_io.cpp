@@ -194,7 +194,8 @@ void sync_done(ArrayIo& io, int result) {
 }
 }  // namespace
 
-static bool run_aligned(Array& arr, bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error) {
+static bool run_aligned(Array& arr, bool write, uint64_t offset, uint8_t* buf, size_t len,
+                        std::string* error) {
   constexpr uint32_t kPiece = 1 << 20;
   constexpr int kDepth = 8;
   std::string note;
@@ -242,8 +243,8 @@ static bool run_aligned(Array& arr, bool write, uint64_t offset, uint8_t* buf, s
 
 bool Array::read(uint64_t offset, void* buf, size_t len, std::string* error) {
   if (offset + len > size_bytes()) {
-    *error = "read of " + std::to_string(len) + " bytes at " + std::to_string(offset) + " runs past the array end (" +
-             std::to_string(size_bytes()) + " bytes)";
+    *error = "read of " + std::to_string(len) + " bytes at " + std::to_string(offset) +
+             " runs past the array end (" + std::to_string(size_bytes()) + " bytes)";
     return false;
   }
   const uint64_t start = offset / 4096 * 4096, end = (offset + len + 4095) / 4096 * 4096;
@@ -255,8 +256,8 @@ bool Array::read(uint64_t offset, void* buf, size_t len, std::string* error) {
 
 bool Array::write(uint64_t offset, const void* buf, size_t len, std::string* error) {
   if (offset + len > size_bytes()) {
-    *error = "write of " + std::to_string(len) + " bytes at " + std::to_string(offset) + " runs past the array end (" +
-             std::to_string(size_bytes()) + " bytes)";
+    *error = "write of " + std::to_string(len) + " bytes at " + std::to_string(offset) +
+             " runs past the array end (" + std::to_string(size_bytes()) + " bytes)";
     return false;
   }
   const uint64_t start = offset / 4096 * 4096, end = (offset + len + 4095) / 4096 * 4096;
@@ -264,7 +265,8 @@ bool Array::write(uint64_t offset, const void* buf, size_t len, std::string* err
   // Unaligned edges: read the partial 4 KiB blocks first, then patch.
   if (start != offset || end != offset + len) {
     if (!run_aligned(*this, false, start, tmp.data(), 4096, error)) return false;
-    if (end - start > 4096 && !run_aligned(*this, false, end - 4096, tmp.data() + tmp.size() - 4096, 4096, error))
+    if (end - start > 4096 &&
+        !run_aligned(*this, false, end - 4096, tmp.data() + tmp.size() - 4096, 4096, error))
       return false;
   }
   std::memcpy(tmp.data() + (offset - start), buf, len);

@@ -11,14 +11,15 @@
 #include "discovery/signature.hpp"
 #include "layout/raid10.hpp"
 #include "raid/array.hpp"
+#include "raid/member_superblock.hpp"
 
 namespace rs::raid {
 
 namespace {
 
-constexpr uint64_t kDataOffsetSectors = 2048;      // 1 MiB: superblock at 4 KiB, room for a bitmap
-constexpr uint64_t kMinDataBytes = 4ull << 20;      // refuse toy members below this
-constexpr uint32_t kMaxDev = 128;                   // role table entries (mdadm uses a few hundred)
+constexpr uint64_t kDataOffsetSectors = 2048;   // 1 MiB: superblock at 4 KiB, room for a bitmap
+constexpr uint64_t kMinDataBytes = 4ull << 20;  // refuse toy members below this
+constexpr uint32_t kMaxDev = 128;               // role table entries (mdadm uses a few hundred)
 
 std::string host_name() {
   char buf[256] = {};
@@ -30,13 +31,9 @@ std::string host_name() {
 std::string md_member_of(const std::string& path) {
   std::string err;
   auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err);
-  if (!dev || dev->size_bytes() < ondisk::kSbOffsetBytes + 4096) return "";
-  io::AlignedBuffer block(4096);
-  if (!dev->read_at(ondisk::kSbOffsetBytes, block.data(), 4096, &err)) return "";
-  uint32_t magic;
-  std::memcpy(&magic, block.data(), 4);
-  if (magic != ondisk::kSbMagic) return "";
-  auto res = ondisk::decode({block.data(), 4096}, dev->size_bytes());
+  if (!dev) return "";
+  auto res = read_superblock(*dev);
+  if (!res.has_magic) return "";
   if (!res.ok) return "a damaged md superblock";
   return "an md superblock of array " + ondisk::uuid_to_string(res.sb.set_uuid) + " (" +
          ondisk::level_name(res.sb.level) + ")";
@@ -44,8 +41,8 @@ std::string md_member_of(const std::string& path) {
 
 }  // namespace
 
-std::unique_ptr<Array> Array::create(const CreateOptions& o, const std::vector<std::string>& paths, ProgressFn progress,
-                                     std::string* error) {
+std::unique_ptr<Array> Array::create(const CreateOptions& o, const std::vector<std::string>& paths,
+                                     ProgressFn progress, std::string* error) {
   // ---- the request itself ----
   if (o.level != 1 && o.level != 10) {
     *error = "--level=" + std::to_string(o.level) + " is not supported (1 or 10)";
@@ -125,7 +122,8 @@ std::unique_ptr<Array> Array::create(const CreateOptions& o, const std::vector<s
     auto dev = io::MemberDevice::open(paths[i], io::OpenMode::ReadWrite, error);
     if (!dev) return nullptr;
     if (dev->size_bytes() < kDataOffsetSectors * kSectorBytes + kMinDataBytes) {
-      *error = paths[i] + ": too small (" + std::to_string(dev->size_bytes()) + " bytes; a member needs at least " +
+      *error = paths[i] + ": too small (" + std::to_string(dev->size_bytes()) +
+               " bytes; a member needs at least " +
                std::to_string(kDataOffsetSectors * kSectorBytes + kMinDataBytes) + ")";
       return nullptr;
     }
@@ -162,7 +160,8 @@ std::unique_ptr<Array> Array::create(const CreateOptions& o, const std::vector<s
 
   // ---- geometry: the smallest member decides ----
   uint64_t data_sectors = ~uint64_t{0};
-  for (auto& s : arr->slots_) data_sectors = std::min(data_sectors, s->dev->size_bytes() / kSectorBytes - kDataOffsetSectors);
+  for (auto& s : arr->slots_)
+    data_sectors = std::min(data_sectors, s->dev->size_bytes() / kSectorBytes - kDataOffsetSectors);
   const uint32_t chunk_sectors = o.level == 10 ? o.chunk_bytes / uint32_t(kSectorBytes) : 0;
   uint64_t used = data_sectors / 8 * 8;  // whole 4 KiB blocks
   if (o.level == 10) {

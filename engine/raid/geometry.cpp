@@ -55,7 +55,9 @@ uint64_t Geometry::find_virt(int disk, uint64_t dev_sector) const {
   return level == 10 ? layout::raid10_find_virt(r10, disk, dev_sector) : dev_sector;
 }
 
-std::string Geometry::layout_name() const { return level == 10 ? ondisk::raid10_layout_name(layout) : ""; }
+std::string Geometry::layout_name() const {
+  return level == 10 ? ondisk::raid10_layout_name(layout) : "";
+}
 
 std::optional<uint32_t> parse_raid10_layout(const std::string& text, std::string* error) {
   std::string kind, digits;

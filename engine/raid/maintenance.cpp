@@ -8,11 +8,12 @@
 
 #include "discovery/signature.hpp"
 #include "raid/array.hpp"
+#include "raid/member_superblock.hpp"
 
 namespace rs::raid {
 
 namespace {
-constexpr uint64_t kPieceSectors = 2048;  // 1 MiB
+constexpr uint64_t kPieceSectors = 2048;            // 1 MiB
 constexpr uint64_t kCheckpointSectors = 64 * 2048;  // record rebuild progress every 64 MiB
 }  // namespace
 
@@ -75,14 +76,11 @@ bool Array::add_member(const std::string& path, bool force, uint64_t create_byte
       bool ours = false;
       {
         std::string err;
-        if (auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err);
-            dev && dev->size_bytes() >= ondisk::kSbOffsetBytes + 4096) {
-          io::AlignedBuffer block(4096);
-          if (dev->read_at(ondisk::kSbOffsetBytes, block.data(), 4096, &err)) {
-            auto res = ondisk::decode({block.data(), 4096}, dev->size_bytes());
-            ours = res.ok && res.sb.set_uuid == sb_.set_uuid;
-            if (res.ok && !ours) sig = "an md superblock of another array (" + ondisk::uuid_to_string(res.sb.set_uuid) + ")";
-          }
+        if (auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err)) {
+          auto res = read_superblock(*dev);
+          ours = res.ok && res.sb.set_uuid == sb_.set_uuid;
+          if (res.ok && !ours)
+            sig = "an md superblock of another array (" + ondisk::uuid_to_string(res.sb.set_uuid) + ")";
         }
       }
       if (!ours && !sig.empty() && !force) {
@@ -109,7 +107,8 @@ bool Array::add_member(const std::string& path, bool force, uint64_t create_byte
     for (bool used = true; used; ++dev_number) {
       used = false;
       for (auto& o : slots_)
-        if (o.get() != &s && o->dev && o->st() != SlotState::Faulty && o->sb.dev_number == dev_number) used = true;
+        if (o.get() != &s && o->dev && o->st() != SlotState::Faulty && o->sb.dev_number == dev_number)
+          used = true;
       if (!used) break;
     }
     s.dev = std::move(dev);
@@ -130,7 +129,8 @@ bool Array::add_member(const std::string& path, bool force, uint64_t create_byte
   std::vector<uint8_t> scratch(kPieceSectors * kSectorBytes);
   uint64_t since_checkpoint = 0;
   const uint64_t total = geo_.dev_sectors;
-  const uint64_t step = geo_.level == 10 ? std::min<uint64_t>(geo_.chunk_sectors, kPieceSectors) : kPieceSectors;
+  const uint64_t step =
+      geo_.level == 10 ? std::min<uint64_t>(geo_.chunk_sectors, kPieceSectors) : kPieceSectors;
   for (uint64_t dev_sector = target.recovery_offset; dev_sector < total;) {
     const uint64_t n = std::min(step - dev_sector % step, total - dev_sector);
     const uint64_t array_sector = geo_.find_virt(slot, dev_sector);
@@ -175,7 +175,8 @@ bool Array::add_member(const std::string& path, bool force, uint64_t create_byte
 
 std::optional<uint64_t> Array::check(bool repair, ProgressFn progress, std::string* error) {
   const uint64_t total = geo_.array_sectors();
-  const uint64_t step = geo_.level == 10 ? std::min<uint64_t>(geo_.chunk_sectors, kPieceSectors) : kPieceSectors;
+  const uint64_t step =
+      geo_.level == 10 ? std::min<uint64_t>(geo_.chunk_sectors, kPieceSectors) : kPieceSectors;
   std::vector<std::vector<uint8_t>> bufs(size_t(geo_.copies()), std::vector<uint8_t>(step * kSectorBytes));
   uint64_t mismatches = 0;
   for (uint64_t sector = 0; sector < total;) {
@@ -187,7 +188,8 @@ std::optional<uint64_t> Array::check(bool repair, ProgressFn progress, std::stri
     for (int k = 0; k < copies; ++k) {
       Slot& s = *slots_[size_t(addr[k].disk)];
       if (s.st() != SlotState::InSync) continue;
-      if (!s.dev->read_at((geo_.data_offset + addr[k].sector) * kSectorBytes, bufs[size_t(k)].data(), bytes, error)) {
+      if (!s.dev->read_at((geo_.data_offset + addr[k].sector) * kSectorBytes, bufs[size_t(k)].data(), bytes,
+                          error)) {
         on_member_error(addr[k].disk, false, -EIO, addr[k].sector);
         return std::nullopt;
       }
@@ -205,8 +207,8 @@ std::optional<uint64_t> Array::check(bool repair, ProgressFn progress, std::stri
         }
       }
       if (differs && repair &&
-          !s.dev->write_at((geo_.data_offset + addr[k].sector) * kSectorBytes, bufs[size_t(first)].data(), bytes,
-                           error)) {
+          !s.dev->write_at((geo_.data_offset + addr[k].sector) * kSectorBytes, bufs[size_t(first)].data(),
+                           bytes, error)) {
         on_member_error(addr[k].disk, true, -EIO, addr[k].sector);
         return std::nullopt;
       }

@@ -9,12 +9,14 @@
 namespace rs::workload {
 
 namespace {
-uint64_t ns(std::chrono::microseconds us) { return uint64_t(us.count()) * 1000; }
+uint64_t ns(std::chrono::microseconds us) {
+  return uint64_t(us.count()) * 1000;
+}
 constexpr uint64_t kSlotAlign = 4096;
 }  // namespace
 
-JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, io::Backend& backend, JobResults& out,
-                     RunProgress* progress)
+JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, io::Backend& backend,
+                     JobResults& out, RunProgress* progress)
     : job_(job),
       job_index_(job_index),
       target_(target),
@@ -86,8 +88,10 @@ bool JobDriver::can_issue(uint64_t now) {
   // elapsed time since the job started.
   const double elapsed_s = double(now - start_ns_) / 1e9;
   for (int d = 0; d < 2; ++d) {
-    if (job_.rate[size_t(d)] && double(issued_dir_bytes_[size_t(d)]) > double(job_.rate[size_t(d)]) * elapsed_s) {
-      next_issue_ns_ = start_ns_ + uint64_t(double(issued_dir_bytes_[size_t(d)]) / double(job_.rate[size_t(d)]) * 1e9);
+    if (job_.rate[size_t(d)] &&
+        double(issued_dir_bytes_[size_t(d)]) > double(job_.rate[size_t(d)]) * elapsed_s) {
+      next_issue_ns_ =
+          start_ns_ + uint64_t(double(issued_dir_bytes_[size_t(d)]) / double(job_.rate[size_t(d)]) * 1e9);
       return false;
     }
     if (job_.rate_iops[size_t(d)] &&
@@ -112,7 +116,8 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     io.write = r.is_write;
     io.offset = r.offset;
     io.length = r.length;
-    if (io.write && job_.verify != VerifyKind::none) verify_fill(job_.verify, io.buffer, io.length, io.offset, seed_);
+    if (io.write && job_.verify != VerifyKind::none)
+      verify_fill(job_.verify, io.buffer, io.length, io.offset, seed_);
     const int d = io.write ? kDdirWrite : kDdirRead;
     issued_bytes_ += r.length;
     issued_dir_bytes_[size_t(d)] += r.length;
@@ -168,8 +173,8 @@ void JobDriver::complete(Slot& slot, int result) {
   if (result != int(io.length)) {
     if (!out_.error) {
       out_.error = result < 0 ? -result : EIO;
-      out_.error_text = std::string(io.write ? "write" : "read") + " at offset " + std::to_string(io.offset) + ": " +
-                        (result < 0 ? std::strerror(-result) : "short transfer");
+      out_.error_text = std::string(io.write ? "write" : "read") + " at offset " + std::to_string(io.offset) +
+                        ": " + (result < 0 ? std::strerror(-result) : "short transfer");
     }
     stop_ = true;
   } else {
@@ -177,7 +182,8 @@ void JobDriver::complete(Slot& slot, int result) {
       VerifyResult v = verify_check(job_.verify, io.buffer, io.length, io.offset);
       if (!v.ok) {
         if (verify_errors_++ == 0) {
-          first_verify_error_ = "verify: " + std::string(v.reason) + " at offset " + std::to_string(io.offset);
+          first_verify_error_ =
+              "verify: " + std::string(v.reason) + " at offset " + std::to_string(io.offset);
           if (io.served_by >= 0) {
             auto members = target_.members();
             if (size_t(io.served_by) < members.size())

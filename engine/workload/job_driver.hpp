@@ -83,7 +83,7 @@ class JobDriver {
   uint64_t start_ns_ = 0;        // when the job began issuing (after startdelay)
   uint64_t stats_start_ns_ = 0;  // start + ramp_time
   uint64_t deadline_ns_ = kNever;
-  uint64_t next_issue_ns_ = 0;   // think time
+  uint64_t next_issue_ns_ = 0;  // think time
   uint64_t end_ns_ = 0;
   uint64_t verify_phase_start_ns_ = 0;
   uint64_t run_phase_ns_ = 0;

@@ -33,7 +33,8 @@ uint64_t cpu_ns(int who, bool user) {
 
 void sleep_until(uint64_t t_ns, io::Backend& backend) {
   const uint64_t now = backend.now_ns();
-  if (t_ns > now) std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<uint64_t>(t_ns - now, 100000000ull)));
+  if (t_ns > now)
+    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<uint64_t>(t_ns - now, 100000000ull)));
 }
 
 // One instance on its own thread and io_uring context.
@@ -60,11 +61,13 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress) {
 }
 
 // Every instance of a group on the shared virtual-time backend.
-void run_simulated(std::vector<Instance*>& group, Target& target, io::Backend& shared, RunProgress* progress) {
+void run_simulated(std::vector<Instance*>& group, Target& target, io::Backend& shared,
+                   RunProgress* progress) {
   auto* sim = dynamic_cast<io::SimBackend*>(&shared);
   std::vector<std::unique_ptr<JobDriver>> drivers;
   for (Instance* inst : group)
-    drivers.push_back(std::make_unique<JobDriver>(*inst->job, inst->index, target, shared, inst->result, progress));
+    drivers.push_back(
+        std::make_unique<JobDriver>(*inst->job, inst->index, target, shared, inst->result, progress));
   for (auto& d : drivers) d->start();
   for (;;) {
     uint64_t wake = kNever;
@@ -100,7 +103,8 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
     std::string err = validate_against_target(job, target.size_bytes(), target.block_size());
     if (!err.empty()) return "job '" + job.name + "': " + err;
     if (job.verify != VerifyKind::none && is_mixed(job.rw))
-      return "job '" + job.name + "': verify with mixed reads and writes (rw=" + std::string(to_string(job.rw)) +
+      return "job '" + job.name +
+             "': verify with mixed reads and writes (rw=" + std::string(to_string(job.rw)) +
              ") is not supported; verify a write job, or read back with a read job that has verify set";
     if (job.verify != VerifyKind::none && std::min(job.bs[0], job.bs[1]) < 512)
       return "job '" + job.name + "': verify needs bs of at least 512 bytes";
@@ -159,7 +163,8 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
       run_simulated(group, target, *shared, progress);
     } else {
       std::vector<std::thread> threads;
-      for (Instance* inst : group) threads.emplace_back(run_thread, std::ref(*inst), std::ref(target), progress);
+      for (Instance* inst : group)
+        threads.emplace_back(run_thread, std::ref(*inst), std::ref(target), progress);
       for (auto& t : threads) t.join();
     }
     const uint64_t span = std::max<uint64_t>(target_now() - t0, 1);
@@ -189,13 +194,15 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
   }
   const auto elapsed = std::chrono::steady_clock::now() - wall_start;
   out.results.raidscope_version = "0.1.0";
-  out.results.timestamp_ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  out.results.timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
   out.results.global_options = global_options;
   for (auto& inst : instances) {
     inst->result.elapsed_sec = uint64_t(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count());
     out.verify_errors += inst->verify_errors;
-    if (!inst->verify_message.empty()) out.verify_messages.push_back(inst->job->name + ": " + inst->verify_message);
+    if (!inst->verify_message.empty())
+      out.verify_messages.push_back(inst->job->name + ": " + inst->verify_message);
     out.results.jobs.push_back(std::move(inst->result));
   }
   out.ok = true;

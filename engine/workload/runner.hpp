@@ -16,7 +16,7 @@ namespace rs::workload {
 
 struct RunOutcome {
   bool ok = false;
-  std::string error;          // a job that could not start (bad options for this target)
+  std::string error;  // a job that could not start (bad options for this target)
   RunResults results;
   uint64_t verify_errors = 0;
   std::vector<std::string> verify_messages;  // first failure per job

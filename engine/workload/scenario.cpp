@@ -30,7 +30,8 @@ std::vector<double> doubles(const json& v) {
   return out;
 }
 
-std::optional<Scenario> parse_scenario(const std::string& text, const std::string& origin, std::string* error) {
+std::optional<Scenario> parse_scenario(const std::string& text, const std::string& origin,
+                                       std::string* error) {
   try {
     json j = json::parse(text);
     Scenario sc;
@@ -72,7 +73,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
 // comparable; a profile without one gets 64 GiB.
 uint64_t member_bytes(const std::vector<io::DeviceProfile>& profiles) {
   uint64_t bytes = ~uint64_t{0};
-  for (auto& p : profiles) bytes = std::min<uint64_t>(bytes, p.capacity_bytes ? p.capacity_bytes : 64ull << 30);
+  for (auto& p : profiles)
+    bytes = std::min<uint64_t>(bytes, p.capacity_bytes ? p.capacity_bytes : 64ull << 30);
   return bytes;
 }
 

@@ -14,7 +14,7 @@
 
 namespace rs::workload {
 
-struct SeedFigures {  // what the seed's author measured (0 / empty: not published)
+struct SeedFigures {                   // what the seed's author measured (0 / empty: not published)
   double before_bw = 0, after_bw = 0;  // bytes/s
   std::vector<double> before_share, after_share;
   std::string note;
@@ -24,7 +24,7 @@ struct ScenarioRow {
   std::string label;
   int level = 1;
   std::string layout = "n2";
-  std::vector<std::string> members;   // profile name per member
+  std::vector<std::string> members;                      // profile name per member
   std::vector<std::pair<std::string, std::string>> job;  // fio options
   SeedFigures seed;
 };
@@ -39,8 +39,8 @@ struct PolicyFigures {
   double bw_bytes = 0, iops = 0;
   std::vector<double> read_share;
   double mean_lat_us = 0;
-  uint64_t member_ios = 0;   // member I/Os the simulator executed
-  uint64_t wall_ns = 0;      // wall-clock time the run took
+  uint64_t member_ios = 0;  // member I/Os the simulator executed
+  uint64_t wall_ns = 0;     // wall-clock time the run took
 };
 
 struct ScenarioRowResult {
@@ -54,13 +54,14 @@ struct ScenarioRowResult {
 // Overrides from the command line (empty/0: keep the scenario's).
 struct ScenarioOverrides {
   std::string policy_before, policy_after;
-  std::vector<std::string> members;   // profile per member (a single one: all)
+  std::vector<std::string> members;                      // profile per member (a single one: all)
   std::vector<std::pair<std::string, std::string>> job;  // fio options replacing the row's
   std::optional<balance::Tunables> tunables;
 };
 
 std::optional<Scenario> load_scenario_file(const std::string& path, std::string* error);
-std::optional<Scenario> find_scenario(const std::string& name, const std::vector<std::string>& dirs, std::string* error);
+std::optional<Scenario> find_scenario(const std::string& name, const std::vector<std::string>& dirs,
+                                      std::string* error);
 std::vector<Scenario> list_scenarios(const std::vector<std::string>& dirs);
 
 // Runs one row with one policy on a fresh simulated array. Deterministic.

@@ -8,7 +8,9 @@ namespace rs::workload {
 
 // ---- ArrayTarget ----
 
-std::unique_ptr<io::Backend> ArrayTarget::make_backend(unsigned depth) { return array_.make_backend(depth); }
+std::unique_ptr<io::Backend> ArrayTarget::make_backend(unsigned depth) {
+  return array_.make_backend(depth);
+}
 
 namespace {
 void array_io_done(raid::ArrayIo& a, int result) {
@@ -52,11 +54,14 @@ std::vector<MemberTelemetry> ArrayTarget::members() const {
   return v;
 }
 
-std::string ArrayTarget::policy() const { return std::string(balance::policy_name(array_.policy())); }
+std::string ArrayTarget::policy() const {
+  return std::string(balance::policy_name(array_.policy()));
+}
 
 // ---- SimArrayTarget ----
 
-SimArrayTarget::SimArrayTarget(const raid::Geometry& geometry, std::vector<std::shared_ptr<io::DeviceModel>> models)
+SimArrayTarget::SimArrayTarget(const raid::Geometry& geometry,
+                               std::vector<std::shared_ptr<io::DeviceModel>> models)
     : models_(std::move(models)) {
   array_ = raid::Array::simulated(geometry, models_);
   inner_ = std::make_unique<ArrayTarget>(*array_);
@@ -65,7 +70,9 @@ SimArrayTarget::SimArrayTarget(const raid::Geometry& geometry, std::vector<std::
   backend_ = std::make_unique<io::SimBackend>(raw, nullptr, 4096);
 }
 
-std::string SimArrayTarget::describe() const { return inner_->describe() + ", simulated"; }
+std::string SimArrayTarget::describe() const {
+  return inner_->describe() + ", simulated";
+}
 
 // ---- DeviceTarget ----
 
@@ -120,7 +127,9 @@ std::string DeviceTarget::describe() const {
          (dev_->info().direct ? ", O_DIRECT)" : ", buffered)");
 }
 
-std::vector<MemberTelemetry> DeviceTarget::members() const { return {{dev_->path(), counters_.snapshot()}}; }
+std::vector<MemberTelemetry> DeviceTarget::members() const {
+  return {{dev_->path(), counters_.snapshot()}};
+}
 
 // ---- NullTarget ----
 
@@ -156,7 +165,9 @@ void null_io_done(io::MemberIo& m, int result) {
 }
 }  // namespace
 
-std::unique_ptr<io::Backend> NullTarget::make_backend(unsigned depth) { return std::make_unique<NullBackend>(depth); }
+std::unique_ptr<io::Backend> NullTarget::make_backend(unsigned depth) {
+  return std::make_unique<NullBackend>(depth);
+}
 
 void NullTarget::prepare(TargetIo& io, uint32_t) {
   auto n = std::make_shared<NullIo>();

@@ -78,8 +78,8 @@ TEST_CASE("null target: a size-bounded job moves exactly size bytes", "[runner]"
 }
 
 TEST_CASE("numjobs clones and stonewall groups", "[runner]") {
-  auto jobs = jobs_from({"--name=a", "--rw=read", "--bs=64k", "--size=8m", "--numjobs=3", "--name=b", "--stonewall",
-                         "--rw=write", "--bs=4k", "--size=4m"});
+  auto jobs = jobs_from({"--name=a", "--rw=read", "--bs=64k", "--size=8m", "--numjobs=3", "--name=b",
+                         "--stonewall", "--rw=write", "--bs=4k", "--size=4m"});
   NullTarget target(64ull << 20);
   auto out = run(jobs, target);
   REQUIRE(out.results.jobs.size() == 4);
@@ -119,9 +119,9 @@ TEST_CASE("fio JSON from a run on a file passes the fio-schema checker", "[runne
   REQUIRE(dev);
   DeviceTarget target(std::move(dev));
   OptionList global;
-  auto jobs = jobs_from({"--direct=1", "--name=mix", "--rw=randrw", "--rwmixread=70", "--bs=4k", "--iodepth=8",
-                         "--size=8m"},
-                        &global);
+  auto jobs = jobs_from(
+      {"--direct=1", "--name=mix", "--rw=randrw", "--rwmixread=70", "--bs=4k", "--iodepth=8", "--size=8m"},
+      &global);
   auto out = run(jobs, target);
   const auto& j = out.results.jobs[0];
   CHECK(j.error == 0);
@@ -134,7 +134,8 @@ TEST_CASE("fio JSON from a run on a file passes the fio-schema checker", "[runne
     WARN("python3 missing: JSON checker not run");
     return;
   }
-  const std::string cmd = "python3 " + std::string(RAIDSCOPE_SOURCE_DIR) + "/tests/tools/check_fio_json.py --raidscope " + json_path;
+  const std::string cmd = "python3 " + std::string(RAIDSCOPE_SOURCE_DIR) +
+                          "/tests/tools/check_fio_json.py --raidscope " + json_path;
   CHECK(std::system(cmd.c_str()) == 0);
 }
 
@@ -168,12 +169,13 @@ TEST_CASE("verify through an array that loses a member mid-run finds no error", 
       TempDir dir;
       auto arr = make_array(dir, c.level, c.disks, c.layout);
       ArrayTarget target(*arr);
-      auto jobs = jobs_from({"--name=v", "--rw=randwrite", "--bs=4k", "--iodepth=16", "--size=24m", "--direct=1",
-                             "--verify=crc32c", "--verify_fatal=1"});
+      auto jobs = jobs_from({"--name=v", "--rw=randwrite", "--bs=4k", "--iodepth=16", "--size=24m",
+                             "--direct=1", "--verify=crc32c", "--verify_fatal=1"});
       RunProgress progress;
       // Fail the member once a third of the writes are done.
       std::thread failer([&] {
-        while (progress.ios.load() < (24u << 20) / 4096 / 3) std::this_thread::sleep_for(std::chrono::microseconds(200));
+        while (progress.ios.load() < (24u << 20) / 4096 / 3)
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
         std::string err;
         CHECK(arr->fail_member(c.fail, "failed by the test", &err));
       });
@@ -213,8 +215,8 @@ TEST_CASE("verify catches corrupted data and names the offset", "[runner][verify
   }
   auto dev = io::MemberDevice::open(file, io::OpenMode::ReadOnly, &err);
   DeviceTarget target(std::move(dev));
-  auto jobs = jobs_from({"--name=r", "--rw=read", "--bs=4k", "--iodepth=4", "--size=8m", "--verify=md5",
-                         "--verify_fatal=1"});
+  auto jobs = jobs_from(
+      {"--name=r", "--rw=read", "--bs=4k", "--iodepth=4", "--size=8m", "--verify=md5", "--verify_fatal=1"});
   auto out = run(jobs, target);
   CHECK(out.verify_errors >= 1);
   REQUIRE(!out.verify_messages.empty());

@@ -32,7 +32,9 @@ const ScenarioRowResult& row(const std::vector<ScenarioRowResult>& rows, const s
   throw;
 }
 
-double max_share(const std::vector<double>& s) { return s.empty() ? 0 : *std::max_element(s.begin(), s.end()); }
+double max_share(const std::vector<double>& s) {
+  return s.empty() ? 0 : *std::max_element(s.begin(), s.end());
+}
 
 void require_even(const std::vector<double>& shares, double tolerance) {
   REQUIRE(!shares.empty());
@@ -42,7 +44,8 @@ void require_even(const std::vector<double>& shares, double tolerance) {
 
 }  // namespace
 
-TEST_CASE("seed-md-rr-nvme: 1M QD16 jobs=1 goes from lopsided to 50/50 and about doubles", "[scenario][seed000]") {
+TEST_CASE("seed-md-rr-nvme: 1M QD16 jobs=1 goes from lopsided to 50/50 and about doubles",
+          "[scenario][seed000]") {
   auto rows = run("seed-md-rr-nvme");
   const auto& r = row(rows, "1M read QD16 jobs=1");
   CHECK(max_share(r.before.read_share) >= 0.6);
@@ -52,7 +55,7 @@ TEST_CASE("seed-md-rr-nvme: 1M QD16 jobs=1 goes from lopsided to 50/50 and about
   const auto& qd1 = row(rows, "4k randread QD1 jobs=1");
   CHECK(max_share(qd1.before.read_share) >= 0.95);  // 100/0
   require_even(qd1.after.read_share, 0.05);
-  CHECK(qd1.ratio == Approx(1.0).margin(0.05));     // equal throughput
+  CHECK(qd1.ratio == Approx(1.0).margin(0.05));  // equal throughput
 
   const auto& two = row(rows, "1M read QD16 jobs=2");
   require_even(two.before.read_share, 0.05);
@@ -67,7 +70,8 @@ TEST_CASE("seed-md-rr-optane: four Optane members share a 1M stream with md-rr",
   CHECK(rows[0].ratio >= 3.0);
 }
 
-TEST_CASE("seed-md-rr-hdd: sequential reads spread, 4k QD1 random reads stay on one disk", "[scenario][seed000]") {
+TEST_CASE("seed-md-rr-hdd: sequential reads spread, 4k QD1 random reads stay on one disk",
+          "[scenario][seed000]") {
   auto rows = run("seed-md-rr-hdd");
   const auto& three = row(rows, "3 disks, 1M read QD16 jobs=1");
   require_even(three.after.read_share, 0.05);
@@ -82,7 +86,8 @@ TEST_CASE("seed-md-rr-hdd: sequential reads spread, 4k QD1 random reads stay on 
   }
 }
 
-TEST_CASE("seed-btrfs-rr: round robin doubles a sequential read on two throttled disks", "[scenario][seed002]") {
+TEST_CASE("seed-btrfs-rr: round robin doubles a sequential read on two throttled disks",
+          "[scenario][seed002]") {
   auto rows = run("seed-btrfs-rr");
   REQUIRE(rows.size() == 1);
   CHECK(max_share(rows[0].before.read_share) >= 0.95);
