@@ -193,7 +193,7 @@ int cmd_write(const Argv& argv) {
   if (::isatty(0)) throw UsageError("write reads the data from standard input; redirect a file into it");
   std::vector<uint8_t> data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
   auto arr = assemble_or_throw(a.positional());
-  if (offset + data.size() > arr->size_bytes())
+  if (offset > arr->size_bytes() || data.size() > arr->size_bytes() - offset)
     throw RuntimeError("writing " + std::to_string(data.size()) + " bytes at offset " +
                        std::to_string(offset) + " runs past the end of the array (" +
                        std::to_string(arr->size_bytes()) + " bytes); nothing written");
@@ -212,7 +212,7 @@ int cmd_read(const Argv& argv) {
   if (!offset) throw UsageError("missing required option --offset");
   if (!length) throw UsageError("missing required option --length");
   auto arr = assemble_or_throw(a.positional());
-  if (*offset + *length > arr->size_bytes())
+  if (*offset > arr->size_bytes() || *length > arr->size_bytes() - *offset)
     throw RuntimeError("reading " + std::to_string(*length) + " bytes at offset " + std::to_string(*offset) +
                        " runs past the end of the array (" + std::to_string(arr->size_bytes()) + " bytes)");
   std::vector<uint8_t> data(*length);

@@ -156,6 +156,9 @@ void Array::child_done(io::MemberIo& mio, int result) {
     self.issue_read(c);  // another copy, or -EIO when none is left
     return;
   }
+  // A copy that missed the write but could not be failed (it holds the last
+  // copy of other data) would serve stale bytes later: the write fails.
+  if (s.st() != SlotState::Faulty) io.error = -EIO;
   self.finish_child(io);
 }
 
@@ -242,7 +245,7 @@ static bool run_aligned(Array& arr, bool write, uint64_t offset, uint8_t* buf, s
 }
 
 bool Array::read(uint64_t offset, void* buf, size_t len, std::string* error) {
-  if (offset + len > size_bytes()) {
+  if (offset > size_bytes() || len > size_bytes() - offset) {  // no wrap-around
     *error = "read of " + std::to_string(len) + " bytes at " + std::to_string(offset) +
              " runs past the array end (" + std::to_string(size_bytes()) + " bytes)";
     return false;
@@ -255,7 +258,7 @@ bool Array::read(uint64_t offset, void* buf, size_t len, std::string* error) {
 }
 
 bool Array::write(uint64_t offset, const void* buf, size_t len, std::string* error) {
-  if (offset + len > size_bytes()) {
+  if (offset > size_bytes() || len > size_bytes() - offset) {  // no wrap-around
     *error = "write of " + std::to_string(len) + " bytes at " + std::to_string(offset) +
              " runs past the array end (" + std::to_string(size_bytes()) + " bytes)";
     return false;
