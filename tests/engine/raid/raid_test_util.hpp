@@ -83,20 +83,9 @@ inline std::unique_ptr<Array> create_array(const Config& c, const std::vector<st
   return arr;
 }
 
-// Assembles, riding out BUG-URING-LOCK: ~UringBackend tears the ring down
-// without unregistering its fixed files, and the kernel drops those file
-// references asynchronously, so the members' OFD locks outlive the Array
-// for ~20 ms and an immediate reassemble fails with "in use by another
-// process". test_array_roundtrip.cpp asserts the immediate case on its own
-// ([!mayfail]); the other tests wait it out so they test what they are about.
 inline std::unique_ptr<Array> assemble(const std::vector<std::string>& paths) {
   std::string error;
-  std::unique_ptr<Array> arr;
-  for (int attempt = 0; attempt < 200 && !arr; ++attempt) {
-    arr = Array::assemble(paths, &error);
-    if (arr || error.find("in use by another process") == std::string::npos) break;
-    ::usleep(10000);
-  }
+  auto arr = Array::assemble(paths, &error);
   INFO(error);
   REQUIRE(arr != nullptr);
   return arr;

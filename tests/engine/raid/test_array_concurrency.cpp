@@ -57,21 +57,29 @@ std::vector<Job> make_jobs(const Array& arr, uint64_t region, Expected* want) {
 
 // Runs the jobs on their own threads while a watcher reads the counters,
 // switches the read policy through all five and, once `fail_after_writes`
-// member writes are done (0: never), fails member 0.
+// member writes are done (0: never), fails member 0. With a failure, the
+// jobs read back only after it, so the reads must avoid the failed member;
+// when the watcher is slow the failure comes once every write is done.
 void run_jobs(Array& arr, std::vector<Job>& jobs, uint64_t fail_after_writes, std::string* fail_error) {
-  std::atomic<int> running{kThreads};
-  std::atomic<bool> go{false};
+  std::atomic<int> running{kThreads}, writers_done{0};
+  std::atomic<bool> go{false}, failure_done{fail_after_writes == 0};
   std::vector<std::thread> threads;
   for (int j = 0; j < kThreads; ++j) {
     threads.emplace_back([&, j] {
       Job& job = jobs[size_t(j)];
       while (!go.load()) std::this_thread::yield();
+      bool wrote = false;
       try {
         // The backend is made on the thread that drives it (io_uring's
         // single-issuer rings belong to their creating task).
         auto be = arr.make_backend(kDepth);
         Pipeline p(arr, *be, kDepth, kMaxIo);
         for (const auto* list : {&job.writes, &job.reads}) {
+          if (list == &job.reads) {
+            wrote = true;
+            writers_done.fetch_add(1);
+            while (!failure_done.load()) std::this_thread::yield();
+          }
           auto res = p.run(*list);
           for (size_t i = 0; i < res.size(); ++i)
             if (res[i] != int((*list)[i].length) && job.error.empty())
@@ -80,6 +88,7 @@ void run_jobs(Array& arr, std::vector<Job>& jobs, uint64_t fail_after_writes, st
       } catch (const std::exception& e) {
         job.error = e.what();
       }
+      if (!wrote) writers_done.fetch_add(1);  // a job that threw must not hold up the others
       running.fetch_sub(1);
     });
   }
@@ -94,15 +103,15 @@ void run_jobs(Array& arr, std::vector<Job>& jobs, uint64_t fail_after_writes, st
     for (uint64_t n = 0; running.load() > 0; ++n) {
       uint64_t writes = 0;
       for (int i = 0; i < arr.raid_disks(); ++i) writes += arr.slot(i).counters.snapshot().writes;
-      if (fail_after_writes && !failed && writes >= fail_after_writes) {
+      if (fail_after_writes && !failed && (writes >= fail_after_writes || writers_done.load() == kThreads)) {
         failed = true;
         if (!arr.fail_member(0, "failed while jobs run", fail_error) && fail_error->empty())
           *fail_error = "fail_member refused";
+        failure_done = true;
       }
       arr.set_policy(all[n % 5]);
       std::this_thread::yield();
     }
-    if (fail_after_writes && !failed) *fail_error = "the jobs finished before the failure point";
   });
   for (auto& t : threads) t.join();
   watcher.join();

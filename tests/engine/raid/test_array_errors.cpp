@@ -184,16 +184,13 @@ TEST_CASE("when every copy fails, the array I/O fails and the last copy stays", 
   CHECK(std::memcmp(back.data(), model.data() + kIoBytes, kIoBytes) == 0);
 }
 
-// BUG-STALE-COPY (engine/raid/array_io.cpp child_done / array.cpp
-// on_member_error): a write error on a member that fail_member() refuses to
-// fail (it holds the last copy of *other* data) leaves that member InSync
-// with the old bytes, while the write reports success because another copy
-// took it. md records a bad block there (or fails the write); here a later
-// read that picks that member returns stale data. raid10 n2 on 3 disks with
-// member 0 failed: member 1 is the last copy of chunk 0, and chunk 2 lives
-// on members 1 and 2.
-TEST_CASE("a write that reports success reads back even when a copy could not be failed",
-          "[raid][errors]") {
+// A write error on a member that fail_member() refuses to fail (it holds the
+// last copy of *other* data) used to leave that member InSync with the old
+// bytes while the write reported success through the other copy, so a later
+// read from it returned stale data (fixed in 5f4d627: such a write now
+// fails). raid10 n2 on 3 disks with member 0 failed: member 1 is the last
+// copy of chunk 0, and chunk 2 lives on members 1 and 2.
+TEST_CASE("a write that reports success reads back even when a copy could not be failed", "[raid][errors]") {
   const Config cfg{"raid10 n2 x3", 10, 3, "n2"};
   TempDir dir;
   auto paths = member_paths(dir, cfg.disks);

@@ -145,14 +145,11 @@ TEST_CASE("the members can be assembled again as soon as the array is destroyed"
   }
 }
 
-// BUG-RANGE-WRAP (engine/raid/array_io.cpp, Array::read and Array::write):
-// the range check `offset + len > size_bytes()` wraps around for offsets
-// near 2^64, so the request is accepted; the member byte offset
-// (data_offset + sector) * 512 then wraps as well and the I/O lands in the
-// reserved area just below data_offset and on the first array block. The
-// write below changes array byte 0 and the member's reserved area, and both
-// calls report success. A check of the form `offset > size || len > size -
-// offset` cannot wrap.
+// Array::read/write used to check `offset + len > size_bytes()`, which wraps
+// for offsets near 2^64: the request was accepted, the member byte offset
+// (data_offset + sector) * 512 wrapped as well, and the write below changed
+// array byte 0 and the member's reserved area below data_offset while both
+// calls reported success (fixed in 5f4d627).
 TEST_CASE("I/O at offsets that wrap around 2^64 is refused", "[raid][roundtrip]") {
   const Config cfg = all_configs()[0];
   TempDir dir;
