@@ -2,6 +2,7 @@
 // re-added former member, interrupted and resumed rebuild).
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "ondisk/superblock.hpp"
@@ -354,6 +355,46 @@ TEST_CASE("a backend made before add_member writes to the new member",
   std::vector<uint8_t> data(kChunkBytes, 0x77);
   REQUIRE(submit_rw(*arr, *be, true, 0, data.data(), kChunkBytes) == int(kChunkBytes));
   be.reset();
+  auto mism = arr->check(false, nullptr, &error);
+  REQUIRE(mism.has_value());
+  CHECK(*mism == 0);
+}
+
+TEST_CASE("add_member refuses targets it would destroy or that cannot hold a member", "[raid][manage]") {
+  const Config cfg = all_configs()[0];
+  TempDir dir;
+  auto paths = member_paths(dir, cfg.disks);
+  auto arr = create_array(cfg, paths);
+  std::string error;
+  REQUIRE(arr->fail_member(1, "test", &error));
+
+  // A member of another array is only taken with force.
+  auto other_paths = member_paths(dir, 2, "other");
+  std::string other_uuid;
+  {
+    auto other = create_array(cfg, other_paths);
+    other_uuid = ondisk::uuid_to_string(other->superblock().set_uuid);
+  }
+  CHECK_FALSE(arr->add_member(other_paths[0], false, 0, nullptr, &error));
+  CHECK(error.find("--force") != std::string::npos);
+  CHECK(arr->slot(1).st() == SlotState::Faulty);
+  {
+    // Untouched: it still assembles as the other array.
+    auto other = assemble(other_paths);
+    CHECK(ondisk::uuid_to_string(other->superblock().set_uuid) == other_uuid);
+  }
+
+  // A file created too small is refused and not left behind.
+  const std::string small = dir.file("small.img");
+  CHECK_FALSE(arr->add_member(small, false, 2 << 20, nullptr, &error));
+  CHECK(error.find("too small") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(small));
+  CHECK(arr->slot(1).st() == SlotState::Faulty);
+
+  // With force, the other array's member is taken and rebuilt.
+  INFO(error);
+  REQUIRE(arr->add_member(other_paths[0], true, 0, nullptr, &error));
+  CHECK(arr->slot(1).st() == SlotState::InSync);
   auto mism = arr->check(false, nullptr, &error);
   REQUIRE(mism.has_value());
   CHECK(*mism == 0);
