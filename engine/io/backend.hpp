@@ -4,7 +4,9 @@
 //
 // A backend is single-threaded: one submitting context (a job thread, the
 // rebuild loop, the simulator loop) owns it, queues I/O and reaps
-// completions. Member devices may be shared by several backends.
+// completions, and it must be that same thread that created it (io_uring
+// rings are set up single-issuer). Member devices may be shared by several
+// backends.
 #pragma once
 #include <cstdint>
 #include <string>
