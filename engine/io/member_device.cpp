@@ -133,18 +133,7 @@ bool MemberDevice::read_at(uint64_t offset, void* buf, size_t len, std::string* 
     std::memcpy(buf, bounce.data() + (offset - start), len);
     return true;
   }
-  size_t done = 0;
-  while (done < len) {
-    ssize_t n = ::pread(fd_, static_cast<uint8_t*>(buf) + done, len - done, off_t(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      *error = path() + ": read at " + std::to_string(offset + done) +
-               " failed: " + (n < 0 ? errno_text(errno) : std::string("end of device"));
-      return false;
-    }
-    done += size_t(n);
-  }
-  return true;
+  return transfer(false, offset, static_cast<uint8_t*>(buf), len, error);
 }
 
 bool MemberDevice::write_at(uint64_t offset, const void* buf, size_t len, std::string* error) {
@@ -157,12 +146,19 @@ bool MemberDevice::write_at(uint64_t offset, const void* buf, size_t len, std::s
     std::memcpy(bounce.data() + (offset - start), buf, len);
     return write_at(start, bounce.data(), end - start, error);
   }
+  return transfer(true, offset, const_cast<uint8_t*>(static_cast<const uint8_t*>(buf)), len, error);
+}
+
+// The aligned pread/pwrite loop both directions share: retries EINTR and
+// short transfers, names the device and offset on failure.
+bool MemberDevice::transfer(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error) {
   size_t done = 0;
   while (done < len) {
-    ssize_t n = ::pwrite(fd_, static_cast<const uint8_t*>(buf) + done, len - done, off_t(offset + done));
+    ssize_t n = write ? ::pwrite(fd_, buf + done, len - done, off_t(offset + done))
+                      : ::pread(fd_, buf + done, len - done, off_t(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      *error = path() + ": write at " + std::to_string(offset + done) +
+      *error = path() + ": " + (write ? "write" : "read") + " at " + std::to_string(offset + done) +
                " failed: " + (n < 0 ? errno_text(errno) : std::string("end of device"));
       return false;
     }

@@ -56,6 +56,7 @@ class MemberDevice {
 
  private:
   MemberDevice() = default;
+  bool transfer(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error);
   int fd_ = -1;
   DeviceInfo info_;
   std::shared_ptr<DeviceModel> model_;

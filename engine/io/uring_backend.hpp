@@ -49,7 +49,6 @@ class UringBackend final : public Backend {
 
   io_uring ring_{};
   std::vector<MemberDevice*> members_;
-  std::vector<uint64_t> model_due_;  // scratch: not used per I/O
   std::vector<Held> held_;           // min-heap, capacity reserved up front
   unsigned in_flight_ = 0;
   unsigned unsubmitted_ = 0;

@@ -202,24 +202,29 @@ static bool run_aligned(Array& arr, bool write, uint64_t offset, uint8_t* buf, s
   constexpr uint32_t kPiece = 1 << 20;
   constexpr int kDepth = 8;
   std::string note;
+  if (len == 0) return true;
   auto backend = arr.make_backend(kDepth, &note);
-  std::vector<ArrayIo> ios(kDepth);
-  // Keep kDepth pieces in flight; the bounce buffers give O_DIRECT alignment.
-  io::AlignedBuffer bounce(size_t(kPiece) * kDepth);
+  // Up to kDepth pieces in flight, no more slots or bounce bytes than the
+  // transfer needs (the CLI makes many 4 KiB calls); the bounce buffers give
+  // O_DIRECT alignment.
+  const uint32_t piece = uint32_t(std::min<size_t>(kPiece, len));
+  const size_t depth = std::min<size_t>(kDepth, (len + piece - 1) / piece);
+  std::vector<ArrayIo> ios(depth);
+  io::AlignedBuffer bounce(size_t(piece) * depth);
   SyncState st;
   st.user = buf;
   st.base = offset;
-  for (int i = 0; i < kDepth; ++i) {
-    arr.prepare(ios[size_t(i)], kPiece);
-    ios[size_t(i)].buffer = bounce.data() + size_t(i) * kPiece;
-    st.free.push_back(&ios[size_t(i)]);
+  for (size_t i = 0; i < depth; ++i) {
+    arr.prepare(ios[i], piece);
+    ios[i].buffer = bounce.data() + i * piece;
+    st.free.push_back(&ios[i]);
   }
   size_t pos = 0;
   while (pos < len || st.pending > 0) {
     while (pos < len && !st.free.empty()) {
       ArrayIo& io = *st.free.back();
       st.free.pop_back();
-      uint32_t n = uint32_t(std::min<size_t>(kPiece, len - pos));
+      uint32_t n = uint32_t(std::min<size_t>(piece, len - pos));
       uint8_t* b = static_cast<uint8_t*>(io.buffer);
       if (write) std::memcpy(b, buf + pos, n);
       io.write = write;

@@ -259,7 +259,6 @@ void JobDriver::end_phase(uint64_t now) {
   const uint64_t t = now > stats_start_ns_ ? now - stats_start_ns_ : 0;
   if (out_.read.total_ios) out_.read.runtime_ns = t;
   if (out_.write.total_ios) out_.write.runtime_ns = t;
-  run_phase_ns_ = t;
 }
 
 void JobDriver::finish() {

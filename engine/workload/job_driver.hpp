@@ -86,7 +86,6 @@ class JobDriver {
   uint64_t next_issue_ns_ = 0;  // think time
   uint64_t end_ns_ = 0;
   uint64_t verify_phase_start_ns_ = 0;
-  uint64_t run_phase_ns_ = 0;
   uint64_t budget_bytes_ = kNever;
   uint64_t issued_bytes_ = 0;
   std::array<uint64_t, 2> issued_dir_bytes_{};
