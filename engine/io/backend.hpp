@@ -23,8 +23,13 @@ class Backend {
   // Push every queued I/O to the devices (one syscall for the batch).
   virtual void submit() = 0;
   // Wait until at least `min_complete` completions are available (0: do not
-  // wait), run their callbacks and return how many ran.
+  // wait), run their callbacks and return how many ran. Also submits what is
+  // queued when it has to ask the kernel anyway.
   virtual unsigned reap(unsigned min_complete) = 0;
+  // Most completions one reap() call runs (fio's iodepth_batch_complete_max;
+  // the rest wait for the next call). Backends with no per-call cost to
+  // model (the simulator) ignore it. 0 is taken as 1.
+  virtual void set_reap_limit(unsigned max_per_reap) { (void)max_per_reap; }
   // Monotonic time in ns: CLOCK_MONOTONIC for real backends, virtual time
   // for the simulator.
   virtual uint64_t now_ns() = 0;

@@ -50,6 +50,7 @@ UringBackend::UringBackend(std::span<MemberDevice* const> members, unsigned dept
 
 UringBackend::~UringBackend() {
   // Never leave the kernel writing into buffers we are about to free.
+  reap_limit_ = ~0u;
   while (in_flight_ > 0 && reap(1) > 0) {
   }
   // Registered files hold references to the member files; the ring itself
@@ -113,9 +114,9 @@ void UringBackend::deliver(MemberIo& io, int result) {
   io.done(io, result);
 }
 
-unsigned UringBackend::release_due(uint64_t now) {
+unsigned UringBackend::release_due(uint64_t now, unsigned limit) {
   unsigned n = 0;
-  while (!held_.empty() && held_.front().due_ns <= now) {
+  while (n < limit && !held_.empty() && held_.front().due_ns <= now) {
     std::pop_heap(held_.begin(), held_.end(), std::greater<>());
     Held h = held_.back();
     held_.pop_back();
@@ -128,11 +129,11 @@ unsigned UringBackend::release_due(uint64_t now) {
   return n;
 }
 
-unsigned UringBackend::drain_cqes(uint64_t now) {
+unsigned UringBackend::drain_cqes(uint64_t now, unsigned limit) {
   io_uring_cqe* cqes[64];
   unsigned total = 0;
-  for (;;) {
-    unsigned got = io_uring_peek_batch_cqe(&ring_, cqes, 64);
+  while (total < limit) {
+    unsigned got = io_uring_peek_batch_cqe(&ring_, cqes, std::min(64u, limit - total));
     if (got == 0) break;
     // Copy out first: callbacks may queue new I/O into the same ring.
     std::pair<MemberIo*, int> batch[64];
@@ -155,28 +156,45 @@ unsigned UringBackend::drain_cqes(uint64_t now) {
   return total;
 }
 
-unsigned UringBackend::reap(unsigned min_complete) {
-  submit();
-  unsigned done = 0;
-  for (;;) {
-    if (setup_flags_ & IORING_SETUP_DEFER_TASKRUN) io_uring_get_events(&ring_);
-    uint64_t now = monotonic_ns();
-    batch_now_ = now;
-    done += drain_cqes(now);
-    done += release_due(now);
-    if (done >= min_complete || in_flight_ == 0) return done;
+unsigned UringBackend::collect(unsigned limit) {
+  const uint64_t now = monotonic_ns();
+  batch_now_ = now;
+  unsigned n = release_due(now, limit);
+  return n + drain_cqes(now, limit - n);
+}
+
+void UringBackend::enter_kernel(bool wait) {
+  int rc = 0;
+  if (!wait) {
+    rc = io_uring_submit_and_get_events(&ring_);
+  } else if (held_.empty()) {
+    rc = io_uring_submit_and_wait(&ring_, 1);
+  } else {
     // Wait for a real completion, or until the next held one is due.
+    const uint64_t now = monotonic_ns(), due = held_.front().due_ns;
+    const uint64_t wait_ns = due > now ? due - now : 0;
+    __kernel_timespec ts{int64_t(wait_ns / 1000000000ull), int64_t(wait_ns % 1000000000ull)};
     io_uring_cqe* cqe = nullptr;
-    if (!held_.empty()) {
-      uint64_t wait = held_.front().due_ns > now ? held_.front().due_ns - now : 0;
-      __kernel_timespec ts{int64_t(wait / 1000000000ull), int64_t(wait % 1000000000ull)};
-      io_uring_wait_cqe_timeout(&ring_, &cqe, &ts);
-    } else {
-      int rc = io_uring_wait_cqe(&ring_, &cqe);
-      if (rc < 0 && rc != -EINTR && rc != -ETIME)
-        throw std::runtime_error(std::string("io_uring wait: ") + std::strerror(-rc));
-    }
+    rc = io_uring_submit_and_wait_timeout(&ring_, &cqe, 1, &ts, nullptr);
   }
+  unsubmitted_ = 0;
+  if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EAGAIN && rc != -EBUSY)
+    throw std::runtime_error(std::string("io_uring wait: ") + std::strerror(-rc));
+}
+
+unsigned UringBackend::reap(unsigned min_complete) {
+  const unsigned limit = reap_limit_;
+  min_complete = std::min(min_complete, limit);
+  // What is already posted costs no syscall (fio's iodepth_batch_complete_max
+  // leaves completions here for the next call).
+  unsigned done = collect(limit);
+  bool asked_kernel = false;
+  while (done < limit && in_flight_ > 0 && (done < min_complete || !asked_kernel)) {
+    enter_kernel(done < min_complete);
+    asked_kernel = true;
+    done += collect(limit - done);
+  }
+  return done;
 }
 
 SyncBackend::SyncBackend(std::span<MemberDevice* const> members) : members_(members.begin(), members.end()) {}
@@ -202,10 +220,12 @@ void SyncBackend::submit() {
 
 unsigned SyncBackend::reap(unsigned) {
   submit();
-  auto batch = std::move(done_);
-  done_.clear();
+  // Take the batch out first: callbacks queue the next I/O.
+  const size_t n = std::min<size_t>(done_.size(), reap_limit_);
+  std::vector<std::pair<MemberIo*, int>> batch(done_.begin(), done_.begin() + std::ptrdiff_t(n));
+  done_.erase(done_.begin(), done_.begin() + std::ptrdiff_t(n));
   for (auto& [io, res] : batch) io->done(*io, res);
-  return unsigned(batch.size());
+  return unsigned(n);
 }
 
 std::unique_ptr<Backend> make_real_backend(std::span<MemberDevice* const> members, unsigned depth,

@@ -1,7 +1,8 @@
 // The real backend: member I/O through one io_uring ring per submitting
 // context. Member files are registered (fixed files); submissions are
 // batched (queue() fills SQEs, submit() is one syscall); completions are
-// reaped in batches with the clock read once per batch.
+// reaped in batches with the clock read once per batch, and a reap that has
+// to wait submits and waits in one syscall.
 //
 // When a member has a DeviceModel, its completions are held back until the
 // model's completion time, so members sharing one host disk behave like
@@ -31,6 +32,7 @@ class UringBackend final : public Backend {
   void queue(MemberIo& io) override;
   void submit() override;
   unsigned reap(unsigned min_complete) override;
+  void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   uint64_t now_ns() override { return monotonic_ns(); }
   uint64_t batch_now_ns() override { return batch_now_; }
   unsigned in_flight() const override { return in_flight_; }
@@ -44,14 +46,21 @@ class UringBackend final : public Backend {
     bool operator>(const Held& o) const { return due_ns > o.due_ns; }
   };
   void deliver(MemberIo& io, int result);
-  unsigned release_due(uint64_t now);
-  unsigned drain_cqes(uint64_t now);
+  // Runs up to `limit` completions the kernel has already posted (and held
+  // ones now due); no syscall.
+  unsigned collect(unsigned limit);
+  unsigned release_due(uint64_t now, unsigned limit);
+  unsigned drain_cqes(uint64_t now, unsigned limit);
+  // Submits what is queued and has the kernel post finished completions;
+  // with `wait`, blocks until one is posted (or a held one is due).
+  void enter_kernel(bool wait);
 
   io_uring ring_{};
   std::vector<MemberDevice*> members_;
   std::vector<Held> held_;           // min-heap, capacity reserved up front
   unsigned in_flight_ = 0;
   unsigned unsubmitted_ = 0;
+  unsigned reap_limit_ = ~0u;
   uint64_t batch_now_ = 0;
   unsigned setup_flags_ = 0;
   bool fixed_files_ = false;
@@ -66,6 +75,7 @@ class SyncBackend final : public Backend {
   void queue(MemberIo& io) override;
   void submit() override;
   unsigned reap(unsigned min_complete) override;
+  void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   uint64_t now_ns() override { return monotonic_ns(); }
   unsigned in_flight() const override { return unsigned(queued_.size() + done_.size()); }
   std::string describe() const override { return "pread/pwrite (io_uring unavailable)"; }
@@ -74,6 +84,7 @@ class SyncBackend final : public Backend {
   std::vector<MemberDevice*> members_;
   std::vector<MemberIo*> queued_;
   std::vector<std::pair<MemberIo*, int>> done_;
+  unsigned reap_limit_ = ~0u;
 };
 
 // io_uring when the kernel allows it, else SyncBackend; `note` (optional)

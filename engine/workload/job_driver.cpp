@@ -31,6 +31,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);
   free_.reserve(job.iodepth);
   unstamped_.reserve(job.iodepth);
+  submit_batch_ = submit_batch(job);
   for (size_t i = 0; i < slots_.size(); ++i) {
     Slot& s = slots_[i];
     s.driver = this;
@@ -130,6 +131,7 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   out_.depth_dist.record_depth(in_flight_, 1);
   unstamped_.push_back(&slot);
   target_.submit(io, backend_);
+  if (unstamped_.size() >= submit_batch_) commit();
 }
 
 uint64_t JobDriver::pump() {
@@ -153,9 +155,17 @@ uint64_t JobDriver::pump() {
   return wake;
 }
 
-void JobDriver::stamp_submitted(uint64_t now) {
+void JobDriver::commit() {
+  if (unstamped_.empty()) return;
+  backend_.submit();
+  out_.depth_dist.record_submit(unsigned(unstamped_.size()));
+  const uint64_t now = backend_.now_ns();
   for (Slot* s : unstamped_) s->io.submit_ns = now;
   unstamped_.clear();
+}
+
+void JobDriver::record_reap(unsigned completions) {
+  if (completions) out_.depth_dist.record_complete(completions);
 }
 
 void JobDriver::on_done(TargetIo& io, int result) {

@@ -5,6 +5,10 @@
 // Completions re-issue from inside the completion callback, so a job needs
 // no polling: the driver loop only reaps, submits, and wakes the job at the
 // times pump() asks for (start delay, rate limit, think time).
+//
+// Submission follows fio's iodepth_batch_submit: the driver submits each
+// time that many I/Os are queued (fio's default: every I/O on its own), and
+// commit() pushes a partial batch before the loop waits.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -42,8 +46,12 @@ class JobDriver {
   // Issues what the job may issue now; returns when it wants to be called
   // again (kNever: only completions matter now).
   uint64_t pump();
-  // Stamps the I/Os queued since the last call as submitted at `now`.
-  void stamp_submitted(uint64_t now);
+  // Submits the I/Os queued since the last submit (a partial batch) and
+  // stamps them submitted; the loop calls it before it reaps.
+  void commit();
+  // The loop's reap call handled `completions` member completions (fio's
+  // "complete" distribution).
+  void record_reap(unsigned completions);
   bool finished() const { return phase_ == Phase::Done; }
   // Fills the result's totals; call once after finished().
   void finish();
@@ -75,7 +83,8 @@ class JobDriver {
 
   std::vector<Slot> slots_;
   std::vector<Slot*> free_;
-  std::vector<Slot*> unstamped_;
+  std::vector<Slot*> unstamped_;  // queued, not yet submitted
+  unsigned submit_batch_ = 1;
   io::AlignedBuffer buffers_;
   unsigned in_flight_ = 0;
 

@@ -21,6 +21,9 @@ enum class Opt {
   size,
   offset,
   iodepth,
+  iodepth_batch_submit,
+  iodepth_batch_complete_min,
+  iodepth_batch_complete_max,
   numjobs,
   runtime,
   time_based,
@@ -63,6 +66,9 @@ constexpr OptionSpec kOptions[] = {
     {"size", "", Opt::size, false},
     {"offset", "fileoffset", Opt::offset, false},
     {"iodepth", "", Opt::iodepth, false},
+    {"iodepth_batch_submit", "iodepth_batch", Opt::iodepth_batch_submit, false},
+    {"iodepth_batch_complete_min", "iodepth_batch_complete", Opt::iodepth_batch_complete_min, false},
+    {"iodepth_batch_complete_max", "", Opt::iodepth_batch_complete_max, false},
     {"numjobs", "", Opt::numjobs, false},
     {"runtime", "timeout", Opt::runtime, false},
     {"time_based", "", Opt::time_based, true},
@@ -446,6 +452,15 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return size_or_percent(job.offset, job.offset_percent);
     case Opt::iodepth:
       return integer(job.iodepth, 1, 65535);
+    case Opt::iodepth_batch_submit:
+      return integer(job.iodepth_batch_submit, 0, 65535);
+    case Opt::iodepth_batch_complete_min:
+      if (v == "0")
+        return "iodepth_batch_complete_min=0 (poll for completions between submissions) is not supported; "
+               "use 1 or more";
+      return integer(job.iodepth_batch_complete_min, 1, 65535);
+    case Opt::iodepth_batch_complete_max:
+      return integer(job.iodepth_batch_complete_max, 0, 65535);
     case Opt::numjobs:
       return integer(job.numjobs, 1, 4096);
     case Opt::runtime:

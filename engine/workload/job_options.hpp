@@ -46,6 +46,13 @@ struct JobOptions {
   uint64_t offset = 0;                     // bytes
   unsigned offset_percent = 0;             // offset=N%, 0: not a percentage
   unsigned iodepth = 1;                    // >= 1
+  // fio's batching (see submit_batch()/reap_batch_max()): I/Os per submit
+  // call (0: iodepth), completions to wait for once the queue is full, and
+  // most completions handled per reap (below the minimum: the minimum).
+  // fio's defaults submit and reap one I/O at a time.
+  unsigned iodepth_batch_submit = 1;
+  unsigned iodepth_batch_complete_min = 1;  // >= 1 (fio's 0, polling, is refused)
+  unsigned iodepth_batch_complete_max = 0;
   unsigned numjobs = 1;                    // >= 1: clones of this job, each with its own seed
   std::chrono::microseconds runtime{0};    // 0: no limit
   bool time_based = false;
@@ -95,6 +102,19 @@ inline bool does_read(RwMode m) noexcept {
 }
 inline bool does_write(RwMode m) noexcept {
   return m != RwMode::read && m != RwMode::randread;
+}
+
+// I/Os the job queues before one submit call: iodepth_batch_submit, with 0
+// or more than iodepth meaning iodepth (as fio fixes them up).
+inline unsigned submit_batch(const JobOptions& j) noexcept {
+  return (j.iodepth_batch_submit == 0 || j.iodepth_batch_submit > j.iodepth) ? j.iodepth
+                                                                              : j.iodepth_batch_submit;
+}
+// Most completions one reap handles: iodepth_batch_complete_max, raised to
+// iodepth_batch_complete_min when below it (fio's default: equal to it).
+inline unsigned reap_batch_max(const JobOptions& j) noexcept {
+  return j.iodepth_batch_complete_max < j.iodepth_batch_complete_min ? j.iodepth_batch_complete_min
+                                                                      : j.iodepth_batch_complete_max;
 }
 
 // fio's spellings: "read", "write", "randread", "randwrite", "rw", "randrw".

@@ -24,6 +24,12 @@ struct Instance {
   std::string verify_message;
 };
 
+rusage thread_rusage() {
+  rusage ru{};
+  getrusage(RUSAGE_THREAD, &ru);
+  return ru;
+}
+
 uint64_t cpu_ns(int who, bool user) {
   rusage ru{};
   getrusage(who, &ru);
@@ -37,18 +43,23 @@ void sleep_until(uint64_t t_ns, io::Backend& backend) {
     std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<uint64_t>(t_ns - now, 100000000ull)));
 }
 
-// One instance on its own thread and io_uring context.
+// One instance on its own thread and io_uring context. The loop is fio's:
+// fill the queue (the driver submits in iodepth_batch_submit batches), push
+// a partial batch, then wait for iodepth_batch_complete_min completions and
+// handle at most iodepth_batch_complete_max of them before filling again.
 void run_thread(Instance& inst, Target& target, RunProgress* progress) {
   const uint64_t usr0 = cpu_ns(RUSAGE_THREAD, true), sys0 = cpu_ns(RUSAGE_THREAD, false);
+  const rusage ru0 = thread_rusage();
   auto backend = target.make_backend(inst.job->iodepth);
+  backend->set_reap_limit(reap_batch_max(*inst.job));
+  const unsigned complete_min = inst.job->iodepth_batch_complete_min;
   JobDriver driver(*inst.job, inst.index, target, *backend, inst.result, progress);
   driver.start();
   while (!driver.finished()) {
     const uint64_t wake = driver.pump();
-    backend->submit();
-    driver.stamp_submitted(backend->now_ns());
+    driver.commit();
     if (backend->in_flight() > 0)
-      backend->reap(1);
+      driver.record_reap(backend->reap(std::min(complete_min, backend->in_flight())));
     else if (wake != kNever)
       sleep_until(wake, *backend);
   }
@@ -58,6 +69,10 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress) {
   const double run = double(std::max<uint64_t>(inst.result.job_runtime_ns, 1));
   inst.result.usr_cpu = 100.0 * double(cpu_ns(RUSAGE_THREAD, true) - usr0) / run;
   inst.result.sys_cpu = 100.0 * double(cpu_ns(RUSAGE_THREAD, false) - sys0) / run;
+  const rusage ru1 = thread_rusage();
+  inst.result.ctx = uint64_t((ru1.ru_nvcsw - ru0.ru_nvcsw) + (ru1.ru_nivcsw - ru0.ru_nivcsw));
+  inst.result.majf = uint64_t(ru1.ru_majflt - ru0.ru_majflt);
+  inst.result.minf = uint64_t(ru1.ru_minflt - ru0.ru_minflt);
 }
 
 // Every instance of a group on the shared virtual-time backend.
@@ -78,7 +93,7 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::Backend& s
       all_done = all_done && d->finished();
     }
     if (all_done) break;
-    for (auto& d : drivers) d->stamp_submitted(shared.now_ns());
+    for (auto& d : drivers) d->commit();
     if (wake <= shared.now_ns()) continue;  // a job can issue right away
     if (shared.in_flight() > 0 && (!sim || sim->next_completion_ns() <= wake))
       shared.reap(1);

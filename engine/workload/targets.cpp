@@ -1,5 +1,6 @@
 #include "workload/targets.hpp"
 
+#include <algorithm>
 #include <cerrno>
 
 #include "io/uring_backend.hpp"
@@ -141,19 +142,21 @@ class NullBackend final : public io::Backend {
   void queue(io::MemberIo& io) override { pending_.push_back(&io); }
   void submit() override {}
   unsigned reap(unsigned) override {
-    // Swap out first: callbacks queue the next I/O into pending_.
-    batch_.swap(pending_);
+    // Take the batch out first: callbacks queue the next I/O into pending_.
+    const size_t n = std::min<size_t>(pending_.size(), limit_);
+    batch_.assign(pending_.begin(), pending_.begin() + std::ptrdiff_t(n));
+    pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(n));
     for (io::MemberIo* io : batch_) io->done(*io, int(io->length));
-    unsigned n = unsigned(batch_.size());
-    batch_.clear();
-    return n;
+    return unsigned(n);
   }
+  void set_reap_limit(unsigned max_per_reap) override { limit_ = max_per_reap ? max_per_reap : 1; }
   uint64_t now_ns() override { return io::monotonic_ns(); }
   unsigned in_flight() const override { return unsigned(pending_.size()); }
   std::string describe() const override { return "null"; }
 
  private:
   std::vector<io::MemberIo*> pending_, batch_;
+  unsigned limit_ = ~0u;
 };
 
 struct NullIo : io::MemberIo {

@@ -25,8 +25,25 @@ assert job["jobname"] == "rr", job["jobname"]
 assert job["read"]["io_bytes"] == 8 << 20, job["read"]["io_bytes"]
 assert job["raidscope"]["policy"] == "md-rr"
 assert len(job["raidscope"]["members"]) == 2
+# fio's defaults: every I/O submitted on its own, one completion per reap.
+assert job["iodepth_submit"]["4"] == 100.0, job["iodepth_submit"]
+assert job["iodepth_complete"]["4"] == 100.0, job["iodepth_complete"]
 PY
 pass "array bench JSON"
+
+# fio's batching options: the first fill goes in as one batch of 8.
+"$CLI" bench --array=a.img,b.img --name=batched --rw=randread --bs=4k --iodepth=8 --size=8m --direct=1 \
+  --iodepth_batch_submit=8 --iodepth_batch_complete_max=8 --output-format=json --output=batched.json
+python3 - batched.json <<'PY' || fail "batched submission JSON"
+import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+assert job["job options"]["iodepth_batch_submit"] == "8", job["job options"]
+assert job["iodepth_submit"]["8"] > 0, job["iodepth_submit"]
+assert job["read"]["io_bytes"] == 8 << 20
+PY
+expect_status 2 "polling completions" -- "$CLI" bench --filename=null --rw=read --size=1m --iodepth_batch_complete_min=0
+expect_error_mentions "iodepth_batch_complete_min=0"
+pass "iodepth_batch options"
 
 # Per-member tunables: a write-mostly member serves no reads while another can.
 "$CLI" bench --array=a.img,b.img --write-mostly=0 --name=wm --rw=randread --bs=4k --iodepth=4 --size=2m \

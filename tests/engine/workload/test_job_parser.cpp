@@ -741,3 +741,38 @@ TEST_CASE("validate_against_target resolves and checks the region", "[job_parser
     CHECK(validate_against_target(buffered, kTarget, 4096).empty());
   }
 }
+
+TEST_CASE("iodepth batching options: fio's names, aliases, defaults and fix-ups", "[job_parser]") {
+  ParseResult defaults = parse_job_file("[j]\niodepth=32\n", "d.fio");
+  REQUIRE(defaults.ok);
+  const JobOptions& d = defaults.jobs[0];
+  // fio submits and reaps one I/O at a time unless told otherwise.
+  CHECK(submit_batch(d) == 1);
+  CHECK(d.iodepth_batch_complete_min == 1);
+  CHECK(reap_batch_max(d) == 1);
+
+  ParseResult r = parse_job_file(
+      "[a]\niodepth=32\niodepth_batch_submit=8\niodepth_batch_complete_min=2\niodepth_batch_complete_max=16\n"
+      "[b]\niodepth=16\niodepth_batch=0\niodepth_batch_complete=4\n"
+      "[c]\niodepth=4\niodepth_batch=64\n",
+      "batch.fio");
+  INFO(r.error);
+  REQUIRE(r.ok);
+  const JobOptions& a = job_named(r, "a");
+  CHECK(submit_batch(a) == 8);
+  CHECK(a.iodepth_batch_complete_min == 2);
+  CHECK(reap_batch_max(a) == 16);
+  const JobOptions& b = job_named(r, "b");
+  CHECK(submit_batch(b) == 16);  // 0 means iodepth
+  CHECK(b.iodepth_batch_complete_min == 4);
+  CHECK(reap_batch_max(b) == 4);  // max below min is raised to min
+  CHECK(submit_batch(job_named(r, "c")) == 4);  // capped at iodepth
+  // fio's JSON "job options" keeps the canonical names.
+  REQUIRE(b.given.size() == 3);
+  CHECK(b.given[1].first == "iodepth_batch_submit");
+  CHECK(b.given[2].first == "iodepth_batch_complete_min");
+
+  CliParseResult cli = parse_cli_job({"--name=x", "--iodepth=8", "--iodepth_batch_complete_max=-1"});
+  CHECK_FALSE(cli.ok);
+  CHECK_THAT(cli.error, Catch::Contains("iodepth_batch_complete_max"));
+}

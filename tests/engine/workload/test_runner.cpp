@@ -223,3 +223,54 @@ TEST_CASE("verify catches corrupted data and names the offset", "[runner][verify
   CHECK(out.verify_messages[0].find(std::to_string(100 * 4096)) != std::string::npos);
   CHECK(out.results.jobs[0].error != 0);
 }
+
+TEST_CASE("submission and reaping follow fio's iodepth_batch options", "[runner][batch]") {
+  const uint64_t ios = (16ull << 20) / 4096;
+  NullTarget target(16ull << 20);
+  SECTION("fio's defaults: one I/O per submit call, one completion per reap") {
+    auto jobs = jobs_from({"--name=d", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m"});
+    auto out = run(jobs, target);
+    const auto& j = out.results.jobs[0];
+    REQUIRE(j.read.total_ios == ios);
+    const DepthDistribution& dd = j.depth_dist;
+    CHECK(dd.total_submit == ios);
+    CHECK(dd.submit[1] == ios);  // band 1-4
+    CHECK(dd.total_complete == ios);
+    CHECK(dd.complete[1] == ios);
+  }
+  SECTION("batches of the queue depth") {
+    auto jobs = jobs_from({"--name=b", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m",
+                           "--iodepth_batch_submit=32", "--iodepth_batch_complete_max=32"});
+    auto out = run(jobs, target);
+    const auto& j = out.results.jobs[0];
+    REQUIRE(j.read.total_ios == ios);
+    const DepthDistribution& dd = j.depth_dist;
+    // The null target completes everything at once: whole queues go round.
+    CHECK(dd.total_submit <= ios / 32 + 1);
+    CHECK(dd.submit[4] >= ios / 32 - 1);  // band 17-32
+    CHECK(dd.total_complete <= ios / 32 + 1);
+    CHECK(dd.complete[4] >= ios / 32 - 1);
+  }
+  SECTION("a reap limit between the two") {
+    auto jobs = jobs_from({"--name=m", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m",
+                           "--iodepth_batch_submit=0", "--iodepth_batch_complete_min=2",
+                           "--iodepth_batch_complete_max=6"});
+    auto out = run(jobs, target);
+    const auto& j = out.results.jobs[0];
+    REQUIRE(j.read.total_ios == ios);
+    const DepthDistribution& dd = j.depth_dist;
+    CHECK(dd.complete[1] + dd.complete[2] == dd.total_complete);  // never more than 6 per reap
+    CHECK(dd.total_complete >= ios / 6);
+    CHECK(dd.complete[2] > dd.complete[1]);  // mostly 5-6 at a time
+  }
+}
+
+TEST_CASE("a job that sleeps through think time records context switches", "[runner]") {
+  auto jobs = jobs_from({"--name=t", "--rw=read", "--bs=4k", "--iodepth=1", "--size=160k", "--thinktime=2ms"});
+  NullTarget target(1ull << 20);
+  auto out = run(jobs, target);
+  const auto& j = out.results.jobs[0];
+  REQUIRE(j.read.total_ios == 40);
+  CHECK(j.ctx >= 20);  // one sleep per I/O, each a voluntary switch
+  CHECK(j.job_runtime_ns >= 39 * 2000000ull);
+}
