@@ -15,6 +15,8 @@
 
 namespace rs::io {
 
+class MemberDevice;
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -26,6 +28,18 @@ class Backend {
   // wait), run their callbacks and return how many ran. Also submits what is
   // queued when it has to ask the kernel anyway.
   virtual unsigned reap(unsigned min_complete) = 0;
+  // Member `index` is now `dev` (the array replaced a member, e.g. add_member
+  // put a new device in a failed slot). Called by the owning thread; I/O
+  // already in flight finishes on the old device. Simulated backends, which
+  // have no devices, ignore it.
+  virtual void replace_member(int index, MemberDevice* dev) {
+    (void)index;
+    (void)dev;
+  }
+  // Which member table this backend has: the array's count of member
+  // replacements when it was made or last brought up to date.
+  uint64_t members_version() const { return members_version_; }
+  void set_members_version(uint64_t v) { members_version_ = v; }
   // Most completions one reap() call runs (fio's iodepth_batch_complete_max;
   // the rest wait for the next call). Backends with no per-call cost to
   // model (the simulator) ignore it. 0 is taken as 1.
@@ -41,6 +55,9 @@ class Backend {
   virtual unsigned in_flight() const = 0;
   // Short description for `detail` and reports ("io_uring", "sim", ...).
   virtual std::string describe() const = 0;
+
+ private:
+  uint64_t members_version_ = 0;
 };
 
 }  // namespace rs::io

@@ -33,6 +33,7 @@ class UringBackend final : public Backend {
   void submit() override;
   unsigned reap(unsigned min_complete) override;
   void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
+  void replace_member(int index, MemberDevice* dev) override;
   uint64_t now_ns() override { return monotonic_ns(); }
   uint64_t batch_now_ns() override { return batch_now_; }
   unsigned in_flight() const override { return in_flight_; }
@@ -64,6 +65,7 @@ class UringBackend final : public Backend {
   uint64_t batch_now_ = 0;
   unsigned setup_flags_ = 0;
   bool fixed_files_ = false;
+  size_t registered_files_ = 0;
 };
 
 // Fallback when io_uring is disabled (sysctl kernel.io_uring_disabled,
@@ -76,6 +78,7 @@ class SyncBackend final : public Backend {
   void submit() override;
   unsigned reap(unsigned min_complete) override;
   void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
+  void replace_member(int index, MemberDevice* dev) override;
   uint64_t now_ns() override { return monotonic_ns(); }
   unsigned in_flight() const override { return unsigned(queued_.size() + done_.size()); }
   std::string describe() const override { return "pread/pwrite (io_uring unavailable)"; }

@@ -223,9 +223,19 @@ balance::Tunables Array::tunables() const {
 }
 
 std::unique_ptr<io::Backend> Array::make_backend(unsigned depth, std::string* note) {
+  std::lock_guard lock(meta_mutex_);
   auto devs = devices();
   // Each array I/O may fan out to every copy of a few chunks.
-  return io::make_real_backend(devs, depth * unsigned(geo_.copies()) * 2, note);
+  auto backend = io::make_real_backend(devs, depth * unsigned(geo_.copies()) * 2, note);
+  backend->set_members_version(members_version_.load(std::memory_order_acquire));
+  return backend;
+}
+
+void Array::update_backend(io::Backend& backend) {
+  std::lock_guard lock(meta_mutex_);
+  const auto devs = devices();
+  for (size_t i = 0; i < devs.size(); ++i) backend.replace_member(int(i), devs[i]);
+  backend.set_members_version(members_version_.load(std::memory_order_acquire));
 }
 
 // The copy maps repeat within a few rounds of raid_disks chunks (map() also

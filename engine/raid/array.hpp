@@ -170,6 +170,7 @@ class Array {
   bool has_all_data() const;                   // every sector has an in-sync copy
   bool mark_dirty();                           // first write after assemble
   void on_member_error(int slot, bool write, int result, uint64_t dev_sector);
+  void update_backend(io::Backend& backend);
   void issue_read(ArrayIo::Child& c);
   static void child_done(io::MemberIo& mio, int result);
   void finish_child(ArrayIo& io);
@@ -187,6 +188,11 @@ class Array {
   std::atomic<bool> resync_needed_{false};
   std::atomic<bool> metadata_changed_{false};
   std::mutex meta_mutex_;
+  // Member replacements so far (add_member): a backend made earlier brings
+  // its member table up to date at its next submit(). Replaced devices stay
+  // open here until the array goes, as backends may still point at them.
+  std::atomic<uint64_t> members_version_{0};
+  std::vector<std::unique_ptr<io::MemberDevice>> retired_;  // under meta_mutex_
 };
 
 }  // namespace rs::raid

@@ -23,6 +23,8 @@ void Array::prepare(ArrayIo& io, uint32_t max_length) const {
 }
 
 void Array::submit(ArrayIo& io, io::Backend& backend) {
+  if (backend.members_version() != members_version_.load(std::memory_order_acquire)) [[unlikely]]
+    update_backend(backend);
   io.backend = &backend;
   io.error = 0;
   io.outstanding = 1;  // held until every child is queued, so none completes the parent early

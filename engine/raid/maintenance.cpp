@@ -111,7 +111,9 @@ bool Array::add_member(const std::string& path, bool force, uint64_t create_byte
           used = true;
       if (!used) break;
     }
+    if (s.dev) retired_.push_back(std::move(s.dev));
     s.dev = std::move(dev);
+    members_version_.fetch_add(1, std::memory_order_release);
     s.sb = ondisk::Superblock{};
     s.sb.dev_number = dev_number;
     s.sb.device_uuid = ondisk::random_uuid();

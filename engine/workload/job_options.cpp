@@ -45,6 +45,7 @@ enum class Opt {
   stonewall,
   percentile_list,
   thread,
+  scramble_buffers,
 };
 
 struct OptionSpec {
@@ -90,6 +91,7 @@ constexpr OptionSpec kOptions[] = {
     {"stonewall", "wait_for_previous", Opt::stonewall, true},
     {"percentile_list", "", Opt::percentile_list, false},
     {"thread", "", Opt::thread, true},
+    {"scramble_buffers", "", Opt::scramble_buffers, false},
 };
 
 const OptionSpec* find_option(std::string_view name) {
@@ -522,6 +524,8 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return apply_percentiles(job, v);
     case Opt::thread:
       return boolean(job.thread);
+    case Opt::scramble_buffers:
+      return boolean(job.scramble_buffers);
   }
   return "internal error: unhandled option '" + std::string(name) + "'";
 }

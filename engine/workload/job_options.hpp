@@ -76,6 +76,10 @@ struct JobOptions {
   bool group_reporting = false;
   bool stonewall = false;
   bool thread = false;                  // accepted for fio compatibility: RaidScope jobs are always threads
+  // fio's default: stamp each 512-byte block of a write with its offset and
+  // the time, so no two writes carry the same bytes (deduplicating storage
+  // would otherwise store one copy and look faster than it is).
+  bool scramble_buffers = true;
   std::vector<double> percentile_list;  // as written (unsorted); empty: fio's default list
   int percentile_precision = -1;        // most decimals in percentile_list as written; -1: default list
 

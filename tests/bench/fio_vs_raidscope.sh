@@ -16,8 +16,9 @@
 #   SIZE=1g      size of the data file / the region read through the array
 #   KEEP=1       keep WORKDIR (files and the JSON of every run)
 #   POLICY=NAME  read policy for the RAID1 run (default: the array's own)
-#   REPEAT=1     run each pair (fio then raidscope) this many times in a row
-#                and report the median of each tool: the host disk is noisy
+#   REPEAT=1     run each pair this many times in a row (fio first in odd
+#                rounds, ours first in even ones) and report the median of
+#                the round-by-round ratios: the host disk is noisy
 #
 # See tests/bench/README.md for how to read the table.
 set -euo pipefail
