@@ -62,6 +62,20 @@ std::unique_ptr<raid::Array> make_array(const TempDir& dir, int level, int disks
   return arr;
 }
 
+// A DeviceTarget on a new sparse file of `bytes` at `file`.
+std::unique_ptr<DeviceTarget> file_target(const std::string& file, uint64_t bytes) {
+  {
+    std::ofstream f(file);
+    f.seekp(std::streamoff(bytes) - 1);
+    f.put('x');
+  }
+  std::string err;
+  auto dev = io::MemberDevice::open(file, io::OpenMode::ReadWrite, &err);
+  INFO(err);
+  REQUIRE(dev);
+  return std::make_unique<DeviceTarget>(std::move(dev));
+}
+
 }  // namespace
 
 TEST_CASE("null target: a size-bounded job moves exactly size bytes", "[runner]") {
@@ -110,16 +124,8 @@ TEST_CASE("time_based jobs stop at the runtime, rate limits hold", "[runner]") {
 
 TEST_CASE("fio JSON from a run on a file passes the fio-schema checker", "[runner][json]") {
   TempDir dir;
-  const std::string file = dir.path + "/f.img";
-  {
-    std::ofstream f(file);
-    f.seekp((16 << 20) - 1);
-    f.put('x');
-  }
-  std::string err;
-  auto dev = io::MemberDevice::open(file, io::OpenMode::ReadWrite, &err);
-  REQUIRE(dev);
-  DeviceTarget target(std::move(dev));
+  auto target_ptr = file_target(dir.path + "/f.img", 16 << 20);
+  DeviceTarget& target = *target_ptr;
   OptionList global;
   auto jobs = jobs_from(
       {"--direct=1", "--name=mix", "--rw=randrw", "--rwmixread=70", "--bs=4k", "--iodepth=8", "--size=8m"},
@@ -281,18 +287,10 @@ TEST_CASE("write buffers are scrambled per block unless scramble_buffers=0", "[r
   TempDir dir;
   auto write_file = [&](const std::string& name, const char* scramble) {
     const std::string file = dir.path + "/" + name;
-    {
-      std::ofstream f(file);
-      f.seekp((1 << 20) - 1);
-      f.put('x');
-    }
-    std::string err;
-    auto dev = io::MemberDevice::open(file, io::OpenMode::ReadWrite, &err);
-    REQUIRE(dev);
-    DeviceTarget target(std::move(dev));
+    auto target = file_target(file, 1 << 20);
     auto jobs = jobs_from({"--name=w", "--rw=write", "--bs=4k", "--iodepth=1", "--size=64k",
                            std::string("--scramble_buffers=") + scramble});
-    auto out = run(jobs, target);
+    auto out = run(jobs, *target);
     REQUIRE(out.results.jobs[0].write.total_ios == 16);
     std::ifstream in(file, std::ios::binary);
     std::vector<uint8_t> bytes(64 * 1024);
