@@ -24,6 +24,11 @@ class Backend {
   virtual void queue(MemberIo& io) = 0;
   // Push every queued I/O to the devices (one syscall for the batch).
   virtual void submit() = 0;
+  // Completes `io` with -EAGAIN about `delay_ns` from now, touching no
+  // device: a way for the owning thread to try something again later
+  // without blocking (the array's resync barrier defers writes with it).
+  // Counts as in flight until then.
+  virtual void queue_timer(MemberIo& io, uint64_t delay_ns) = 0;
   // Wait until at least `min_complete` completions are available (0: do not
   // wait), run their callbacks and return how many ran. Also submits what is
   // queued when it has to ask the kernel anyway.

@@ -24,6 +24,12 @@ void SimBackend::queue(MemberIo& io) {
   std::push_heap(heap_.begin(), heap_.end(), later);
 }
 
+void SimBackend::queue_timer(MemberIo& io, uint64_t delay_ns) {
+  io.due_ns = now_ + delay_ns;
+  heap_.push_back({io.due_ns, seq_++, &io, -EAGAIN});
+  std::push_heap(heap_.begin(), heap_.end(), later);
+}
+
 void SimBackend::run_top() {
   std::pop_heap(heap_.begin(), heap_.end(), later);
   const Entry e = heap_.back();

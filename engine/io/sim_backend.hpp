@@ -38,6 +38,7 @@ class SimBackend final : public Backend {
   // Sets io.due_ns to the completion time.
   void queue(MemberIo& io) override;
   void submit() override {}
+  void queue_timer(MemberIo& io, uint64_t delay_ns) override;
   // Runs every completion due by now; while fewer than `min_complete` ran
   // and some are in flight, advances the clock to the next one and runs it
   // (and any due at that same instant). Returns how many ran; less than

@@ -119,6 +119,13 @@ void UringBackend::queue(MemberIo& io) {
   ++unsubmitted_;
 }
 
+void UringBackend::queue_timer(MemberIo& io, uint64_t delay_ns) {
+  // A held completion like an emulated disk's, with no device behind it.
+  ++in_flight_;
+  held_.push_back({monotonic_ns() + delay_ns, &io, -EAGAIN});
+  std::push_heap(held_.begin(), held_.end(), std::greater<>());
+}
+
 void UringBackend::submit() {
   if (unsubmitted_) {
     io_uring_submit(&ring_);

@@ -10,6 +10,7 @@
 #pragma once
 #include <liburing.h>
 
+#include <cerrno>
 #include <memory>
 #include <span>
 #include <string>
@@ -31,6 +32,7 @@ class UringBackend final : public Backend {
 
   void queue(MemberIo& io) override;
   void submit() override;
+  void queue_timer(MemberIo& io, uint64_t delay_ns) override;
   unsigned reap(unsigned min_complete) override;
   void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   void replace_member(int index, MemberDevice* dev) override;
@@ -76,6 +78,7 @@ class SyncBackend final : public Backend {
   explicit SyncBackend(std::span<MemberDevice* const> members);
   void queue(MemberIo& io) override;
   void submit() override;
+  void queue_timer(MemberIo& io, uint64_t) override { done_.push_back({&io, -EAGAIN}); }
   unsigned reap(unsigned min_complete) override;
   void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   void replace_member(int index, MemberDevice* dev) override;

@@ -7,6 +7,7 @@
 // are serialised by one mutex and are off the I/O fast path.
 #pragma once
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -86,6 +87,9 @@ struct ArrayIo {
   unsigned outstanding = 0;
   int error = 0;
   io::Backend* backend = nullptr;
+  // Writes and the resync barrier (see Array::enter_barrier).
+  enum class Barrier : uint8_t { none, counted, registered } barrier = Barrier::none;
+  Child retry;  // the timer that tries a write held at the barrier again
 };
 
 struct CreateOptions {
@@ -155,6 +159,9 @@ class Array {
   bool fail_member(int slot, const std::string& reason, std::string* error);
   int slot_of(const std::string& path) const;  // -1 if not a member
   // Adds `path` in the first missing/faulty slot and rebuilds onto it.
+  // Writes from other threads may run meanwhile (the resync barrier keeps
+  // them and the copy apart); the calling thread must not have array writes
+  // of its own in flight, as the rebuild waits for them.
   bool add_member(const std::string& path, bool force, uint64_t create_bytes, ProgressFn progress,
                   std::string* error);
   // Compares all in-sync copies; with `repair`, rewrites mismatching copies
@@ -171,6 +178,14 @@ class Array {
   bool mark_dirty();                           // first write after assemble
   void on_member_error(int slot, bool write, int result, uint64_t dev_sector);
   void update_backend(io::Backend& backend);
+  bool enter_barrier(ArrayIo& io, io::Backend& backend);
+  void leave_barrier(ArrayIo& io);
+  static void retry_done(io::MemberIo& mio, int result);
+  // The rebuild's side of the barrier: hold new writes to array sectors
+  // [lo, hi) and wait until none in flight touches them; lower_barrier()
+  // lets them through again.
+  void raise_barrier(uint64_t lo, uint64_t hi);
+  void lower_barrier();
   void issue_read(ArrayIo::Child& c);
   static void child_done(io::MemberIo& mio, int result);
   void finish_child(ArrayIo& io);
@@ -193,6 +208,19 @@ class Array {
   // open here until the array goes, as backends may still point at them.
   std::atomic<uint64_t> members_version_{0};
   std::vector<std::unique_ptr<io::MemberDevice>> retired_;  // under meta_mutex_
+
+  // md's resync barrier, in user space: while add_member rebuilds, writes
+  // register here and a write to the piece being copied waits (on a backend
+  // timer, never blocking its thread) until the copy is done; the copy waits
+  // for registered writes to that piece to finish. Outside a rebuild a write
+  // only counts itself in unregistered_writes_ (the rebuild waits for those
+  // to drain before its first piece).
+  std::atomic<int> rebuilding_{0};
+  std::atomic<int64_t> unregistered_writes_{0};
+  std::mutex barrier_mutex_;
+  std::condition_variable barrier_cv_;
+  uint64_t barrier_lo_ = 0, barrier_hi_ = 0;    // array sectors held; empty when equal
+  std::vector<const ArrayIo*> barrier_writes_;  // registered writes in flight
 };
 
 }  // namespace rs::raid

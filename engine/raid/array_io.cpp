@@ -20,11 +20,79 @@ void Array::prepare(ArrayIo& io, uint32_t max_length) const {
     c.done = &Array::child_done;
     c.owner = const_cast<Array*>(this);
   }
+  io.retry.parent = &io;
+  io.retry.done = &Array::retry_done;
+  io.retry.owner = const_cast<Array*>(this);
+}
+
+namespace {
+// How long a write held at the resync barrier waits before it looks again:
+// short next to copying one rebuild piece (about a millisecond or more).
+constexpr uint64_t kBarrierRetryNs = 100000;
+}  // namespace
+
+bool Array::enter_barrier(ArrayIo& io, io::Backend& backend) {
+  io.barrier = ArrayIo::Barrier::none;
+  if (rebuilding_.load(std::memory_order_seq_cst) == 0) {
+    // Count first, then look again: a rebuild that starts in between either
+    // sees this count (and waits for it) or is seen here.
+    unregistered_writes_.fetch_add(1, std::memory_order_seq_cst);
+    if (rebuilding_.load(std::memory_order_seq_cst) == 0) {
+      io.barrier = ArrayIo::Barrier::counted;
+      return true;
+    }
+    unregistered_writes_.fetch_sub(1, std::memory_order_seq_cst);
+  }
+  const uint64_t lo = io.offset / kSectorBytes, hi = lo + io.length / kSectorBytes;
+  std::lock_guard lock(barrier_mutex_);
+  if (lo < barrier_hi_ && barrier_lo_ < hi) {
+    io.backend = &backend;
+    backend.queue_timer(io.retry, kBarrierRetryNs);
+    return false;
+  }
+  io.barrier = ArrayIo::Barrier::registered;
+  barrier_writes_.push_back(&io);
+  return true;
+}
+
+void Array::leave_barrier(ArrayIo& io) {
+  if (io.barrier == ArrayIo::Barrier::counted) {
+    unregistered_writes_.fetch_sub(1, std::memory_order_seq_cst);
+  } else if (io.barrier == ArrayIo::Barrier::registered) {
+    std::lock_guard lock(barrier_mutex_);
+    std::erase(barrier_writes_, &io);
+    barrier_cv_.notify_all();
+  }
+  io.barrier = ArrayIo::Barrier::none;
+}
+
+void Array::retry_done(io::MemberIo& mio, int) {
+  auto& c = static_cast<ArrayIo::Child&>(mio);
+  static_cast<Array*>(c.owner)->submit(*c.parent, *c.parent->backend);
+}
+
+void Array::raise_barrier(uint64_t lo, uint64_t hi) {
+  std::unique_lock lock(barrier_mutex_);
+  barrier_lo_ = lo;
+  barrier_hi_ = hi;
+  barrier_cv_.wait(lock, [&] {
+    for (const ArrayIo* w : barrier_writes_) {
+      const uint64_t wlo = w->offset / kSectorBytes, whi = wlo + w->length / kSectorBytes;
+      if (wlo < hi && lo < whi) return false;
+    }
+    return true;
+  });
+}
+
+void Array::lower_barrier() {
+  std::lock_guard lock(barrier_mutex_);
+  barrier_lo_ = barrier_hi_ = 0;
 }
 
 void Array::submit(ArrayIo& io, io::Backend& backend) {
   if (backend.members_version() != members_version_.load(std::memory_order_acquire)) [[unlikely]]
     update_backend(backend);
+  if (io.write && !enter_barrier(io, backend)) return;  // held: tried again on a timer
   io.backend = &backend;
   io.error = 0;
   io.outstanding = 1;  // held until every child is queued, so none completes the parent early
@@ -177,6 +245,7 @@ void Array::finish_child(ArrayIo& io) {
       left -= n;
     }
   }
+  if (io.write) leave_barrier(io);
   io.done(io, io.error ? io.error : int(io.length));
 }
 

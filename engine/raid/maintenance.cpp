@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "discovery/signature.hpp"
 #include "raid/array.hpp"
@@ -125,6 +127,20 @@ bool Array::add_member(const std::string& path, bool force, uint64_t create_byte
     if (!write_superblocks(error)) return false;
   }
 
+  // Writes from here on take part in the resync barrier; wait for the ones
+  // that started before (they did not write the new member) to finish, so
+  // the copy reads what they wrote.
+  rebuilding_.fetch_add(1, std::memory_order_seq_cst);
+  struct BarrierOff {
+    Array& a;
+    ~BarrierOff() {
+      a.lower_barrier();
+      a.rebuilding_.fetch_sub(1, std::memory_order_seq_cst);
+    }
+  } barrier_off{*this};
+  while (unregistered_writes_.load(std::memory_order_seq_cst) > 0)
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+
   // Rebuild: walk the new member's device sectors in order (so
   // recovery_offset only grows), reading each from an in-sync copy.
   Slot& target = *slots_[size_t(slot)];
@@ -150,7 +166,11 @@ bool Array::add_member(const std::string& path, bool force, uint64_t create_byte
         *error = "no in-sync copy of array sector " + std::to_string(array_sector) + " to rebuild from";
         return false;
       }
-      if (!copy_range(source, slot, source_sector, dev_sector, uint32_t(n), scratch, error)) return false;
+      // The piece is one run of array sectors (within a chunk for raid10).
+      raise_barrier(array_sector, array_sector + n);
+      const bool copied = copy_range(source, slot, source_sector, dev_sector, uint32_t(n), scratch, error);
+      lower_barrier();
+      if (!copied) return false;
       if (target.st() == SlotState::Faulty) {
         *error = path + " failed during rebuild: " + target.note;
         return false;

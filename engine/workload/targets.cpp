@@ -141,7 +141,14 @@ class NullBackend final : public io::Backend {
   explicit NullBackend(unsigned depth) { pending_.reserve(depth * 2); }
   void queue(io::MemberIo& io) override { pending_.push_back(&io); }
   void submit() override {}
+  void queue_timer(io::MemberIo& io, uint64_t) override { timers_.push_back(&io); }
   unsigned reap(unsigned) override {
+    if (!timers_.empty()) {  // no clock here: a timer is due at the next reap
+      auto due = std::move(timers_);
+      timers_.clear();
+      for (io::MemberIo* io : due) io->done(*io, -EAGAIN);
+      return unsigned(due.size());
+    }
     // Take the batch out first: callbacks queue the next I/O into pending_.
     const size_t n = std::min<size_t>(pending_.size(), limit_);
     batch_.assign(pending_.begin(), pending_.begin() + std::ptrdiff_t(n));
@@ -151,11 +158,11 @@ class NullBackend final : public io::Backend {
   }
   void set_reap_limit(unsigned max_per_reap) override { limit_ = max_per_reap ? max_per_reap : 1; }
   uint64_t now_ns() override { return io::monotonic_ns(); }
-  unsigned in_flight() const override { return unsigned(pending_.size()); }
+  unsigned in_flight() const override { return unsigned(pending_.size() + timers_.size()); }
   std::string describe() const override { return "null"; }
 
  private:
-  std::vector<io::MemberIo*> pending_, batch_;
+  std::vector<io::MemberIo*> pending_, batch_, timers_;
   unsigned limit_ = ~0u;
 };
 

@@ -299,6 +299,7 @@ class FailingBackend final : public io::Backend {
     inner_->queue(io);
   }
   void submit() override { inner_->submit(); }
+  void queue_timer(io::MemberIo& io, uint64_t delay_ns) override { inner_->queue_timer(io, delay_ns); }
   unsigned reap(unsigned min_complete) override {
     unsigned done = deliver_failed() + inner_->reap(0);
     while (done < min_complete) {

@@ -274,15 +274,12 @@ TEST_CASE("an interrupted rebuild is recorded and resumes where it stopped", "[r
   check_reads_back(*arr, model);
 }
 
-// BUG-REBUILD-RACE (engine/raid/maintenance.cpp, Array::add_member and
-// copy_range): the rebuild reads a piece from an in-sync copy and then writes
-// it to the new member with no barrier against array writes (md raises a
-// resync barrier for the range). A write that lands on the recovering member
-// between the rebuild's read and its write is overwritten with the older
-// bytes, so the new member ends up InSync but different from its mirror:
-// check finds mismatches and reads from it return stale data. The writer
-// here works just ahead of the rebuild, where the next piece is copied.
-TEST_CASE("writes that run during a rebuild reach the rebuilt member", "[raid][manage][rebuild][!mayfail]") {
+// Was BUG-REBUILD-RACE: the rebuild read a piece from an in-sync copy and
+// then wrote it to the new member with no barrier against array writes, so a
+// write landing in between was overwritten with older bytes (check found
+// mismatches). Now writes and the copy meet at a resync barrier, as in md.
+// The writer works just ahead of the rebuild, where the next piece is copied.
+TEST_CASE("writes that run during a rebuild reach the rebuilt member", "[raid][manage][rebuild]") {
   const Config cfg = all_configs()[0];
   TempDir dir;
   auto paths = member_paths(dir, cfg.disks);
