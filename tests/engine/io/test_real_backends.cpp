@@ -157,3 +157,25 @@ TEST_CASE("pread/pwrite fallback backend honours the reap limit too", "[uring]")
   SyncBackend backend(members);
   read_all_with_limit(backend, 5);
 }
+
+TEST_CASE("io_uring backend: a timer completes with -EAGAIN after its delay, touching no device", "[uring]") {
+  TempFile file;
+  auto dev = open_file(file);
+  MemberDevice* members[] = {dev.get()};
+  auto backend = make_real_backend(members, 4, nullptr);
+  Completion c;
+  MemberIo timer;
+  timer.member = 0;
+  timer.done = on_done;
+  timer.owner = &c;
+  const uint64_t t0 = monotonic_ns();
+  backend->queue_timer(timer, 2000000);  // 2 ms
+  CHECK(backend->in_flight() == 1);
+  CHECK(backend->reap(0) == 0);  // not due yet
+  CHECK(c.calls == 0);
+  CHECK(backend->reap(1) == 1);
+  CHECK(monotonic_ns() - t0 >= 2000000);
+  CHECK(c.calls == 1);
+  CHECK(c.result == -EAGAIN);
+  CHECK(backend->in_flight() == 0);
+}

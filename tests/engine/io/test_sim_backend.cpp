@@ -254,3 +254,23 @@ TEST_CASE("sim backend: callback time is monotonic across a long run", "[sim]") 
   CHECK(std::is_sorted(r.completions.begin(), r.completions.end()));
   CHECK(r.completions.back() == be.now_ns());
 }
+
+TEST_CASE("sim backend: a timer fires at its virtual time with -EAGAIN, the model untouched", "[sim]") {
+  FixedModel m(1000);
+  DeviceModel* members[] = {&m};
+  SimBackend be(members);
+  Record r{&be};
+  MemberIo t = make_io(r, 0, 7, 0, 4096);
+  be.queue_timer(t, 500);
+  MemberIo a = make_io(r, 0, 1, 4096, 4096);
+  be.queue(a);
+  CHECK(be.in_flight() == 2);
+  CHECK(be.reap(1) == 1);
+  CHECK(be.now_ns() == 500);
+  REQUIRE(r.done.size() == 1);
+  CHECK(r.done[0] == std::pair<uint64_t, int>{7, -EAGAIN});
+  CHECK(m.completed.empty());  // the timer is not an I/O of the disk
+  CHECK(be.reap(1) == 1);
+  CHECK(be.now_ns() == 1000);
+  CHECK(m.completed.size() == 1);
+}
