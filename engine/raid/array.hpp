@@ -186,6 +186,13 @@ class Array {
   // lets them through again.
   void raise_barrier(uint64_t lo, uint64_t hi);
   void lower_barrier();
+  // Makes writes take part in the barrier for its lifetime, after waiting
+  // for the writes already running outside it to finish.
+  struct BarrierScope {
+    explicit BarrierScope(Array& a);
+    ~BarrierScope();
+    Array& array;
+  };
   void issue_read(ArrayIo::Child& c);
   static void child_done(io::MemberIo& mio, int result);
   void finish_child(ArrayIo& io);
@@ -209,13 +216,14 @@ class Array {
   std::atomic<uint64_t> members_version_{0};
   std::vector<std::unique_ptr<io::MemberDevice>> retired_;  // under meta_mutex_
 
-  // md's resync barrier, in user space: while add_member rebuilds, writes
+  // md's resync barrier, in user space: while add_member rebuilds (or check
+  // runs), writes
   // register here and a write to the piece being copied waits (on a backend
   // timer, never blocking its thread) until the copy is done; the copy waits
   // for registered writes to that piece to finish. Outside a rebuild a write
   // only counts itself in unregistered_writes_ (the rebuild waits for those
   // to drain before its first piece).
-  std::atomic<int> rebuilding_{0};
+  std::atomic<int> barrier_users_{0};
   std::atomic<int64_t> unregistered_writes_{0};
   std::mutex barrier_mutex_;
   std::condition_variable barrier_cv_;

@@ -3,7 +3,9 @@
 // member and reads retry on another copy.
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 #include "raid/array.hpp"
 
@@ -33,11 +35,11 @@ constexpr uint64_t kBarrierRetryNs = 100000;
 
 bool Array::enter_barrier(ArrayIo& io, io::Backend& backend) {
   io.barrier = ArrayIo::Barrier::none;
-  if (rebuilding_.load(std::memory_order_seq_cst) == 0) {
+  if (barrier_users_.load(std::memory_order_seq_cst) == 0) {
     // Count first, then look again: a rebuild that starts in between either
     // sees this count (and waits for it) or is seen here.
     unregistered_writes_.fetch_add(1, std::memory_order_seq_cst);
-    if (rebuilding_.load(std::memory_order_seq_cst) == 0) {
+    if (barrier_users_.load(std::memory_order_seq_cst) == 0) {
       io.barrier = ArrayIo::Barrier::counted;
       return true;
     }
@@ -73,6 +75,8 @@ void Array::retry_done(io::MemberIo& mio, int) {
 
 void Array::raise_barrier(uint64_t lo, uint64_t hi) {
   std::unique_lock lock(barrier_mutex_);
+  // One piece at a time: a rebuild and a check running together take turns.
+  barrier_cv_.wait(lock, [&] { return barrier_lo_ == barrier_hi_; });
   barrier_lo_ = lo;
   barrier_hi_ = hi;
   barrier_cv_.wait(lock, [&] {
@@ -87,6 +91,17 @@ void Array::raise_barrier(uint64_t lo, uint64_t hi) {
 void Array::lower_barrier() {
   std::lock_guard lock(barrier_mutex_);
   barrier_lo_ = barrier_hi_ = 0;
+  barrier_cv_.notify_all();
+}
+
+Array::BarrierScope::BarrierScope(Array& a) : array(a) {
+  array.barrier_users_.fetch_add(1, std::memory_order_seq_cst);
+  while (array.unregistered_writes_.load(std::memory_order_seq_cst) > 0)
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+}
+
+Array::BarrierScope::~BarrierScope() {
+  array.barrier_users_.fetch_sub(1, std::memory_order_seq_cst);
 }
 
 void Array::submit(ArrayIo& io, io::Backend& backend) {

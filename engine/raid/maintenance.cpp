@@ -127,19 +127,9 @@ bool Array::add_member(const std::string& path, bool force, uint64_t create_byte
     if (!write_superblocks(error)) return false;
   }
 
-  // Writes from here on take part in the resync barrier; wait for the ones
-  // that started before (they did not write the new member) to finish, so
-  // the copy reads what they wrote.
-  rebuilding_.fetch_add(1, std::memory_order_seq_cst);
-  struct BarrierOff {
-    Array& a;
-    ~BarrierOff() {
-      a.lower_barrier();
-      a.rebuilding_.fetch_sub(1, std::memory_order_seq_cst);
-    }
-  } barrier_off{*this};
-  while (unregistered_writes_.load(std::memory_order_seq_cst) > 0)
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  // Writes from here on take part in the resync barrier (the ones that
+  // started before did not write the new member; the copy waits for them).
+  BarrierScope barrier(*this);
 
   // Rebuild: walk the new member's device sectors in order (so
   // recovery_offset only grows), reading each from an in-sync copy.
@@ -196,6 +186,10 @@ bool Array::add_member(const std::string& path, bool force, uint64_t create_byte
 }
 
 std::optional<uint64_t> Array::check(bool repair, ProgressFn progress, std::string* error) {
+  // Writes running meanwhile must not land between reading one copy and the
+  // next (a false mismatch) or between the read and a repair's write (an
+  // older copy written over a newer one): md holds them at the same barrier.
+  BarrierScope barrier(*this);
   const uint64_t total = geo_.array_sectors();
   const uint64_t step =
       geo_.level == 10 ? std::min<uint64_t>(geo_.chunk_sectors, kPieceSectors) : kPieceSectors;
@@ -206,6 +200,11 @@ std::optional<uint64_t> Array::check(bool repair, ProgressFn progress, std::stri
     const size_t bytes = size_t(n) * kSectorBytes;
     layout::DevAddress addr[kMaxCopies];
     const int copies = geo_.map(sector, addr);
+    raise_barrier(sector, sector + n);
+    struct Lower {
+      Array& a;
+      ~Lower() { a.lower_barrier(); }
+    } lower{*this};
     int first = -1;
     for (int k = 0; k < copies; ++k) {
       Slot& s = *slots_[size_t(addr[k].disk)];
