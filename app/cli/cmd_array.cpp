@@ -20,10 +20,12 @@ namespace {
 
 const std::set<std::string> kNoFlags;
 
-std::unique_ptr<raid::Array> assemble_or_throw(const std::vector<std::string>& members) {
+std::unique_ptr<raid::Array> assemble_or_throw(const std::vector<std::string>& members,
+                                               const std::string& add_target = {}) {
   if (members.empty()) throw UsageError("no members given");
   std::string err;
-  auto arr = raid::Array::assemble(members, &err);
+  auto arr = add_target.empty() ? raid::Array::assemble(members, &err)
+                                : raid::Array::assemble_for_add(members, add_target, &err);
   if (!arr) throw RuntimeError(err);
   for (auto& r : arr->rejected())
     std::fprintf(stderr, "raidscope-cli: warning: %s not used: %s\n", r.path.c_str(), r.reason.c_str());
@@ -243,7 +245,12 @@ int cmd_add(const Argv& argv) {
   const std::string target = a.required("member");
   std::vector<std::string> members = a.positional();
   members.erase(std::remove(members.begin(), members.end(), target), members.end());
-  auto arr = assemble_or_throw(members);
+  auto arr = assemble_or_throw(members, target);
+  if (const int slot = arr->slot_of(target); slot >= 0) {
+    const auto& s = arr->slot(slot);
+    std::fprintf(stderr, "raidscope-cli: resuming the interrupted rebuild of %s at %.1f%%\n", target.c_str(),
+                 100.0 * double(s.recovery_offset.load()) / double(arr->geometry().dev_sectors));
+  }
   ProgressPrinter progress("rebuild " + target);
   std::string err;
   if (!arr->add_member(

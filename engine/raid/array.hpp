@@ -112,6 +112,13 @@ class Array {
   // Assembles from the given members (the array is the set given). Fails
   // with a message naming the member and the reason.
   static std::unique_ptr<Array> assemble(const std::vector<std::string>& paths, std::string* error);
+  // For `add`: when `target` is this array's member part way through a
+  // rebuild (its superblock has md's recovery_offset and is up to date), the
+  // array is assembled with it, so add_member(target) resumes from the last
+  // checkpoint; otherwise `members` alone are assembled and the rebuild
+  // starts over.
+  static std::unique_ptr<Array> assemble_for_add(const std::vector<std::string>& members,
+                                                 const std::string& target, std::string* error);
   // Creates a new array on `paths`: validates every target first and writes
   // nothing unless all pass (see create.cpp for the checks).
   static std::unique_ptr<Array> create(const CreateOptions& opts, const std::vector<std::string>& paths,

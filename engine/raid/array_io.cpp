@@ -192,8 +192,11 @@ void Array::issue_read(ArrayIo::Child& c) {
   req.sectors = c.sectors;
   req.job_id = io.job_id;
   // md reads the first copy while a resync is pending, so readers agree.
+  // That is the array's rule, not the policy's: the btrfs policies know no
+  // md resync, so md's read_balance stands in for them until the resync.
   req.resync_overlap = needs_resync();
-  balance::Choice choice = balance::choose(policy(), req, {snap, size_t(copies)}, policy_state_, tunables());
+  const balance::PolicyId pol = req.resync_overlap ? balance::PolicyId::MdLegacy : policy();
+  balance::Choice choice = balance::choose(pol, req, {snap, size_t(copies)}, policy_state_, tunables());
   if (choice.index < 0) {
     io.error = -EIO;
     finish_child(io);

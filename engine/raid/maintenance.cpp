@@ -35,6 +35,21 @@ bool Array::copy_range(int from_slot, int to_slot, uint64_t dev_sector_from, uin
   return true;
 }
 
+std::unique_ptr<Array> Array::assemble_for_add(const std::vector<std::string>& members,
+                                               const std::string& target, std::string* error) {
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0) {
+    std::vector<std::string> with = members;
+    with.push_back(target);
+    std::string not_resumable;  // any reason: the plain assemble below decides
+    if (auto arr = assemble(with, &not_resumable)) {
+      const int slot = arr->slot_of(target);
+      if (slot >= 0 && arr->slot(slot).st() == SlotState::Recovering) return arr;
+    }
+  }
+  return assemble(members, error);
+}
+
 bool Array::add_member(const std::string& path, bool force, uint64_t create_bytes, ProgressFn progress,
                        std::string* error) {
   // Resume an interrupted rebuild of a member already in the array.

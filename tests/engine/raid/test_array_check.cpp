@@ -142,10 +142,25 @@ TEST_CASE("an array not stopped cleanly needs a resync until repair", "[raid][ch
   CHECK(arr->needs_resync());
   CHECK(arr->state_text().find("resync") != std::string::npos);
   CHECK(arr->working_members() == cfg.disks);
-  // Until the resync, md's policies read the first copy so readers agree.
-  for (auto policy : {balance::PolicyId::MdLegacy, balance::PolicyId::MdRr}) {
+  // Until the resync, reads go to the first copy so readers agree, whatever
+  // the policy (btrfs's policies know no md resync; the array applies md's rule).
+  for (auto policy : {balance::PolicyId::MdLegacy, balance::PolicyId::MdRr, balance::PolicyId::BtrfsPid,
+                      balance::PolicyId::BtrfsRr, balance::PolicyId::BtrfsQlen}) {
+    INFO(balance::policy_name(policy));
     arr->set_policy(policy);
     for (int i = 0; i < 4; ++i) CHECK(first_diff(read_array(*arr, block_off, 4096), first_copy) == -1);
+    // Reads that these policies would otherwise spread: btrfs-rr moving on
+    // every request, btrfs-pid choosing by an odd job id.
+    balance::Tunables t;
+    t.min_contig_read = 0;
+    REQUIRE(arr->set_tunables(t, &error));
+    auto be = arr->make_backend(1);
+    Pipeline p(*arr, *be, 1, 4096);
+    std::vector<uint8_t> got(4096);
+    for (uint32_t job = 0; job < 4; ++job) {
+      REQUIRE(p.run({{false, block_off, 4096, got.data(), job}})[0] == 4096);
+      CHECK(first_diff(got, first_copy) == -1);
+    }
   }
   arr->set_policy(balance::PolicyId::MdLegacy);
 

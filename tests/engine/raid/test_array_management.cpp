@@ -393,3 +393,90 @@ TEST_CASE("add_member refuses targets it would destroy or that cannot hold a mem
   REQUIRE(mism.has_value());
   CHECK(*mism == 0);
 }
+
+// md keeps recovery_offset in the recovering member's superblock so an
+// interrupted rebuild resumes. Here the rebuild stops past its first 64 MiB
+// checkpoint (the progress callback throws), once as a crash (the member
+// files copied at that moment: only the checkpoint is on disk) and once as a
+// clean stop (the array records exactly how far it got). A new assemble for
+// `add` takes the member back as recovering and the rebuild goes on from
+// there, not from 0.
+TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][manage][rebuild][resume]") {
+  const Config cfg = all_configs()[0];
+  constexpr uint64_t kBig = 80ull << 20;          // more than one checkpoint (64 MiB) of data
+  constexpr uint64_t kStopAfter = 66ull << 20;    // the rebuild is stopped just past this
+  constexpr uint64_t kDataAt = 70ull << 20;       // data the rebuild had not reached yet
+  TempDir dir;
+  auto paths = member_paths(dir, cfg.disks);
+  paths.push_back(dir.file("fresh.img"));  // the new member, last
+  auto crash = member_paths(dir, cfg.disks + 1, "crash");
+  std::mt19937_64 rng(91);
+  const auto model = random_bytes(rng, 1 << 20);
+  uint64_t stopped_at = 0;
+  {
+    auto arr = create_array(cfg, {paths[0], paths[1]}, kBig);
+    std::string error;
+    REQUIRE(arr->write(kDataAt, model.data(), model.size(), &error));
+    REQUIRE(arr->fail_member(1, "test", &error));
+    struct Stop {};
+    CHECK_THROWS_AS(arr->add_member(paths[2], false, kBig,
+                                    [&](const Progress& p) {
+                                      if (p.done_bytes <= kStopAfter) return;
+                                      stopped_at = p.done_bytes;
+                                      for (size_t i = 0; i < paths.size(); ++i)
+                                        std::filesystem::copy_file(paths[i], crash[i]);
+                                      throw Stop{};
+                                    },
+                                    &error),
+                    Stop);
+  }
+  REQUIRE(stopped_at > kStopAfter);
+  for (bool crashed : {true, false}) {
+    INFO((crashed ? "after a crash" : "after a clean stop"));
+    const auto& files = crashed ? crash : paths;
+    const uint64_t expect = crashed ? (64ull << 20) : stopped_at;
+    std::string error;
+    auto arr = Array::assemble_for_add({files[0]}, files[2], &error);
+    INFO(error);
+    REQUIRE(arr);
+    REQUIRE(arr->slot_of(files[2]) == 1);
+    CHECK(arr->slot(1).st() == SlotState::Recovering);
+    CHECK(arr->slot(1).recovery_offset.load() * kSectorBytes == expect);
+    uint64_t first = 0;
+    REQUIRE(arr->add_member(files[2], false, 0, [&](const Progress& p) { if (!first) first = p.done_bytes; },
+                            &error));
+    CHECK(first > expect);
+    CHECK(first <= expect + (1 << 20));
+    CHECK(arr->slot(1).st() == SlotState::InSync);
+    auto mism = arr->check(false, nullptr, &error);
+    REQUIRE(mism.has_value());
+    CHECK(*mism == 0);
+    // The data past the stop was rebuilt too: read it from the new member alone.
+    REQUIRE(arr->fail_member(0, "test", &error));
+    std::vector<uint8_t> back(model.size());
+    REQUIRE(arr->read(kDataAt, back.data(), back.size(), &error));
+    CHECK(back == model);
+  }
+}
+
+TEST_CASE("assemble_for_add starts over when the member cannot resume", "[raid][manage][resume]") {
+  const Config cfg = all_configs()[0];
+  TempDir dir;
+  auto paths = member_paths(dir, cfg.disks);
+  auto arr = create_array(cfg, paths);
+  std::string error;
+  REQUIRE(arr->fail_member(1, "test", &error));
+  arr.reset();
+  std::vector<std::string> others = paths;
+  others.erase(others.begin() + 1);
+  // A failed member (its role is faulty in the others' superblocks) and a
+  // file that is no member at all are both left out: the array is the others.
+  for (const std::string& target : {paths[1], dir.file("absent.img")}) {
+    INFO(target);
+    auto a = Array::assemble_for_add(others, target, &error);
+    INFO(error);
+    REQUIRE(a);
+    CHECK(a->slot_of(target) < 0);
+    CHECK(a->slot(1).st() != SlotState::Recovering);
+  }
+}
