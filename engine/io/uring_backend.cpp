@@ -68,7 +68,8 @@ void UringBackend::replace_member(int index, MemberDevice* dev) {
   if (fixed_files_) {
     // The kernel keeps the old file for requests still in flight.
     int fd = dev ? dev->fd() : -1;
-    if (size_t(index) >= registered_files_ || io_uring_register_files_update(&ring_, unsigned(index), &fd, 1) != 1) {
+    if (size_t(index) >= registered_files_ ||
+        io_uring_register_files_update(&ring_, unsigned(index), &fd, 1) != 1) {
       // Outside the registered table (or the update failed): stop using
       // fixed files rather than send I/O to the wrong file.
       io_uring_unregister_files(&ring_);

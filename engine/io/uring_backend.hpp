@@ -60,7 +60,7 @@ class UringBackend final : public Backend {
 
   io_uring ring_{};
   std::vector<MemberDevice*> members_;
-  std::vector<Held> held_;           // min-heap, capacity reserved up front
+  std::vector<Held> held_;  // min-heap, capacity reserved up front
   unsigned in_flight_ = 0;
   unsigned unsubmitted_ = 0;
   unsigned reap_limit_ = ~0u;

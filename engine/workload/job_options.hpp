@@ -53,8 +53,8 @@ struct JobOptions {
   unsigned iodepth_batch_submit = 1;
   unsigned iodepth_batch_complete_min = 1;  // >= 1 (fio's 0, polling, is refused)
   unsigned iodepth_batch_complete_max = 0;
-  unsigned numjobs = 1;                    // >= 1: clones of this job, each with its own seed
-  std::chrono::microseconds runtime{0};    // 0: no limit
+  unsigned numjobs = 1;                  // >= 1: clones of this job, each with its own seed
+  std::chrono::microseconds runtime{0};  // 0: no limit
   bool time_based = false;
   std::chrono::microseconds ramp_time{0};
   std::chrono::microseconds startdelay{0};
@@ -75,7 +75,7 @@ struct JobOptions {
   bool verify_fatal = false;
   bool group_reporting = false;
   bool stonewall = false;
-  bool thread = false;                  // accepted for fio compatibility: RaidScope jobs are always threads
+  bool thread = false;  // accepted for fio compatibility: RaidScope jobs are always threads
   // fio's default: stamp each 512-byte block of a write with its offset and
   // the time, so no two writes carry the same bytes (deduplicating storage
   // would otherwise store one copy and look faster than it is).
@@ -112,13 +112,13 @@ inline bool does_write(RwMode m) noexcept {
 // or more than iodepth meaning iodepth (as fio fixes them up).
 inline unsigned submit_batch(const JobOptions& j) noexcept {
   return (j.iodepth_batch_submit == 0 || j.iodepth_batch_submit > j.iodepth) ? j.iodepth
-                                                                              : j.iodepth_batch_submit;
+                                                                             : j.iodepth_batch_submit;
 }
 // Most completions one reap handles: iodepth_batch_complete_max, raised to
 // iodepth_batch_complete_min when below it (fio's default: equal to it).
 inline unsigned reap_batch_max(const JobOptions& j) noexcept {
   return j.iodepth_batch_complete_max < j.iodepth_batch_complete_min ? j.iodepth_batch_complete_min
-                                                                      : j.iodepth_batch_complete_max;
+                                                                     : j.iodepth_batch_complete_max;
 }
 
 // fio's spellings: "read", "write", "randread", "randwrite", "rw", "randrw".

@@ -403,9 +403,9 @@ TEST_CASE("add_member refuses targets it would destroy or that cannot hold a mem
 // there, not from 0.
 TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][manage][rebuild][resume]") {
   const Config cfg = all_configs()[0];
-  constexpr uint64_t kBig = 80ull << 20;          // more than one checkpoint (64 MiB) of data
-  constexpr uint64_t kStopAfter = 66ull << 20;    // the rebuild is stopped just past this
-  constexpr uint64_t kDataAt = 70ull << 20;       // data the rebuild had not reached yet
+  constexpr uint64_t kBig = 80ull << 20;        // more than one checkpoint (64 MiB) of data
+  constexpr uint64_t kStopAfter = 66ull << 20;  // the rebuild is stopped just past this
+  constexpr uint64_t kDataAt = 70ull << 20;     // data the rebuild had not reached yet
   TempDir dir;
   auto paths = member_paths(dir, cfg.disks);
   paths.push_back(dir.file("fresh.img"));  // the new member, last
@@ -419,15 +419,16 @@ TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][m
     REQUIRE(arr->write(kDataAt, model.data(), model.size(), &error));
     REQUIRE(arr->fail_member(1, "test", &error));
     struct Stop {};
-    CHECK_THROWS_AS(arr->add_member(paths[2], false, kBig,
-                                    [&](const Progress& p) {
-                                      if (p.done_bytes <= kStopAfter) return;
-                                      stopped_at = p.done_bytes;
-                                      for (size_t i = 0; i < paths.size(); ++i)
-                                        std::filesystem::copy_file(paths[i], crash[i]);
-                                      throw Stop{};
-                                    },
-                                    &error),
+    CHECK_THROWS_AS(arr->add_member(
+                        paths[2], false, kBig,
+                        [&](const Progress& p) {
+                          if (p.done_bytes <= kStopAfter) return;
+                          stopped_at = p.done_bytes;
+                          for (size_t i = 0; i < paths.size(); ++i)
+                            std::filesystem::copy_file(paths[i], crash[i]);
+                          throw Stop{};
+                        },
+                        &error),
                     Stop);
   }
   REQUIRE(stopped_at > kStopAfter);
@@ -443,8 +444,12 @@ TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][m
     CHECK(arr->slot(1).st() == SlotState::Recovering);
     CHECK(arr->slot(1).recovery_offset.load() * kSectorBytes == expect);
     uint64_t first = 0;
-    REQUIRE(arr->add_member(files[2], false, 0, [&](const Progress& p) { if (!first) first = p.done_bytes; },
-                            &error));
+    REQUIRE(arr->add_member(
+        files[2], false, 0,
+        [&](const Progress& p) {
+          if (!first) first = p.done_bytes;
+        },
+        &error));
     CHECK(first > expect);
     CHECK(first <= expect + (1 << 20));
     CHECK(arr->slot(1).st() == SlotState::InSync);

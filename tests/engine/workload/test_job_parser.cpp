@@ -765,7 +765,7 @@ TEST_CASE("iodepth batching options: fio's names, aliases, defaults and fix-ups"
   const JobOptions& b = job_named(r, "b");
   CHECK(submit_batch(b) == 16);  // 0 means iodepth
   CHECK(b.iodepth_batch_complete_min == 4);
-  CHECK(reap_batch_max(b) == 4);  // max below min is raised to min
+  CHECK(reap_batch_max(b) == 4);                // max below min is raised to min
   CHECK(submit_batch(job_named(r, "c")) == 4);  // capped at iodepth
   // fio's JSON "job options" keeps the canonical names.
   REQUIRE(b.given.size() == 3);

@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -274,7 +274,8 @@ TEST_CASE("submission and reaping follow fio's iodepth_batch options", "[runner]
 }
 
 TEST_CASE("a job that sleeps through think time records context switches", "[runner]") {
-  auto jobs = jobs_from({"--name=t", "--rw=read", "--bs=4k", "--iodepth=1", "--size=160k", "--thinktime=2ms"});
+  auto jobs =
+      jobs_from({"--name=t", "--rw=read", "--bs=4k", "--iodepth=1", "--size=160k", "--thinktime=2ms"});
   NullTarget target(1ull << 20);
   auto out = run(jobs, target);
   const auto& j = out.results.jobs[0];
