@@ -188,11 +188,14 @@ class Array {
   bool enter_barrier(ArrayIo& io, io::Backend& backend);
   void leave_barrier(ArrayIo& io);
   static void retry_done(io::MemberIo& mio, int result);
-  // The rebuild's side of the barrier: hold new writes to array sectors
-  // [lo, hi) and wait until none in flight touches them; lower_barrier()
-  // lets them through again.
-  void raise_barrier(uint64_t lo, uint64_t hi);
-  void lower_barrier();
+  // The rebuild's side of the barrier, for one piece: holds new writes to
+  // array sectors [lo, hi) and waits until none in flight touches them; the
+  // writes go through again when it goes.
+  struct BarrierPiece {
+    BarrierPiece(Array& a, uint64_t lo, uint64_t hi);
+    ~BarrierPiece();
+    Array& array;
+  };
   // Makes writes take part in the barrier for its lifetime, after waiting
   // for the writes already running outside it to finish.
   struct BarrierScope {

@@ -73,14 +73,14 @@ void Array::retry_done(io::MemberIo& mio, int) {
   static_cast<Array*>(c.owner)->submit(*c.parent, *c.parent->backend);
 }
 
-void Array::raise_barrier(uint64_t lo, uint64_t hi) {
-  std::unique_lock lock(barrier_mutex_);
+Array::BarrierPiece::BarrierPiece(Array& a, uint64_t lo, uint64_t hi) : array(a) {
+  std::unique_lock lock(array.barrier_mutex_);
   // One piece at a time: a rebuild and a check running together take turns.
-  barrier_cv_.wait(lock, [&] { return barrier_lo_ == barrier_hi_; });
-  barrier_lo_ = lo;
-  barrier_hi_ = hi;
-  barrier_cv_.wait(lock, [&] {
-    for (const ArrayIo* w : barrier_writes_) {
+  array.barrier_cv_.wait(lock, [&] { return array.barrier_lo_ == array.barrier_hi_; });
+  array.barrier_lo_ = lo;
+  array.barrier_hi_ = hi;
+  array.barrier_cv_.wait(lock, [&] {
+    for (const ArrayIo* w : array.barrier_writes_) {
       const uint64_t wlo = w->offset / kSectorBytes, whi = wlo + w->length / kSectorBytes;
       if (wlo < hi && lo < whi) return false;
     }
@@ -88,10 +88,10 @@ void Array::raise_barrier(uint64_t lo, uint64_t hi) {
   });
 }
 
-void Array::lower_barrier() {
-  std::lock_guard lock(barrier_mutex_);
-  barrier_lo_ = barrier_hi_ = 0;
-  barrier_cv_.notify_all();
+Array::BarrierPiece::~BarrierPiece() {
+  std::lock_guard lock(array.barrier_mutex_);
+  array.barrier_lo_ = array.barrier_hi_ = 0;
+  array.barrier_cv_.notify_all();
 }
 
 Array::BarrierScope::BarrierScope(Array& a) : array(a) {

@@ -172,9 +172,11 @@ bool Array::add_member(const std::string& path, bool force, uint64_t create_byte
         return false;
       }
       // The piece is one run of array sectors (within a chunk for raid10).
-      raise_barrier(array_sector, array_sector + n);
-      const bool copied = copy_range(source, slot, source_sector, dev_sector, uint32_t(n), scratch, error);
-      lower_barrier();
+      bool copied;
+      {
+        BarrierPiece piece(*this, array_sector, array_sector + n);
+        copied = copy_range(source, slot, source_sector, dev_sector, uint32_t(n), scratch, error);
+      }
       if (!copied) return false;
       if (target.st() == SlotState::Faulty) {
         *error = path + " failed during rebuild: " + target.note;
@@ -215,11 +217,7 @@ std::optional<uint64_t> Array::check(bool repair, ProgressFn progress, std::stri
     const size_t bytes = size_t(n) * kSectorBytes;
     layout::DevAddress addr[kMaxCopies];
     const int copies = geo_.map(sector, addr);
-    raise_barrier(sector, sector + n);
-    struct Lower {
-      Array& a;
-      ~Lower() { a.lower_barrier(); }
-    } lower{*this};
+    BarrierPiece piece(*this, sector, sector + n);
     int first = -1;
     for (int k = 0; k < copies; ++k) {
       Slot& s = *slots_[size_t(addr[k].disk)];
