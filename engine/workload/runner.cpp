@@ -30,10 +30,7 @@ rusage thread_rusage() {
   return ru;
 }
 
-uint64_t cpu_ns(int who, bool user) {
-  rusage ru{};
-  getrusage(who, &ru);
-  const timeval& t = user ? ru.ru_utime : ru.ru_stime;
+uint64_t ns_of(const timeval& t) {
   return uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_usec) * 1000ull;
 }
 
@@ -48,7 +45,6 @@ void sleep_until(uint64_t t_ns, io::Backend& backend) {
 // a partial batch, then wait for iodepth_batch_complete_min completions and
 // handle at most iodepth_batch_complete_max of them before filling again.
 void run_thread(Instance& inst, Target& target, RunProgress* progress) {
-  const uint64_t usr0 = cpu_ns(RUSAGE_THREAD, true), sys0 = cpu_ns(RUSAGE_THREAD, false);
   const rusage ru0 = thread_rusage();
   auto backend = target.make_backend(inst.job->iodepth);
   backend->set_reap_limit(reap_batch_max(*inst.job));
@@ -67,9 +63,9 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress) {
   inst.verify_errors = driver.verify_errors();
   inst.verify_message = driver.first_verify_error();
   const double run = double(std::max<uint64_t>(inst.result.job_runtime_ns, 1));
-  inst.result.usr_cpu = 100.0 * double(cpu_ns(RUSAGE_THREAD, true) - usr0) / run;
-  inst.result.sys_cpu = 100.0 * double(cpu_ns(RUSAGE_THREAD, false) - sys0) / run;
   const rusage ru1 = thread_rusage();
+  inst.result.usr_cpu = 100.0 * double(ns_of(ru1.ru_utime) - ns_of(ru0.ru_utime)) / run;
+  inst.result.sys_cpu = 100.0 * double(ns_of(ru1.ru_stime) - ns_of(ru0.ru_stime)) / run;
   inst.result.ctx = uint64_t((ru1.ru_nvcsw - ru0.ru_nvcsw) + (ru1.ru_nivcsw - ru0.ru_nivcsw));
   inst.result.majf = uint64_t(ru1.ru_majflt - ru0.ru_majflt);
   inst.result.minf = uint64_t(ru1.ru_minflt - ru0.ru_minflt);
