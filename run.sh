@@ -48,6 +48,9 @@ ensure_demo() {
   if [[ ! -e $DEMO/member0.img ]]; then
     echo "== creating a RAID1 demo array of two image files in $DEMO"
     "$CLI" create --level=1 --raid-devices=2 --name=demo --create-files=256M "$DEMO"/member{0,1}.img
+    # Written through once, so reads reach the disk (holes would read as zeros for free).
+    "$CLI" bench --array="$DEMO/member0.img,$DEMO/member1.img" --name=fill --rw=write --bs=1M --iodepth=8 \
+      --direct=1 >/dev/null
   fi
 }
 

@@ -1,8 +1,10 @@
 // Workload commands: bench (the fio-equivalent load generator on an array,
 // a file, a block device or the null target) and simulate (seed scenarios
 // on the simulator).
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -182,6 +184,23 @@ double probe_host_bandwidth(io::MemberDevice& dev, uint64_t data_offset, uint64_
   }
   while (backend->in_flight()) backend->reap(1);
   return double(probe.bytes) / (double(io::monotonic_ns() - start) / 1e9);
+}
+
+// Reads of a sparse image file's holes return zeros without touching the
+// disk (O_DIRECT or not), so a read benchmark there measures the filesystem.
+// Says so for every regular file that is less than 90 % allocated.
+void warn_sparse_files(const std::vector<std::string>& paths) {
+  for (const auto& path : paths) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) continue;
+    const double allocated = double(st.st_blocks) * 512.0 / double(st.st_size);
+    if (allocated >= 0.9) continue;
+    std::fprintf(stderr,
+                 "raidscope-cli bench: warning: %s is sparse (%.0f%% of its %lld MiB allocated): reads of "
+                 "parts never written return zeros without reaching the disk; write the region first for "
+                 "disk figures\n",
+                 path.c_str(), 100.0 * allocated, static_cast<long long>(st.st_size >> 20));
+  }
 }
 
 std::string mb(double bytes_per_s) {
@@ -391,6 +410,11 @@ int cmd_bench(const Argv& argv) {
   }
   std::string bad = workload::check_jobs(jobs, *target);
   if (!bad.empty()) throw UsageError(bad);
+  if (std::any_of(jobs.begin(), jobs.end(), [](const auto& j) { return workload::does_read(j.rw); })) {
+    std::vector<std::string> files;
+    for (const auto& m : target->members()) files.push_back(m.path);
+    warn_sparse_files(files);
+  }
 
   // ---- run, with progress and an optional member failure ----
   workload::RunProgress progress;

@@ -45,6 +45,15 @@ expect_status 2 "polling completions" -- "$CLI" bench --filename=null --rw=read 
 expect_error_mentions "iodepth_batch_complete_min=0"
 pass "iodepth_batch options"
 
+# Reading sparse members measures the filesystem, not the disk: bench says so,
+# and stops saying so once the members are written.
+"$CLI" bench --array=a.img,b.img --name=sp --rw=read --bs=1M --size=4m 2>sparse.err >/dev/null
+grep -q "a.img is sparse" sparse.err || { cat sparse.err; fail "no warning about the sparse member a.img"; }
+"$CLI" bench --array=a.img,b.img --name=fill --rw=write --bs=1M --iodepth=4 --direct=1 >/dev/null 2>&1
+"$CLI" bench --array=a.img,b.img --name=sp --rw=read --bs=1M --size=4m 2>sparse.err >/dev/null
+if grep -q "sparse" sparse.err; then cat sparse.err; fail "sparse warning after the members were written"; fi
+pass "sparse member warning"
+
 # Per-member tunables: a write-mostly member serves no reads while another can.
 "$CLI" bench --array=a.img,b.img --write-mostly=0 --name=wm --rw=randread --bs=4k --iodepth=4 --size=2m \
   --output-format=json --output=wm.json
