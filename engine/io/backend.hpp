@@ -33,9 +33,10 @@ class Backend {
   // wait), run their callbacks and return how many ran. Also submits what is
   // queued when it has to ask the kernel anyway.
   virtual unsigned reap(unsigned min_complete) = 0;
-  // Member `index` is now `dev` (the array replaced a member, e.g. add_member
-  // put a new device in a failed slot). Called by the owning thread; I/O
-  // already in flight finishes on the old device. Simulated backends, which
+  // Member `index` (one of the members the backend was made with) is now
+  // `dev` (the array replaced a member, e.g. add_member put a new device in
+  // a failed slot). Called by the owning thread; I/O already in flight
+  // finishes on the old device. Simulated backends, which
   // have no devices, ignore it.
   virtual void replace_member(int index, MemberDevice* dev) {
     (void)index;

@@ -45,7 +45,6 @@ UringBackend::UringBackend(std::span<MemberDevice* const> members, unsigned dept
   std::vector<int> fds;
   for (auto* m : members_) fds.push_back(m ? m->fd() : -1);
   fixed_files_ = !fds.empty() && io_uring_register_files(&ring_, fds.data(), unsigned(fds.size())) == 0;
-  registered_files_ = fixed_files_ ? fds.size() : 0;
   held_.reserve(entries * 2);
 }
 
@@ -62,16 +61,13 @@ UringBackend::~UringBackend() {
 }
 
 void UringBackend::replace_member(int index, MemberDevice* dev) {
-  if (index < 0) return;
-  if (size_t(index) >= members_.size()) members_.resize(size_t(index) + 1, nullptr);
+  if (index < 0 || size_t(index) >= members_.size()) return;
   members_[size_t(index)] = dev;
   if (fixed_files_) {
     // The kernel keeps the old file for requests still in flight.
     int fd = dev ? dev->fd() : -1;
-    if (size_t(index) >= registered_files_ ||
-        io_uring_register_files_update(&ring_, unsigned(index), &fd, 1) != 1) {
-      // Outside the registered table (or the update failed): stop using
-      // fixed files rather than send I/O to the wrong file.
+    if (io_uring_register_files_update(&ring_, unsigned(index), &fd, 1) != 1) {
+      // Stop using fixed files rather than send I/O to the wrong file.
       io_uring_unregister_files(&ring_);
       fixed_files_ = false;
     }
@@ -225,9 +221,7 @@ unsigned UringBackend::reap(unsigned min_complete) {
 SyncBackend::SyncBackend(std::span<MemberDevice* const> members) : members_(members.begin(), members.end()) {}
 
 void SyncBackend::replace_member(int index, MemberDevice* dev) {
-  if (index < 0) return;
-  if (size_t(index) >= members_.size()) members_.resize(size_t(index) + 1, nullptr);
-  members_[size_t(index)] = dev;
+  if (index >= 0 && size_t(index) < members_.size()) members_[size_t(index)] = dev;
 }
 
 void SyncBackend::queue(MemberIo& io) {

@@ -67,7 +67,6 @@ class UringBackend final : public Backend {
   uint64_t batch_now_ = 0;
   unsigned setup_flags_ = 0;
   bool fixed_files_ = false;
-  size_t registered_files_ = 0;
 };
 
 // Fallback when io_uring is disabled (sysctl kernel.io_uring_disabled,

@@ -62,6 +62,16 @@ inline std::vector<std::string> member_paths(const TempDir& dir, int n, const st
   return v;
 }
 
+// Runs check (or repair) over the whole array and returns md's mismatch
+// count; fails the test if the check itself fails.
+inline uint64_t check_ok(Array& arr, bool repair) {
+  std::string error;
+  auto r = arr.check(repair, nullptr, &error);
+  INFO(error);
+  REQUIRE(r.has_value());
+  return *r;
+}
+
 // Creates the array on new sparse image files (which need no initial resync).
 inline std::unique_ptr<Array> create_array(const Config& c, const std::vector<std::string>& paths,
                                            uint64_t member_bytes = kMemberBytes) {

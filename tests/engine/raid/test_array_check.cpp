@@ -53,14 +53,6 @@ std::vector<uint8_t> read_array(Array& arr, uint64_t off, size_t len) {
   return v;
 }
 
-uint64_t check_ok(Array& arr, bool repair) {
-  std::string error;
-  auto r = arr.check(repair, nullptr, &error);
-  INFO(error);
-  REQUIRE(r.has_value());
-  return *r;
-}
-
 }  // namespace
 
 TEST_CASE("check counts corrupted blocks, repair rewrites them from the first copy", "[raid][check]") {
@@ -264,9 +256,9 @@ TEST_CASE("check and repair while writes run find and leave no mismatch", "[raid
     TempDir dir;
     auto paths = member_paths(dir, cfg.disks);
     auto arr = create_array(cfg, paths);
-    std::atomic<bool> stop{false};
+    std::atomic<bool> stop{false}, writer_done{false};
     std::string writer_error;
-    uint64_t writes = 0;
+    std::atomic<uint64_t> writes{0};
     std::thread writer([&] {
       try {
         auto be = arr->make_backend(4);
@@ -287,7 +279,10 @@ TEST_CASE("check and repair while writes run find and leave no mismatch", "[raid
       } catch (const std::exception& e) {
         writer_error = e.what();
       }
+      writer_done = true;
     });
+    // The checks must overlap the writes: start them once the writer runs.
+    while (writes.load() == 0 && !writer_done.load()) std::this_thread::yield();
     uint64_t seen = 0;
     for (int round = 0; round < 3; ++round) seen += check_ok(*arr, false);
     check_ok(*arr, true);

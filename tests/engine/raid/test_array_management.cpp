@@ -156,9 +156,7 @@ TEST_CASE("add_member rebuilds a failed member onto a fresh file", "[raid][manag
   CHECK(arr->slot(bad).st() == SlotState::InSync);
   CHECK(arr->working_members() == cfg.disks);
   CHECK(arr->state_text() == "active");  // written since assemble, not yet stopped
-  auto mism = arr->check(false, nullptr, &error);
-  REQUIRE(mism.has_value());
-  CHECK(*mism == 0);
+  CHECK(check_ok(*arr, false) == 0);
   check_reads_back(*arr, model);
 
   // The new member is a full member after a restart; the old one is out.
@@ -199,9 +197,7 @@ TEST_CASE("a former member is re-added and rebuilt after a restart", "[raid][man
   REQUIRE(arr->add_member(paths[size_t(bad)], false, 0, log.fn(), &error));
   log.check_complete(arr->geometry().dev_sectors * kSectorBytes);
   CHECK(arr->slot_of(paths[size_t(bad)]) == bad);
-  auto mism = arr->check(false, nullptr, &error);
-  REQUIRE(mism.has_value());
-  CHECK(*mism == 0);
+  CHECK(check_ok(*arr, false) == 0);
   arr.reset();
   arr = assemble(paths);
   CHECK(arr->rejected().empty());
@@ -264,9 +260,7 @@ TEST_CASE("an interrupted rebuild is recorded and resumes where it stopped", "[r
   REQUIRE(arr->add_member(fresh, false, 0, log.fn(), &error));
   log.check_complete(total, stopped_at);
   CHECK(arr->slot(bad).st() == SlotState::InSync);
-  auto mism = arr->check(false, nullptr, &error);
-  REQUIRE(mism.has_value());
-  CHECK(*mism == 0);
+  CHECK(check_ok(*arr, false) == 0);
   arr.reset();
   arr = assemble(paths);
   CHECK(arr->working_members() == cfg.disks);
@@ -325,9 +319,7 @@ TEST_CASE("writes that run during a rebuild reach the rebuilt member", "[raid][m
   REQUIRE(added);
   REQUIRE(writer_error.empty());
   REQUIRE(writes > 0);
-  auto mism = arr->check(false, nullptr, &error);
-  REQUIRE(mism.has_value());
-  CHECK(*mism == 0);
+  CHECK(check_ok(*arr, false) == 0);
 }
 
 // Was BUG-STALE-BACKEND: a backend kept the MemberDevice pointers (and
@@ -349,9 +341,7 @@ TEST_CASE("a backend made before add_member writes to the new member", "[raid][m
   std::vector<uint8_t> data(kChunkBytes, 0x77);
   REQUIRE(submit_rw(*arr, *be, true, 0, data.data(), kChunkBytes) == int(kChunkBytes));
   be.reset();
-  auto mism = arr->check(false, nullptr, &error);
-  REQUIRE(mism.has_value());
-  CHECK(*mism == 0);
+  CHECK(check_ok(*arr, false) == 0);
 }
 
 TEST_CASE("add_member refuses targets it would destroy or that cannot hold a member", "[raid][manage]") {
@@ -389,9 +379,7 @@ TEST_CASE("add_member refuses targets it would destroy or that cannot hold a mem
   INFO(error);
   REQUIRE(arr->add_member(other_paths[0], true, 0, nullptr, &error));
   CHECK(arr->slot(1).st() == SlotState::InSync);
-  auto mism = arr->check(false, nullptr, &error);
-  REQUIRE(mism.has_value());
-  CHECK(*mism == 0);
+  CHECK(check_ok(*arr, false) == 0);
 }
 
 // md keeps recovery_offset in the recovering member's superblock so an
@@ -453,9 +441,7 @@ TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][m
     CHECK(first > expect);
     CHECK(first <= expect + (1 << 20));
     CHECK(arr->slot(1).st() == SlotState::InSync);
-    auto mism = arr->check(false, nullptr, &error);
-    REQUIRE(mism.has_value());
-    CHECK(*mism == 0);
+    CHECK(check_ok(*arr, false) == 0);
     // The data past the stop was rebuilt too: read it from the new member alone.
     REQUIRE(arr->fail_member(0, "test", &error));
     std::vector<uint8_t> back(model.size());
