@@ -1,6 +1,5 @@
-// Workload commands: bench (the fio-equivalent load generator on an array,
-// a file, a block device or the null target) and simulate (seed scenarios
-// on the simulator).
+// bench: the fio-equivalent load generator on an array, a file, a block
+// device or the null target.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,8 +25,8 @@
 #include "workload/fio_text.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/runner.hpp"
-#include "workload/scenario.hpp"
 #include "workload/targets.hpp"
+#include "workload_args.hpp"
 
 namespace rs::cli {
 namespace {
@@ -53,97 +52,6 @@ OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-r
               --fail-member=INDEX@SECONDS   fail a member while the run goes on
               --output-format=normal|json   --output=FILE   --force
 )";
-
-const char* kSimulateHelp = R"(usage: raidscope-cli simulate --list
-       raidscope-cli simulate --scenario=NAME [--json] [--policy-before=NAME]
-              [--policy-after=NAME] [--members=P1,P2,...|--profile=PROFILE]
-              [--min-contig-read=BYTES] [--rot-round-down=N] [--nonrot-round-down=N]
-              [FIO OPTIONS replacing the scenario's: --bs= --iodepth= --rw= --runtime= ...]
-)";
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string item; std::getline(ss, item, sep);)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-// Takes our own `--key=value` options (and flags) out of argv, leaving fio's.
-struct Split {
-  std::map<std::string, std::vector<std::string>> ours;
-  std::vector<std::string> fio;
-};
-Split split_args(const Argv& argv, const std::set<std::string>& valued, const std::set<std::string>& flags) {
-  Split s;
-  for (const auto& a : argv) {
-    if (a.rfind("--", 0) == 0) {
-      std::string key = a.substr(2), val;
-      auto eq = key.find('=');
-      if (eq != std::string::npos) val = key.substr(eq + 1), key = key.substr(0, eq);
-      if (flags.count(key)) {
-        if (eq != std::string::npos) throw UsageError("option --" + key + " takes no value");
-        s.ours[key].push_back("");
-        continue;
-      }
-      if (valued.count(key)) {
-        if (eq == std::string::npos)
-          throw UsageError("option --" + key + " needs a value (--" + key + "=...)");
-        s.ours[key].push_back(val);
-        continue;
-      }
-    }
-    s.fio.push_back(a);
-  }
-  return s;
-}
-
-std::optional<std::string> one(const Split& s, const std::string& key) {
-  auto it = s.ours.find(key);
-  if (it == s.ours.end()) return std::nullopt;
-  if (it->second.size() > 1) throw UsageError("option --" + key + " given twice");
-  return it->second[0];
-}
-
-uint32_t parse_u32(const std::string& key, const std::string& text) {
-  auto v = parse_size(text);
-  if (!v || *v > 0xffffffffull) throw UsageError("--" + key + "=" + text + " is not a valid number");
-  return uint32_t(*v);
-}
-
-// Tunables from the command line, validated (exit 2 on a bad value).
-std::optional<balance::Tunables> tunables_from(const Split& s) {
-  balance::Tunables t;
-  bool any = false;
-  if (auto v = one(s, "min-contig-read")) t.min_contig_read = parse_u32("min-contig-read", *v), any = true;
-  if (auto v = one(s, "rot-round-down")) t.rot_round_down = parse_u32("rot-round-down", *v), any = true;
-  if (auto v = one(s, "nonrot-round-down"))
-    t.nonrot_round_down = parse_u32("nonrot-round-down", *v), any = true;
-  if (!any) return std::nullopt;
-  std::string err = balance::validate(t);
-  if (!err.empty()) throw UsageError(err);
-  return t;
-}
-
-balance::PolicyId policy_or_usage(const std::string& name) {
-  auto p = balance::policy_from_name(name);
-  if (!p) {
-    std::string known;
-    for (auto n : balance::policy_names()) known += (known.empty() ? "" : ", ") + std::string(n);
-    throw UsageError("unknown policy '" + name + "' (known: " + known + ")");
-  }
-  return *p;
-}
-
-// A profile by name (resources/profiles/NAME.json) or by path to a JSON file.
-io::DeviceProfile profile_or_usage(const std::string& name) {
-  std::string err;
-  const bool is_path = name.find('/') != std::string::npos || name.ends_with(".json");
-  auto p =
-      is_path ? io::load_profile_file(name, &err) : io::find_profile(name, resource_dirs("profiles"), &err);
-  if (!p) throw UsageError(err);
-  return *p;
-}
 
 // How fast the host reads the first member (1 MiB reads, 8 in flight, a
 // quarter second): the ceiling for emulated members sharing it.
@@ -201,24 +109,6 @@ void warn_sparse_files(const std::vector<std::string>& paths) {
                  "disk figures\n",
                  path.c_str(), 100.0 * allocated, static_cast<long long>(st.st_size >> 20));
   }
-}
-
-std::string mb(double bytes_per_s) {
-  char buf[32];
-  if (bytes_per_s >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.2f GB/s", bytes_per_s / 1e9);
-  else
-    std::snprintf(buf, sizeof buf, "%.1f MB/s", bytes_per_s / 1e6);
-  return buf;
-}
-
-std::string shares(const std::vector<double>& v) {
-  std::string s;
-  for (double x : v) {
-    if (!s.empty()) s += "/";
-    s += std::to_string(int(std::lround(x * 100)));
-  }
-  return s.empty() ? "-" : s;
 }
 
 }  // namespace
@@ -484,109 +374,6 @@ int cmd_bench(const Argv& argv) {
       status = 1;
     }
   return status;
-}
-
-int cmd_simulate(const Argv& argv) {
-  for (auto& a : argv)
-    if (a == "--help" || a == "-h") {
-      std::fputs(kSimulateHelp, stdout);
-      return 0;
-    }
-  Split s = split_args(argv,
-                       {"scenario", "policy-before", "policy-after", "members", "profile", "min-contig-read",
-                        "rot-round-down", "nonrot-round-down"},
-                       {"json", "list"});
-  const auto dirs = resource_dirs("scenarios");
-  if (s.ours.count("list")) {
-    for (auto& sc : workload::list_scenarios(dirs))
-      std::printf("%-20s seed %s: %s -> %s, %zu row(s)\n", sc.name.c_str(), sc.seed_ref.c_str(),
-                  sc.policy_before.c_str(), sc.policy_after.c_str(), sc.rows.size());
-    return 0;
-  }
-  auto name = one(s, "scenario");
-  if (!name) throw UsageError("give --scenario=NAME (see simulate --list)");
-  std::string err;
-  auto sc = workload::find_scenario(*name, dirs, &err);
-  if (!sc) throw UsageError(err);
-  workload::ScenarioOverrides ov;
-  if (auto p = one(s, "policy-before")) policy_or_usage(*p), ov.policy_before = *p;
-  if (auto p = one(s, "policy-after")) policy_or_usage(*p), ov.policy_after = *p;
-  if (auto m = one(s, "members")) ov.members = split(*m, ',');
-  if (auto p = one(s, "profile")) {
-    if (!ov.members.empty()) throw UsageError("give --members or --profile, not both");
-    ov.members = {*p};
-  }
-  for (auto& m : ov.members) profile_or_usage(m);
-  ov.tunables = tunables_from(s);
-  for (auto& a : s.fio) {
-    if (a.rfind("--", 0) != 0 || a.find('=') == std::string::npos)
-      throw UsageError("unexpected argument '" + a + "' (workload options are --key=value)");
-    std::string key = a.substr(2, a.find('=') - 2), val = a.substr(a.find('=') + 1);
-    if (workload::canonical_option_name(key).empty()) throw UsageError("unknown option '--" + key + "'");
-    ov.job.emplace_back(std::string(workload::canonical_option_name(key)), val);
-  }
-  if (ov.members.size() > 1)
-    for (auto& row : sc->rows)
-      if (row.members.size() != ov.members.size())
-        throw UsageError("--members lists " + std::to_string(ov.members.size()) + " profiles but row '" +
-                         row.label + "' has " + std::to_string(row.members.size()) + " members");
-  auto rows = workload::run_scenario(*sc, ov, resource_dirs("profiles"), &err);
-  if (!rows) throw UsageError(err);
-
-  if (s.ours.count("json")) {
-    nlohmann::ordered_json j;
-    j["scenario"] = sc->name;
-    j["seed_ref"] = sc->seed_ref;
-    auto& out = j["rows"] = nlohmann::ordered_json::array();
-    for (auto& r : *rows) {
-      nlohmann::ordered_json row;
-      row["label"] = r.label;
-      row["members"] = r.members;
-      row["policy_before"] = r.policy_before;
-      row["policy_after"] = r.policy_after;
-      nlohmann::ordered_json seed;
-      if (r.seed.before_bw) seed["before_bw_bytes"] = r.seed.before_bw;
-      if (r.seed.after_bw) seed["after_bw_bytes"] = r.seed.after_bw;
-      if (!r.seed.before_share.empty()) seed["before_read_share"] = r.seed.before_share;
-      if (!r.seed.after_share.empty()) seed["after_read_share"] = r.seed.after_share;
-      if (!r.seed.note.empty()) seed["note"] = r.seed.note;
-      row["seed"] = seed;
-      for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
-        row[key] = {{"bw_bytes", f->bw_bytes},     {"iops", f->iops},
-                    {"read_share", f->read_share}, {"mean_clat_us", f->mean_lat_us},
-                    {"member_ios", f->member_ios}, {"wall_ns", f->wall_ns}};
-      row["ratio"] = r.ratio;
-      out.push_back(row);
-    }
-    std::cout << j.dump(2) << "\n";
-    return 0;
-  }
-  std::printf("scenario %s (seed %s): %s\n\n", sc->name.c_str(), sc->seed_ref.c_str(),
-              sc->description.c_str());
-  std::printf("%-44s %-11s %12s %12s %12s %12s\n", "row", "policy", "seed", "simulated", "seed share",
-              "sim share");
-  for (auto& r : *rows) {
-    std::printf("%-44s %-11s %12s %12s %12s %12s\n", r.label.c_str(), r.policy_before.c_str(),
-                r.seed.before_bw ? mb(r.seed.before_bw).c_str() : "-", mb(r.before.bw_bytes).c_str(),
-                shares(r.seed.before_share).c_str(), shares(r.before.read_share).c_str());
-    std::printf("%-44s %-11s %12s %12s %12s %12s\n", "", r.policy_after.c_str(),
-                r.seed.after_bw ? mb(r.seed.after_bw).c_str() : "-", mb(r.after.bw_bytes).c_str(),
-                shares(r.seed.after_share).c_str(), shares(r.after.read_share).c_str());
-    std::printf("%-44s %-11s %12s %12s\n", "", "ratio",
-                r.seed.before_bw && r.seed.after_bw
-                    ? ("x" + std::to_string(r.seed.after_bw / r.seed.before_bw).substr(0, 4)).c_str()
-                    : "-",
-                ("x" + std::to_string(r.ratio).substr(0, 4)).c_str());
-    if (!r.seed.note.empty()) std::printf("%-44s (seed: %s)\n", "", r.seed.note.c_str());
-  }
-  uint64_t ios = 0, wall = 0;
-  for (auto& r : *rows)
-    ios += r.before.member_ios + r.after.member_ios, wall += r.before.wall_ns + r.after.wall_ns;
-  std::printf(
-      "\nsimulator: %llu member I/Os in %.3f s of wall-clock time (%.2f million per second, one thread)\n",
-      static_cast<unsigned long long>(ios), double(wall) / 1e9,
-      wall ? double(ios) / (double(wall) / 1e9) / 1e6 : 0.0);
-  return 0;
 }
 
 }  // namespace rs::cli

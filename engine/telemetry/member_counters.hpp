@@ -12,8 +12,8 @@ struct MemberCountersSnapshot {
   uint64_t read_bytes = 0, write_bytes = 0;
   uint64_t errors = 0;
   uint32_t nr_pending = 0;
-  uint64_t head_position = 0;       // sectors
-  uint64_t pending_time_ns = 0;     // integral of nr_pending over time, for the time-average depth
+  uint64_t head_position = 0;    // sectors
+  uint64_t pending_time_ns = 0;  // integral of nr_pending over time, for the time-average depth
 };
 
 struct MemberCounters {
