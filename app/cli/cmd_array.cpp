@@ -1,40 +1,64 @@
 // Array management commands: create, examine, detail, read, write, fail,
 // add, check, repair.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "io/member_device.hpp"
+#include "layout/layout_names.hpp"
+#include "levels/levels.hpp"
 #include "ondisk/examine.hpp"
 #include "raid/array.hpp"
 #include "raid/member_superblock.hpp"
+#include "raid/sync_io.hpp"
 
 namespace rs::cli {
 namespace {
 
-const std::set<std::string> kNoFlags;
+constexpr size_t kStreamPiece = 1 << 20;  // read/write move stdin/stdout through in 1 MiB pieces
 
-std::unique_ptr<raid::Array> assemble_or_throw(const std::vector<std::string>& members,
-                                               const std::string& add_target = {}) {
+std::unique_ptr<raid::Array> assemble_or_throw(const std::vector<std::string>& members, raid::AssembleOptions opt) {
   if (members.empty()) throw UsageError("no members given");
-  std::string err;
-  auto arr = add_target.empty() ? raid::Array::assemble(members, &err)
-                                : raid::Array::assemble_for_add(members, add_target, &err);
-  if (!arr) throw RuntimeError(err);
+  auto arr = check(raid::Array::assemble(levels::builtin(), members, opt));
   for (auto& r : arr->rejected())
     std::fprintf(stderr, "raidscope-cli: warning: %s not used: %s\n", r.path.c_str(), r.reason.c_str());
   return arr;
 }
 
+raid::AssembleOptions writable(const Args& a) {
+  raid::AssembleOptions o;
+  o.run = a.flag("run");
+  return o;
+}
+
+raid::AssembleOptions looking() {
+  raid::AssembleOptions o;
+  o.read_only = true;
+  return o;
+}
+
+// Closes the array (clean mark, resync point recorded); then, if a signal
+// stopped the command, says so and exits 128 + signal.
 void close_or_throw(raid::Array& arr) {
-  std::string err;
-  if (!arr.close(&err)) throw RuntimeError(err);
+  check(arr.close());
+  if (int sig = interrupted_signal()) throw Interrupted(sig, "interrupted; the array was closed cleanly");
+}
+
+// A task that ends cancelled because of a signal stops the command cleanly.
+void task_outcome(raid::Array& arr, const Status& s) {
+  if (s.ok()) return;
+  if (s.error().code == Errc::cancelled && interrupted_signal()) {
+    check(arr.close());
+    throw Interrupted(interrupted_signal(), s.error().message);
+  }
+  raise(s.error());
 }
 
 std::string human(uint64_t bytes) {
@@ -47,28 +71,31 @@ std::string human(uint64_t bytes) {
   return buf;
 }
 
+std::string level_list() {
+  std::string s;
+  for (const auto& l : levels::builtin().levels) s += (s.empty() ? "" : ", ") + std::to_string(l.level);
+  return s;
+}
+
 }  // namespace
 
 int cmd_create(const Argv& argv) {
   Args a(argv, {"level", "raid-devices", "layout", "chunk", "name", "create-files"}, {"force"});
   raid::CreateOptions o;
   auto level = a.integer("level", 0, 100);
-  if (!level) throw UsageError("missing required option --level (1 or 10)");
-  if (*level != 1 && *level != 10)
-    throw UsageError("--level=" + std::to_string(*level) + " is not supported (1 or 10)");
+  if (!level) throw UsageError("missing required option --level (" + level_list() + ")");
+  const raid::LevelInfo* info = levels::builtin().find(int(*level));
+  if (!info) throw UsageError("--level=" + std::to_string(*level) + " is not supported (" + level_list() + ")");
   o.level = int(*level);
-  auto n = a.integer("raid-devices", 2, 32);
+  auto n = a.integer("raid-devices", info->min_members, info->max_members);
   if (!n) throw UsageError("missing required option --raid-devices");
   o.raid_disks = int(*n);
   if (auto l = a.value("layout")) {
     if (o.level != 10) throw UsageError("--layout applies to raid10 only");
-    std::string err;
-    auto word = raid::parse_raid10_layout(*l, &err);
-    if (!word) throw UsageError(err);
-    o.layout = *word;
+    o.layout = check(layout::parse_raid10_layout(*l, o.raid_disks));
   }
   if (auto c = a.size("chunk")) {
-    if (o.level != 10) throw UsageError("--chunk applies to raid10 only (raid1 has no chunks)");
+    if (o.level == 1) throw UsageError("--chunk applies to raid10 only (raid1 has no chunks)");
     if (*c < 4096 || (*c & (*c - 1))) throw UsageError("--chunk must be a power of two of at least 4K");
     if (*c > (1ull << 30)) throw UsageError("--chunk must be at most 1G");
     o.chunk_bytes = uint32_t(*c);
@@ -76,25 +103,17 @@ int cmd_create(const Argv& argv) {
   o.name = a.value("name").value_or("");
   o.force = a.flag("force");
   o.create_files_bytes = a.size("create-files").value_or(0);
-  if (a.value("create-files") && o.create_files_bytes == 0)
-    throw UsageError("--create-files needs a size above 0");
+  if (a.value("create-files") && o.create_files_bytes == 0) throw UsageError("--create-files needs a size above 0");
   if (size_t(o.raid_disks) != a.positional().size())
     throw UsageError("--raid-devices=" + std::to_string(o.raid_disks) + " but " +
                      std::to_string(a.positional().size()) + " member(s) given");
-  ProgressPrinter progress("initial resync");
-  std::string err;
-  auto arr = raid::Array::create(
-      o, a.positional(), [&](const raid::Progress& p) { progress.update(p.done_bytes, p.total_bytes); },
-      &err);
-  if (!arr) throw RuntimeError(err);
+  auto arr = check(raid::Array::create(levels::builtin(), o, a.positional()));
+  if (auto resync = arr->resync_task()) task_outcome(*arr, wait_for_task(resync, "initial resync"));
   close_or_throw(*arr);
-  const auto& g = arr->geometry();
-  std::string shape = g.level == 10
-                          ? "layout " + g.layout_name() + ", chunk " + human(uint64_t(g.chunk_sectors) * 512)
-                          : std::to_string(g.raid_disks) + " mirrors";
-  std::printf("created raid%d array %s: %d members, %s, %s (%llu bytes)\n", g.level,
-              ondisk::uuid_to_string(arr->superblock().set_uuid).c_str(), g.raid_disks, shape.c_str(),
-              human(arr->size_bytes()).c_str(), static_cast<unsigned long long>(arr->size_bytes()));
+  std::printf("created %s array %s: %d members, %s, %s (%llu bytes)\n", arr->level().name,
+              ondisk::uuid_to_string(arr->superblock().set_uuid).c_str(), arr->raid_disks(),
+              arr->personality().describe().c_str(), human(arr->size_bytes()).c_str(),
+              static_cast<unsigned long long>(arr->size_bytes()));
   return 0;
 }
 
@@ -111,55 +130,68 @@ int cmd_examine(const Argv& argv) {
   return 0;
 }
 
+namespace {
+
+void detail_json(raid::Array& arr) {
+  const auto& g = arr.shape();
+  const auto sb = arr.superblock();
+  const raid::TableRef t = arr.table();
+  nlohmann::ordered_json j;
+  j["array_uuid"] = ondisk::uuid_to_string(sb.set_uuid);
+  j["name"] = sb.set_name;
+  j["level"] = arr.level().name;
+  j["layout"] = arr.personality().layout_name();
+  j["chunk_bytes"] = uint64_t(g.chunk_sectors) * 512;
+  j["size_bytes"] = arr.size_bytes();
+  j["used_dev_bytes"] = g.dev_sectors * 512;
+  j["data_offset_bytes"] = g.data_offset * 512;
+  j["raid_devices"] = g.raid_disks;
+  j["working_devices"] = arr.working_members();
+  j["state"] = arr.state_text();
+  j["degraded"] = arr.degraded();
+  j["resync_pending"] = arr.resync_pending();
+  if (arr.resync_pending()) j["resync_offset_sectors"] = arr.resync_point();
+  j["events"] = sb.events;
+  auto policy = arr.tunables().get("read_policy");
+  if (policy) j["read_policy"] = *policy;
+  auto& members = j["members"] = nlohmann::ordered_json::array();
+  for (int i = 0; i < g.raid_disks; ++i) {
+    const raid::Member& m = (*t)[i];
+    nlohmann::ordered_json e;
+    e["role"] = i;
+    e["state"] = m.present() ? raid::member_state_name(m.state) : "missing";
+    e["path"] = m.name;
+    if (m.dev) {
+      e["direct_io"] = m.dev->info().direct;
+      e["rotational"] = m.dev->info().rotational;
+      e["size_bytes"] = m.dev->size_bytes();
+    }
+    if (m.state == raid::MemberState::recovering) e["recovery_offset_bytes"] = arr.runtime(i).recovery_offset.load() * 512;
+    if (std::string note = arr.member_note(i); !note.empty()) e["note"] = note;
+    members.push_back(e);
+  }
+  auto& rej = j["not_used"] = nlohmann::ordered_json::array();
+  for (auto& r : arr.rejected()) rej.push_back({{"path", r.path}, {"reason", r.reason}});
+  std::cout << j.dump(2) << "\n";
+}
+
+}  // namespace
+
 int cmd_detail(const Argv& argv) {
   Args a(argv, {}, {"json"});
-  auto arr = assemble_or_throw(a.positional());
-  const auto& g = arr->geometry();
-  const auto& sb = arr->superblock();
+  auto arr = assemble_or_throw(a.positional(), looking());
   if (a.flag("json")) {
-    nlohmann::ordered_json j;
-    j["array_uuid"] = ondisk::uuid_to_string(sb.set_uuid);
-    j["name"] = sb.set_name;
-    j["level"] = ondisk::level_name(sb.level);
-    j["layout"] = g.layout_name();
-    j["chunk_bytes"] = uint64_t(g.chunk_sectors) * 512;
-    j["size_bytes"] = arr->size_bytes();
-    j["used_dev_bytes"] = g.dev_sectors * 512;
-    j["data_offset_bytes"] = g.data_offset * 512;
-    j["raid_devices"] = g.raid_disks;
-    j["working_devices"] = arr->working_members();
-    j["state"] = arr->state_text();
-    j["degraded"] = arr->degraded();
-    j["events"] = sb.events;
-    j["read_policy"] = std::string(balance::policy_name(arr->policy()));
-    auto& members = j["members"] = nlohmann::ordered_json::array();
-    for (int i = 0; i < g.raid_disks; ++i) {
-      const auto& s = arr->slot(i);
-      nlohmann::ordered_json m;
-      m["role"] = i;
-      m["state"] = raid::slot_state_name(s.st());
-      m["path"] = s.dev ? s.dev->path() : "";
-      if (s.dev) {
-        m["direct_io"] = s.dev->info().direct;
-        m["rotational"] = s.dev->info().rotational;
-        m["size_bytes"] = s.dev->size_bytes();
-      }
-      if (s.st() == raid::SlotState::Recovering) m["recovery_offset_bytes"] = s.recovery_offset.load() * 512;
-      if (!s.note.empty()) m["note"] = s.note;
-      members.push_back(m);
-    }
-    auto& rej = j["not_used"] = nlohmann::ordered_json::array();
-    for (auto& r : arr->rejected()) rej.push_back({{"path", r.path}, {"reason", r.reason}});
-    std::cout << j.dump(2) << "\n";
+    detail_json(*arr);
     return 0;
   }
+  const auto& g = arr->shape();
+  const auto sb = arr->superblock();
   std::printf("        Array UUID : %s\n", ondisk::uuid_to_string(sb.set_uuid).c_str());
   std::printf("              Name : %s\n", sb.set_name.c_str());
-  std::printf("        Raid Level : %s\n", ondisk::level_name(sb.level).c_str());
-  if (g.level == 10) {
-    std::printf("            Layout : %s\n", g.layout_name().c_str());
-    std::printf("        Chunk Size : %uK\n", g.chunk_sectors / 2);
-  }
+  std::printf("        Raid Level : %s\n", arr->level().name);
+  if (!arr->personality().layout_name().empty())
+    std::printf("            Layout : %s\n", arr->personality().layout_name().c_str());
+  if (g.chunk_sectors) std::printf("        Chunk Size : %uK\n", g.chunk_sectors / 2);
   std::printf("        Array Size : %s (%llu bytes)\n", human(arr->size_bytes()).c_str(),
               static_cast<unsigned long long>(arr->size_bytes()));
   std::printf("     Used Dev Size : %s\n", human(g.dev_sectors * 512).c_str());
@@ -167,97 +199,123 @@ int cmd_detail(const Argv& argv) {
   std::printf("   Working Devices : %d\n", arr->working_members());
   std::printf("             State : %s\n", arr->state_text().c_str());
   std::printf("            Events : %llu\n", static_cast<unsigned long long>(sb.events));
-  std::printf("       Read Policy : %s\n", std::string(balance::policy_name(arr->policy())).c_str());
+  if (auto policy = arr->tunables().get("read_policy"))
+    std::printf("       Read Policy : %s\n", policy->c_str());
   std::string note;
   auto backend = arr->make_backend(1, &note);
   std::printf("        I/O Engine : %s\n", note.empty() ? backend->describe().c_str() : note.c_str());
   std::printf("\n    Role  State         Device\n");
+  const raid::TableRef t = arr->table();
   for (int i = 0; i < g.raid_disks; ++i) {
-    const auto& s = arr->slot(i);
+    const raid::Member& m = (*t)[i];
     std::string extra;
-    if (s.st() == raid::SlotState::Recovering)
+    if (m.state == raid::MemberState::recovering)
       extra = " (rebuilt " +
-              std::to_string(s.recovery_offset.load() * 100 / std::max<uint64_t>(1, g.dev_sectors)) + "%)";
-    if (s.dev && !s.dev->info().direct) extra += " [" + s.dev->info().direct_note + "]";
-    if (!s.note.empty() && s.st() != raid::SlotState::InSync) extra += " (" + s.note + ")";
-    std::printf("    %4d  %-12s  %s%s\n", i, raid::slot_state_name(s.st()),
-                s.dev ? s.dev->path().c_str() : "-", extra.c_str());
+              std::to_string(arr->runtime(i).recovery_offset.load() * 100 / std::max<uint64_t>(1, g.dev_sectors)) +
+              "%)";
+    if (m.dev && !m.dev->info().direct) extra += " [" + m.dev->info().direct_note + "]";
+    if (std::string n = arr->member_note(i); !n.empty() && m.state != raid::MemberState::in_sync)
+      extra += " (" + n + ")";
+    std::printf("    %4d  %-12s  %s%s\n", i, m.present() ? raid::member_state_name(m.state) : "missing",
+                m.name.empty() ? "-" : m.name.c_str(), extra.c_str());
   }
-  for (auto& r : arr->rejected())
-    std::printf("     not used       %s (%s)\n", r.path.c_str(), r.reason.c_str());
+  for (auto& r : arr->rejected()) std::printf("     not used       %s (%s)\n", r.path.c_str(), r.reason.c_str());
   return 0;
 }
 
 int cmd_write(const Argv& argv) {
-  Args a(argv, {"offset"}, {});
+  Args a(argv, {"offset"}, {"run"});
   const uint64_t offset = a.size("offset").value_or(0);
   if (a.positional().empty()) throw UsageError("no members given");
   if (::isatty(0)) throw UsageError("write reads the data from standard input; redirect a file into it");
-  std::vector<uint8_t> data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-  auto arr = assemble_or_throw(a.positional());
-  if (offset > arr->size_bytes() || data.size() > arr->size_bytes() - offset)
-    throw RuntimeError("writing " + std::to_string(data.size()) + " bytes at offset " +
-                       std::to_string(offset) + " runs past the end of the array (" +
-                       std::to_string(arr->size_bytes()) + " bytes); nothing written");
-  std::string err;
-  if (!arr->write(offset, data.data(), data.size(), &err)) throw RuntimeError(err);
+  auto arr = assemble_or_throw(a.positional(), writable(a));
+  // The range first: nothing is read from stdin, let alone written, when it
+  // cannot fit (for a regular file or block device we know its length).
+  const uint64_t size = arr->size_bytes();
+  if (offset > size)
+    throw UsageError("--offset=" + std::to_string(offset) + " is past the end of the array (" + std::to_string(size) +
+                     " bytes); nothing written");
+  struct stat st {};
+  if (::fstat(0, &st) == 0 && S_ISREG(st.st_mode)) {
+    const uint64_t left = uint64_t(st.st_size) - uint64_t(std::max<off_t>(::lseek(0, 0, SEEK_CUR), 0));
+    if (left > size - offset)
+      throw UsageError("writing " + std::to_string(left) + " bytes at offset " + std::to_string(offset) +
+                       " runs past the end of the array (" + std::to_string(size) + " bytes); nothing written");
+  }
+  raid::SyncIo sio(*arr);
+  std::vector<uint8_t> piece(kStreamPiece);
+  uint64_t done = 0;
+  for (;;) {
+    const size_t n = std::fread(piece.data(), 1, piece.size(), stdin);
+    if (n == 0) break;
+    if (n > size - offset - done)
+      throw RuntimeError("the data runs past the end of the array (" + std::to_string(size) + " bytes) at offset " +
+                         std::to_string(offset + done) + "; the " + std::to_string(done) +
+                         " bytes before it were written");
+    check(sio.write(offset + done, piece.data(), n));
+    done += n;
+    if (interrupted_signal()) break;
+  }
+  if (std::ferror(stdin)) throw RuntimeError("reading standard input failed after " + std::to_string(done) + " bytes");
   close_or_throw(*arr);
-  std::fprintf(stderr, "wrote %zu bytes at offset %llu\n", data.size(),
+  std::fprintf(stderr, "wrote %llu bytes at offset %llu\n", static_cast<unsigned long long>(done),
                static_cast<unsigned long long>(offset));
   return 0;
 }
 
 int cmd_read(const Argv& argv) {
-  Args a(argv, {"offset", "length"}, {});
+  Args a(argv, {"offset", "length"}, {"run"});
   auto offset = a.size("offset");
   auto length = a.size("length");
   if (!offset) throw UsageError("missing required option --offset");
   if (!length) throw UsageError("missing required option --length");
-  auto arr = assemble_or_throw(a.positional());
+  raid::AssembleOptions o = looking();
+  auto arr = assemble_or_throw(a.positional(), o);
   if (*offset > arr->size_bytes() || *length > arr->size_bytes() - *offset)
-    throw RuntimeError("reading " + std::to_string(*length) + " bytes at offset " + std::to_string(*offset) +
-                       " runs past the end of the array (" + std::to_string(arr->size_bytes()) + " bytes)");
-  std::vector<uint8_t> data(*length);
-  std::string err;
-  if (!arr->read(*offset, data.data(), data.size(), &err)) throw RuntimeError(err);
-  if (std::fwrite(data.data(), 1, data.size(), stdout) != data.size())
-    throw RuntimeError("writing to standard output failed");
+    throw UsageError("reading " + std::to_string(*length) + " bytes at offset " + std::to_string(*offset) +
+                     " runs past the end of the array (" + std::to_string(arr->size_bytes()) + " bytes)");
+  raid::SyncIo sio(*arr);
+  std::vector<uint8_t> piece(kStreamPiece);
+  for (uint64_t done = 0; done < *length && !interrupted_signal();) {
+    const size_t n = size_t(std::min<uint64_t>(piece.size(), *length - done));
+    check(sio.read(*offset + done, piece.data(), n));
+    if (std::fwrite(piece.data(), 1, n, stdout) != n) throw RuntimeError("writing to standard output failed");
+    done += n;
+  }
+  if (int sig = interrupted_signal()) throw Interrupted(sig, "interrupted");
   return 0;
 }
 
 int cmd_fail(const Argv& argv) {
-  Args a(argv, {"member"}, {});
+  Args a(argv, {"member"}, {"run"});
   const std::string target = a.required("member");
   std::vector<std::string> members = a.positional();
   if (std::find(members.begin(), members.end(), target) == members.end()) members.push_back(target);
-  auto arr = assemble_or_throw(members);
-  int slot = arr->slot_of(target);
+  auto arr = assemble_or_throw(members, writable(a));
+  const int slot = arr->slot_of(target);
   if (slot < 0) throw RuntimeError(target + " is not an active member of this array");
-  std::string err;
-  if (!arr->fail_member(slot, "failed by the administrator", &err)) throw RuntimeError(err);
+  check(arr->fail_member(slot, "failed by the administrator"));
   close_or_throw(*arr);
   std::printf("%s (role %d) marked faulty; array is %s\n", target.c_str(), slot, arr->state_text().c_str());
   return 0;
 }
 
 int cmd_add(const Argv& argv) {
-  Args a(argv, {"member", "create-files"}, {"force"});
+  Args a(argv, {"member", "create-files"}, {"force", "run"});
   const std::string target = a.required("member");
   std::vector<std::string> members = a.positional();
   members.erase(std::remove(members.begin(), members.end(), target), members.end());
-  auto arr = assemble_or_throw(members, target);
-  if (const int slot = arr->slot_of(target); slot >= 0) {
-    const auto& s = arr->slot(slot);
+  raid::AssembleOptions o = writable(a);
+  o.resume_member = target;
+  auto arr = assemble_or_throw(members, o);
+  if (const int slot = arr->slot_of(target); slot >= 0)
     std::fprintf(stderr, "raidscope-cli: resuming the interrupted rebuild of %s at %.1f%%\n", target.c_str(),
-                 100.0 * double(s.recovery_offset.load()) / double(arr->geometry().dev_sectors));
-  }
-  ProgressPrinter progress("rebuild " + target);
-  std::string err;
-  if (!arr->add_member(
-          target, a.flag("force"), a.size("create-files").value_or(0),
-          [&](const raid::Progress& p) { progress.update(p.done_bytes, p.total_bytes); }, &err))
-    throw RuntimeError(err);
-  progress.finish();
+                 100.0 * double(arr->runtime(slot).recovery_offset.load()) / double(arr->shape().dev_sectors));
+  raid::AddOptions ao;
+  ao.force = a.flag("force");
+  ao.create_files_bytes = a.size("create-files").value_or(0);
+  auto task = check(arr->start_add(target, ao));
+  task_outcome(*arr, wait_for_task(task, "rebuild " + target));
   close_or_throw(*arr);
   std::printf("%s added as role %d and rebuilt; array is %s\n", target.c_str(), arr->slot_of(target),
               arr->state_text().c_str());
@@ -265,16 +323,15 @@ int cmd_add(const Argv& argv) {
 }
 
 int cmd_check(const Argv& argv, bool repair) {
-  Args a(argv, {}, {});
-  auto arr = assemble_or_throw(a.positional());
-  ProgressPrinter progress(repair ? "repair" : "check");
-  std::string err;
-  auto mismatches = arr->check(
-      repair, [&](const raid::Progress& p) { progress.update(p.done_bytes, p.total_bytes); }, &err);
-  if (!mismatches) throw RuntimeError(err);
-  progress.finish();
+  Args a(argv, {}, {"run"});
+  auto arr = assemble_or_throw(a.positional(), writable(a));
+  // A resync started by the assemble (unclean stop) runs first: a check
+  // over copies being made equal would count its work as mismatches.
+  if (auto resync = arr->resync_task()) task_outcome(*arr, wait_for_task(resync, "resync"));
+  auto task = check(arr->start_check(repair));
+  task_outcome(*arr, wait_for_task(task, repair ? "repair" : "check"));
   close_or_throw(*arr);
-  std::printf("mismatches: %llu\n", static_cast<unsigned long long>(*mismatches));
+  std::printf("mismatches: %llu\n", static_cast<unsigned long long>(arr->mismatch_cnt()));
   return 0;
 }
 

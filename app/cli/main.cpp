@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "args.hpp"
+#include "cli_support.hpp"
 #include "commands.hpp"
 
 namespace {
@@ -16,18 +17,23 @@ Array commands (the array is the set of members given):
          [--name=NAME] [--force] [--create-files=SIZE] MEMBER...
   examine MEMBER                     print one member's md superblock
   detail [--json] MEMBER...          assemble and describe the array
-  write [--offset=BYTES] MEMBER... < data
+  write [--offset=BYTES] [--run] MEMBER... < data
   read --offset=BYTES --length=BYTES MEMBER... > data
   fail --member=PATH MEMBER...       mark a member faulty
   add --member=PATH [--force] [--create-files=SIZE] MEMBER...
-                                     add PATH and rebuild onto it
+                                     add PATH and rebuild onto it (resumes)
   check MEMBER...                    compare copies, print mismatches
   repair MEMBER...                   compare and rewrite differing copies
+  tunables [--json] [MEMBER...]      every tunable: range, unit, help (values)
+
+Commands that write refuse to start an array with members missing that
+were active at its last update; --run starts it degraded anyway.
+Ctrl-C stops add/check/repair/bench cleanly (exit 130); add resumes.
 
 Workloads:
   bench [JOBFILE] [--name=value ...] [--array=M1,M2,...] [--policy=NAME]
         [--member-profile=PROFILE|INDEX=PROFILE] [--output-format=normal|json]
-        [--output=FILE]
+        [--output=FILE] [--set-at=SECONDS:NAME=VALUE] [--telemetry=FILE.jsonl]
   simulate --scenario=NAME [--json] | --list
 
 Run 'raidscope-cli COMMAND --help' for a command's options.
@@ -44,6 +50,7 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = argv[1];
   const Argv args(argv + 2, argv + argc);
+  install_interrupt_handlers();
   try {
     if (cmd == "create") return cmd_create(args);
     if (cmd == "examine") return cmd_examine(args);
@@ -56,8 +63,12 @@ int main(int argc, char** argv) {
     if (cmd == "repair") return cmd_check(args, true);
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "simulate") return cmd_simulate(args);
+    if (cmd == "tunables") return cmd_tunables(args);
     std::fprintf(stderr, "raidscope-cli: error: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
     return 2;
+  } catch (const Interrupted& e) {
+    std::fprintf(stderr, "raidscope-cli %s: %s\n", cmd.c_str(), e.what());
+    return 128 + e.signal;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "raidscope-cli %s: error: %s\n", cmd.c_str(), e.what());
     return 2;

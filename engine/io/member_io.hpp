@@ -8,6 +8,8 @@
 
 namespace rs::io {
 
+class DeviceModel;
+
 struct MemberIo;
 using IoDoneFn = void (*)(MemberIo& io, int result);  // result: bytes done or -errno
 
@@ -20,6 +22,7 @@ struct MemberIo {
   IoDoneFn done = nullptr;
   void* owner = nullptr;     // the submitter's context, for `done`
   uint64_t tag = 0;          // free for the submitter (e.g. copy index)
+  DeviceModel* model = nullptr;  // the member's emulated disk, set by the submitter (null: none)
   uint64_t due_ns = 0;       // backend-private: when an emulated disk completes it
 };
 

@@ -249,9 +249,12 @@ std::string validate(const Superblock& sb, uint64_t device_bytes) {
     if (auto e = check_meta_region(sb, "bad block log", sb.bblog_offset, sb.bblog_size); !e.empty()) return e;
   if ((sb.feature_map & kFeatureRecoveryOffset) && sb.recovery_offset > sb.size)
     return fmt("recovery_offset %llu is past size %llu", ull(sb.recovery_offset), ull(sb.size));
-  if (sb.resync_offset != kMaxSector && sb.resync_offset > sb.size)
-    return fmt("resync_offset %llu is past size %llu (and is not MaxSector, which means clean)",
-               ull(sb.resync_offset), ull(sb.size));
+  // resync_offset is md's recovery_cp, in array sectors: raid1's array is
+  // `size` long, striped levels' at most size x raid_disks.
+  const uint64_t array_bound = sb.level == 1 ? sb.size : sb.size * sb.raid_disks;
+  if (sb.resync_offset != kMaxSector && sb.resync_offset > array_bound)
+    return fmt("resync_offset %llu is past the array's end (%llu sectors; MaxSector means clean)",
+               ull(sb.resync_offset), ull(array_bound));
 
   if (sb.dev_number >= max_dev)
     return fmt("dev_number %u is outside dev_roles (max_dev %zu)", sb.dev_number, max_dev);

@@ -109,7 +109,8 @@ DecodeResult decode(std::span<const uint8_t> block, uint64_t device_bytes);
 //   bitmap (if feature bit 0) and bad block log (if bblog_size) start after
 //   the superblock and end at or before data_offset;
 //   recovery_offset <= size when feature bit 1 is set;
-//   resync_offset <= size or kMaxSector; dev_number < max_dev;
+//   resync_offset (array sectors) <= size (raid1) or size x raid_disks,
+//   or kMaxSector; dev_number < max_dev;
 //   every dev_roles entry is < raid_disks or spare/faulty/journal, and no
 //   active role appears twice; devflags only kDevflagsKnown bits.
 std::string validate(const Superblock& sb, uint64_t device_bytes);

@@ -76,6 +76,9 @@ class TunableRegistry {
 
   // "name=value" split by the caller; `name` may be "rdN/name".
   Status set(std::string_view name, std::string_view value);
+  // Checks that `name` exists and `value` would be accepted, without setting
+  // it (a --set-at is validated before the run starts).
+  Status check(std::string_view name, std::string_view value) const;
   Result<std::string> get(std::string_view name) const;
   std::vector<TunableInfo> list() const;
   bool has(std::string_view name) const;

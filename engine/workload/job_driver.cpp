@@ -30,12 +30,13 @@ void scramble_block_stamps(void* buffer, uint32_t length, uint64_t offset, uint6
 }
 }  // namespace
 
-JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, io::Backend& backend,
+JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, TargetPort& port,
                      JobResults& out, RunProgress* progress)
     : job_(job),
       job_index_(job_index),
       target_(target),
-      backend_(backend),
+      port_(port),
+      backend_(port.backend()),
       out_(out),
       progress_(progress),
       gen_(job, job_seed(job, job_index)),
@@ -54,12 +55,12 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
     s.io.owner = &s;
     s.io.done = &JobDriver::on_done;
     s.io.job_id = job_index;  // btrfs's current->pid: one id per job thread
-    target_.prepare(s.io, uint32_t(slot_bytes));
+    port_.prepare(s.io, uint32_t(slot_bytes));
     free_.push_back(&s);
   }
   // Write jobs send what is in their buffers: fill them once with
   // pseudo-random bytes (fio's default buffer contents), never stale memory.
-  if (does_write(job.rw) && !target_.shared_backend()) {
+  if (does_write(job.rw) && !target_.shared_context()) {
     uint64_t x = seed_ | 1;
     auto* words = reinterpret_cast<uint64_t*>(buffers_.data());
     for (size_t i = 0; i < buffers_.size() / 8; ++i) {
@@ -147,7 +148,7 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   ++in_flight_;
   out_.depth_dist.record_depth(in_flight_, 1);
   unstamped_.push_back(&slot);
-  target_.submit(io, backend_);
+  port_.submit(io);
   if (unstamped_.size() >= submit_batch_) commit();
 }
 

@@ -37,7 +37,7 @@ class JobDriver {
  public:
   // `job` must have passed validate_against_target(). `job_index` is the
   // instance's number in the run (fio's thread number: seeds, job id).
-  JobDriver(const JobOptions& job, unsigned job_index, Target& target, io::Backend& backend, JobResults& out,
+  JobDriver(const JobOptions& job, unsigned job_index, Target& target, TargetPort& port, JobResults& out,
             RunProgress* progress);
   JobDriver(const JobDriver&) = delete;
   JobDriver& operator=(const JobDriver&) = delete;
@@ -74,6 +74,7 @@ class JobDriver {
   const JobOptions& job_;
   unsigned job_index_;
   Target& target_;
+  TargetPort& port_;
   io::Backend& backend_;
   JobResults& out_;
   RunProgress* progress_;

@@ -34,30 +34,27 @@ uint64_t ns_of(const timeval& t) {
   return uint64_t(t.tv_sec) * 1000000000ull + uint64_t(t.tv_usec) * 1000ull;
 }
 
-void sleep_until(uint64_t t_ns, io::Backend& backend) {
-  const uint64_t now = backend.now_ns();
-  if (t_ns > now)
-    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<uint64_t>(t_ns - now, 100000000ull)));
-}
-
 // One instance on its own thread and io_uring context. The loop is fio's:
 // fill the queue (the driver submits in iodepth_batch_submit batches), push
 // a partial batch, then wait for iodepth_batch_complete_min completions and
 // handle at most iodepth_batch_complete_max of them before filling again.
 void run_thread(Instance& inst, Target& target, RunProgress* progress) {
   const rusage ru0 = thread_rusage();
-  auto backend = target.make_backend(inst.job->iodepth);
-  backend->set_reap_limit(reap_batch_max(*inst.job));
+  auto made = target.make_backend(inst.job->iodepth);
+  made->set_reap_limit(reap_batch_max(*inst.job));
+  io::IoContext context(std::move(made), "job");
+  io::Backend& backend = context.backend();
+  auto port = target.open_port(context);
   const unsigned complete_min = inst.job->iodepth_batch_complete_min;
-  JobDriver driver(*inst.job, inst.index, target, *backend, inst.result, progress);
+  JobDriver driver(*inst.job, inst.index, target, *port, inst.result, progress);
   driver.start();
   while (!driver.finished()) {
     const uint64_t wake = driver.pump();
     driver.commit();
-    if (backend->in_flight() > 0)
-      driver.record_reap(backend->reap(std::min(complete_min, backend->in_flight())));
-    else if (wake != kNever)
-      sleep_until(wake, *backend);
+    if (backend.in_flight() > 0)
+      driver.record_reap(context.run_once(std::min(complete_min, backend.in_flight()), wake));
+    else  // waiting for a start time, a rate limit, or a write parked by the array
+      context.run_once(1, wake == kNever ? io::kNoDeadline : wake);
   }
   driver.finish();
   inst.verify_errors = driver.verify_errors();
@@ -72,13 +69,17 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress) {
 }
 
 // Every instance of a group on the shared virtual-time backend.
-void run_simulated(std::vector<Instance*>& group, Target& target, io::Backend& shared,
+void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext& context,
                    RunProgress* progress) {
+  io::Backend& shared = context.backend();
   auto* sim = dynamic_cast<io::SimBackend*>(&shared);
+  std::vector<std::unique_ptr<TargetPort>> ports;
   std::vector<std::unique_ptr<JobDriver>> drivers;
-  for (Instance* inst : group)
+  for (Instance* inst : group) {
+    ports.push_back(target.open_port(context));
     drivers.push_back(
-        std::make_unique<JobDriver>(*inst->job, inst->index, target, shared, inst->result, progress));
+        std::make_unique<JobDriver>(*inst->job, inst->index, target, *ports.back(), inst->result, progress));
+  }
   for (auto& d : drivers) d->start();
   for (;;) {
     uint64_t wake = kNever;
@@ -162,8 +163,8 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
     }
   }
   const auto wall_start = std::chrono::steady_clock::now();
-  io::Backend* shared = target.shared_backend();
-  auto target_now = [&] { return shared ? shared->now_ns() : io::monotonic_ns(); };
+  io::IoContext* shared = target.shared_context();
+  auto target_now = [&] { return shared ? shared->backend().now_ns() : io::monotonic_ns(); };
   for (int g = 0; g <= groupid; ++g) {
     std::vector<Instance*> group;
     for (auto& inst : instances)

@@ -6,7 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "raid/geometry.hpp"
+#include "layout/layout_names.hpp"
+#include "raid/personality.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
@@ -129,21 +130,36 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
     return std::nullopt;
   }
   const int disks = int(profiles.size());
-  uint32_t layout = 0, chunk = 0;
+  raid::Shape shape;
+  shape.level = row.level;
+  shape.raid_disks = disks;
   if (row.level == 10) {
-    auto l = raid::parse_raid10_layout(row.layout, error);
-    if (!l) return std::nullopt;
-    layout = *l;
-    chunk = 1024;
+    auto l = layout::parse_raid10_layout(row.layout, disks);
+    if (!l) {
+      *error = l.error().message;
+      return std::nullopt;
+    }
+    shape.layout = *l;
+    shape.chunk_sectors = 1024;
   }
-  const uint64_t dev_sectors = member_bytes(profiles) / 512 / 1024 * 1024;
-  auto geo = raid::Geometry::make(row.level, disks, layout, chunk, dev_sectors, 0, error);
-  if (!geo) return std::nullopt;
+  shape.dev_sectors = member_bytes(profiles) / 512 / 1024 * 1024;
   std::vector<std::shared_ptr<io::DeviceModel>> models;
   for (auto& p : profiles) models.push_back(io::make_model(p));
-  SimArrayTarget target(*geo, models);
-  target.array().set_policy(*pid);
-  if (!target.array().set_tunables(tunables, error)) return std::nullopt;
+  auto made = SimArrayTarget::make(shape, models);
+  if (!made) {
+    *error = made.error().message;
+    return std::nullopt;
+  }
+  SimArrayTarget& target = **made;
+  auto& reg = target.array().tunables();
+  for (auto [name, value] : {std::pair<std::string, std::string>{"read_policy", policy},
+                             {"min_contig_read", std::to_string(tunables.min_contig_read)},
+                             {"rot_round_down", std::to_string(tunables.rot_round_down)},
+                             {"nonrot_round_down", std::to_string(tunables.nonrot_round_down)}})
+    if (Status st = reg.set(name, value); !st) {
+      *error = st.error().message;
+      return std::nullopt;
+    }
 
   // The row's fio options, as `--key=value` arguments of one job.
   std::vector<std::string> args = {"--name=" + row.label};

@@ -1,7 +1,9 @@
 // What a workload job drives: a RAID array, a plain file or block device, or
-// the null target. A target hands each job a backend of its own (one
-// io_uring context per job thread) or, on the simulator, one shared
-// virtual-time backend that every job runs on, on one thread.
+// the null target. A job runs on an I/O context (io/context.hpp) and opens a
+// TargetPort on it: the target's per-context state (for an array, an
+// ArrayPort). On real targets every job has a context and backend of its
+// own (one io_uring per job thread); on the simulator every job shares one
+// virtual-time context on one thread.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -9,7 +11,10 @@
 #include <vector>
 
 #include "io/backend.hpp"
+#include "io/context.hpp"
+#include "telemetry/live_histogram.hpp"
 #include "telemetry/member_counters.hpp"
+#include "telemetry/sampler.hpp"
 
 namespace rs::workload {
 
@@ -17,20 +22,20 @@ struct TargetIo;
 using TargetDoneFn = void (*)(TargetIo& io, int result);  // result: bytes or -errno
 
 // One job-level I/O. Preallocated by the job (one per iodepth slot) and
-// prepared once by the target (Target::prepare), so issuing it allocates
+// prepared once by the port (TargetPort::prepare), so issuing it allocates
 // nothing.
 struct TargetIo {
   bool write = false;
-  uint64_t offset = 0;      // bytes into the target
+  uint64_t offset = 0;  // bytes into the target
   uint32_t length = 0;
-  void* buffer = nullptr;   // aligned to 4096
-  uint32_t job_id = 0;      // the submitting job, for pid-based policies
+  void* buffer = nullptr;  // aligned to 4096
+  uint32_t job_id = 0;     // the submitting job, for pid-based policies
   TargetDoneFn done = nullptr;
   void* owner = nullptr;
-  uint64_t issue_ns = 0;    // set by the job
-  uint64_t submit_ns = 0;   // set by the job: when the batch went to the kernel
-  int served_by = -1;       // set by the target on completion: member that served (last) read
-  std::shared_ptr<void> target_private;  // the target's per-slot state (child I/Os)
+  uint64_t issue_ns = 0;   // set by the job
+  uint64_t submit_ns = 0;  // set by the job: when the batch went to the kernel
+  int served_by = -1;      // set by the target on completion: member that served (last) read
+  std::shared_ptr<void> target_private;  // the port's per-slot state (the array I/O)
 };
 
 struct MemberTelemetry {
@@ -38,24 +43,36 @@ struct MemberTelemetry {
   telemetry::MemberCountersSnapshot counters;
 };
 
+// A target's state on one I/O context; used on that context's thread only.
+class TargetPort {
+ public:
+  virtual ~TargetPort() = default;
+  // Called once per slot before use, with the largest length it will carry.
+  virtual void prepare(TargetIo& io, uint32_t max_length) = 0;
+  // Starts one I/O; io.done runs from the context's run_once().
+  virtual void submit(TargetIo& io) = 0;
+  virtual io::IoContext& context() = 0;
+  io::Backend& backend() { return context().backend(); }
+};
+
 class Target {
  public:
   virtual ~Target() = default;
   virtual uint64_t size_bytes() const = 0;
-  virtual uint32_t block_size() const = 0;   // alignment I/O must keep (O_DIRECT)
-  // A backend for one submitting context with room for `depth` target I/Os.
+  virtual uint32_t block_size() const = 0;  // alignment I/O must keep (O_DIRECT)
+  // A backend for one job's context with room for `depth` target I/Os.
   virtual std::unique_ptr<io::Backend> make_backend(unsigned depth) = 0;
-  // Simulated targets: the one virtual-time backend every job shares (all
-  // jobs then run on one thread). Real targets: null.
-  virtual io::Backend* shared_backend() { return nullptr; }
-  // Called once per slot before use, with the largest length it will carry.
-  virtual void prepare(TargetIo& io, uint32_t max_length) = 0;
-  // Starts one I/O on `backend`; io.done runs from backend.reap().
-  virtual void submit(TargetIo& io, io::Backend& backend) = 0;
+  // Simulated targets: the one virtual-time context every job shares (all
+  // jobs then run on the calling thread). Real targets: null.
+  virtual io::IoContext* shared_context() { return nullptr; }
+  virtual std::unique_ptr<TargetPort> open_port(io::IoContext& context) = 0;
   virtual std::string describe() const = 0;
   // Per-member counters (arrays), for read shares and pending depth.
   virtual std::vector<MemberTelemetry> members() const { return {}; }
   virtual std::string policy() const { return ""; }
+  // The live session: what a telemetry sampler reads.
+  virtual const telemetry::TelemetrySource& telemetry() const = 0;
+  virtual const telemetry::LiveLatencySet& latencies() const = 0;
 };
 
 }  // namespace rs::workload

@@ -4,72 +4,85 @@
 #include <cerrno>
 
 #include "io/uring_backend.hpp"
+#include "levels/levels.hpp"
+#include "raid/array_port.hpp"
 
 namespace rs::workload {
 
 // ---- ArrayTarget ----
 
-std::unique_ptr<io::Backend> ArrayTarget::make_backend(unsigned depth) {
-  return array_.make_backend(depth);
-}
-
 namespace {
-void array_io_done(raid::ArrayIo& a, int result) {
-  auto& t = *static_cast<TargetIo*>(a.owner);
-  if (!a.write && !a.children.empty()) t.served_by = a.children[0].member;
-  t.done(t, result);
-}
+
+class ArrayTargetPort final : public TargetPort {
+ public:
+  ArrayTargetPort(raid::Array& array, io::IoContext& context) : port_(array, context) {}
+  void prepare(TargetIo& io, uint32_t max_length) override {
+    auto a = std::make_shared<raid::ArrayIo>();
+    port_.prepare(*a, max_length);
+    a->owner = &io;
+    a->done = [](raid::ArrayIo& a, int result) {
+      auto& t = *static_cast<TargetIo*>(a.owner);
+      t.served_by = a.served_by;
+      t.done(t, result);
+    };
+    io.target_private = a;
+  }
+  void submit(TargetIo& io) override {
+    auto& a = *static_cast<raid::ArrayIo*>(io.target_private.get());
+    a.write = io.write;
+    a.offset = io.offset;
+    a.length = io.length;
+    a.buffer = io.buffer;
+    a.job_id = io.job_id;
+    port_.submit(a);
+  }
+  io::IoContext& context() override { return port_.context(); }
+
+ private:
+  raid::ArrayPort port_;
+};
+
 }  // namespace
 
-void ArrayTarget::prepare(TargetIo& io, uint32_t max_length) {
-  auto a = std::make_shared<raid::ArrayIo>();
-  array_.prepare(*a, max_length);
-  a->owner = &io;
-  a->done = array_io_done;
-  io.target_private = a;
-}
-
-void ArrayTarget::submit(TargetIo& io, io::Backend& backend) {
-  auto& a = *static_cast<raid::ArrayIo*>(io.target_private.get());
-  a.write = io.write;
-  a.offset = io.offset;
-  a.length = io.length;
-  a.buffer = io.buffer;
-  a.job_id = io.job_id;
-  array_.submit(a, backend);
+std::unique_ptr<TargetPort> ArrayTarget::open_port(io::IoContext& context) {
+  return std::make_unique<ArrayTargetPort>(array_, context);
 }
 
 std::string ArrayTarget::describe() const {
-  const auto& g = array_.geometry();
-  std::string s = "raid" + std::to_string(g.level) + " of " + std::to_string(g.raid_disks) + " members";
-  if (g.level == 10) s += " (" + g.layout_name() + ", chunk " + std::to_string(g.chunk_sectors / 2) + "K)";
-  return s;
+  return std::string(array_.level().name) + " of " + std::to_string(array_.raid_disks()) + " members (" +
+         array_.personality().describe() + ")";
 }
 
 std::vector<MemberTelemetry> ArrayTarget::members() const {
   std::vector<MemberTelemetry> v;
-  for (int i = 0; i < array_.raid_disks(); ++i) {
-    const raid::Slot& s = array_.slot(i);
-    v.push_back({s.dev ? s.dev->path() : "member" + std::to_string(i), s.counters.snapshot()});
-  }
+  for (auto& m : array_.read_members()) v.push_back({m.name, m.counters});
   return v;
 }
 
 std::string ArrayTarget::policy() const {
-  return std::string(balance::policy_name(array_.policy()));
+  auto p = const_cast<raid::Array&>(array_).tunables().get("read_policy");
+  return p ? *p : "";
 }
 
 // ---- SimArrayTarget ----
 
-SimArrayTarget::SimArrayTarget(const raid::Geometry& geometry,
-                               std::vector<std::shared_ptr<io::DeviceModel>> models)
-    : models_(std::move(models)) {
-  array_ = raid::Array::simulated(geometry, models_);
-  inner_ = std::make_unique<ArrayTarget>(*array_);
+Result<std::unique_ptr<SimArrayTarget>> SimArrayTarget::make(const raid::Shape& shape,
+                                                             std::vector<std::shared_ptr<io::DeviceModel>> models) {
+  auto t = std::unique_ptr<SimArrayTarget>(new SimArrayTarget());
+  t->models_ = std::move(models);
+  auto arr = raid::Array::simulated(levels::builtin(), shape, t->models_);
+  if (!arr) return arr.take_error();
+  t->array_ = std::move(*arr);
+  t->inner_ = std::make_unique<ArrayTarget>(*t->array_);
   std::vector<io::DeviceModel*> raw;
-  for (auto& m : models_) raw.push_back(m.get());
-  backend_ = std::make_unique<io::SimBackend>(raw, nullptr, 4096);
+  for (auto& m : t->models_) raw.push_back(m.get());
+  auto sim = std::make_unique<io::SimBackend>(raw, nullptr, 4096);
+  t->sim_ = sim.get();
+  t->context_ = std::make_unique<io::IoContext>(std::move(sim), "sim");
+  return t;
 }
+
+SimArrayTarget::~SimArrayTarget() = default;
 
 std::string SimArrayTarget::describe() const {
   return inner_->describe() + ", simulated";
@@ -85,42 +98,57 @@ std::unique_ptr<io::Backend> DeviceTarget::make_backend(unsigned depth) {
 namespace {
 struct DeviceIo : io::MemberIo {
   TargetIo* parent = nullptr;
-  telemetry::MemberCounters* counters = nullptr;
-  io::Backend* backend = nullptr;
 };
-void device_io_done(io::MemberIo& m, int result) {
-  auto& d = static_cast<DeviceIo&>(m);
-  auto& c = *d.counters;
-  c.account_pending(d.backend->batch_now_ns());
-  c.nr_pending.fetch_sub(1, std::memory_order_relaxed);
-  if (result > 0) {
-    (d.write ? c.writes : c.reads).fetch_add(1, std::memory_order_relaxed);
-    (d.write ? c.write_bytes : c.read_bytes).fetch_add(uint64_t(result), std::memory_order_relaxed);
-  }
-  d.parent->served_by = 0;
-  d.parent->done(*d.parent, result);
-}
 }  // namespace
 
-void DeviceTarget::prepare(TargetIo& io, uint32_t) {
-  auto d = std::make_shared<DeviceIo>();
-  d->parent = &io;
-  d->counters = &counters_;
-  d->member = 0;
-  d->done = device_io_done;
-  io.target_private = d;
-}
+class DevicePort final : public TargetPort {
+ public:
+  DevicePort(DeviceTarget& t, io::IoContext& c) : target_(t), context_(c), latency_(t.latencies_.add()) {}
+  void prepare(TargetIo& io, uint32_t) override {
+    auto d = std::make_shared<DeviceIo>();
+    d->parent = &io;
+    d->member = 0;
+    d->owner = this;
+    d->done = &DevicePort::done;
+    io.target_private = d;
+  }
+  void submit(TargetIo& io) override {
+    auto& d = *static_cast<DeviceIo*>(io.target_private.get());
+    d.write = io.write;
+    d.offset = io.offset;
+    d.length = io.length;
+    d.buffer = io.buffer;
+    d.model = target_.dev_->model();
+    auto& c = target_.counters_;
+    c.account_pending(io.issue_ns);
+    c.nr_pending.fetch_add(1, std::memory_order_relaxed);
+    backend().queue(d);
+  }
+  io::IoContext& context() override { return context_; }
 
-void DeviceTarget::submit(TargetIo& io, io::Backend& backend) {
-  auto& d = *static_cast<DeviceIo*>(io.target_private.get());
-  d.write = io.write;
-  d.offset = io.offset;
-  d.length = io.length;
-  d.buffer = io.buffer;
-  d.backend = &backend;
-  counters_.account_pending(backend.batch_now_ns());
-  counters_.nr_pending.fetch_add(1, std::memory_order_relaxed);
-  backend.queue(d);
+ private:
+  static void done(io::MemberIo& m, int result) {
+    auto& d = static_cast<DeviceIo&>(m);
+    auto& port = *static_cast<DevicePort*>(d.owner);
+    auto& c = port.target_.counters_;
+    const uint64_t now = port.backend().batch_now_ns();
+    c.account_pending(now);
+    c.nr_pending.fetch_sub(1, std::memory_order_relaxed);
+    if (result > 0) {
+      (d.write ? c.writes : c.reads).fetch_add(1, std::memory_order_relaxed);
+      (d.write ? c.write_bytes : c.read_bytes).fetch_add(uint64_t(result), std::memory_order_relaxed);
+      port.latency_->record(now > d.parent->issue_ns ? now - d.parent->issue_ns : 0);
+    }
+    d.parent->served_by = 0;
+    d.parent->done(*d.parent, result);
+  }
+  DeviceTarget& target_;
+  io::IoContext& context_;
+  std::shared_ptr<telemetry::LiveHistogram> latency_;
+};
+
+std::unique_ptr<TargetPort> DeviceTarget::open_port(io::IoContext& context) {
+  return std::make_unique<DevicePort>(*this, context);
 }
 
 std::string DeviceTarget::describe() const {
@@ -130,6 +158,10 @@ std::string DeviceTarget::describe() const {
 
 std::vector<MemberTelemetry> DeviceTarget::members() const {
   return {{dev_->path(), counters_.snapshot()}};
+}
+
+std::vector<telemetry::TelemetrySource::MemberReading> DeviceTarget::read_members() const {
+  return {{dev_->path(), "active sync", counters_.snapshot()}};
 }
 
 // ---- NullTarget ----
@@ -169,27 +201,44 @@ class NullBackend final : public io::Backend {
 struct NullIo : io::MemberIo {
   TargetIo* parent = nullptr;
 };
-void null_io_done(io::MemberIo& m, int result) {
-  auto& n = static_cast<NullIo&>(m);
-  n.parent->done(*n.parent, result);
-}
 }  // namespace
+
+class NullPort final : public TargetPort {
+ public:
+  NullPort(NullTarget& t, io::IoContext& c) : target_(t), context_(c) {}
+  void prepare(TargetIo& io, uint32_t) override {
+    auto n = std::make_shared<NullIo>();
+    n->parent = &io;
+    n->owner = this;
+    n->done = &NullPort::done;
+    io.target_private = n;
+  }
+  void submit(TargetIo& io) override {
+    auto& n = *static_cast<NullIo*>(io.target_private.get());
+    n.write = io.write;
+    n.length = io.length;
+    backend().queue(n);
+  }
+  io::IoContext& context() override { return context_; }
+
+ private:
+  static void done(io::MemberIo& m, int result) {
+    auto& n = static_cast<NullIo&>(m);
+    auto& c = static_cast<NullPort*>(n.owner)->target_.counters_;
+    (n.write ? c.writes : c.reads).fetch_add(1, std::memory_order_relaxed);
+    (n.write ? c.write_bytes : c.read_bytes).fetch_add(n.length, std::memory_order_relaxed);
+    n.parent->done(*n.parent, result);
+  }
+  NullTarget& target_;
+  io::IoContext& context_;
+};
 
 std::unique_ptr<io::Backend> NullTarget::make_backend(unsigned depth) {
   return std::make_unique<NullBackend>(depth);
 }
 
-void NullTarget::prepare(TargetIo& io, uint32_t) {
-  auto n = std::make_shared<NullIo>();
-  n->parent = &io;
-  n->done = null_io_done;
-  io.target_private = n;
-}
-
-void NullTarget::submit(TargetIo& io, io::Backend& backend) {
-  auto& n = *static_cast<NullIo*>(io.target_private.get());
-  n.length = io.length;
-  backend.queue(n);
+std::unique_ptr<TargetPort> NullTarget::open_port(io::IoContext& context) {
+  return std::make_unique<NullPort>(*this, context);
 }
 
 }  // namespace rs::workload

@@ -13,78 +13,96 @@
 
 namespace rs::workload {
 
-// An assembled array; every job gets its own io_uring context.
+// An assembled array; every job gets its own context and ArrayPort.
 class ArrayTarget final : public Target {
  public:
   explicit ArrayTarget(raid::Array& array) : array_(array) {}
   uint64_t size_bytes() const override { return array_.size_bytes(); }
   uint32_t block_size() const override { return 4096; }
-  std::unique_ptr<io::Backend> make_backend(unsigned depth) override;
-  void prepare(TargetIo& io, uint32_t max_length) override;
-  void submit(TargetIo& io, io::Backend& backend) override;
+  std::unique_ptr<io::Backend> make_backend(unsigned depth) override { return array_.make_backend(depth); }
+  std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override;
   std::string policy() const override;
+  const telemetry::TelemetrySource& telemetry() const override { return array_; }
+  const telemetry::LiveLatencySet& latencies() const override { return array_.latencies(); }
 
- protected:
+ private:
   raid::Array& array_;
 };
 
-// A simulated array of emulated disks on one shared virtual-time backend.
+// A simulated array of emulated disks on one shared virtual-time context.
 class SimArrayTarget final : public Target {
  public:
-  // `models[i]` is member i; nullptr makes it missing.
-  SimArrayTarget(const raid::Geometry& geometry, std::vector<std::shared_ptr<io::DeviceModel>> models);
+  // `models[i]` is member i; nullptr makes it missing. Fails when the shape
+  // is not one the levels accept.
+  static Result<std::unique_ptr<SimArrayTarget>> make(const raid::Shape& shape,
+                                                      std::vector<std::shared_ptr<io::DeviceModel>> models);
+  ~SimArrayTarget() override;
   raid::Array& array() { return *array_; }
-  io::SimBackend& sim() { return *backend_; }
+  io::SimBackend& sim() { return *sim_; }
   uint64_t size_bytes() const override { return array_->size_bytes(); }
   uint32_t block_size() const override { return 4096; }
   std::unique_ptr<io::Backend> make_backend(unsigned) override { return nullptr; }
-  io::Backend* shared_backend() override { return backend_.get(); }
-  void prepare(TargetIo& io, uint32_t max_length) override { inner_->prepare(io, max_length); }
-  void submit(TargetIo& io, io::Backend& backend) override { inner_->submit(io, backend); }
+  io::IoContext* shared_context() override { return context_.get(); }
+  std::unique_ptr<TargetPort> open_port(io::IoContext& context) override { return inner_->open_port(context); }
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override { return inner_->members(); }
   std::string policy() const override { return inner_->policy(); }
+  const telemetry::TelemetrySource& telemetry() const override { return *array_; }
+  const telemetry::LiveLatencySet& latencies() const override { return array_->latencies(); }
 
  private:
+  SimArrayTarget() = default;
   std::vector<std::shared_ptr<io::DeviceModel>> models_;
   std::unique_ptr<raid::Array> array_;
   std::unique_ptr<ArrayTarget> inner_;
-  std::unique_ptr<io::SimBackend> backend_;
+  io::SimBackend* sim_ = nullptr;  // owned by context_
+  std::unique_ptr<io::IoContext> context_;
 };
 
 // One plain file or block device.
-class DeviceTarget final : public Target {
+class DeviceTarget final : public Target, public telemetry::TelemetrySource {
  public:
   explicit DeviceTarget(std::unique_ptr<io::MemberDevice> dev) : dev_(std::move(dev)) {}
   uint64_t size_bytes() const override { return dev_->size_bytes(); }
   uint32_t block_size() const override { return dev_->alignment(); }
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override;
-  void prepare(TargetIo& io, uint32_t max_length) override;
-  void submit(TargetIo& io, io::Backend& backend) override;
+  std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override;
+  const telemetry::TelemetrySource& telemetry() const override { return *this; }
+  const telemetry::LiveLatencySet& latencies() const override { return latencies_; }
+  std::vector<MemberReading> read_members() const override;
+  telemetry::MemberCountersSnapshot read_array() const override { return counters_.snapshot(); }
 
  private:
+  friend class DevicePort;
   std::unique_ptr<io::MemberDevice> dev_;
   telemetry::MemberCounters counters_;
+  telemetry::LiveLatencySet latencies_;
 };
 
 // Completes every I/O at once without touching data: measures our own
 // per-I/O overhead (fio's ioengine=null).
-class NullTarget final : public Target {
+class NullTarget final : public Target, public telemetry::TelemetrySource {
  public:
   explicit NullTarget(uint64_t size_bytes) : size_(size_bytes) {}
   uint64_t size_bytes() const override { return size_; }
   uint32_t block_size() const override { return 1; }
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override;
-  void prepare(TargetIo& io, uint32_t max_length) override;
-  void submit(TargetIo& io, io::Backend& backend) override;
+  std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   std::string describe() const override { return "null (no I/O)"; }
+  const telemetry::TelemetrySource& telemetry() const override { return *this; }
+  const telemetry::LiveLatencySet& latencies() const override { return latencies_; }
+  std::vector<MemberReading> read_members() const override { return {}; }
+  telemetry::MemberCountersSnapshot read_array() const override { return counters_.snapshot(); }
 
  private:
+  friend class NullPort;
   uint64_t size_;
+  telemetry::MemberCounters counters_;
+  telemetry::LiveLatencySet latencies_;
 };
 
 }  // namespace rs::workload

@@ -1,0 +1,51 @@
+#include "cli_support.hpp"
+
+#include <csignal>
+
+namespace rs::cli {
+
+namespace {
+volatile std::sig_atomic_t g_signal = 0;
+
+void on_signal(int sig) {
+  g_signal = sig;
+  // The second one is not ours to soften.
+  std::signal(sig, SIG_DFL);
+}
+}  // namespace
+
+[[noreturn]] void raise(const Error& e) {
+  if (e.is_usage()) throw UsageError(e.message);
+  throw RuntimeError(e.message);
+}
+
+void install_interrupt_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+int interrupted_signal() {
+  return g_signal;
+}
+
+Status wait_for_task(const io::TaskHandle& task, const std::string& what) {
+  ProgressPrinter printer(what);
+  bool cancelled = false;
+  for (;;) {
+    if (auto r = task->wait_for(std::chrono::milliseconds(100))) {
+      if (r->ok()) printer.finish();
+      return *r;
+    }
+    const auto p = task->progress();
+    printer.update(p.done, p.total);
+    if (!cancelled && interrupted_signal()) {
+      task->cancel();
+      cancelled = true;
+    }
+  }
+}
+
+}  // namespace rs::cli

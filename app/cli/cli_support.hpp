@@ -1,0 +1,42 @@
+// What every raidscope-cli command shares: engine errors turned into the
+// CLI's exit status, SIGINT/SIGTERM caught so a command stops cleanly, and
+// waiting for an engine task with a progress line.
+#pragma once
+#include <string>
+
+#include "args.hpp"
+#include "base/result.hpp"
+#include "io/task.hpp"
+
+namespace rs::cli {
+
+// Throws UsageError (exit 2) for Errc::invalid_argument, RuntimeError
+// (exit 1) otherwise, with the engine's message.
+[[noreturn]] void raise(const Error& e);
+inline void check(const Status& s) {
+  if (!s) raise(s.error());
+}
+template <class T>
+T check(Result<T> r) {
+  if (!r) raise(r.error());
+  return std::move(*r);
+}
+
+// Thrown when a command stopped because of SIGINT/SIGTERM; main() exits
+// with 128 + the signal (130 for SIGINT) after the message.
+struct Interrupted : std::runtime_error {
+  int signal;
+  Interrupted(int sig, const std::string& what) : std::runtime_error(what), signal(sig) {}
+};
+
+// SIGINT and SIGTERM only set a flag; commands poll it and stop cleanly
+// (a second signal kills the process as usual).
+void install_interrupt_handlers();
+int interrupted_signal();  // 0 when none arrived
+
+// Waits for `task`, printing its progress as `what`; on SIGINT/SIGTERM
+// cancels it and waits for it to record where it got. Returns the task's
+// result (Errc::cancelled when interrupted).
+Status wait_for_task(const io::TaskHandle& task, const std::string& what);
+
+}  // namespace rs::cli

@@ -1,0 +1,129 @@
+#include "mirror/mirror.hpp"
+
+#include <algorithm>
+
+#include "layout/raid10.hpp"
+
+namespace rs::mirror {
+
+using raid::MemberState;
+
+MirrorPersonality::MirrorPersonality(const raid::Shape& shape, CopyMap map, raid::ArrayCore& core)
+    : shape_(shape), map_(std::move(map)), core_(core) {
+  for (int i = 0; i < shape.raid_disks; ++i) mirrors_.push_back(std::make_unique<MirrorState>());
+}
+
+// The copy maps repeat within a few rounds of raid_disks chunks (map() also
+// returns the far copies), so scanning those rounds finds any sector left
+// without an in-sync copy.
+bool MirrorPersonality::can_run(const raid::MemberTable& table, const std::vector<uint64_t>&) const {
+  const uint64_t step = shape_.level == 10 ? shape_.chunk_sectors : std::max<uint64_t>(map_.dev_sectors(), 1);
+  const uint64_t rounds = uint64_t(shape_.raid_disks) * uint64_t(map_.copies()) * 4;
+  const uint64_t end = std::min<uint64_t>(map_.array_sectors(), step * rounds);
+  std::vector<layout::DevAddress> addr(size_t(map_.copies()));
+  for (uint64_t sector = 0; sector < end; sector += step) {
+    const int n = map_.map(sector, addr.data());
+    bool ok = false;
+    for (int k = 0; k < n; ++k) {
+      const raid::Member& m = table[addr[size_t(k)].disk];
+      ok |= m.present() && m.state == MemberState::in_sync;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
+balance::Tunables MirrorPersonality::balance_tunables() const {
+  balance::Tunables t;
+  t.min_contig_read = min_contig_read_.load(std::memory_order_relaxed);
+  t.rot_round_down = rot_round_down_.load(std::memory_order_relaxed);
+  t.nonrot_round_down = nonrot_round_down_.load(std::memory_order_relaxed);
+  return t;
+}
+
+Status MirrorPersonality::set_balance_tunables(const balance::Tunables& t) {
+  if (std::string msg = balance::validate(t); !msg.empty()) return make_error(Errc::invalid_argument, msg);
+  min_contig_read_ = t.min_contig_read;
+  rot_round_down_ = t.rot_round_down;
+  nonrot_round_down_ = t.nonrot_round_down;
+  return {};
+}
+
+namespace {
+std::string power_of_two_rule(int64_t v) {
+  return (v > 0 && (v & (v - 1)) == 0) ? "" : "not a power of two";
+}
+}  // namespace
+
+void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
+  using telemetry::TunableSpec;
+  using telemetry::TunableType;
+  std::vector<std::string> names;
+  for (auto n : balance::policy_names()) names.emplace_back(n);
+  reg.add(
+      TunableSpec{"read_policy", TunableType::choice, 0, 0, names, "",
+                  "which mirror serves a read: md's (md-legacy), seed 000's (md-rr) or btrfs's policies"},
+      [this](int) { return std::string(balance::policy_name(policy())); },
+      [this](int, const telemetry::TunableValue& v) {
+        set_policy(*balance::policy_from_name(v.text));
+        return Status{};
+      });
+  TunableSpec mcr{"min_contig_read", TunableType::bytes, 0, 64ll << 20, {}, "bytes",
+                  "btrfs-rr: bytes read from one mirror before moving to the next (0: every request)"};
+  mcr.check = [](int64_t v) { return v % 4096 == 0 ? std::string() : std::string("not a multiple of 4096"); };
+  reg.add(
+      mcr, [this](int) { return std::to_string(min_contig_read_.load()); },
+      [this](int, const telemetry::TunableValue& v) {
+        min_contig_read_ = uint32_t(v.number);
+        return Status{};
+      });
+  TunableSpec rot{"rot_round_down", TunableType::integer, 1, 64, {}, "requests",
+                  "btrfs-qlen: queue lengths are rounded down to this when a mirror spins"};
+  rot.check = power_of_two_rule;
+  reg.add(
+      rot, [this](int) { return std::to_string(rot_round_down_.load()); },
+      [this](int, const telemetry::TunableValue& v) {
+        rot_round_down_ = uint32_t(v.number);
+        return Status{};
+      });
+  TunableSpec nonrot{"nonrot_round_down", TunableType::integer, 1, 64, {}, "requests",
+                     "btrfs-qlen: queue lengths are rounded down to this when no mirror spins"};
+  nonrot.check = power_of_two_rule;
+  reg.add(
+      nonrot, [this](int) { return std::to_string(nonrot_round_down_.load()); },
+      [this](int, const telemetry::TunableValue& v) {
+        nonrot_round_down_ = uint32_t(v.number);
+        return Status{};
+      });
+}
+
+void MirrorPersonality::read_sections(std::vector<telemetry::Section>& out) const {
+  telemetry::Section s;
+  s.name = "read_balance";
+  s.values.emplace_back("read_rr", double(policy_state_.read_rr.load(std::memory_order_relaxed)));
+  s.values.emplace_back("total_read_blocks", double(policy_state_.total_read_blocks.load(std::memory_order_relaxed)));
+  out.push_back(std::move(s));
+}
+
+Result<std::unique_ptr<raid::Personality>> make_mirror(const raid::Shape& shape, raid::ArrayCore& core) {
+  auto map = CopyMap::make(shape);
+  if (!map) return map.take_error();
+  return std::unique_ptr<raid::Personality>(new MirrorPersonality(shape, std::move(*map), core));
+}
+
+Result<uint64_t> mirror_used_dev_sectors(const raid::Shape& shape, uint64_t member_sectors) {
+  const uint64_t whole = member_sectors / 8 * 8;  // whole 4 KiB blocks
+  if (shape.level != 10) return whole;
+  std::string err;
+  auto r10 = layout::raid10_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, whole, &err);
+  if (!r10) return make_error(Errc::invalid_argument, err);
+  const uint64_t used = layout::raid10_used_dev_sectors(*r10);
+  if (used == 0)
+    return make_error(Errc::invalid_argument,
+                      "the chunk (" + std::to_string(uint64_t(shape.chunk_sectors) * 512) +
+                          " bytes) is larger than a member's data area (" + std::to_string(whole * 512) +
+                          " bytes): the array would hold nothing");
+  return used;
+}
+
+}  // namespace rs::mirror

@@ -1,0 +1,55 @@
+// What the array front offers a personality: the member table an I/O holds,
+// issuing member I/O with the per-member accounting, failing a member when
+// its I/O fails, completing an array I/O, and synchronous member I/O for
+// maintenance pieces. Implemented by Array.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "base/result.hpp"
+#include "raid/array_io.hpp"
+#include "raid/member_table.hpp"
+#include "raid/personality.hpp"
+
+namespace rs::raid {
+
+class ArrayCore {
+ public:
+  virtual ~ArrayCore() = default;
+  virtual const Shape& shape() const = 0;
+  virtual SlotRuntime& runtime(int slot) = 0;
+  virtual const SlotRuntime& runtime(int slot) const = 0;
+
+  // ---- I/O path: the io's port context thread ----
+  // The member table `io` holds from submit to completion.
+  virtual const MemberTable& table(const ArrayIo& io) const = 0;
+  // Queues `child` to member `slot` on the io's backend, with the member's
+  // device and model from the io's table; counts it pending. The child's
+  // done callback must call child_finished() first.
+  virtual void issue(ArrayIo& io, MemberChild& child, int slot) = 0;
+  // Per-member accounting of a finished child (pending, counters, head
+  // position). Returns true when the transfer was complete.
+  virtual bool child_finished(MemberChild& child, int result) = 0;
+  // A member I/O of `io` failed: the member is failed as md does (a new
+  // member table is published and the superblocks are updated off this
+  // thread; `io` completes only once that update is durable). Returns false
+  // when the member was not failed because it holds the last copy of some
+  // data (the personality then fails the request).
+  virtual bool member_failed(ArrayIo& io, int slot, bool write, int result, uint64_t dev_sector) = 0;
+  // Finishes `io` with `result` (bytes or -errno): leaves the write gate,
+  // records the array counters and latency, runs io.done.
+  virtual void complete(ArrayIo& io, int result) = 0;
+  // Array sectors at or beyond this point may differ between copies (md's
+  // recovery_cp during a resync; ~0 when the array is in sync): reads there
+  // follow md's rule and use the first in-sync copy.
+  virtual uint64_t resync_point() const = 0;
+
+  // ---- maintenance: a task's thread ----
+  // Synchronous transfer of whole sectors of a member's data area.
+  virtual Status read_member(const MemberTable& table, int slot, uint64_t dev_sector, void* buf,
+                             uint64_t bytes) = 0;
+  virtual Status write_member(const MemberTable& table, int slot, uint64_t dev_sector, const void* buf,
+                              uint64_t bytes) = 0;
+};
+
+}  // namespace rs::raid

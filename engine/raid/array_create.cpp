@@ -1,0 +1,206 @@
+// Creating an array. Every target is checked before anything is written:
+// a failed check leaves every file and device exactly as it was.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+
+#include "discovery/signature.hpp"
+#include "raid/array.hpp"
+#include "raid/member_superblock.hpp"
+
+namespace rs::raid {
+
+namespace {
+
+constexpr uint64_t kDataOffsetSectors = 2048;   // 1 MiB: superblock at 4 KiB, room for a bitmap
+constexpr uint64_t kMinDataBytes = 4ull << 20;  // refuse toy members below this
+constexpr uint64_t kMinMemberBytes = kDataOffsetSectors * kSectorBytes + kMinDataBytes;
+constexpr uint32_t kMaxDev = 128;  // role table entries
+
+std::string host_name() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
+  return buf;
+}
+
+// A target that is already an md member: say which array.
+std::string md_member_of(const std::string& path) {
+  std::string err;
+  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err);
+  if (!dev) return "";
+  auto res = read_superblock(*dev);
+  if (!res.has_magic) return "";
+  if (!res.ok) return "a damaged md superblock";
+  return "an md superblock of array " + ondisk::uuid_to_string(res.sb.set_uuid) + " (" +
+         ondisk::level_name(res.sb.level) + ")";
+}
+
+// Checks one target before anything is written; true when it must be created.
+Result<bool> check_target(const std::string& p, const CreateOptions& o) {
+  struct stat st {};
+  if (::stat(p.c_str(), &st) != 0) {
+    if (errno != ENOENT) return make_error(Errc::not_found, p + ": " + std::strerror(errno));
+    if (!o.create_files_bytes)
+      return make_error(Errc::not_found, p + ": does not exist (use --create-files=SIZE to create image files)");
+    auto parent = std::filesystem::path(p).parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent))
+      return make_error(Errc::not_found, p + ": directory " + parent.string() + " does not exist");
+    return true;
+  }
+  if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+    return make_error(Errc::invalid_argument, p + ": not a regular file or block device");
+  if (std::string why = discovery::block_device_in_use(p); !why.empty())
+    return make_error(Errc::busy, p + ": refusing to write: " + why);
+  if (!o.force) {
+    std::string sig = md_member_of(p);
+    if (sig.empty()) sig = discovery::existing_signature(p);
+    if (!sig.empty())
+      return make_error(Errc::refused,
+                        p + ": holds " + sig + "; creating an array would destroy it (use --force to overwrite)");
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const CreateOptions& o,
+                                             const std::vector<std::string>& paths) {
+  // ---- the request itself ----
+  const LevelInfo* level = levels.find(o.level);
+  if (!level)
+    return make_error(Errc::invalid_argument,
+                      "--level=" + std::to_string(o.level) + " is not supported (levels: " + levels.names() + ")");
+  if (o.raid_disks < level->min_members || o.raid_disks > level->max_members)
+    return make_error(Errc::invalid_argument, "--raid-devices: " + std::string(level->name) + " takes " +
+                                                  std::to_string(level->min_members) + " to " +
+                                                  std::to_string(level->max_members) + " members, not " +
+                                                  std::to_string(o.raid_disks));
+  if (size_t(o.raid_disks) != paths.size())
+    return make_error(Errc::invalid_argument, "--raid-devices=" + std::to_string(o.raid_disks) + " but " +
+                                                  std::to_string(paths.size()) + " member(s) given");
+  const bool chunked = o.level != 1;
+  if (chunked && (o.chunk_bytes < 4096 || (o.chunk_bytes & (o.chunk_bytes - 1))))
+    return make_error(Errc::invalid_argument,
+                      "--chunk must be a power of two of at least 4K, got " + std::to_string(o.chunk_bytes) + " bytes");
+  std::string set_name = o.name.empty() ? "raidscope" : o.name;
+  if (set_name.find(':') == std::string::npos) set_name = host_name() + ":" + set_name;
+  if (set_name.size() > 32)
+    return make_error(Errc::invalid_argument, "array name '" + set_name + "' is longer than md's 32 bytes");
+  for (size_t i = 0; i < paths.size(); ++i)
+    for (size_t j = i + 1; j < paths.size(); ++j)
+      if (paths[i] == paths[j]) return make_error(Errc::invalid_argument, paths[i] + ": given twice");
+  if (o.create_files_bytes && o.create_files_bytes < kMinMemberBytes)
+    return make_error(Errc::invalid_argument, "--create-files size " + std::to_string(o.create_files_bytes) +
+                                                  " is too small (at least " + std::to_string(kMinMemberBytes) +
+                                                  " bytes)");
+
+  // ---- every target, before anything is written ----
+  std::vector<bool> to_create(paths.size(), false);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    auto c = check_target(paths[i], o);
+    if (!c) return c.take_error();
+    to_create[i] = *c;
+  }
+  // Open (and lock) the existing targets now, so a target in use by another
+  // process is refused before we create or write anything.
+  std::vector<std::shared_ptr<io::MemberDevice>> devs(paths.size());
+  uint64_t smallest = o.create_files_bytes ? o.create_files_bytes : ~uint64_t{0};
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (to_create[i]) continue;
+    std::string err;
+    auto dev = io::MemberDevice::open(paths[i], io::OpenMode::ReadWrite, &err);
+    if (!dev) return make_error(Errc::busy, err);
+    if (dev->size_bytes() < kMinMemberBytes)
+      return make_error(Errc::refused, paths[i] + ": too small (" + std::to_string(dev->size_bytes()) +
+                                           " bytes; a member needs at least " + std::to_string(kMinMemberBytes) + ")");
+    smallest = std::min(smallest, dev->size_bytes());
+    devs[i] = std::move(dev);
+  }
+
+  // ---- geometry: the smallest member decides, and must hold something ----
+  Shape shape;
+  shape.level = o.level;
+  shape.raid_disks = o.raid_disks;
+  shape.layout = o.layout ? o.layout : (o.level == 10 ? 0x102u : 0u);
+  shape.chunk_sectors = chunked ? o.chunk_bytes / uint32_t(kSectorBytes) : 0;
+  shape.data_offset = kDataOffsetSectors;
+  const uint64_t member_sectors = smallest / kSectorBytes - kDataOffsetSectors;
+  auto used = level->used_dev_sectors(shape, member_sectors);
+  if (!used) return used.take_error();
+  shape.dev_sectors = *used;
+
+  auto arr = std::unique_ptr<Array>(new Array());
+  if (Status s = arr->init(levels, shape); !s) return s.error();
+
+  // ---- from here on we write ----
+  std::vector<std::string> created;
+  auto undo_created = [&] {
+    arr.reset();
+    devs.clear();
+    for (auto& p : created) ::unlink(p.c_str());
+  };
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (!to_create[i]) continue;
+    const int fd = ::open(paths[i].c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 || ::ftruncate(fd, off_t(o.create_files_bytes)) != 0) {
+      Error e = make_error(Errc::io_error, paths[i] + ": cannot create: " + std::strerror(errno));
+      if (fd >= 0) ::close(fd), ::unlink(paths[i].c_str());
+      undo_created();
+      return e;
+    }
+    ::close(fd);
+    created.push_back(paths[i]);
+    std::string err;
+    auto dev = io::MemberDevice::open(paths[i], io::OpenMode::ReadWrite, &err);
+    if (!dev) {
+      undo_created();
+      return make_error(Errc::busy, err);
+    }
+    devs[i] = std::move(dev);
+  }
+
+  ondisk::Superblock& sb = arr->sb_;
+  sb.set_uuid = ondisk::random_uuid();
+  sb.set_name = set_name;
+  sb.ctime = sb.utime = uint64_t(::time(nullptr));
+  sb.level = o.level;
+  sb.layout = shape.layout;
+  sb.size = shape.dev_sectors;
+  sb.chunksize = shape.chunk_sectors;
+  sb.raid_disks = uint32_t(o.raid_disks);
+  sb.data_offset = kDataOffsetSectors;
+  sb.super_offset = ondisk::kSbOffsetSectors;
+  sb.events = 0;
+  sb.dev_roles.assign(kMaxDev, ondisk::kRoleSpare);
+  // Freshly made image files read back as zeros on every member, so the
+  // copies already agree; anything else gets md's initial resync.
+  const bool all_new = created.size() == paths.size();
+  arr->recovery_cp_ = all_new ? ondisk::kMaxSector : 0;
+  MemberTable table;
+  table.members.resize(paths.size());
+  for (int i = 0; i < o.raid_disks; ++i) {
+    Member& m = table.members[size_t(i)];
+    m.dev = devs[size_t(i)];
+    m.name = paths[size_t(i)];
+    m.state = MemberState::in_sync;
+    ondisk::Superblock& own = arr->member_sb_[size_t(i)];
+    own.dev_number = uint32_t(i);
+    own.device_uuid = ondisk::random_uuid();
+    own.data_size = m.dev->size_bytes() / kSectorBytes - kDataOffsetSectors;
+  }
+  arr->publish(std::move(table));
+  arr->start_metadata();
+  if (Status s = arr->sync_now(); !s || arr->working_members() != o.raid_disks) {
+    Error e = s ? make_error(Errc::io_error, "could not write every member's superblock") : s.error();
+    undo_created();
+    return e;
+  }
+  if (!all_new) arr->start_resync();
+  return arr;
+}
+
+}  // namespace rs::raid

@@ -1,0 +1,57 @@
+// One array-level I/O and the member I/Os it becomes.
+//
+// The submitter owns an ArrayIo (one per queue slot), has the port prepare
+// it once (ArrayPort::prepare sizes the personality's per-I/O state for the
+// largest request it will carry, so submitting allocates nothing), then
+// fills the request fields and calls ArrayPort::submit. `done` runs on the
+// port's context thread.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "io/member_io.hpp"
+
+namespace rs::raid {
+
+class ArrayPort;
+struct ArrayIo;
+struct HeldTable;
+
+// A personality's own per-I/O state (children, scratch), made by prepare().
+struct PersonalityIo {
+  virtual ~PersonalityIo() = default;
+};
+
+// One member I/O of an array I/O: the unit personalities issue through
+// ArrayCore::issue(), which does the per-member accounting.
+struct MemberChild : io::MemberIo {
+  ArrayIo* parent = nullptr;
+  uint64_t dev_sector = 0;  // data_offset-relative
+  uint32_t sectors = 0;
+  uint64_t array_sector = 0;
+};
+
+struct ArrayIo {
+  // ---- the request (set by the submitter) ----
+  bool write = false;
+  uint64_t offset = 0;  // bytes into the array, 4 KiB aligned
+  uint32_t length = 0;  // bytes, a multiple of 4 KiB, at most the prepared maximum
+  void* buffer = nullptr;
+  uint32_t job_id = 0;                              // the submitting job (btrfs's pid)
+  void (*done)(ArrayIo& io, int result) = nullptr;  // result: length or -errno
+  void* owner = nullptr;
+
+  // ---- filled in on completion ----
+  int served_by = -1;  // reads: the member that served the (last) piece
+
+  // ---- private to the front and the personality ----
+  ArrayPort* port = nullptr;
+  HeldTable* held = nullptr;  // the member table this I/O holds until it completes
+  uint64_t submit_ns = 0;
+  int error = 0;
+  uint64_t metadata_epoch = 0;  // a superblock update that must be durable before completion
+  enum class Gate : uint8_t { none, counted, registered } barrier = Gate::none;
+  std::unique_ptr<PersonalityIo> priv;
+};
+
+}  // namespace rs::raid

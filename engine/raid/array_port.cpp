@@ -1,0 +1,167 @@
+// The array I/O path through the front: ports and their member tables, the
+// write gate (active mark, resync barrier), member I/O accounting, failing
+// members and completing array I/O.
+#include "raid/array_port.hpp"
+
+#include <cerrno>
+
+#include "raid/array.hpp"
+
+namespace rs::raid {
+
+ArrayPort::ArrayPort(Array& array, io::IoContext& context) : array_(array), context_(context) {
+  latency_ = array.latencies().add();
+  refresh();
+}
+
+ArrayPort::~ArrayPort() = default;
+
+void ArrayPort::prepare(ArrayIo& io, uint32_t max_length) {
+  io.port = this;
+  array_.personality().prepare(io, max_length);
+}
+
+void ArrayPort::refresh() {
+  if (!tables_.empty() && tables_.back().table->version == array_.table_version()) return;
+  const TableRef next = array_.table();
+  const MemberTable* prev = tables_.empty() ? nullptr : tables_.back().table.get();
+  // Bring the backend's member table (io_uring's registered files) up to
+  // date before any I/O uses the new table; I/O in flight keeps the files
+  // it was queued with.
+  for (int i = 0; i < next->size(); ++i) {
+    io::MemberDevice* dev = (*next)[i].dev.get();
+    if (!prev || (*prev)[i].dev.get() != dev) backend().replace_member(i, dev);
+  }
+  if (!tables_.empty() && tables_.back().inflight == 0) tables_.pop_back();
+  tables_.push_back({next, 0});
+}
+
+void ArrayPort::hold(ArrayIo& io) {
+  if (array_.table_version() != tables_.back().table->version) [[unlikely]]
+    refresh();
+  io.held = &tables_.back();
+  ++io.held->inflight;
+}
+
+void ArrayPort::release(ArrayIo& io) {
+  HeldTable* h = io.held;
+  io.held = nullptr;
+  if (--h->inflight == 0 && h != &tables_.back()) {
+    // No I/O can reach this table's devices any more: let them go.
+    for (auto it = tables_.begin(); it != tables_.end(); ++it)
+      if (&*it == h) {
+        tables_.erase(it);
+        break;
+      }
+  }
+}
+
+void ArrayPort::submit(ArrayIo& io) {
+  io.port = this;
+  io.error = 0;
+  io.metadata_epoch = 0;
+  io.served_by = -1;
+  io.submit_ns = backend().now_ns();
+  ++in_flight_;
+  hold(io);
+  if (io.write && !array_.enter_write_gate(io)) return;  // parked; comes back through resubmit()
+  array_.personality().submit(io);
+}
+
+// ---- the front's side ----
+
+const MemberTable& Array::table(const ArrayIo& io) const {
+  return *io.held->table;
+}
+
+bool Array::enter_write_gate(ArrayIo& io) {
+  if (read_only_) {
+    io.barrier = ArrayIo::Gate::none;
+    finish_io(io, -EROFS);
+    return false;
+  }
+  if (!dirty_.load(std::memory_order_acquire)) [[unlikely]] {
+    // md_write_start: the array is marked active on disk before its first
+    // write, so a crash mid-write is found at the next assemble. The write
+    // waits for that on the metadata thread, not on its own.
+    uint64_t epoch;
+    {
+      std::lock_guard lock(meta_mutex_);
+      if (!dirty_requested_) {
+        dirty_requested_ = true;
+        dirty_epoch_ = request_sync();
+      }
+      epoch = dirty_epoch_;
+    }
+    if (!dirty_.load(std::memory_order_acquire)) {
+      io.barrier = ArrayIo::Gate::none;
+      ArrayPort* port = io.port;
+      metadata_->when_durable(epoch, [port, &io] { port->context().post([port, &io] { port->array().resubmit(io); }); });
+      return false;
+    }
+  }
+  return barrier_.enter(io);
+}
+
+void Array::resubmit(ArrayIo& io) {
+  // Parked for a while: take the member table that is current now.
+  io.port->release(io);
+  io.port->hold(io);
+  if (!enter_write_gate(io)) return;
+  personality_->submit(io);
+}
+
+void Array::issue(ArrayIo& io, MemberChild& child, int slot) {
+  const Member& m = (*io.held->table)[slot];
+  child.member = slot;
+  child.model = m.model.get();
+  child.offset = (shape_.data_offset + child.dev_sector) * kSectorBytes;
+  child.length = child.sectors * uint32_t(kSectorBytes);
+  auto& c = runtime(slot).counters;
+  c.account_pending(io.port->backend().now_ns());
+  c.nr_pending.fetch_add(1, std::memory_order_relaxed);
+  io.port->backend().queue(child);
+}
+
+bool Array::child_finished(MemberChild& child, int result) {
+  auto& c = runtime(child.member).counters;
+  c.account_pending(child.parent->port->backend().batch_now_ns());
+  c.nr_pending.fetch_sub(1, std::memory_order_relaxed);
+  c.head_position.store(child.dev_sector + child.sectors, std::memory_order_relaxed);
+  const bool ok = result == int(child.length);
+  if (ok) {
+    (child.write ? c.writes : c.reads).fetch_add(1, std::memory_order_relaxed);
+    (child.write ? c.write_bytes : c.read_bytes).fetch_add(child.length, std::memory_order_relaxed);
+  }
+  return ok;
+}
+
+void Array::complete(ArrayIo& io, int result) {
+  if (io.write && io.metadata_epoch && metadata_ && metadata_->durable() < io.metadata_epoch) {
+    // A member failed under this write: acknowledge it once the failure is
+    // recorded on the other members.
+    ArrayPort* port = io.port;
+    metadata_->when_durable(io.metadata_epoch, [port, &io, result] {
+      port->context().post([port, &io, result] { port->array().finish_io(io, result); });
+    });
+    return;
+  }
+  finish_io(io, result);
+}
+
+void Array::finish_io(ArrayIo& io, int result) {
+  ArrayPort& port = *io.port;
+  if (io.write) barrier_.leave(io);
+  if (result > 0) {
+    auto& c = array_counters_;
+    (io.write ? c.writes : c.reads).fetch_add(1, std::memory_order_relaxed);
+    (io.write ? c.write_bytes : c.read_bytes).fetch_add(uint64_t(result), std::memory_order_relaxed);
+    const uint64_t now = port.backend().batch_now_ns();
+    port.latency_->record(now > io.submit_ns ? now - io.submit_ns : 0);
+  }
+  port.release(io);
+  --port.in_flight_;
+  io.done(io, result);
+}
+
+}  // namespace rs::raid

@@ -1,0 +1,350 @@
+// Long operations on the array as tasks on their own context threads:
+// resync (md's, after an unclean stop or at create), rebuild onto an added
+// member, check and repair. Each works piece by piece under the resync
+// barrier, reports progress, stops within a piece of a cancel, and records
+// where it got.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "discovery/signature.hpp"
+#include "io/uring_backend.hpp"
+#include "raid/array.hpp"
+#include "raid/member_superblock.hpp"
+
+namespace rs::raid {
+
+namespace {
+constexpr uint64_t kCheckpointSectors = 64 * 2048;  // record rebuild progress every 64 MiB
+
+std::string percent(uint64_t done, uint64_t total) {
+  return std::to_string(total ? done * 100 / total : 100) + "%";
+}
+}  // namespace
+
+io::TaskHandle Array::start_task(std::string kind, std::string target,
+                                 std::function<Status(io::TaskState&)> body) {
+  auto task = io::make_task(kind + (target.empty() ? "" : " " + target));
+  auto thread = std::make_unique<io::ContextThread>("md-" + kind, [] {
+    return std::unique_ptr<io::Backend>(new io::SyncBackend(std::span<io::MemberDevice* const>{}));
+  });
+  events_.record({0, 0, "task", task->name(), "started", ""});
+  thread->post([this, task, body = std::move(body)] {
+    Status s = body(*task);
+    events_.record({0, 0, "task", task->name(),
+                    s ? "finished" : (s.error().code == Errc::cancelled ? "cancelled" : "failed"),
+                    s ? "" : s.error().message});
+    task->finish(std::move(s));
+  });
+  std::lock_guard lock(task_mutex_);
+  // Threads of finished tasks are idle: let them go.
+  for (size_t i = 0; i < tasks_.size();) {
+    if (tasks_[i].task->finished()) {
+      tasks_.erase(tasks_.begin() + std::ptrdiff_t(i));
+      task_threads_.erase(task_threads_.begin() + std::ptrdiff_t(i));
+    } else {
+      ++i;
+    }
+  }
+  tasks_.push_back({std::move(kind), std::move(target), task});
+  task_threads_.push_back(std::move(thread));
+  return task;
+}
+
+void Array::stop_tasks() {
+  std::vector<std::unique_ptr<io::ContextThread>> threads;
+  std::vector<RunningTask> tasks;
+  {
+    std::lock_guard lock(task_mutex_);
+    for (auto& t : tasks_) t.task->cancel();
+    threads.swap(task_threads_);
+    tasks = tasks_;
+  }
+  for (auto& t : tasks) (void)t.task->wait();  // each reports its own outcome as an event
+  threads.clear();  // joins
+  std::lock_guard lock(task_mutex_);
+  tasks_.clear();
+}
+
+std::vector<RunningTask> Array::running_tasks() const {
+  std::lock_guard lock(task_mutex_);
+  std::vector<RunningTask> v;
+  for (const auto& t : tasks_)
+    if (!t.task->finished()) v.push_back(t);
+  return v;
+}
+
+io::TaskHandle Array::resync_task() const {
+  for (auto& t : running_tasks())
+    if (t.kind == "resync") return t.task;
+  return nullptr;
+}
+
+void Array::start_resync() {
+  start_task("resync", "", [this](io::TaskState& task) { return run_resync(task); });
+}
+
+// ---- maintenance member I/O ----
+
+Status Array::read_member(const MemberTable& t, int slot, uint64_t dev_sector, void* buf, uint64_t bytes) {
+  const Member& m = t[slot];
+  if (!m.dev) return make_error(Errc::unsupported, "member " + std::to_string(slot) + " has no device");
+  std::string err;
+  if (m.dev->read_at((shape_.data_offset + dev_sector) * kSectorBytes, buf, bytes, &err)) return {};
+  std::optional<uint64_t> epoch;
+  {
+    std::lock_guard lock(meta_mutex_);
+    epoch = fail_locked(slot, "read error during maintenance: " + err);
+  }
+  if (epoch && metadata_) metadata_->wait(*epoch);
+  return make_error(Errc::io_error, err);
+}
+
+Status Array::write_member(const MemberTable& t, int slot, uint64_t dev_sector, const void* buf, uint64_t bytes) {
+  const Member& m = t[slot];
+  if (!m.dev) return make_error(Errc::unsupported, "member " + std::to_string(slot) + " has no device");
+  std::string err;
+  if (m.dev->write_at((shape_.data_offset + dev_sector) * kSectorBytes, buf, bytes, &err)) return {};
+  std::optional<uint64_t> epoch;
+  {
+    std::lock_guard lock(meta_mutex_);
+    epoch = fail_locked(slot, "write error during maintenance: " + err);
+  }
+  if (epoch && metadata_) metadata_->wait(*epoch);
+  return make_error(Errc::io_error, err);
+}
+
+namespace {
+Status flush_members(const MemberTable& t) {
+  for (const auto& m : t.members) {
+    std::string err;
+    if (m.dev && m.writable() && !m.dev->flush(&err)) return make_error(Errc::io_error, err);
+  }
+  return {};
+}
+}  // namespace
+
+// ---- resync ----
+
+// md's resync: make the redundancy agree from the resync point to the end.
+// Reads beyond the point use the first copy meanwhile (the personality's
+// read rule); the point moves forward piece by piece.
+Status Array::run_resync(io::TaskState& task) {
+  const uint64_t total = personality_->array_sectors();
+  task.set_total(total * kSectorBytes);
+  ResyncBarrier::Scope scope(barrier_);
+  uint64_t sector = std::min(recovery_cp_.load(), total);
+  while (sector < total) {
+    task.set_done(sector * kSectorBytes);
+    if (task.cancel_requested())
+      return make_error(Errc::cancelled, "resync stopped at " + percent(sector, total) + "; it resumes there");
+    const PieceRange r = personality_->check_range(sector);
+    {
+      ResyncBarrier::Piece piece(barrier_, r.array_lo, r.array_hi);
+      auto res = personality_->check_piece(*table(), r, /*repair=*/true);
+      if (!res) return res.take_error();
+    }
+    sector = r.array_hi;
+    recovery_cp_.store(sector, std::memory_order_release);
+  }
+  if (Status s = flush_members(*table()); !s) return s;
+  recovery_cp_.store(ondisk::kMaxSector, std::memory_order_release);
+  task.set_done(total * kSectorBytes);
+  request_sync();  // a clean array records it now; an active one at close
+  return {};
+}
+
+// ---- rebuild ----
+
+Status Array::run_rebuild(io::TaskState& task, int slot) {
+  const uint64_t total = shape_.dev_sectors;
+  SlotRuntime& rt = runtime(slot);
+  task.set_total(total * kSectorBytes);
+  // Writes from here on take part in the barrier (the ones that started
+  // before did not write the new member; the Scope waits for them).
+  ResyncBarrier::Scope scope(barrier_);
+  uint64_t since_checkpoint = 0;
+  // Walk the new member's device sectors in order, so recovery_offset only
+  // grows.
+  for (uint64_t dev_sector = rt.recovery_offset.load(); dev_sector < total;) {
+    task.set_done(dev_sector * kSectorBytes);
+    const TableRef t = table();
+    const Member& target = (*t)[slot];
+    if (target.state != MemberState::recovering)
+      return make_error(Errc::io_error, target.name + " failed during rebuild: " + member_note(slot));
+    if (task.cancel_requested()) {
+      // Like md, record how far we got so the rebuild resumes there.
+      (void)sync_now();  // a failed checkpoint only costs rework at the next add
+      return make_error(Errc::cancelled, "rebuild of " + target.name + " stopped at " + percent(dev_sector, total) +
+                                             "; run add again to resume");
+    }
+    const PieceRange r = personality_->rebuild_range(slot, dev_sector);
+    {
+      std::optional<ResyncBarrier::Piece> piece;
+      if (r.array_lo != r.array_hi) piece.emplace(barrier_, r.array_lo, r.array_hi);
+      if (Status s = personality_->rebuild_piece(*t, slot, dev_sector, r); !s) return s;
+    }
+    dev_sector += r.dev_sectors;
+    rt.recovery_offset.store(dev_sector, std::memory_order_release);
+    since_checkpoint += r.dev_sectors;
+    if (since_checkpoint >= kCheckpointSectors) {
+      request_sync();
+      since_checkpoint = 0;
+    }
+  }
+  std::string err;
+  if (!(*table())[slot].dev->flush(&err)) return make_error(Errc::io_error, err);
+  {
+    std::lock_guard lock(meta_mutex_);
+    MemberTable t = *table();
+    t.members[size_t(slot)].state = MemberState::in_sync;
+    rt.recovery_offset = 0;
+    publish(std::move(t));
+    events_.record({0, 0, "member", (*table())[slot].name, "active sync", "rebuilt"});
+  }
+  task.set_done(total * kSectorBytes);
+  return sync_now();
+}
+
+// ---- check / repair ----
+
+Result<io::TaskHandle> Array::start_check(bool repair) {
+  if (read_only_ && repair) return make_error(Errc::refused, "the array was assembled read-only");
+  if (simulated_) return make_error(Errc::unsupported, "check needs real members");
+  mismatch_cnt_ = 0;
+  return start_task(repair ? "repair" : "check", "", [this, repair](io::TaskState& task) {
+    return run_check(task, repair);
+  });
+}
+
+Status Array::run_check(io::TaskState& task, bool repair) {
+  // Writes running meanwhile must not land between reading one copy and the
+  // next (a false mismatch) or between the read and a repair's write (an
+  // older copy written over a newer one): md holds them at the same barrier.
+  ResyncBarrier::Scope scope(barrier_);
+  const uint64_t total = personality_->array_sectors();
+  task.set_total(total * kSectorBytes);
+  for (uint64_t sector = 0; sector < total;) {
+    task.set_done(sector * kSectorBytes);
+    if (task.cancel_requested())
+      return make_error(Errc::cancelled, std::string(repair ? "repair" : "check") + " stopped at " +
+                                             percent(sector, total) + " (mismatches so far: " +
+                                             std::to_string(mismatch_cnt_.load()) + ")");
+    const PieceRange r = personality_->check_range(sector);
+    ResyncBarrier::Piece piece(barrier_, r.array_lo, r.array_hi);
+    auto res = personality_->check_piece(*table(), r, repair);
+    if (!res) return res.take_error();
+    mismatch_cnt_.fetch_add(res->mismatches, std::memory_order_relaxed);
+    sector = r.array_hi;
+  }
+  task.set_done(total * kSectorBytes);
+  if (!repair) return {};
+  if (Status s = flush_members(*table()); !s) return s;
+  if (resync_pending()) {
+    // A full repair is md's resync: the array is consistent again.
+    recovery_cp_.store(ondisk::kMaxSector, std::memory_order_release);
+    return sync_now();
+  }
+  return {};
+}
+
+// ---- add ----
+
+namespace {
+
+// A target that is not this array's member yet: may we write to it?
+Status check_add_target(const std::string& path, const ondisk::Uuid& array_uuid, bool force) {
+  if (std::string why = discovery::block_device_in_use(path); !why.empty())
+    return make_error(Errc::busy, path + ": refusing to write: " + why);
+  std::string sig = discovery::existing_signature(path);
+  // A former member of this array may come back without --force.
+  bool ours = false;
+  std::string err;
+  if (auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err)) {
+    auto res = read_superblock(*dev);
+    ours = res.ok && res.sb.set_uuid == array_uuid;
+    if (res.ok && !ours)
+      sig = "an md superblock of another array (" + ondisk::uuid_to_string(res.sb.set_uuid) + ")";
+  }
+  if (!ours && !sig.empty() && !force)
+    return make_error(Errc::refused, path + ": holds " + sig + "; adding it would destroy it (use --force to overwrite)");
+  return {};
+}
+
+}  // namespace
+
+Result<io::TaskHandle> Array::start_add(const std::string& path, const AddOptions& opt) {
+  if (read_only_ || simulated_) return make_error(Errc::refused, "members can only be added to a real, writable array");
+  int slot = slot_of(path);
+  if (slot >= 0 && (*table())[slot].state != MemberState::recovering)
+    return make_error(Errc::invalid_argument, path + " is already an active member (role " + std::to_string(slot) + ")");
+  if (slot < 0) {
+    {
+      const TableRef t = table();
+      for (int i = 0; i < t->size() && slot < 0; ++i)
+        if ((*t)[i].state == MemberState::missing || (*t)[i].state == MemberState::faulty || !(*t)[i].present())
+          slot = i;
+    }
+    if (slot < 0)
+      return make_error(Errc::refused, "the array has no missing or failed member: nothing to rebuild onto " + path);
+    struct stat st {};
+    bool created = false;
+    if (::stat(path.c_str(), &st) != 0) {
+      if (!opt.create_files_bytes)
+        return make_error(Errc::not_found, path + ": does not exist (use --create-files=SIZE to create an image file)");
+      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd < 0 || ::ftruncate(fd, off_t(opt.create_files_bytes)) != 0) {
+        const std::string why = std::strerror(errno);
+        if (fd >= 0) ::close(fd), ::unlink(path.c_str());
+        return make_error(Errc::io_error, path + ": cannot create: " + why);
+      }
+      ::close(fd);
+      created = true;
+    } else if (Status s = check_add_target(path, superblock().set_uuid, opt.force); !s) {
+      return s.error();
+    }
+    std::string err;
+    auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+    const uint64_t need = (shape_.data_offset + shape_.dev_sectors) * kSectorBytes;
+    if (dev && dev->size_bytes() < need)
+      err = path + ": too small (" + std::to_string(dev->size_bytes()) + " bytes; the array needs " +
+            std::to_string(need) + " per member)";
+    if (!dev || dev->size_bytes() < need) {
+      if (created) ::unlink(path.c_str());
+      return make_error(dev ? Errc::refused : Errc::busy, err);
+    }
+    std::lock_guard lock(meta_mutex_);
+    MemberTable t = *table();
+    // A device number no present member uses (md's desc_nr).
+    uint32_t dev_number = 0;
+    for (bool used = true; used;) {
+      used = false;
+      for (int i = 0; i < t.size(); ++i)
+        if (i != slot && t[i].dev && t[i].state != MemberState::faulty && member_sb_[size_t(i)].dev_number == dev_number)
+          used = true;
+      if (used) ++dev_number;
+    }
+    ondisk::Superblock& own = member_sb_[size_t(slot)];
+    own = ondisk::Superblock{};
+    own.dev_number = dev_number;
+    own.device_uuid = ondisk::random_uuid();
+    own.data_size = dev->size_bytes() / kSectorBytes - shape_.data_offset;
+    Member& m = t.members[size_t(slot)];
+    m.dev = std::shared_ptr<io::MemberDevice>(std::move(dev));
+    m.model = nullptr;
+    m.name = path;
+    m.state = MemberState::recovering;
+    runtime(slot).recovery_offset = 0;
+    notes_[size_t(slot)].clear();
+    publish(std::move(t));
+    events_.record({0, 0, "member", path, "recovering", "added"});
+  }
+  if (Status s = sync_now(); !s) return s.error();
+  return start_task("rebuild", path, [this, slot](io::TaskState& task) { return run_rebuild(task, slot); });
+}
+
+}  // namespace rs::raid

@@ -1,0 +1,111 @@
+// A RAID level, as md's struct md_personality is: a table of operations over
+// the array front (ArrayCore), plus its declared limits. The front owns the
+// members, superblocks, state, the resync barrier, metadata updates and
+// telemetry; a personality owns the data layout: mapping a request onto
+// members, the write fan-out (or stripe handling), degraded reads, one piece
+// of rebuild / check / repair, its read-balance or stripe state, and its
+// own tunables and telemetry section. The front never asks "which level am
+// I": adding a level is a new folder implementing this interface and one
+// line in levels/levels.cpp.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/result.hpp"
+#include "io/context.hpp"
+#include "raid/array_io.hpp"
+#include "raid/member_table.hpp"
+#include "telemetry/sample.hpp"
+#include "telemetry/tunables.hpp"
+
+namespace rs::raid {
+
+inline constexpr uint64_t kSectorBytes = 512;
+
+// The data shape every level has: what the superblock says.
+struct Shape {
+  int level = 1;
+  int raid_disks = 0;
+  uint32_t layout = 0;         // md's layout word (0 for raid1)
+  uint32_t chunk_sectors = 0;  // 0 for raid1
+  uint64_t dev_sectors = 0;    // md's `size`: used sectors per member
+  uint64_t data_offset = 0;    // sectors from the member start
+};
+
+// A range of array sectors a maintenance piece reads or writes, which the
+// resync barrier holds writes off while the piece runs.
+struct PieceRange {
+  uint64_t dev_sectors = 0;                  // rebuild: device sectors the piece covers
+  uint64_t array_lo = 0, array_hi = 0;       // array sectors it touches; empty when lo == hi
+};
+
+struct CheckPieceResult {
+  uint64_t sectors = 0;     // array sectors the piece covered
+  uint64_t mismatches = 0;  // md's mismatch_cnt contribution, in sectors
+};
+
+class ArrayCore;
+
+class Personality {
+ public:
+  virtual ~Personality() = default;
+
+  virtual uint64_t array_sectors() const = 0;
+  // "layout near=2, chunk 512K", "2 mirrors": for detail and reports.
+  virtual std::string describe() const = 0;
+  // md's layout name for the level ("near=2", "left-symmetric"), "" when none.
+  virtual std::string layout_name() const = 0;
+  // Whether the array can serve every sector with these members (recovering
+  // members count up to their recovery_offset): an array that cannot must
+  // not run, and a member whose failure would make it false is not failed.
+  virtual bool can_run(const MemberTable& table, const std::vector<uint64_t>& recovery_offsets) const = 0;
+
+  // ---- the I/O path (the port's context thread) ----
+  // Sizes io.priv for requests up to max_length bytes.
+  virtual void prepare(ArrayIo& io, uint32_t max_length) const = 0;
+  // Starts io (the front has passed it through the write gate). Member I/Os
+  // go out through core.issue(); when every one has finished, the
+  // personality calls core.complete(io, result).
+  virtual void submit(ArrayIo& io) = 0;
+
+  // ---- maintenance (a task's thread; synchronous member I/O) ----
+  // The piece of rebuild onto `target` that starts at device sector `dev_sector`.
+  virtual PieceRange rebuild_range(int target, uint64_t dev_sector) const = 0;
+  // Copies/reconstructs that piece onto `target` from the in-sync members.
+  virtual Status rebuild_piece(const MemberTable& table, int target, uint64_t dev_sector,
+                               const PieceRange& range) = 0;
+  // The piece of check/repair/resync that starts at `array_sector`.
+  virtual PieceRange check_range(uint64_t array_sector) const = 0;
+  // Compares the redundancy of that piece; with `repair` makes it agree
+  // again (md's resync is a repair that does not report).
+  virtual Result<CheckPieceResult> check_piece(const MemberTable& table, const PieceRange& range,
+                                               bool repair) = 0;
+
+  // ---- live session ----
+  // Adds the level's tunables (read_policy, stripe_cache_size, ...).
+  virtual void register_tunables(telemetry::TunableRegistry& registry) { (void)registry; }
+  // The level's telemetry sections for a sample.
+  virtual void read_sections(std::vector<telemetry::Section>& out) const { (void)out; }
+};
+
+// A level as the front finds it: declared limits and a factory.
+struct LevelInfo {
+  int level;
+  const char* name;  // "raid1"
+  int min_members, max_members;
+  // Checks the shape (layout word, chunk) and makes the personality.
+  Result<std::unique_ptr<Personality>> (*make)(const Shape& shape, ArrayCore& core);
+  // The used device sectors (md's `size`) for members of `member_sectors`
+  // data sectors each, or an error naming why the shape does not fit.
+  Result<uint64_t> (*used_dev_sectors)(const Shape& shape, uint64_t member_sectors);
+};
+
+struct LevelTable {
+  std::vector<LevelInfo> levels;
+  const LevelInfo* find(int level) const;
+  std::string names() const;  // "1, 10, 5"
+};
+
+}  // namespace rs::raid

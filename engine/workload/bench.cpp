@@ -1,0 +1,332 @@
+#include "workload/bench.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "discovery/signature.hpp"
+#include "io/uring_backend.hpp"
+#include "levels/levels.hpp"
+#include "workload/host_probe.hpp"
+#include "workload/targets.hpp"
+
+namespace rs::workload {
+
+namespace {
+
+std::string mb(double bytes_per_s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MB/s", bytes_per_s / 1e6);
+  return buf;
+}
+
+// Reads of a sparse image file's holes return zeros without touching the
+// disk (O_DIRECT or not), so a read benchmark there measures the filesystem.
+void warn_sparse(const std::vector<std::string>& paths, BenchNotes* notes) {
+  for (const auto& path : paths) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) continue;
+    const double allocated = double(st.st_blocks) * 512.0 / double(st.st_size);
+    if (allocated >= 0.9) continue;
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "%s is sparse (%.0f%% of its %lld MiB allocated): reads of parts never written return zeros "
+                  "without reaching the disk; write the region first for disk figures",
+                  path.c_str(), 100.0 * allocated, static_cast<long long>(st.st_size >> 20));
+    notes->warnings.push_back(buf);
+  }
+}
+
+Error usage(std::string msg) {
+  return make_error(Errc::invalid_argument, std::move(msg));
+}
+
+}  // namespace
+
+Status lay_out_file(const std::string& path, uint64_t bytes, const std::function<void(uint64_t)>& progress) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    return make_error(Errc::not_found, path + ": directory " + parent.string() + " does not exist");
+  struct statvfs vfs {};
+  if (::statvfs(parent.empty() ? "." : parent.c_str(), &vfs) == 0) {
+    const uint64_t avail = uint64_t(vfs.f_bavail) * vfs.f_frsize;
+    if (avail < bytes)
+      return make_error(Errc::refused, path + ": needs " + std::to_string(bytes >> 20) + " MiB but only " +
+                                           std::to_string(avail >> 20) + " MiB are free there");
+  }
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return make_error(Errc::io_error, path + ": cannot create: " + std::strerror(errno));
+  // Reserve the space first (fio does with fallocate) so a full disk shows
+  // now, not half way; then fill it with pseudo-random bytes in 1 MiB pieces.
+  if (::posix_fallocate(fd, 0, off_t(bytes)) != 0 && ::ftruncate(fd, off_t(bytes)) != 0) {
+    const std::string why = std::strerror(errno);
+    ::close(fd);
+    ::unlink(path.c_str());
+    return make_error(Errc::io_error, path + ": cannot reserve " + std::to_string(bytes) + " bytes: " + why);
+  }
+  constexpr size_t kPiece = 1 << 20;
+  std::vector<uint64_t> block(kPiece / 8);
+  uint64_t x = 0x9e3779b97f4a7c15ull ^ bytes;
+  for (uint64_t done = 0; done < bytes;) {
+    for (auto& w : block) x ^= x << 13, x ^= x >> 7, x ^= x << 17, w = x;
+    const size_t n = size_t(std::min<uint64_t>(kPiece, bytes - done));
+    const ssize_t w = ::pwrite(fd, block.data(), n, off_t(done));
+    if (w != ssize_t(n)) {
+      const std::string why = w < 0 ? std::strerror(errno) : "short write";
+      ::close(fd);
+      ::unlink(path.c_str());
+      return make_error(Errc::io_error, path + ": laying out failed: " + why);
+    }
+    done += n;
+    if (progress) progress(done);
+  }
+  ::close(fd);
+  return {};
+}
+
+Result<std::unique_ptr<BenchSession>> BenchSession::open(BenchSpec spec, BenchNotes* notes) {
+  auto s = std::unique_ptr<BenchSession>(new BenchSession());
+  s->spec_ = std::move(spec);
+  if (s->spec_.jobs.empty()) return usage("no job given");
+  if (s->spec_.sample_hz < 1 || s->spec_.sample_hz > 50)
+    return usage("the status interval must give 1 to 50 samples per second (20..1000 ms)");
+  if (!(s->spec_.profile_scale > 0 && s->spec_.profile_scale <= 1))
+    return usage("the profile scale must be above 0 and at most 1");
+  if (Status st = s->open_target(notes); !st) return st.error();
+  std::string bad = check_jobs(s->spec_.jobs, *s->target_);
+  if (!bad.empty()) return usage(bad);
+  if (std::any_of(s->spec_.jobs.begin(), s->spec_.jobs.end(), [](const auto& j) { return does_read(j.rw); })) {
+    std::vector<std::string> files;
+    for (const auto& m : s->target_->members()) files.push_back(m.path);
+    warn_sparse(files, notes);
+  }
+  return s;
+}
+
+Status BenchSession::open_target(BenchNotes* notes) {
+  BenchSpec& sp = spec_;
+  if (!sp.array_members.empty()) {
+    raid::AssembleOptions ao;
+    ao.run = sp.run_degraded;
+    auto arr = raid::Array::assemble(levels::builtin(), sp.array_members, ao);
+    if (!arr) return arr.error();
+    array_ = std::move(*arr);
+    for (auto& r : array_->rejected()) notes->warnings.push_back(r.path + " not used: " + r.reason);
+    register_profile_tunable();
+    // Validate everything that will be set, now, before any I/O.
+    auto& reg = array_->tunables();
+    for (auto& [name, value] : sp.set)
+      if (Status st = reg.set(name, value); !st) return st;
+    for (auto& t : sp.set_at) {
+      if (!(t.at_s >= 0)) return usage("--set-at: the time must be 0 or more seconds");
+      if (Status st = reg.check(t.name, t.value); !st)
+        return make_error(st.error().code, "--set-at " + t.name + "=" + t.value + ": " + st.error().message);
+    }
+    if (sp.fail_member_at) {
+      const int m = sp.fail_member_at->first;
+      if (m < 0 || m >= array_->raid_disks())
+        return usage("--fail-member: no member " + std::to_string(m) + " (0.." +
+                     std::to_string(array_->raid_disks() - 1) + ")");
+      if (!(sp.fail_member_at->second >= 0)) return usage("--fail-member: the time must be 0 or more seconds");
+    }
+    if (Status st = apply_profiles(notes); !st) return st;
+    target_ = std::make_unique<ArrayTarget>(*array_);
+    return {};
+  }
+  if (!sp.set.empty() || !sp.profiles.empty() || !sp.set_at.empty())
+    return usage("--policy, --member-profile, --set-at and the tunables need --array=MEMBER,MEMBER,...");
+  if (sp.fail_member_at) return usage("--fail-member needs --array=MEMBER,MEMBER,...");
+  std::string filename;
+  bool null_target = false, writes = false;
+  uint64_t size = 0;
+  for (auto& j : sp.jobs) {
+    if (j.ioengine == IoEngine::null || j.filename == "null") {
+      null_target = true;
+    } else if (!j.filename.empty()) {
+      if (!filename.empty() && filename != j.filename)
+        return usage("jobs name different files (" + filename + ", " + j.filename +
+                     "); bench drives one target per run");
+      filename = j.filename;
+    }
+    size = std::max(size, j.size + j.offset);
+    writes |= does_write(j.rw);
+  }
+  if (null_target) {
+    target_ = std::make_unique<NullTarget>(size ? size : (1ull << 30));
+    return {};
+  }
+  if (filename.empty())
+    return usage("no target: give --array=MEMBER,MEMBER,... or --filename=PATH (or --filename=null)");
+  std::error_code ec;
+  if (!std::filesystem::exists(filename, ec)) {
+    if (!size) return usage(filename + " does not exist; give --size to create it");
+    // fio lays a new file out before reading it: so do we.
+    if (Status st = lay_out_file(filename, size, nullptr); !st) return st;
+    notes->info.push_back("laid out " + filename + " (" + std::to_string(size >> 20) + " MiB)");
+  } else if (writes && !sp.force) {
+    if (std::string why = discovery::block_device_in_use(filename); !why.empty())
+      return make_error(Errc::busy, filename + ": refusing to write: " + why);
+    std::string sig = discovery::existing_signature(filename);
+    if (!sig.empty())
+      return make_error(Errc::refused, filename + ": holds " + sig + "; a write job would destroy it (use --force)");
+  }
+  std::string err;
+  auto dev = io::MemberDevice::open(filename, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
+  if (!dev) return make_error(Errc::busy, err);
+  target_ = std::make_unique<DeviceTarget>(std::move(dev));
+  return {};
+}
+
+// Emulated members share the host disk: their sum must fit in it.
+Status BenchSession::apply_profiles(BenchNotes* notes) {
+  if (spec_.profiles.empty()) return {};
+  const int n = array_->raid_disks();
+  std::vector<std::optional<io::DeviceProfile>> per(static_cast<size_t>(n));
+  for (auto& [idx, prof] : spec_.profiles) {
+    if (idx >= n)
+      return usage("--member-profile: member " + std::to_string(idx) + " is beyond the array's " + std::to_string(n) +
+                   " members");
+    for (int i = 0; i < n; ++i)
+      if (idx < 0 || idx == i) per[size_t(i)] = prof;
+  }
+  double need = 0;
+  for (auto& p : per)
+    if (p) {
+      p->scale *= spec_.profile_scale;
+      need += p->seq_read_bw * p->scale;
+    }
+  const raid::TableRef t = array_->table();
+  io::MemberDevice* first = nullptr;
+  for (const auto& m : t->members)
+    if (m.dev && !first) first = m.dev.get();
+  const auto& shape = array_->shape();
+  const double host = first ? probe_read_bandwidth(*first, shape.data_offset * 512,
+                                                   std::min<uint64_t>(shape.dev_sectors * 512, 1ull << 30))
+                            : 0;
+  notes->info.push_back("host probe: " + mb(host) + " from " + (first ? first->path() : "-") +
+                        "; emulated members need " + mb(need) + " together");
+  if (need > 0.9 * host)
+    return make_error(Errc::refused, "the member profiles need " + mb(need) + " together but the host disk delivered " +
+                                         mb(host) + " in a quick probe; slow them with --profile-scale=" +
+                                         std::to_string(std::floor(host * 0.8 / need * 100) / 100).substr(0, 4) +
+                                         " or use fewer/slower profiles");
+  for (int i = 0; i < n; ++i)
+    if (per[size_t(i)] && (*t)[i].dev)
+      if (Status st = array_->set_member_model(i, io::make_model(*per[size_t(i)]), per[size_t(i)]->name); !st)
+        return st;
+  return {};
+}
+
+// device_profile: which disk a member emulates, switchable while I/O runs.
+void BenchSession::register_profile_tunable() {
+  std::vector<std::string> names = {"none"};
+  for (const auto& dir : spec_.profile_dirs)
+    for (const auto& p : io::list_profiles(dir).profiles)
+      if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+  telemetry::TunableSpec spec{"device_profile", telemetry::TunableType::choice, 0, 0, names, "",
+                              "the disk this member emulates (resources/profiles; none: the real device)"};
+  spec.per_member = true;
+  auto current = std::make_shared<std::vector<std::string>>(size_t(array_->raid_disks()), "none");
+  raid::Array* arr = array_.get();
+  const std::vector<std::string> dirs = spec_.profile_dirs;
+  const double scale = spec_.profile_scale;
+  arr->tunables().add(
+      spec, [current](int m) { return (*current)[size_t(m)]; },
+      [arr, current, dirs, scale](int m, const telemetry::TunableValue& v) -> Status {
+        std::shared_ptr<io::DeviceModel> model;
+        if (v.text != "none") {
+          std::string err;
+          auto p = io::find_profile(v.text, dirs, &err);
+          if (!p) return make_error(Errc::not_found, err);
+          p->scale *= scale;
+          model = io::make_model(*p);
+        }
+        if (Status st = arr->set_member_model(m, std::move(model), v.text); !st) return st;
+        (*current)[size_t(m)] = v.text;
+        return {};
+      });
+  // --member-profile records its choice in the tunable too.
+  for (auto& [idx, prof] : spec_.profiles)
+    for (int i = 0; i < arr->raid_disks(); ++i)
+      if (idx < 0 || idx == i) (*current)[size_t(i)] = prof.name;
+}
+
+RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const telemetry::Sample&)> on_sample,
+                             BenchNotes* notes) {
+  telemetry::EventLog& events = array_ ? array_->events() : file_events_;
+  telemetry::SamplerOptions so;
+  so.rate_hz = spec_.sample_hz;
+  telemetry::Sampler sampler(target_->telemetry(), &target_->latencies(), &events, so);
+  if (on_sample) sampler.add_listener(std::move(on_sample));
+
+  // The schedule: --set-at changes and --fail-member, on one thread that
+  // sleeps until each is due (or the run ends).
+  struct Step {
+    double at_s;
+    std::function<void()> apply;
+  };
+  std::vector<Step> steps;
+  for (auto& t : spec_.set_at)
+    steps.push_back({t.at_s, [this, t, notes] {
+                       if (Status st = array_->tunables().set(t.name, t.value); !st)
+                         notes->warnings.push_back("--set-at " + t.name + "=" + t.value + ": " + st.error().message);
+                     }});
+  if (spec_.fail_member_at) {
+    auto [m, at] = *spec_.fail_member_at;
+    steps.push_back({at, [this, m, notes] {
+                       if (Status st = array_->fail_member(m, "failed during the benchmark (--fail-member)"); !st)
+                         notes->warnings.push_back("could not fail member " + std::to_string(m) + ": " +
+                                                   st.error().message);
+                     }});
+  }
+  std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) { return a.at_s < b.at_s; });
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool over = false;
+  const uint64_t t0 = io::monotonic_ns();
+  sampler.start(t0);
+  std::thread scheduler([&] {
+    std::unique_lock lock(mutex);
+    for (auto& s : steps) {
+      const auto due = std::chrono::steady_clock::now() +
+                       std::chrono::nanoseconds(int64_t(t0 + uint64_t(s.at_s * 1e9)) - int64_t(io::monotonic_ns()));
+      if (cv.wait_until(lock, due, [&] { return over; })) return;
+      lock.unlock();
+      s.apply();
+      lock.lock();
+    }
+  });
+  RunOutcome out = run_jobs(spec_.jobs, spec_.global_options, *target_, &progress);
+  {
+    std::lock_guard lock(mutex);
+    over = true;
+  }
+  cv.notify_all();
+  scheduler.join();
+  sampler.stop();
+  return out;
+}
+
+Status BenchSession::close() {
+  return array_ ? array_->close() : Status{};
+}
+
+BenchSession::~BenchSession() {
+  target_.reset();
+  if (Status s = close(); !s) {
+    // Reported by the caller's explicit close(); nothing more to do here.
+  }
+}
+
+}  // namespace rs::workload
