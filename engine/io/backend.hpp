@@ -17,6 +17,9 @@ namespace rs::io {
 
 class MemberDevice;
 
+// "No deadline" for reap_until() and IoContext::run_once().
+inline constexpr uint64_t kNoDeadline = ~uint64_t{0};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -59,6 +62,30 @@ class Backend {
   virtual uint64_t batch_now_ns() { return now_ns(); }
   // I/O queued or in flight that has not completed yet.
   virtual unsigned in_flight() const = 0;
+
+  // For IoContext, which lets other threads wake the owner. A backend that
+  // waits inside the kernel arms a read of `event_fd` there (an internal
+  // request, not counted in in_flight(), re-armed each time it fires) and
+  // returns true: from then on a write to `event_fd` makes a waiting reap()
+  // or reap_until() return, even below min_complete. At most once per
+  // backend; `event_fd` must stay open until the backend is destroyed.
+  // Backends that never wait long in reap() keep the default (false).
+  virtual bool arm_wakeup(int event_fd) {
+    (void)event_fd;
+    return false;
+  }
+  // reap() that waits no later than `deadline_ns` (now_ns() clock) and, with
+  // a wakeup armed, also until a wakeup when nothing is in flight: returns
+  // once `min_complete` completions ran, the wakeup fired or the deadline
+  // passed. The default, for backends that never block long, is reap(); a
+  // virtual-time backend's deadline is IoContext's business.
+  virtual unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) {
+    (void)deadline_ns;
+    return reap(min_complete);
+  }
+  // Time is virtual (the simulator): nothing ever waits, time moves only
+  // when the owner advances it.
+  virtual bool virtual_time() const { return false; }
   // Short description for `detail` and reports ("io_uring", "sim", ...).
   virtual std::string describe() const = 0;
 

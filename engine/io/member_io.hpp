@@ -9,21 +9,25 @@
 namespace rs::io {
 
 class DeviceModel;
-
 struct MemberIo;
 using IoDoneFn = void (*)(MemberIo& io, int result);  // result: bytes done or -errno
 
 struct MemberIo {
-  int member = -1;           // index into the backend's member table
+  int member = -1;  // index into the backend's member table
   bool write = false;
-  uint64_t offset = 0;       // bytes from the start of the member device
-  uint32_t length = 0;       // bytes
-  void* buffer = nullptr;    // aligned to the member's logical block size for O_DIRECT
+  uint64_t offset = 0;     // bytes from the start of the member device
+  uint32_t length = 0;     // bytes
+  void* buffer = nullptr;  // aligned to the member's logical block size for O_DIRECT
   IoDoneFn done = nullptr;
-  void* owner = nullptr;     // the submitter's context, for `done`
-  uint64_t tag = 0;          // free for the submitter (e.g. copy index)
-  DeviceModel* model = nullptr;  // the member's emulated disk, set by the submitter (null: none)
-  uint64_t due_ns = 0;       // backend-private: when an emulated disk completes it
+  void* owner = nullptr;  // the submitter's context, for `done`
+  uint64_t tag = 0;       // free for the submitter (e.g. copy index)
+  uint64_t due_ns = 0;    // backend-private: when an emulated disk completes it
+  // The emulated disk (DeviceModel) the I/O is scheduled on. A submitter
+  // that knows it sets it (the array takes it from its member table); left
+  // null, the backend takes the device's at queue() time. Completions use
+  // this, never the backend's member table, which replace_member() may
+  // change (even to null) while the I/O is in flight.
+  DeviceModel* model = nullptr;
 };
 
 }  // namespace rs::io

@@ -46,6 +46,7 @@ class SimBackend final : public Backend {
   unsigned reap(unsigned min_complete) override;
   uint64_t now_ns() override { return now_; }
   unsigned in_flight() const override { return unsigned(heap_.size()); }
+  bool virtual_time() const override { return true; }
   std::string describe() const override;
 
   // Lets time pass up to `t_ns` (no-op if already later): runs the

@@ -39,7 +39,8 @@ class TaskState {
   void set_total(uint64_t total) { total_.store(total, std::memory_order_relaxed); }
   void set_done(uint64_t done) { done_.store(done, std::memory_order_relaxed); }
   bool cancel_requested() const { return cancel_.load(std::memory_order_relaxed); }
-  // Finishes the task (exactly once); wakes every waiter.
+  // Finishes the task and wakes every waiter. Exactly once: a later call
+  // is ignored and the first result stands.
   void finish(Status result);
 
   // Any side.

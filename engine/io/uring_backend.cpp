@@ -51,6 +51,7 @@ UringBackend::UringBackend(std::span<MemberDevice* const> members, unsigned dept
 UringBackend::~UringBackend() {
   // Never leave the kernel writing into buffers we are about to free.
   reap_limit_ = ~0u;
+  disarm_wakeup();
   while (in_flight_ > 0 && reap(1) > 0) {
   }
   // Registered files hold references to the member files; the ring itself
@@ -84,6 +85,21 @@ std::string UringBackend::describe() const {
   return s;
 }
 
+io_uring_sqe* UringBackend::next_sqe() {
+  io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+  if (!sqe) {
+    io_uring_submit(&ring_);
+    unsubmitted_ = 0;
+    sqe = io_uring_get_sqe(&ring_);
+  }
+  return sqe;
+}
+
+void UringBackend::hold(MemberIo& io, uint64_t due_ns, int result) {
+  held_.push_back({due_ns, &io, result});
+  std::push_heap(held_.begin(), held_.end(), std::greater<>());
+}
+
 void UringBackend::queue(MemberIo& io) {
   ++in_flight_;
   MemberDevice* dev =
@@ -91,16 +107,11 @@ void UringBackend::queue(MemberIo& io) {
   if (!dev) {
     // Completed with an error at the next reap, never inline, so callers
     // see one completion path.
-    held_.push_back({0, &io, -ENODEV});
-    std::push_heap(held_.begin(), held_.end(), std::greater<>());
+    io.model = nullptr;
+    hold(io, 0, -ENODEV);
     return;
   }
-  io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
-  if (!sqe) {
-    io_uring_submit(&ring_);
-    unsubmitted_ = 0;
-    sqe = io_uring_get_sqe(&ring_);
-  }
+  io_uring_sqe* sqe = next_sqe();
   int fd = fixed_files_ ? io.member : dev->fd();
   if (io.write)
     io_uring_prep_write(sqe, fd, io.buffer, io.length, io.offset);
@@ -108,10 +119,13 @@ void UringBackend::queue(MemberIo& io) {
     io_uring_prep_read(sqe, fd, io.buffer, io.length, io.offset);
   if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
   io_uring_sqe_set_data(sqe, &io);
-  if (DeviceModel* model = dev->model()) {
+  // Taken now, not at completion: replace_member() may change the table
+  // while this I/O is in flight.
+  if (!io.model) io.model = dev->model();
+  if (io.model) {
     // The model is fed in submission order; the completion is held until
     // due_ns, when the emulated disk would be done.
-    io.due_ns = model->schedule(monotonic_ns(), io.write, io.offset, io.length);
+    io.due_ns = io.model->schedule(monotonic_ns(), io.write, io.offset, io.length);
   }
   ++unsubmitted_;
 }
@@ -119,8 +133,40 @@ void UringBackend::queue(MemberIo& io) {
 void UringBackend::queue_timer(MemberIo& io, uint64_t delay_ns) {
   // A held completion like an emulated disk's, with no device behind it.
   ++in_flight_;
-  held_.push_back({monotonic_ns() + delay_ns, &io, -EAGAIN});
-  std::push_heap(held_.begin(), held_.end(), std::greater<>());
+  io.model = nullptr;
+  hold(io, monotonic_ns() + delay_ns, -EAGAIN);
+}
+
+bool UringBackend::arm_wakeup(int event_fd) {
+  if (wakeup_fd_ >= 0 || event_fd < 0) return false;
+  wakeup_fd_ = event_fd;
+  queue_wakeup_read();
+  io_uring_submit(&ring_);
+  unsubmitted_ = 0;
+  return true;
+}
+
+void UringBackend::queue_wakeup_read() {
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_read(sqe, wakeup_fd_, &wakeup_value_, sizeof wakeup_value_, 0);
+  io_uring_sqe_set_data(sqe, &wakeup_value_);
+  ++unsubmitted_;
+  wakeup_pending_ = true;
+}
+
+void UringBackend::disarm_wakeup() {
+  wakeup_stopping_ = true;
+  if (!wakeup_pending_) return;
+  io_uring_sqe* sqe = next_sqe();
+  io_uring_prep_cancel(sqe, &wakeup_value_, 0);
+  io_uring_sqe_set_data(sqe, &wakeup_fd_);
+  ++unsubmitted_;
+  cancel_pending_ = true;
+  // Member I/O that completes meanwhile is delivered as usual.
+  while (wakeup_pending_ || cancel_pending_) {
+    enter_kernel(true, kNoDeadline);
+    collect(~0u);
+  }
 }
 
 void UringBackend::submit() {
@@ -141,9 +187,7 @@ unsigned UringBackend::release_due(uint64_t now, unsigned limit) {
     std::pop_heap(held_.begin(), held_.end(), std::greater<>());
     Held h = held_.back();
     held_.pop_back();
-    if (h.result >= 0 && h.io->member >= 0) {
-      if (DeviceModel* m = members_[size_t(h.io->member)]->model()) m->complete(h.io->offset, h.io->length);
-    }
+    if (h.result >= 0 && h.io->model) h.io->model->complete(h.io->offset, h.io->length);
     deliver(*h.io, h.result);
     ++n;
   }
@@ -157,19 +201,26 @@ unsigned UringBackend::drain_cqes(uint64_t now, unsigned limit) {
     unsigned got = io_uring_peek_batch_cqe(&ring_, cqes, std::min(64u, limit - total));
     if (got == 0) break;
     // Copy out first: callbacks may queue new I/O into the same ring.
-    std::pair<MemberIo*, int> batch[64];
-    for (unsigned i = 0; i < got; ++i)
-      batch[i] = {static_cast<MemberIo*>(io_uring_cqe_get_data(cqes[i])), cqes[i]->res};
+    std::pair<void*, int> batch[64];
+    for (unsigned i = 0; i < got; ++i) batch[i] = {io_uring_cqe_get_data(cqes[i]), cqes[i]->res};
     io_uring_cq_advance(&ring_, got);
     for (unsigned i = 0; i < got; ++i) {
-      MemberIo* io = batch[i].first;
-      MemberDevice* dev = members_[size_t(io->member)];
-      if (dev->model() && io->due_ns > now) {
-        held_.push_back({io->due_ns, io, batch[i].second});
-        std::push_heap(held_.begin(), held_.end(), std::greater<>());
+      if (batch[i].first == &wakeup_value_) {  // not an I/O: not counted, re-armed
+        wakeup_pending_ = false;
+        woken_ = true;
+        if (!wakeup_stopping_) queue_wakeup_read();
         continue;
       }
-      if (dev->model() && batch[i].second >= 0) dev->model()->complete(io->offset, io->length);
+      if (batch[i].first == &wakeup_fd_) {  // the wakeup read's cancel
+        cancel_pending_ = false;
+        continue;
+      }
+      MemberIo* io = static_cast<MemberIo*>(batch[i].first);
+      if (io->model && io->due_ns > now) {
+        hold(*io, io->due_ns, batch[i].second);
+        continue;
+      }
+      if (io->model && batch[i].second >= 0) io->model->complete(io->offset, io->length);
       deliver(*io, batch[i].second);
       ++total;
     }
@@ -184,16 +235,18 @@ unsigned UringBackend::collect(unsigned limit) {
   return n + drain_cqes(now, limit - n);
 }
 
-void UringBackend::enter_kernel(bool wait) {
+void UringBackend::enter_kernel(bool wait, uint64_t deadline_ns) {
+  // Wait for a real completion, or until the next held one is due, or the
+  // caller's deadline.
+  const uint64_t until = held_.empty() ? deadline_ns : std::min(deadline_ns, held_.front().due_ns);
   int rc = 0;
   if (!wait) {
     rc = io_uring_submit_and_get_events(&ring_);
-  } else if (held_.empty()) {
+  } else if (until == kNoDeadline) {
     rc = io_uring_submit_and_wait(&ring_, 1);
   } else {
-    // Wait for a real completion, or until the next held one is due.
-    const uint64_t now = monotonic_ns(), due = held_.front().due_ns;
-    const uint64_t wait_ns = due > now ? due - now : 0;
+    const uint64_t now = monotonic_ns();
+    const uint64_t wait_ns = until > now ? until - now : 0;
     __kernel_timespec ts{int64_t(wait_ns / 1000000000ull), int64_t(wait_ns % 1000000000ull)};
     io_uring_cqe* cqe = nullptr;
     rc = io_uring_submit_and_wait_timeout(&ring_, &cqe, 1, &ts, nullptr);
@@ -204,16 +257,31 @@ void UringBackend::enter_kernel(bool wait) {
 }
 
 unsigned UringBackend::reap(unsigned min_complete) {
+  return reap_impl(min_complete, kNoDeadline, false);
+}
+
+unsigned UringBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
+  return reap_impl(min_complete, deadline_ns, true);
+}
+
+unsigned UringBackend::reap_impl(unsigned min_complete, uint64_t deadline_ns, bool idle_wait) {
   const unsigned limit = reap_limit_;
   min_complete = std::min(min_complete, limit);
+  woken_ = false;
   // What is already posted costs no syscall (fio's iodepth_batch_complete_max
   // leaves completions here for the next call).
   unsigned done = collect(limit);
   bool asked_kernel = false;
-  while (done < limit && in_flight_ > 0 && (done < min_complete || !asked_kernel)) {
-    enter_kernel(done < min_complete);
+  while (done < limit && !woken_) {
+    const bool want = done < min_complete;
+    // With nothing in flight only the wakeup can end a wait.
+    if (in_flight_ == 0 && !(idle_wait && want && wakeup_pending_)) break;
+    const bool wait = want && (deadline_ns == kNoDeadline || monotonic_ns() < deadline_ns);
+    if (!wait && asked_kernel) break;
+    enter_kernel(wait, deadline_ns);
     asked_kernel = true;
     done += collect(limit - done);
+    if (wait && deadline_ns != kNoDeadline && monotonic_ns() >= deadline_ns) break;
   }
   return done;
 }
@@ -225,17 +293,18 @@ void SyncBackend::replace_member(int index, MemberDevice* dev) {
 }
 
 void SyncBackend::queue(MemberIo& io) {
-  queued_.push_back(&io);
+  MemberDevice* dev =
+      (io.member >= 0 && size_t(io.member) < members_.size()) ? members_[size_t(io.member)] : nullptr;
+  io.model = nullptr;  // no emulated disks here
+  queued_.push_back({&io, dev ? dev->fd() : -1});
 }
 
 void SyncBackend::submit() {
-  for (MemberIo* io : queued_) {
-    MemberDevice* dev =
-        (io->member >= 0 && size_t(io->member) < members_.size()) ? members_[size_t(io->member)] : nullptr;
+  for (auto [io, fd] : queued_) {
     int res = -ENODEV;
-    if (dev) {
-      ssize_t n = io->write ? ::pwrite(dev->fd(), io->buffer, io->length, off_t(io->offset))
-                            : ::pread(dev->fd(), io->buffer, io->length, off_t(io->offset));
+    if (fd >= 0) {
+      ssize_t n = io->write ? ::pwrite(fd, io->buffer, io->length, off_t(io->offset))
+                            : ::pread(fd, io->buffer, io->length, off_t(io->offset));
       res = n < 0 ? -errno : int(n);
     }
     done_.push_back({io, res});

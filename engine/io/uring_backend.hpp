@@ -40,6 +40,10 @@ class UringBackend final : public Backend {
   uint64_t batch_now_ns() override { return batch_now_; }
   unsigned in_flight() const override { return in_flight_; }
   std::string describe() const override;
+  // The eventfd must be blocking: a read of a non-blocking file in io_uring
+  // fails with -EAGAIN instead of waiting for data.
+  bool arm_wakeup(int event_fd) override;
+  unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override;
 
  private:
   struct Held {  // a completion waiting for its emulated disk
@@ -53,10 +57,20 @@ class UringBackend final : public Backend {
   // ones now due); no syscall.
   unsigned collect(unsigned limit);
   unsigned release_due(uint64_t now, unsigned limit);
+  // reap() and reap_until(); `idle_wait`: with nothing in flight, wait for
+  // the wakeup (or the deadline) when one is armed.
+  unsigned reap_impl(unsigned min_complete, uint64_t deadline_ns, bool idle_wait);
   unsigned drain_cqes(uint64_t now, unsigned limit);
   // Submits what is queued and has the kernel post finished completions;
-  // with `wait`, blocks until one is posted (or a held one is due).
-  void enter_kernel(bool wait);
+  // with `wait`, blocks until one is posted, a held one is due or
+  // `deadline_ns` passes.
+  void enter_kernel(bool wait, uint64_t deadline_ns);
+  io_uring_sqe* next_sqe();
+  void queue_wakeup_read();
+  // Cancels the wakeup read and waits for it: the kernel must not write
+  // into wakeup_value_ once the backend is gone.
+  void disarm_wakeup();
+  void hold(MemberIo& io, uint64_t due_ns, int result);
 
   io_uring ring_{};
   std::vector<MemberDevice*> members_;
@@ -67,6 +81,14 @@ class UringBackend final : public Backend {
   uint64_t batch_now_ = 0;
   unsigned setup_flags_ = 0;
   bool fixed_files_ = false;
+  // The wakeup: a read of wakeup_fd_ kept pending in the ring. Its CQE and
+  // its cancel's are told apart from MemberIo ones by these addresses.
+  int wakeup_fd_ = -1;
+  uint64_t wakeup_value_ = 0;
+  bool wakeup_pending_ = false;  // the read is in the ring, its CQE not seen
+  bool wakeup_stopping_ = false;
+  bool cancel_pending_ = false;
+  bool woken_ = false;  // the wakeup fired during this reap
 };
 
 // Fallback when io_uring is disabled (sysctl kernel.io_uring_disabled,
@@ -87,7 +109,9 @@ class SyncBackend final : public Backend {
 
  private:
   std::vector<MemberDevice*> members_;
-  std::vector<MemberIo*> queued_;
+  // With the member's fd taken at queue(): a member replaced before submit()
+  // still gets the I/O queued to it (-1: missing member).
+  std::vector<std::pair<MemberIo*, int>> queued_;
   std::vector<std::pair<MemberIo*, int>> done_;
   unsigned reap_limit_ = ~0u;
 };
