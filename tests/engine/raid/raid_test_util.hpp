@@ -1,6 +1,7 @@
 // Shared helpers for the engine-level RAID1/RAID10 array tests: temp dirs of
-// sparse image files, the geometry table every test runs over, a synchronous
-// driver for Array::submit, and a Backend decorator that injects -EIO.
+// sparse image files, the geometry table every test runs over, a context and
+// port on the test's thread with a synchronous driver for array I/O, and a
+// Backend decorator that injects -EIO.
 #pragma once
 #include <fcntl.h>
 #include <stdlib.h>
@@ -18,7 +19,13 @@
 
 #include "io/backend.hpp"
 #include "io/member_device.hpp"
+#include "io/context.hpp"
+#include "layout/layout_names.hpp"
+#include "levels/levels.hpp"
+#include "mirror/copy_map.hpp"
 #include "raid/array.hpp"
+#include "raid/array_port.hpp"
+#include "raid/sync_io.hpp"
 
 namespace rs::raid::test {
 
@@ -62,17 +69,49 @@ inline std::vector<std::string> member_paths(const TempDir& dir, int n, const st
   return v;
 }
 
-// Runs check (or repair) over the whole array and returns md's mismatch
-// count; fails the test if the check itself fails.
-inline uint64_t check_ok(Array& arr, bool repair) {
-  std::string error;
-  auto r = arr.check(repair, nullptr, &error);
-  INFO(error);
-  REQUIRE(r.has_value());
-  return *r;
+// Fails the test with the error's message when `s` is not ok.
+inline void require_ok(const Status& s) {
+  INFO((s ? std::string() : s.error().message));
+  REQUIRE(s.ok());
 }
 
-// Creates the array on new sparse image files (which need no initial resync).
+// A member's state in the current member table.
+inline MemberState state(const Array& arr, int slot) {
+  const Member& m = (*arr.table())[slot];
+  return m.present() ? m.state : MemberState::missing;
+}
+
+// Where the copies of an array sector live (md's map for the array's shape).
+inline std::vector<layout::DevAddress> copies_of(const Array& arr, uint64_t array_sector) {
+  auto map = mirror::CopyMap::make(arr.shape());
+  REQUIRE(map.ok());
+  std::vector<layout::DevAddress> v(size_t(map->copies()));
+  v.resize(size_t(map->map(array_sector, v.data())));
+  return v;
+}
+
+inline uint64_t sectors_to_boundary(const Array& arr, uint64_t array_sector) {
+  auto map = mirror::CopyMap::make(arr.shape());
+  REQUIRE(map.ok());
+  return map->sectors_to_boundary(array_sector);
+}
+
+// Runs check (or repair) over the whole array as a task and returns md's
+// mismatch count; fails the test if the check itself fails.
+inline uint64_t check_ok(Array& arr, bool repair) {
+  auto task = arr.start_check(repair);
+  require_ok(task ? Status{} : Status(task.error()));
+  require_ok((*task)->wait());
+  return arr.mismatch_cnt();
+}
+
+// Adds (or resumes) `path` and waits for the rebuild.
+inline Status add_member(Array& arr, const std::string& path, AddOptions opt = {}) {
+  auto task = arr.start_add(path, opt);
+  if (!task) return task.error();
+  return (*task)->wait();
+}
+
 inline std::unique_ptr<Array> create_array(const Config& c, const std::vector<std::string>& paths,
                                            uint64_t member_bytes = kMemberBytes) {
   CreateOptions o;
@@ -81,24 +120,31 @@ inline std::unique_ptr<Array> create_array(const Config& c, const std::vector<st
   o.chunk_bytes = kChunkBytes;
   o.create_files_bytes = member_bytes;
   if (c.level == 10) {
-    std::string err;
-    auto layout = parse_raid10_layout(c.layout, &err);
-    REQUIRE(layout.has_value());
+    auto layout = layout::parse_raid10_layout(c.layout, c.disks);
+    REQUIRE(layout.ok());
     o.layout = *layout;
   }
-  std::string error;
-  auto arr = Array::create(o, paths, nullptr, &error);
-  INFO(error);
-  REQUIRE(arr != nullptr);
-  return arr;
+  auto arr = Array::create(levels::builtin(), o, paths);
+  INFO((arr ? std::string() : arr.error().message));
+  REQUIRE(arr.ok());
+  return std::move(*arr);
 }
 
-inline std::unique_ptr<Array> assemble(const std::vector<std::string>& paths) {
-  std::string error;
-  auto arr = Array::assemble(paths, &error);
-  INFO(error);
-  REQUIRE(arr != nullptr);
-  return arr;
+inline std::unique_ptr<Array> assemble(const std::vector<std::string>& paths, AssembleOptions opt = {}) {
+  auto arr = Array::assemble(levels::builtin(), paths, opt);
+  INFO((arr ? std::string() : arr.error().message));
+  REQUIRE(arr.ok());
+  return std::move(*arr);
+}
+
+// Blocking reads/writes of any offset and length.
+inline Status array_write(Array& arr, uint64_t offset, const void* buf, size_t len) {
+  SyncIo sio(arr);
+  return sio.write(offset, buf, len);
+}
+inline Status array_read(Array& arr, uint64_t offset, void* buf, size_t len) {
+  SyncIo sio(arr);
+  return sio.read(offset, buf, len);
 }
 
 inline std::vector<uint8_t> random_bytes(std::mt19937_64& rng, size_t n) {
@@ -147,10 +193,10 @@ inline void write_file_at(const std::string& path, uint64_t offset, const void* 
 }
 
 // Number of chunk segments an I/O is split into (RAID1: one).
-inline uint64_t segments_of(const Geometry& g, uint64_t offset, uint32_t length) {
+inline uint64_t segments_of(const Array& arr, uint64_t offset, uint32_t length) {
   uint64_t sector = offset / kSectorBytes, left = length / kSectorBytes, n = 0;
   while (left > 0) {
-    uint64_t s = std::min<uint64_t>(left, g.sectors_to_boundary(sector));
+    uint64_t s = std::min<uint64_t>(left, sectors_to_boundary(arr, sector));
     sector += s;
     left -= s;
     ++n;
@@ -158,7 +204,29 @@ inline uint64_t segments_of(const Geometry& g, uint64_t offset, uint32_t length)
   return n;
 }
 
-// ---- driving Array::submit synchronously ----
+// ---- driving array I/O on the test's thread ----
+
+// An I/O context on the calling thread over `backend` (default: the array's
+// own) and a port on it, as a job thread has.
+class TestPort {
+ public:
+  explicit TestPort(Array& arr, std::unique_ptr<io::Backend> backend = nullptr)
+      : ctx_(backend ? std::move(backend) : arr.make_backend(8), "test"), port_(arr, ctx_) {}
+  ArrayPort& port() { return port_; }
+  io::IoContext& context() { return ctx_; }
+  io::Backend& backend() { return ctx_.backend(); }
+  // One turn of the context; throws when nothing can ever complete (an I/O
+  // lost): nothing in flight, nothing posted, for 10 s.
+  void turn() {
+    const uint64_t deadline = backend().now_ns() + 10'000'000'000ull;
+    while (ctx_.run_once(1, deadline) == 0)
+      if (backend().now_ns() >= deadline) throw std::runtime_error("array I/O lost: nothing completed in 10 s");
+  }
+
+ private:
+  io::IoContext ctx_;
+  ArrayPort port_;
+};
 
 struct Completion {
   bool done = false;
@@ -171,17 +239,13 @@ inline void completion_done(ArrayIo& io, int result) {
   c->result = result;
 }
 
-// Submits one prepared ArrayIo and reaps until it completes; returns its result.
-inline int run_io(Array& arr, io::Backend& backend, ArrayIo& io) {
+// Submits one prepared ArrayIo and runs the context until it completes.
+inline int run_io(TestPort& tp, ArrayIo& io) {
   Completion c;
   io.done = completion_done;
   io.owner = &c;
-  arr.submit(io, backend);
-  while (!c.done) {
-    // A backend with nothing in flight and the I/O not done would hang us.
-    REQUIRE(backend.in_flight() > 0);
-    backend.reap(1);
-  }
+  tp.port().submit(io);
+  while (!c.done) tp.turn();
   return c.result;
 }
 
@@ -189,24 +253,23 @@ inline int run_io(Array& arr, io::Backend& backend, ArrayIo& io) {
 struct OwnedIo {
   ArrayIo io;
   io::AlignedBuffer buf;
-  OwnedIo(const Array& arr, uint32_t max_length) : buf(max_length) { arr.prepare(io, max_length); }
+  OwnedIo(TestPort& tp, uint32_t max_length) : buf(max_length) { tp.port().prepare(io, max_length); }
 };
 
-inline int submit_rw(Array& arr, io::Backend& backend, bool write, uint64_t offset, void* data,
-                     uint32_t length, uint32_t job_id = 0) {
-  OwnedIo o(arr, length);
+inline int submit_rw(TestPort& tp, bool write, uint64_t offset, void* data, uint32_t length, uint32_t job_id = 0) {
+  OwnedIo o(tp, length);
   if (write) std::memcpy(o.buf.data(), data, length);
   o.io.write = write;
   o.io.offset = offset;
   o.io.length = length;
   o.io.buffer = o.buf.data();
   o.io.job_id = job_id;
-  int r = run_io(arr, backend, o.io);
+  int r = run_io(tp, o.io);
   if (!write && r >= 0) std::memcpy(data, o.buf.data(), length);
   return r;
 }
 
-// Array I/Os run with up to `depth` in flight on one backend, as a job does.
+// Array I/Os run with up to `depth` in flight on one port, as a job does.
 struct Request {
   bool write = false;
   uint64_t offset = 0;
@@ -219,10 +282,9 @@ struct Request {
 // Catch2's assertion macros (which are not thread-safe).
 class Pipeline {
  public:
-  Pipeline(Array& arr, io::Backend& backend, unsigned depth, uint32_t max_length)
-      : arr_(arr), backend_(backend) {
+  Pipeline(TestPort& tp, unsigned depth, uint32_t max_length) : tp_(tp) {
     for (unsigned i = 0; i < depth; ++i) {
-      slots_.push_back(std::make_unique<Entry>(arr, max_length));
+      slots_.push_back(std::make_unique<Entry>(tp, max_length));
       slots_.back()->owner = this;
       free_.push_back(slots_.back().get());
     }
@@ -233,14 +295,12 @@ class Pipeline {
     reqs_ = &reqs;
     results_ = &results;
     size_t next = 0;
-    unsigned busy = 0;
-    while (next < reqs.size() || busy > 0) {
+    while (next < reqs.size() || free_.size() < slots_.size()) {
       while (next < reqs.size() && !free_.empty()) {
         Entry* e = free_.back();
         free_.pop_back();
         const Request& r = reqs[next];
-        if (r.length > e->o.buf.size())
-          throw std::runtime_error("request longer than the pipeline's buffers");
+        if (r.length > e->o.buf.size()) throw std::runtime_error("request longer than the pipeline's buffers");
         e->req = next++;
         if (r.write) std::memcpy(e->o.buf.data(), r.data, r.length);
         e->o.io.write = r.write;
@@ -250,20 +310,17 @@ class Pipeline {
         e->o.io.job_id = r.job_id;
         e->o.io.done = &Pipeline::done;
         e->o.io.owner = e;
-        ++busy;
-        arr_.submit(e->o.io, backend_);
+        tp_.port().submit(e->o.io);
       }
-      if (backend_.in_flight() == 0)
-        throw std::runtime_error("array I/O lost: nothing in flight, not completed");
-      backend_.reap(1);
-      busy = unsigned(slots_.size() - free_.size());
+      tp_.backend().submit();
+      tp_.turn();
     }
     return results;
   }
 
  private:
   struct Entry {
-    Entry(const Array& arr, uint32_t max_length) : o(arr, max_length) {}
+    Entry(TestPort& tp, uint32_t max_length) : o(tp, max_length) {}
     OwnedIo o;
     size_t req = 0;
     Pipeline* owner = nullptr;
@@ -277,8 +334,7 @@ class Pipeline {
     p.free_.push_back(e);
   }
 
-  Array& arr_;
-  io::Backend& backend_;
+  TestPort& tp_;
   std::vector<std::unique_ptr<Entry>> slots_;
   std::vector<Entry*> free_;
   const std::vector<Request>* reqs_ = nullptr;
@@ -288,7 +344,7 @@ class Pipeline {
 // ---- error injection ----
 
 // Wraps a real backend and fails chosen members' I/O with -EIO instead of
-// forwarding it. The failure is delivered at the next reap(), never inside
+// forwarding it. The failure is delivered at the next reap, never inside
 // queue(), as real backends do.
 class FailingBackend final : public io::Backend {
  public:
@@ -310,8 +366,9 @@ class FailingBackend final : public io::Backend {
   }
   void submit() override { inner_->submit(); }
   void queue_timer(io::MemberIo& io, uint64_t delay_ns) override { inner_->queue_timer(io, delay_ns); }
-  unsigned reap(unsigned min_complete) override {
-    unsigned done = deliver_failed() + inner_->reap(0);
+  unsigned reap(unsigned min_complete) override { return reap_until(min_complete, io::kNoDeadline); }
+  unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override {
+    unsigned done = deliver_failed() + inner_->reap_until(0, deadline_ns);
     while (done < min_complete) {
       // Callbacks (read retries) may queue more I/O here, failing or not.
       if (!failed_.empty()) {
@@ -319,10 +376,13 @@ class FailingBackend final : public io::Backend {
         continue;
       }
       if (inner_->in_flight() == 0) break;
-      done += inner_->reap(1);
+      done += inner_->reap_until(1, deadline_ns);
+      if (inner_->now_ns() >= deadline_ns) break;
     }
     return done;
   }
+  bool arm_wakeup(int event_fd) override { return inner_->arm_wakeup(event_fd); }
+  void replace_member(int index, io::MemberDevice* dev) override { inner_->replace_member(index, dev); }
   uint64_t now_ns() override { return inner_->now_ns(); }
   uint64_t batch_now_ns() override { return inner_->batch_now_ns(); }
   unsigned in_flight() const override { return inner_->in_flight() + unsigned(failed_.size()); }
