@@ -15,21 +15,24 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "telemetry/histogram_buckets.hpp"
 
 namespace rs::telemetry {
 
-class LiveHistogram {
+// Cache-line aligned so two threads' histograms never share a line.
+class alignas(64) LiveHistogram {
  public:
-  // Hot path, owning thread only.
+  // Hot path, owning thread only (a second writer would lose counts, not
+  // corrupt memory).
   void record(uint64_t ns) noexcept {
     auto& b = buckets_[bucket_index(ns)];
     b.store(b.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
-  // Any thread: adds this histogram's cumulative counts into `out`
-  // (kBuckets entries).
+  // Any thread: adds this histogram's cumulative counts into `out`, which
+  // is resized to kBuckets entries if it is shorter.
   void add_to(std::vector<uint64_t>& out) const;
 
  private:
@@ -49,9 +52,9 @@ class LiveLatencySet {
   std::vector<std::shared_ptr<LiveHistogram>> all_;
 };
 
-// fio's percentile over bucket counts: the representative value of the
-// first bucket where the running count reaches p% (0 < p <= 100) of the
-// total. 0 when the counts are all zero.
-uint64_t percentile_of(const std::vector<uint64_t>& counts, double p);
+// fio's percentile over bucket counts (percentiles_of for one p): the
+// representative value of the first bucket where the running count reaches
+// p% (0 < p <= 100) of the total. 0 when the counts are all zero.
+uint64_t percentile_of(std::span<const uint64_t> counts, double p);
 
 }  // namespace rs::telemetry

@@ -13,7 +13,16 @@ struct MemberCountersSnapshot {
   uint64_t errors = 0;
   uint32_t nr_pending = 0;
   uint64_t head_position = 0;    // sectors
-  uint64_t pending_time_ns = 0;  // integral of nr_pending over time, for the time-average depth
+  uint64_t pending_time_ns = 0;  // integral of nr_pending over time up to last_change_ns
+  uint64_t last_change_ns = 0;   // when nr_pending last changed (0: never, or not known)
+
+  // The integral up to `now_ns` (same clock as account_pending's): adds the
+  // time since the last change at the current depth, so a member whose
+  // queue is stuck at 32 shows 32, not 0, until its next completion.
+  uint64_t pending_time_at(uint64_t now_ns) const {
+    if (last_change_ns == 0 || now_ns <= last_change_ns) return pending_time_ns;
+    return pending_time_ns + uint64_t(nr_pending) * (now_ns - last_change_ns);
+  }
 };
 
 struct MemberCounters {
@@ -43,6 +52,7 @@ struct MemberCounters {
     s.nr_pending = nr_pending.load(std::memory_order_relaxed);
     s.head_position = head_position.load(std::memory_order_relaxed);
     s.pending_time_ns = pending_time_ns.load(std::memory_order_relaxed);
+    s.last_change_ns = last_change_ns.load(std::memory_order_relaxed);
     return s;
   }
 };

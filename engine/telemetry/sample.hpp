@@ -52,12 +52,20 @@ struct Sample {
   std::vector<Event> events;  // since the previous sample; t_ns already relative to the start
 };
 
-// The sample as one JSON object on one line (the `--telemetry` format):
-// {"t", "members": [{"name", "reads", "writes", "read_bytes", "write_bytes",
-// "nr_pending", "avg_pending", "read_share", "state", "errors"}], "array":
-// {"read_iops", "read_bw_bytes", "write_iops", "write_bw_bytes",
-// "clat_p50_ns", "clat_p99_ns", "tasks"}, "sections": {name: {key: value}},
-// "events": [{"t", "kind", "tunable"|"name", "value"}]}.
+// The sample as one JSON object on one line, no trailing newline (the
+// `--telemetry=FILE.jsonl` format, one line per sample):
+//   {"t": seconds since the sampler's start (number),
+//    "members": [{"name", "reads", "writes", "read_bytes", "write_bytes",
+//                 "nr_pending", "avg_pending", "read_share", "state", "errors"}],
+//    "array": {"read_iops", "read_bw_bytes", "write_iops", "write_bw_bytes",
+//              "clat_p50_ns", "clat_p99_ns",
+//              "tasks": [{"kind", "target", "done", "total"}]},
+//    "sections": {section name: {key: number}},
+//    "events": [{"t", "tunable": name, "value"} for a tunable event,
+//               {"t", "kind", "name", "value", "message"} for any other]}
+// Keys in that order; counts and bytes are per interval, rates per second,
+// "t" of an event is seconds since the start. Text that is not valid UTF-8
+// (a member path) has its bad bytes replaced by U+FFFD.
 std::string to_json_line(const Sample& s);
 
 }  // namespace rs::telemetry

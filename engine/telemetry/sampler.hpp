@@ -5,9 +5,26 @@
 // counters and single-writer histogram buckets; the sampler (its own thread)
 // reads them, builds an immutable Sample and publishes it into a ring of
 // std::atomic<std::shared_ptr<const Sample>> slots, from which any number of
-// readers take shared_ptr copies (latest() or everything since a seq).
-// Listeners (the CLI's JSONL writer) run on the sampler thread.
-// Nobody reads: the sampler is not started and costs nothing.
+// readers take shared_ptr copies (latest() or everything since a seq)
+// without a mutex (libstdc++ guards each slot with a spin bit held for the
+// pointer copy only). Listeners (the CLI's JSONL writer) run on the sampler
+// thread. Nobody reads: the sampler is not started and costs nothing.
+//
+// Per interval (between two samples, or the baseline taken by begin() and
+// the first sample):
+// - member counts, bytes and errors are differences of the cumulative
+//   readings; a member is matched to its previous reading by position and
+//   name, else by name, else (added or replaced) counted from zero; a
+//   counter lower than before (restarted) counts from zero too;
+// - read_share = member reads / all members' reads (0 when none);
+// - avg_pending = the increase of MemberCountersSnapshot::pending_time_at(now)
+//   / the interval, so the sampler's clock must be the one the counters are
+//   stamped with (CLOCK_MONOTONIC for the io_uring backends, the virtual
+//   clock for simulated sessions);
+// - array IOPS and bytes/s from read_array() differences / the interval;
+// - clat p50/p99 from the interval's buckets (cumulative minus previous);
+// - events recorded since the previous sample, t relative to the start.
+// An interval of zero length has zero rates and avg_pending.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -15,9 +32,11 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "base/result.hpp"
 #include "telemetry/event_log.hpp"
 #include "telemetry/live_histogram.hpp"
 #include "telemetry/member_counters.hpp"
@@ -27,6 +46,8 @@ namespace rs::telemetry {
 
 // What the sampler reads. Implemented by the array front (members, tasks,
 // the personality's section) and by plain targets (a file: one member).
+// Called on the sampler's thread while I/O runs: must be thread-safe and
+// must not block on I/O.
 class TelemetrySource {
  public:
   struct MemberReading {
@@ -42,39 +63,74 @@ class TelemetrySource {
 };
 
 struct SamplerOptions {
-  unsigned rate_hz = 10;             // 1..50
-  size_t history = 3000;             // samples kept (5 minutes at 10 Hz)
-  uint64_t (*clock_ns)() = nullptr;  // default CLOCK_MONOTONIC
+  unsigned rate_hz = 10;  // 1..50
+  size_t history = 3000;  // samples kept (5 minutes at 10 Hz), at least 1
+  Clock clock_ns;         // empty: CLOCK_MONOTONIC
 };
 
 class Sampler {
  public:
   using Listener = std::function<void(const Sample&)>;
+  static constexpr unsigned kMinRateHz = 1, kMaxRateHz = 50;
 
-  // `latencies` and `events` may be null. The source must outlive the sampler.
+  // The options start() refuses (Errc::invalid_argument naming the option,
+  // the value and the valid range); the CLI checks --telemetry-rate early.
+  static Status check(const SamplerOptions& options);
+
+  // `latencies` and `events` may be null. The source, latencies and events
+  // must outlive the sampler.
   Sampler(const TelemetrySource& source, const LiveLatencySet* latencies, const EventLog* events,
           SamplerOptions options = {});
   ~Sampler();  // stop()
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
 
-  // Listeners are added before start(); they run on the sampler thread.
+  // Listeners are added before start(). They run on the sampler thread (on
+  // the caller's for sample_now()) and must not throw: an exception is
+  // caught and dropped so that it cannot end the process; a listener
+  // reports its own failures (the JSONL writer keeps its stream's state).
   void add_listener(Listener l);
-  // Starts the thread; t = 0 is now (or `start_ns` on the sampler's clock).
-  void start(uint64_t start_ns = 0);
-  // Takes one last sample (the tail of the run) and stops the thread.
-  void stop();
-  // Builds and publishes one sample now, on the caller's thread (tests, and
-  // simulated sessions that sample in virtual time). Not while started.
-  void sample_now();
 
-  // Any thread, lock-free for readers of the ring.
-  std::shared_ptr<const Sample> latest() const;
+  // t = 0 at `start_ns` on the sampler's clock (0: now), and the baseline
+  // readings every first-interval difference starts from: counters and
+  // latencies as they are now, events after the last one recorded. Not
+  // while started. start() calls it unless it was called before.
+  void begin(uint64_t start_ns = 0);
+  // Checks the options, begin()s if needed and starts the thread, which
+  // samples every 1/rate_hz seconds (on the steady clock, without drift).
+  // Errc::invalid_argument for bad options, Errc::busy when started.
+  Status start(uint64_t start_ns = 0);
+  // Takes one last sample (the tail of the run, on the sampler thread, its
+  // listeners called) and joins the thread. No-op when not started.
+  void stop();
+  bool running() const { return running_.load(std::memory_order_acquire); }
+
+  // Builds and publishes one sample now, on the caller's thread (tests, and
+  // simulated sessions that sample in virtual time), begin()ning first if
+  // nobody did (that first sample then covers an empty interval). Returns
+  // the sample; null (and nothing sampled) while the thread runs.
+  std::shared_ptr<const Sample> sample_now();
+
+  // Any thread, without a mutex.
+  std::shared_ptr<const Sample> latest() const;  // null before the first sample
   // Samples with seq > after still in the ring, oldest first.
   std::vector<std::shared_ptr<const Sample>> since(uint64_t after) const;
+  uint64_t last_seq() const { return last_seq_.load(std::memory_order_acquire); }
   uint64_t start_ns() const { return start_ns_; }
 
  private:
+  struct PreviousMember {
+    std::string name;
+    uint64_t reads = 0, writes = 0, read_bytes = 0, write_bytes = 0, errors = 0;
+    uint64_t pending_time_ns = 0;  // pending_time_at() the reading's time
+  };
+
   void run();
+  std::shared_ptr<const Sample> take_sample();  // build + publish + listeners
   Sample build(uint64_t now);
+  void build_members(Sample& s, uint64_t now);
+  void build_array(Sample& s);
+  void build_events(Sample& s);
   void publish(std::shared_ptr<const Sample> s);
 
   const TelemetrySource& source_;
@@ -85,15 +141,17 @@ class Sampler {
   std::vector<std::atomic<std::shared_ptr<const Sample>>> ring_;
   std::atomic<uint64_t> last_seq_{0};
   uint64_t start_ns_ = 0;
+  bool begun_ = false;
 
-  // Previous cumulative readings (sampler thread only).
+  // Previous cumulative readings (the thread that samples only).
   uint64_t prev_ns_ = 0;
-  std::vector<MemberCountersSnapshot> prev_members_;
+  std::vector<PreviousMember> prev_members_;
   MemberCountersSnapshot prev_array_;
   std::vector<uint64_t> prev_latency_;
   uint64_t prev_event_seq_ = 0;
 
   std::thread thread_;
+  std::atomic<bool> running_{false};
   std::mutex stop_mutex_;
   std::condition_variable stop_cv_;
   bool stopping_ = false;

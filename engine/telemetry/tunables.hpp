@@ -9,15 +9,25 @@
 // set() parses the text by the tunable's type, refuses a value outside the
 // range naming the valid range (Errc::invalid_argument), calls the owner's
 // setter (which makes it take effect: an atomic store, or a new member table
-// published) and records a timestamped event. Setters run on the caller's
-// thread and must not block on I/O. Thread-safe: any thread may list, get
-// or set at any time.
+// published) and records a timestamped event. Thread-safe: any thread may
+// list, get or set at any time.
+//
+// Locking contract for owners. set() calls run one at a time (so events are
+// in the order the values took effect) and exclude get()/list() while the
+// setter runs; remove() waits for running getters and setters, so once it
+// returns the removed tunable's callbacks are never called again. Hence:
+// - getters and setters run on the caller's thread, must not block on I/O,
+//   and must not call set(), get(), list() or remove() (the others are fine);
+// - do not call remove() while holding a lock your getters or setters take.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/result.hpp"
@@ -26,28 +36,31 @@
 namespace rs::telemetry {
 
 enum class TunableType {
-  integer,  // a count or number in [min, max]
-  bytes,    // a size in bytes in [min, max]; text may use K/M/G suffixes
-  boolean,  // on/off (also 1/0, true/false, yes/no)
-  choice,   // one of `choices`
+  integer,  // a decimal count or number in [min, max]
+  bytes,    // a size in bytes in [min, max]; decimal, optionally with a binary K/M/G/T (or KB...) suffix
+  boolean,  // on/off (also 1/0, true/false, yes/no; any case)
+  choice,   // exactly one of `choices`
 };
-const char* tunable_type_name(TunableType t);
+const char* tunable_type_name(TunableType t);  // "integer", "bytes", "boolean", "choice"
 
 struct TunableSpec {
   std::string name;  // md's sysfs name where md has one
   TunableType type = TunableType::integer;
   int64_t min = 0, max = 0;          // integer, bytes
   std::vector<std::string> choices;  // choice
-  std::string unit;                  // "bytes", "stripes", "requests", "" ...
+  std::string unit;                  // "stripes", "requests", "" ... (bytes: "bytes" when empty)
   std::string help;                  // one line
   bool per_member = false;           // addressed as rdN/name
-  // Further rule beyond the range (a power of two, a multiple of 4096...):
-  // returns "" when the value is acceptable, else what is wrong with it.
+  // Further rule beyond the range (a power of two, a multiple of 4096...),
+  // called with TunableValue::number once the range check passed: returns ""
+  // when the value is acceptable, else what is wrong with it ("not a
+  // multiple of 4096"), which set() shows as "name=text: <that>".
   std::function<std::string(int64_t)> check;
 };
 
-// A parsed value: `number` for integer/bytes/boolean (0/1) and the choice's
-// index, `text` its canonical spelling.
+// A parsed value: `number` for integer/bytes, 0/1 for boolean, the index
+// into `choices` for choice; `text` its canonical spelling (decimal for
+// integer and bytes, "on"/"off", the choice's name), which events record.
 struct TunableValue {
   int64_t number = 0;
   std::string text;
@@ -55,7 +68,8 @@ struct TunableValue {
 
 struct TunableInfo {
   TunableSpec spec;
-  // Current value: one entry, or one per member for per-member tunables.
+  // Current value (the getter's text): one entry, or one per member (rd0,
+  // rd1, ...) for per-member tunables.
   std::vector<std::string> values;
   std::string range_text;  // "0..67108864 bytes", "md-legacy|md-rr|..." (for messages and help)
 };
@@ -63,30 +77,40 @@ struct TunableInfo {
 class TunableRegistry {
  public:
   using Getter = std::function<std::string(int member)>;  // member -1 for array-wide
+  // Returns an error to refuse; set() prefixes its message with "name=text: ".
   using Setter = std::function<Status(int member, const TunableValue& value)>;
 
-  // `events` (optional) receives one event per successful set().
+  // `events` (optional, must outlive the registry) receives one event per
+  // successful set(): kind "tunable", name as addressed ("rd1/write_mostly"),
+  // value the canonical text.
   explicit TunableRegistry(EventLog* events = nullptr) : events_(events) {}
+  // Members addressable as rd0..rd(members-1).
   void set_member_count(int members);
+  int member_count() const;
 
   // Registers a tunable (the owner: the array front, a personality, the
-  // bitmap). A second add() with the same name replaces the first.
+  // bitmap). A second add() with the same name replaces the first. An empty
+  // `set` makes it read-only (set() fails with Errc::unsupported).
   void add(TunableSpec spec, Getter get, Setter set);
   void remove(const std::string& name);
 
   // "name=value" split by the caller; `name` may be "rdN/name".
   Status set(std::string_view name, std::string_view value);
-  // Checks that `name` exists and `value` would be accepted, without setting
-  // it (a --set-at is validated before the run starts).
-  Status check(std::string_view name, std::string_view value) const;
+  // What set() would check (name, member, type, range, rule) without
+  // setting: the CLI validates --set-at before a run starts.
+  Result<TunableValue> validate(std::string_view name, std::string_view value) const;
   Result<std::string> get(std::string_view name) const;
-  std::vector<TunableInfo> list() const;
+  std::vector<TunableInfo> list() const;  // in registration order
   bool has(std::string_view name) const;
 
-  // Parses `text` for `spec` and checks range and rule, without setting
-  // (the CLI validates --set-at before a run starts).
-  static Result<TunableValue> parse(const TunableSpec& spec, std::string_view text);
+  // Parses `text` for `spec` and checks range and rule, without setting.
+  // Messages name `shown_name` (default spec.name).
+  static Result<TunableValue> parse(const TunableSpec& spec, std::string_view text,
+                                    std::string_view shown_name = {});
   static std::string range_text(const TunableSpec& spec);
+  // The canonical spelling of `number` (what parse() puts in
+  // TunableValue::text), for owners' getters.
+  static std::string canonical_text(const TunableSpec& spec, int64_t number);
 
  private:
   struct Entry {
@@ -94,11 +118,17 @@ class TunableRegistry {
     Getter get;
     Setter set;
   };
+  struct Target {
+    std::shared_ptr<const Entry> entry;
+    int member = -1;    // -1 array-wide
+    std::string shown;  // "rd1/write_mostly", "stripe_cache_size"
+  };
   // Splits "rdN/name"; Errc::invalid_argument / not_found with a message.
-  Result<std::pair<const Entry*, int>> find(std::string_view name) const;
+  Result<Target> find(std::string_view name) const;
 
-  mutable std::mutex mutex_;
-  std::vector<Entry> entries_;
+  mutable std::shared_mutex calls_;  // setters exclusive, getters shared, remove() exclusive
+  mutable std::mutex mutex_;         // entries_ and members_; never held while calling an owner
+  std::vector<std::shared_ptr<const Entry>> entries_;
   int members_ = 0;
   EventLog* events_;
 };

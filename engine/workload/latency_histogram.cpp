@@ -58,27 +58,7 @@ uint64_t LatencyHistogram::percentile(double p) const noexcept {
 }
 
 std::vector<uint64_t> LatencyHistogram::percentiles(std::span<const double> ascending) const {
-  std::vector<uint64_t> out(ascending.size(), 0);
-  const uint64_t n = count();
-  if (n == 0 || ascending.empty()) return out;
-  // fio compares the running count with p/100*n in long double; doing the
-  // same keeps ties (e.g. exactly 50% of the samples) on fio's side.
-  size_t j = 0;
-  uint64_t sum = 0;
-  unsigned last_nonempty = 0;
-  for (unsigned i = 0; i < kBuckets && j < ascending.size(); ++i) {
-    if (buckets_[i] == 0) continue;
-    last_nonempty = i;
-    sum += buckets_[i];
-    while (j < ascending.size() &&
-           static_cast<long double>(sum) >=
-               static_cast<long double>(std::clamp(ascending[j], 0.0, 100.0)) / 100.0L * n) {
-      out[j++] = value_of(i);
-    }
-  }
-  // Only reachable through rounding at p = 100: report the top bucket.
-  for (; j < ascending.size(); ++j) out[j] = value_of(last_nonempty);
-  return out;
+  return telemetry::percentiles_of(buckets_, ascending);
 }
 
 }  // namespace rs::workload

@@ -4,23 +4,19 @@
 // running mean / sum of squared deviations (add_stat_sample), merged with the
 // parallel formula fio's group reporting uses (__sum_stat).
 //
-// LatencyHistogram is fio's clat histogram (stat.c plat_val_to_idx /
-// plat_idx_to_val, FIO_IO_U_PLAT_BITS = 6): values below 128 ns have a bucket
-// each, above that every power of two is split into 64 equal buckets, so a
-// bucket is at most 1/64 of its value wide (reported value within 0.8% of
-// any sample in it). fio stops at 29 groups (~17 s, later samples all land in
-// its last bucket); we keep 39 groups so the log-linear range reaches 2^44 ns
-// (~4.9 hours). Below 17 s bucket indexes and reported values are identical
-// to fio's, so percentiles match fio's given the same samples.
+// LatencyHistogram is fio's clat histogram over the buckets of
+// telemetry/histogram_buckets.hpp (fio's layout, extended to ~4.9 hours), so
+// percentiles match fio's given the same samples.
 //
 // Threading: neither type locks. One job thread records into its own
 // histograms; the runner merges them once the job has stopped.
 #pragma once
-#include <bit>
 #include <cstdint>
 #include <limits>
 #include <span>
 #include <vector>
+
+#include "telemetry/histogram_buckets.hpp"
 
 namespace rs::workload {
 
@@ -64,12 +60,9 @@ class RunningStats {
 
 class LatencyHistogram {
  public:
-  static constexpr unsigned kSubBits = 6;                  // fio FIO_IO_U_PLAT_BITS
-  static constexpr unsigned kSubBuckets = 1u << kSubBits;  // fio FIO_IO_U_PLAT_VAL
-  static constexpr unsigned kGroups = 39;                  // fio has 29
-  static constexpr unsigned kBuckets = kGroups * kSubBuckets;
+  static constexpr unsigned kBuckets = telemetry::kBuckets;
   // Samples at or above this land in the last bucket (min/max/mean stay exact).
-  static constexpr uint64_t kTopOfRange = uint64_t{1} << (kGroups + kSubBits - 1);
+  static constexpr uint64_t kTopOfRange = telemetry::kTopOfRange;
 
   // Allocates the buckets; nothing else allocates until merge()/percentiles().
   LatencyHistogram();
@@ -99,23 +92,8 @@ class LatencyHistogram {
 
   uint64_t bucket(unsigned index) const noexcept { return buckets_[index]; }
 
-  // fio plat_val_to_idx, with our larger clamp.
-  static constexpr unsigned index_of(uint64_t ns) noexcept {
-    if (ns < (uint64_t{2} << kSubBits)) return static_cast<unsigned>(ns);
-    const unsigned msb = 63u - static_cast<unsigned>(std::countl_zero(ns));
-    const unsigned error_bits = msb - kSubBits;
-    const unsigned index =
-        ((error_bits + 1) << kSubBits) + static_cast<unsigned>((ns >> error_bits) & (kSubBuckets - 1));
-    return index < kBuckets ? index : kBuckets - 1;
-  }
-  // fio plat_idx_to_val: the middle of the bucket (its only value below 128).
-  static constexpr uint64_t value_of(unsigned index) noexcept {
-    if (index < (2u << kSubBits)) return index;
-    const unsigned error_bits = (index >> kSubBits) - 1;
-    const uint64_t base = uint64_t{1} << (error_bits + kSubBits);
-    const uint64_t k = index & (kSubBuckets - 1);
-    return base + (k << error_bits) + (uint64_t{1} << (error_bits - 1));
-  }
+  static constexpr unsigned index_of(uint64_t ns) noexcept { return telemetry::bucket_index(ns); }
+  static constexpr uint64_t value_of(unsigned index) noexcept { return telemetry::bucket_value(index); }
 
  private:
   std::vector<uint64_t> buckets_;  // kBuckets entries, sized once
