@@ -7,6 +7,7 @@
 #include <QStringList>
 #include <QTimer>
 
+#include "levels/levels.hpp"
 #include "raid/array.hpp"
 
 int main(int argc, char** argv) {
@@ -25,22 +26,25 @@ int main(int argc, char** argv) {
   if (members.empty()) {
     text += "<p>No array given. Start it as <tt>raidscope MEMBER...</tt></p>";
   } else {
-    std::string err;
-    auto array = rs::raid::Array::assemble(members, &err);
-    if (!array) {
-      text += "<p><b>Cannot assemble:</b> " + QString::fromStdString(err).toHtmlEscaped() + "</p>";
+    rs::raid::AssembleOptions o;
+    o.read_only = true;
+    auto made = rs::raid::Array::assemble(rs::levels::builtin(), members, o);
+    if (!made) {
+      text += "<p><b>Cannot assemble:</b> " + QString::fromStdString(made.error().message).toHtmlEscaped() + "</p>";
     } else {
-      const auto& g = array->geometry();
+      auto& array = *made;
+      const auto& g = array->shape();
       text += QString("<p>raid%1, %2 members, %3 MiB, state: %4</p><ul>")
                   .arg(g.level)
                   .arg(g.raid_disks)
                   .arg(array->size_bytes() >> 20)
                   .arg(QString::fromStdString(array->state_text()).toHtmlEscaped());
+      const auto table = array->table();
       for (int i = 0; i < g.raid_disks; ++i)
         text += QString("<li>%1: %2 (%3)</li>")
                     .arg(i)
-                    .arg(QString::fromStdString(array->slot(i).name()).toHtmlEscaped())
-                    .arg(rs::raid::slot_state_name(array->slot(i).st()));
+                    .arg(QString::fromStdString((*table)[i].name).toHtmlEscaped())
+                    .arg(rs::raid::member_state_name((*table)[i].state));
       text += "</ul>";
     }
   }

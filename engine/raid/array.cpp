@@ -195,15 +195,16 @@ Status Array::close() {
   stop_tasks();
   if (!metadata_) return {};
   std::unique_lock lock(meta_mutex_);
-  if (!dirty_requested_) {
-    lock.unlock();
+  // md's clean mark: resync_offset records how far the resync got (the
+  // maximum when the copies are known equal), never more. Written when the
+  // array was active or the resync point moved since the last update.
+  const bool record = dirty_requested_ || sb_.resync_offset != recovery_cp_.load();
+  dirty_requested_ = false;
+  lock.unlock();
+  if (!record) {
     metadata_->wait_all();  // member changes already requested
     return {};
   }
-  // md's clean mark: resync_offset records how far the resync got (the
-  // maximum when the copies are known equal), never more.
-  dirty_requested_ = false;
-  lock.unlock();
   Status s = sync_now();
   dirty_ = false;
   return s;

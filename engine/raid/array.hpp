@@ -149,6 +149,13 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // The running resync, if any.
   io::TaskHandle resync_task() const;
   std::vector<RunningTask> running_tasks() const;
+  // Fault injection for tests: called on a task's thread after every piece
+  // of a resync, rebuild or check with the task's kind and bytes done, the
+  // task paused meanwhile (a test copies the members there to make a crash,
+  // or cancels at an exact point). Set before starting tasks.
+  void set_piece_hook(std::function<void(const std::string& kind, uint64_t done_bytes)> hook) {
+    piece_hook_ = std::move(hook);
+  }
   // Stops the tasks (a rebuild or resync records its checkpoint) and writes
   // the final state: clean with md's resync_offset (the resync point), or
   // nothing when nothing changed. The array stays usable for reads.
@@ -240,7 +247,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   mutable std::mutex task_mutex_;
   std::vector<RunningTask> tasks_;
   std::vector<std::unique_ptr<io::ContextThread>> task_threads_;
-  bool closed_ = false;
+  std::function<void(const std::string&, uint64_t)> piece_hook_;
 };
 
 }  // namespace rs::raid

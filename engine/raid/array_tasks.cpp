@@ -33,25 +33,30 @@ io::TaskHandle Array::start_task(std::string kind, std::string target,
     return std::unique_ptr<io::Backend>(new io::SyncBackend(std::span<io::MemberDevice* const>{}));
   });
   events_.record({0, 0, "task", task->name(), "started", ""});
-  thread->post([this, task, body = std::move(body)] {
-    Status s = body(*task);
-    events_.record({0, 0, "task", task->name(),
-                    s ? "finished" : (s.error().code == Errc::cancelled ? "cancelled" : "failed"),
-                    s ? "" : s.error().message});
-    task->finish(std::move(s));
-  });
-  std::lock_guard lock(task_mutex_);
-  // Threads of finished tasks are idle: let them go.
-  for (size_t i = 0; i < tasks_.size();) {
-    if (tasks_[i].task->finished()) {
-      tasks_.erase(tasks_.begin() + std::ptrdiff_t(i));
-      task_threads_.erase(task_threads_.begin() + std::ptrdiff_t(i));
-    } else {
-      ++i;
+  io::ContextThread* runner = thread.get();
+  {
+    std::lock_guard lock(task_mutex_);
+    // Threads of finished tasks are idle: let them go.
+    for (size_t i = 0; i < tasks_.size();) {
+      if (tasks_[i].task->finished()) {
+        tasks_.erase(tasks_.begin() + std::ptrdiff_t(i));
+        task_threads_.erase(task_threads_.begin() + std::ptrdiff_t(i));
+      } else {
+        ++i;
+      }
     }
+    // Listed before it runs: running_tasks() finds it from its first piece.
+    tasks_.push_back({std::move(kind), std::move(target), task});
+    task_threads_.push_back(std::move(thread));
+    // Posted under the lock: stop_tasks() cannot take the thread away first.
+    runner->post([this, task, body = std::move(body)] {
+      Status s = body(*task);
+      events_.record({0, 0, "task", task->name(),
+                      s ? "finished" : (s.error().code == Errc::cancelled ? "cancelled" : "failed"),
+                      s ? "" : s.error().message});
+      task->finish(std::move(s));
+    });
   }
-  tasks_.push_back({std::move(kind), std::move(target), task});
-  task_threads_.push_back(std::move(thread));
   return task;
 }
 
@@ -150,6 +155,7 @@ Status Array::run_resync(io::TaskState& task) {
     }
     sector = r.array_hi;
     recovery_cp_.store(sector, std::memory_order_release);
+    if (piece_hook_) piece_hook_("resync", sector * kSectorBytes);
   }
   if (Status s = flush_members(*table()); !s) return s;
   recovery_cp_.store(ondisk::kMaxSector, std::memory_order_release);
@@ -195,6 +201,7 @@ Status Array::run_rebuild(io::TaskState& task, int slot) {
       request_sync();
       since_checkpoint = 0;
     }
+    if (piece_hook_) piece_hook_("rebuild", dev_sector * kSectorBytes);
   }
   std::string err;
   if (!(*table())[slot].dev->flush(&err)) return make_error(Errc::io_error, err);
@@ -240,6 +247,7 @@ Status Array::run_check(io::TaskState& task, bool repair) {
     if (!res) return res.take_error();
     mismatch_cnt_.fetch_add(res->mismatches, std::memory_order_relaxed);
     sector = r.array_hi;
+    if (piece_hook_) piece_hook_(repair ? "repair" : "check", sector * kSectorBytes);
   }
   task.set_done(total * kSectorBytes);
   if (!repair) return {};

@@ -126,12 +126,16 @@ Status BenchSession::open_target(BenchNotes* notes) {
     register_profile_tunable();
     // Validate everything that will be set, now, before any I/O.
     auto& reg = array_->tunables();
-    for (auto& [name, value] : sp.set)
+    for (auto& [name, value] : sp.set) {
+      if (auto v = reg.validate(name, value); !v) return usage(v.error().message);
       if (Status st = reg.set(name, value); !st) return st;
+    }
     for (auto& t : sp.set_at) {
       if (!(t.at_s >= 0)) return usage("--set-at: the time must be 0 or more seconds");
-      if (Status st = reg.check(t.name, t.value); !st)
-        return make_error(st.error().code, "--set-at " + t.name + "=" + t.value + ": " + st.error().message);
+      // A name or value the registry does not take is the user's request
+      // being wrong: a usage error, whatever the registry's code.
+      if (auto v = reg.validate(t.name, t.value); !v)
+        return usage("--set-at " + t.name + "=" + t.value + ": " + v.error().message);
     }
     if (sp.fail_member_at) {
       const int m = sp.fail_member_at->first;
@@ -295,7 +299,7 @@ RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const tel
   std::condition_variable cv;
   bool over = false;
   const uint64_t t0 = io::monotonic_ns();
-  sampler.start(t0);
+  if (Status st = sampler.start(t0); !st) notes->warnings.push_back("telemetry: " + st.error().message);
   std::thread scheduler([&] {
     std::unique_lock lock(mutex);
     for (auto& s : steps) {

@@ -51,6 +51,7 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress) {
   while (!driver.finished()) {
     const uint64_t wake = driver.pump();
     driver.commit();
+    if (driver.finished()) break;  // pump() may end the job (deadline passed, nothing in flight)
     if (backend.in_flight() > 0)
       driver.record_reap(context.run_once(std::min(complete_min, backend.in_flight()), wake));
     else  // waiting for a start time, a rate limit, or a write parked by the array

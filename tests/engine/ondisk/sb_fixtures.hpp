@@ -86,7 +86,10 @@ inline std::string check_invariants(const Superblock& sb, uint64_t device_bytes)
   if ((sb.feature_map & 1) && !region_ok(sb.bitmap_offset, 1)) return bad("bitmap region");
   if (sb.bblog_size && !region_ok(sb.bblog_offset, sb.bblog_size)) return bad("bblog region");
   if ((sb.feature_map & 2) && sb.recovery_offset > sb.size) return bad("recovery_offset");
-  if (sb.resync_offset != kMaxSector && sb.resync_offset > sb.size) return bad("resync_offset");
+  // md's recovery_cp is in array sectors: raid1's array is `size` long,
+  // striped levels' at most size x raid_disks.
+  const uint64_t array_bound = sb.level == 1 ? sb.size : sb.size * sb.raid_disks;
+  if (sb.resync_offset != kMaxSector && sb.resync_offset > array_bound) return bad("resync_offset");
   if (sb.dev_number >= max_dev) return bad("dev_number");
   std::vector<int> seen(sb.raid_disks, 0);
   for (uint16_t r : sb.dev_roles) {

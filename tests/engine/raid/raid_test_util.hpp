@@ -75,6 +75,18 @@ inline void require_ok(const Status& s) {
   REQUIRE(s.ok());
 }
 
+inline void set_policy(Array& arr, const std::string& name) {
+  require_ok(arr.tunables().set("read_policy", name));
+}
+
+// The devices of the current member table (null where missing), for a
+// backend made by hand.
+inline std::vector<io::MemberDevice*> devices(const Array& arr) {
+  std::vector<io::MemberDevice*> v;
+  for (const auto& m : arr.table()->members) v.push_back(m.dev.get());
+  return v;
+}
+
 // A member's state in the current member table.
 inline MemberState state(const Array& arr, int slot) {
   const Member& m = (*arr.table())[slot];

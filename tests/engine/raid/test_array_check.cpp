@@ -17,8 +17,8 @@ constexpr uint64_t kRegionBytes = 2ull << 20;
 std::vector<uint8_t> fill_region(Array& arr, std::mt19937_64& rng) {
   constexpr uint32_t kIo = 128 * 1024;
   auto model = random_bytes(rng, kRegionBytes);
-  auto be = arr.make_backend(8);
-  Pipeline p(arr, *be, 8, kIo);
+  TestPort tp(arr);
+  Pipeline p(tp, 8, kIo);
   std::vector<Request> reqs;
   for (uint64_t off = 0; off < kRegionBytes; off += kIo)
     reqs.push_back({true, off, kIo, model.data() + off, 0});
@@ -32,13 +32,15 @@ struct Block {
   uint64_t dev_sector;
   uint64_t array_sector;
 };
-std::vector<Block> corruptible_blocks(const Geometry& g, int member, size_t want) {
+std::vector<Block> corruptible_blocks(const Shape& shape, int member, size_t want) {
+  auto map = mirror::CopyMap::make(shape);
+  REQUIRE(map.ok());
   std::vector<Block> out;
-  for (uint64_t dev = 8; dev < g.dev_sectors && out.size() < want; dev += 8 * 29) {
-    const uint64_t a = g.find_virt(member, dev);
+  std::vector<layout::DevAddress> addr(size_t(map->copies()));
+  for (uint64_t dev = 8; dev < shape.dev_sectors && out.size() < want; dev += 8 * 29) {
+    const uint64_t a = map->find_virt(member, dev);
     if (a >= kRegionBytes / kSectorBytes) continue;
-    layout::DevAddress addr[kMaxCopies];
-    g.map(a, addr);
+    map->map(a, addr.data());
     if (addr[0].disk == member) continue;
     out.push_back({dev, a});
   }
@@ -47,10 +49,14 @@ std::vector<Block> corruptible_blocks(const Geometry& g, int member, size_t want
 
 std::vector<uint8_t> read_array(Array& arr, uint64_t off, size_t len) {
   std::vector<uint8_t> v(len);
-  std::string error;
-  INFO(error);
-  REQUIRE(arr.read(off, v.data(), len, &error));
+  require_ok(array_read(arr, off, v.data(), len));
   return v;
+}
+
+AssembleOptions without_resync() {
+  AssembleOptions o;
+  o.resync = false;
+  return o;
 }
 
 }  // namespace
@@ -66,9 +72,9 @@ TEST_CASE("check counts corrupted blocks, repair rewrites them from the first co
   REQUIRE(check_ok(*arr, false) == 0);
 
   const int victim = 1;
-  const auto blocks = corruptible_blocks(arr->geometry(), victim, 3);
+  const auto blocks = corruptible_blocks(arr->shape(), victim, 3);
   REQUIRE(blocks.size() == 3);
-  const uint64_t data_off = arr->geometry().data_offset * kSectorBytes;
+  const uint64_t data_off = arr->shape().data_offset * kSectorBytes;
   for (const auto& b : blocks) {
     auto junk = random_bytes(rng, 4096);
     write_file_at(paths[size_t(victim)], data_off + b.dev_sector * kSectorBytes, junk.data(), junk.size());
@@ -77,15 +83,12 @@ TEST_CASE("check counts corrupted blocks, repair rewrites them from the first co
   CHECK(check_ok(*arr, false) == 8 * blocks.size());
   CHECK(check_ok(*arr, false) == 8 * blocks.size());  // check alone changes nothing
 
-  std::vector<Progress> progress;
-  std::string error;
-  auto repaired = arr->check(
-      true, [&](const Progress& p) { progress.push_back(p); }, &error);
-  REQUIRE(repaired.has_value());
-  CHECK(*repaired == 8 * blocks.size());
-  REQUIRE_FALSE(progress.empty());
-  CHECK(progress.back().done_bytes == arr->size_bytes());
-  CHECK(progress.back().total_bytes == arr->size_bytes());
+  auto repair = arr->start_check(true);
+  REQUIRE(repair.ok());
+  require_ok((*repair)->wait());
+  CHECK(arr->mismatch_cnt() == 8 * blocks.size());
+  CHECK((*repair)->progress().done == arr->size_bytes());
+  CHECK((*repair)->progress().total == arr->size_bytes());
   CHECK(check_ok(*arr, false) == 0);
   // Repaired from the good copy, on the member itself.
   for (const auto& b : blocks) {
@@ -104,15 +107,14 @@ TEST_CASE("an array not stopped cleanly needs a resync until repair", "[raid][ch
   auto arr = create_array(cfg, paths);
   std::mt19937_64 rng(32);
   auto model = random_bytes(rng, 200000);
-  std::string error;
-  REQUIRE(arr->write(5000, model.data(), model.size(), &error));
+  require_ok(array_write(*arr, 5000, model.data(), model.size()));
   CHECK(arr->state_text() == "active");
 
   // A "crash": copy the members while the array runs. Their superblocks say
   // the array was active (resync_offset 0).
   auto copies = member_paths(dir, cfg.disks, "crash");
   for (int i = 0; i < cfg.disks; ++i) std::filesystem::copy_file(paths[size_t(i)], copies[size_t(i)]);
-  const Geometry geo = arr->geometry();
+  const Shape geo = arr->shape();
   arr.reset();
 
   // One copy of one block missed the last write before the crash.
@@ -124,54 +126,53 @@ TEST_CASE("an array not stopped cleanly needs a resync until repair", "[raid][ch
   write_file_at(copies[size_t(victim)], (geo.data_offset + blocks[0].dev_sector) * kSectorBytes, stale.data(),
                 4096);
   const auto first_copy = [&] {
-    layout::DevAddress addr[kMaxCopies];
-    geo.map(blocks[0].array_sector, addr);
+    auto map = mirror::CopyMap::make(geo);
+    std::vector<layout::DevAddress> addr(size_t(map->copies()));
+    map->map(blocks[0].array_sector, addr.data());
     return read_file_at(copies[size_t(addr[0].disk)], (geo.data_offset + addr[0].sector) * kSectorBytes,
                         4096);
   }();
 
-  arr = assemble(copies);
-  CHECK(arr->needs_resync());
+  // Without the automatic resync, so md's read rule can be watched.
+  arr = assemble(copies, without_resync());
+  CHECK(arr->resync_pending());
   CHECK(arr->state_text().find("resync") != std::string::npos);
   CHECK(arr->working_members() == cfg.disks);
   // Until the resync, reads go to the first copy so readers agree, whatever
   // the policy (btrfs's policies know no md resync; the array applies md's rule).
-  for (auto policy : {balance::PolicyId::MdLegacy, balance::PolicyId::MdRr, balance::PolicyId::BtrfsPid,
-                      balance::PolicyId::BtrfsRr, balance::PolicyId::BtrfsQlen}) {
-    INFO(balance::policy_name(policy));
-    arr->set_policy(policy);
+  for (const char* policy : {"md-legacy", "md-rr", "btrfs-pid", "btrfs-rr", "btrfs-qlen"}) {
+    INFO(policy);
+    set_policy(*arr, policy);
     for (int i = 0; i < 4; ++i) CHECK(first_diff(read_array(*arr, block_off, 4096), first_copy) == -1);
     // Reads that these policies would otherwise spread: btrfs-rr moving on
     // every request, btrfs-pid choosing by an odd job id.
-    balance::Tunables t;
-    t.min_contig_read = 0;
-    REQUIRE(arr->set_tunables(t, &error));
-    auto be = arr->make_backend(1);
-    Pipeline p(*arr, *be, 1, 4096);
+    require_ok(arr->tunables().set("min_contig_read", "0"));
+    TestPort be(*arr);
+    Pipeline p(be, 1, 4096);
     std::vector<uint8_t> got(4096);
     for (uint32_t job = 0; job < 4; ++job) {
       REQUIRE(p.run({{false, block_off, 4096, got.data(), job}})[0] == 4096);
       CHECK(first_diff(got, first_copy) == -1);
     }
   }
-  arr->set_policy(balance::PolicyId::MdLegacy);
+  set_policy(*arr, "md-legacy");
 
   CHECK(check_ok(*arr, false) == 8);
-  CHECK(arr->needs_resync());  // a check is not a resync
+  CHECK(arr->resync_pending());  // a check is not a resync
   CHECK(check_ok(*arr, true) == 8);
-  CHECK_FALSE(arr->needs_resync());
+  CHECK_FALSE(arr->resync_pending());
   CHECK(arr->state_text().find("resync") == std::string::npos);
   CHECK(check_ok(*arr, false) == 0);
 
   arr.reset();
   arr = assemble(copies);
-  CHECK_FALSE(arr->needs_resync());
+  CHECK_FALSE(arr->resync_pending());
   CHECK(arr->state_text() == "clean");
   CHECK(check_ok(*arr, false) == 0);
   // The originals were stopped cleanly.
   arr.reset();
   arr = assemble(paths);
-  CHECK_FALSE(arr->needs_resync());
+  CHECK_FALSE(arr->resync_pending());
   CHECK(arr->state_text() == "clean");
   CHECK(first_diff(read_array(*arr, 5000, model.size()), model) == -1);
 }
@@ -181,29 +182,28 @@ TEST_CASE("a repair on an array in use keeps it marked active until the stop", "
   TempDir dir;
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
-  std::string error;
   const char data[] = "written before the crash";
-  REQUIRE(arr->write(0, data, sizeof data, &error));
+  require_ok(array_write(*arr, 0, data, sizeof data));
   auto copies = member_paths(dir, cfg.disks, "crash");
   for (int i = 0; i < cfg.disks; ++i) std::filesystem::copy_file(paths[size_t(i)], copies[size_t(i)]);
   arr.reset();
 
-  arr = assemble(copies);
-  REQUIRE(arr->needs_resync());
+  arr = assemble(copies, without_resync());
+  REQUIRE(arr->resync_pending());
   // A write after assemble marks the array active again; the repair clears
   // the resync but a crash now must still be detected.
-  REQUIRE(arr->write(8192, data, sizeof data, &error));
+  require_ok(array_write(*arr, 8192, data, sizeof data));
   REQUIRE(check_ok(*arr, true) == 0);
-  CHECK_FALSE(arr->needs_resync());
+  CHECK_FALSE(arr->resync_pending());
   auto crash2 = member_paths(dir, cfg.disks, "crash2-");
   for (int i = 0; i < cfg.disks; ++i) std::filesystem::copy_file(copies[size_t(i)], crash2[size_t(i)]);
   {
-    auto again = assemble(crash2);
-    CHECK(again->needs_resync());
+    auto again = assemble(crash2, without_resync());
+    CHECK(again->resync_pending());
   }
   arr.reset();
   arr = assemble(copies);
-  CHECK_FALSE(arr->needs_resync());
+  CHECK_FALSE(arr->resync_pending());
 }
 
 // Members that are not new files may hold anything: create runs md's initial
@@ -227,22 +227,20 @@ TEST_CASE("create on existing files makes the copies agree first", "[raid][check
   o.level = cfg.level;
   o.raid_disks = cfg.disks;
   o.chunk_bytes = kChunkBytes;
-  if (cfg.level == 10) {
-    std::string err;
-    o.layout = *parse_raid10_layout(cfg.layout, &err);
-  }
-  std::string error;
-  uint64_t last_progress = 0;
-  auto arr = Array::create(
-      o, paths, [&](const Progress& p) { last_progress = p.done_bytes; }, &error);
-  INFO(error);
-  REQUIRE(arr != nullptr);
-  CHECK(last_progress == arr->size_bytes());  // the initial resync ran over everything
-  CHECK_FALSE(arr->needs_resync());
+  if (cfg.level == 10) o.layout = *layout::parse_raid10_layout(cfg.layout, cfg.disks);
+  auto made = Array::create(levels::builtin(), o, paths);
+  INFO((made ? std::string() : made.error().message));
+  REQUIRE(made.ok());
+  auto arr = std::move(*made);
+  auto resync = arr->resync_task();
+  REQUIRE(resync != nullptr);  // md's initial resync, as a task
+  require_ok(resync->wait());
+  CHECK(resync->progress().done == arr->size_bytes());  // it ran over everything
+  CHECK_FALSE(arr->resync_pending());
   CHECK(check_ok(*arr, false) == 0);
   arr.reset();
   arr = assemble(paths);
-  CHECK_FALSE(arr->needs_resync());
+  CHECK_FALSE(arr->resync_pending());
   CHECK(arr->state_text() == "clean");
   CHECK(check_ok(*arr, false) == 0);
 }
@@ -261,8 +259,8 @@ TEST_CASE("check and repair while writes run find and leave no mismatch", "[raid
     std::atomic<uint64_t> writes{0};
     std::thread writer([&] {
       try {
-        auto be = arr->make_backend(4);
-        Pipeline p(*arr, *be, 4, 4096);
+        TestPort be(*arr);
+        Pipeline p(be, 4, 4096);
         std::mt19937_64 rng(77);
         std::vector<std::vector<uint8_t>> blocks(4, std::vector<uint8_t>(4096));
         const uint64_t blocks_in_array = arr->size_bytes() / 4096;
@@ -294,4 +292,91 @@ TEST_CASE("check and repair while writes run find and leave no mismatch", "[raid
     CHECK(seen == 0);
     CHECK(check_ok(*arr, false) == 0);
   }
+}
+
+// Issue 15, defect 1: at 75311b5 the first write after assembling a dirty
+// array marked it active and close() then marked it clean, so the resync
+// mark was lost while the copies still differed (check found them, md never
+// would have resynced). close() now records md's resync point, and an
+// assemble starts the resync, which copies the first copy over the others.
+TEST_CASE("a dirty array stays marked until resynced; the resync makes the copies agree", "[raid][resync]") {
+  const Config cfg = GENERATE(from_range(all_configs()));
+  INFO(cfg.name);
+  TempDir dir;
+  auto paths = member_paths(dir, cfg.disks);
+  auto arr = create_array(cfg, paths);
+  std::mt19937_64 rng(34);
+  const auto model = fill_region(*arr, rng);
+  auto crashed = member_paths(dir, cfg.disks, "crash");
+  for (int i = 0; i < cfg.disks; ++i) std::filesystem::copy_file(paths[size_t(i)], crashed[size_t(i)]);
+  const Shape shape = arr->shape();
+  arr.reset();
+  const auto blocks = corruptible_blocks(shape, 1, 1);
+  REQUIRE(blocks.size() == 1);
+  auto stale = random_bytes(rng, 4096);
+  write_file_at(crashed[1], (shape.data_offset + blocks[0].dev_sector) * kSectorBytes, stale.data(), 4096);
+
+  SECTION("a write and a stop before the resync keep the mark") {
+    arr = assemble(crashed, without_resync());
+    const char data[] = "z";
+    require_ok(array_write(*arr, 0, data, 1));
+    require_ok(arr->close());
+    arr.reset();
+    arr = assemble(crashed, without_resync());
+    CHECK(arr->resync_pending());
+    CHECK(arr->state_text().find("resync") != std::string::npos);
+    CHECK(check_ok(*arr, false) == 8);  // the copies still differ, as the mark says
+  }
+  SECTION("the automatic resync copies the first copy over the others") {
+    arr = assemble(crashed);
+    auto resync = arr->resync_task();
+    REQUIRE(resync != nullptr);
+    require_ok(resync->wait());
+    CHECK_FALSE(arr->resync_pending());
+    CHECK(check_ok(*arr, false) == 0);
+    CHECK(first_diff(read_array(*arr, 0, kRegionBytes), model) == -1);  // md keeps the first copy
+    require_ok(arr->close());
+    arr.reset();
+    arr = assemble(crashed);
+    CHECK_FALSE(arr->resync_pending());
+    CHECK(arr->state_text() == "clean");
+  }
+}
+
+TEST_CASE("a cancelled resync resumes where it stopped", "[raid][resync]") {
+  const Config cfg = all_configs()[0];
+  TempDir dir;
+  auto paths = member_paths(dir, cfg.disks);
+  {
+    auto arr = create_array(cfg, paths, 64ull << 20);
+    std::mt19937_64 rng(35);
+    fill_region(*arr, rng);
+  }
+  // Mark it as not cleanly stopped, as a crash after the first write leaves it.
+  {
+    auto arr = assemble(paths, without_resync());
+    const char data[] = "x";
+    require_ok(array_write(*arr, 0, data, 1));
+    auto crash = member_paths(dir, cfg.disks, "c");
+    for (int i = 0; i < cfg.disks; ++i) std::filesystem::copy_file(paths[size_t(i)], crash[size_t(i)]);
+    paths = crash;
+  }
+  auto arr = assemble(paths);
+  auto resync = arr->resync_task();
+  REQUIRE(resync != nullptr);
+  while (resync->progress().done == 0 && !resync->finished()) std::this_thread::yield();
+  resync->cancel();
+  const Status s = resync->wait();
+  if (s.ok()) {
+    SUCCEED("the resync finished before the cancel arrived");
+    return;
+  }
+  CHECK(s.error().code == Errc::cancelled);
+  const uint64_t point = arr->resync_point();
+  CHECK(point > 0);
+  CHECK(point < arr->size_bytes() / kSectorBytes);
+  require_ok(arr->close());
+  arr.reset();
+  arr = assemble(paths, without_resync());
+  CHECK(arr->resync_point() == point);  // recorded at the clean stop, as md's resync_offset
 }

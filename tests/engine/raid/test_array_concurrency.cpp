@@ -31,7 +31,7 @@ struct Expected {
 // back in another order. Every list is made up front, so the counts a
 // healthy array must show are known.
 std::vector<Job> make_jobs(const Array& arr, uint64_t region, Expected* want) {
-  const Geometry& g = arr.geometry();
+  const uint64_t copies = copies_of(arr, 0).size();
   std::vector<Job> jobs(kThreads);
   for (int j = 0; j < kThreads; ++j) {
     std::mt19937_64 rng(100 + uint64_t(j));
@@ -43,10 +43,10 @@ std::vector<Job> make_jobs(const Array& arr, uint64_t region, Expected* want) {
       const uint32_t len = uint32_t(std::min<uint64_t>(4096 * (1 + rng() % (kMaxIo / 4096)), region - off));
       job.writes.push_back({true, base + off, len, job.data.data() + off, uint32_t(j)});
       job.reads.push_back({false, base + off, len, job.back.data() + off, uint32_t(j)});
-      const uint64_t segs = segments_of(g, base + off, len);
-      want->writes += segs * uint64_t(g.copies());
+      const uint64_t segs = segments_of(arr, base + off, len);
+      want->writes += segs * copies;
       want->reads += segs;
-      want->write_bytes += uint64_t(len) * uint64_t(g.copies());
+      want->write_bytes += uint64_t(len) * copies;
       want->read_bytes += len;
       off += len;
     }
@@ -72,8 +72,8 @@ void run_jobs(Array& arr, std::vector<Job>& jobs, uint64_t fail_after_writes, st
       try {
         // The backend is made on the thread that drives it (io_uring's
         // single-issuer rings belong to their creating task).
-        auto be = arr.make_backend(kDepth);
-        Pipeline p(arr, *be, kDepth, kMaxIo);
+        TestPort be(arr);
+        Pipeline p(be, kDepth, kMaxIo);
         for (const auto* list : {&job.writes, &job.reads}) {
           if (list == &job.reads) {
             wrote = true;
@@ -95,21 +95,18 @@ void run_jobs(Array& arr, std::vector<Job>& jobs, uint64_t fail_after_writes, st
   // The watcher: what the GUI sampler, the tuning page and `bench
   // --fail-member` do while jobs run.
   std::thread watcher([&] {
-    const balance::PolicyId all[] = {balance::PolicyId::MdLegacy, balance::PolicyId::MdRr,
-                                     balance::PolicyId::BtrfsPid, balance::PolicyId::BtrfsRr,
-                                     balance::PolicyId::BtrfsQlen};
+    const char* all[] = {"md-legacy", "md-rr", "btrfs-pid", "btrfs-rr", "btrfs-qlen"};
     go = true;
     bool failed = false;
     for (uint64_t n = 0; running.load() > 0; ++n) {
       uint64_t writes = 0;
-      for (int i = 0; i < arr.raid_disks(); ++i) writes += arr.slot(i).counters.snapshot().writes;
+      for (int i = 0; i < arr.raid_disks(); ++i) writes += arr.runtime(i).counters.snapshot().writes;
       if (fail_after_writes && !failed && (writes >= fail_after_writes || writers_done.load() == kThreads)) {
         failed = true;
-        if (!arr.fail_member(0, "failed while jobs run", fail_error) && fail_error->empty())
-          *fail_error = "fail_member refused";
+        if (Status st = arr.fail_member(0, "failed while jobs run"); !st) *fail_error = st.error().message;
         failure_done = true;
       }
-      arr.set_policy(all[n % 5]);
+      if (!arr.tunables().set("read_policy", all[n % 5])) *fail_error = "read_policy refused";
       std::this_thread::yield();
     }
   });
@@ -120,7 +117,7 @@ void run_jobs(Array& arr, std::vector<Job>& jobs, uint64_t fail_after_writes, st
 telemetry::MemberCountersSnapshot totals(const Array& arr) {
   telemetry::MemberCountersSnapshot t;
   for (int i = 0; i < arr.raid_disks(); ++i) {
-    auto s = arr.slot(i).counters.snapshot();
+    auto s = arr.runtime(i).counters.snapshot();
     t.reads += s.reads;
     t.writes += s.writes;
     t.read_bytes += s.read_bytes;
@@ -144,10 +141,9 @@ void check_after_reassemble(std::unique_ptr<Array>& arr, const std::vector<std::
                             const std::vector<Job>& jobs, uint64_t region) {
   arr.reset();
   arr = assemble(paths);
-  std::string error;
   for (size_t j = 0; j < jobs.size(); ++j) {
     std::vector<uint8_t> back(region);
-    REQUIRE(arr->read(region * j, back.data(), region, &error));
+    require_ok(array_read(*arr, region * j, back.data(), region));
     CHECK(first_diff(back, jobs[j].data) == -1);
   }
 }
@@ -169,6 +165,7 @@ TEST_CASE("four submitters and a policy switcher share one array", "[raid][concu
   auto jobs = make_jobs(*arr, region, &want);
   std::string unused;
   run_jobs(*arr, jobs, 0, &unused);
+  CHECK(unused.empty());
   check_jobs(jobs);
 
   const auto t = totals(*arr);
@@ -177,7 +174,7 @@ TEST_CASE("four submitters and a policy switcher share one array", "[raid][concu
   CHECK(t.read_bytes == want.read_bytes);
   CHECK(t.write_bytes == want.write_bytes);
   CHECK(t.errors == 0);
-  for (int i = 0; i < cfg.disks; ++i) CHECK(arr->slot(i).counters.snapshot().nr_pending == 0);
+  for (int i = 0; i < cfg.disks; ++i) CHECK(arr->runtime(i).counters.snapshot().nr_pending == 0);
   check_after_reassemble(arr, paths, jobs, region);
 }
 
@@ -195,7 +192,7 @@ TEST_CASE("a member failed while four submitters run loses no data", "[raid][con
   INFO(fail_error);
   REQUIRE(fail_error.empty());
   check_jobs(jobs);
-  CHECK(arr->slot(0).st() == SlotState::Faulty);
+  CHECK(state(*arr, 0) == MemberState::faulty);
 
   const auto t = totals(*arr);
   // Member 0 missed the writes issued after it failed (how many depends on

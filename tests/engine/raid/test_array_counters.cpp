@@ -1,5 +1,7 @@
 // Per-member counters: every member I/O is counted once, on the member that
 // did it, and nr_pending returns to zero.
+#include <optional>
+
 #include "raid_test_util.hpp"
 
 using namespace rs;
@@ -11,7 +13,7 @@ namespace {
 telemetry::MemberCountersSnapshot total(const Array& arr) {
   telemetry::MemberCountersSnapshot t;
   for (int i = 0; i < arr.raid_disks(); ++i) {
-    auto s = arr.slot(i).counters.snapshot();
+    auto s = arr.runtime(i).counters.snapshot();
     t.reads += s.reads;
     t.writes += s.writes;
     t.read_bytes += s.read_bytes;
@@ -25,13 +27,10 @@ telemetry::MemberCountersSnapshot total(const Array& arr) {
 
 // Member writes one array write makes: one per in-sync copy of each segment.
 uint64_t member_writes(const Array& arr, uint64_t offset, uint32_t length) {
-  const Geometry& g = arr.geometry();
   uint64_t sector = offset / kSectorBytes, left = length / kSectorBytes, n = 0;
   while (left > 0) {
-    const uint64_t s = std::min<uint64_t>(left, g.sectors_to_boundary(sector));
-    layout::DevAddress addr[kMaxCopies];
-    const int copies = g.map(sector, addr);
-    for (int k = 0; k < copies; ++k) n += arr.slot(addr[k].disk).st() == SlotState::InSync;
+    const uint64_t s = std::min<uint64_t>(left, sectors_to_boundary(arr, sector));
+    for (const auto& a : copies_of(arr, sector)) n += state(arr, a.disk) == MemberState::in_sync;
     sector += s;
     left -= s;
   }
@@ -42,18 +41,18 @@ uint64_t member_writes(const Array& arr, uint64_t offset, uint32_t length) {
 
 TEST_CASE("counters count every member read and write once", "[raid][counters]") {
   const Config cfg = GENERATE(from_range(all_configs()));
-  const auto policy = GENERATE(balance::PolicyId::MdLegacy, balance::PolicyId::MdRr);
-  INFO(cfg.name << ", " << balance::policy_name(policy));
+  const std::string policy = GENERATE("md-legacy", "md-rr");
+  INFO(cfg.name << ", " << policy);
   TempDir dir;
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
-  arr->set_policy(policy);
+  set_policy(*arr, policy);
   REQUIRE(total(*arr).reads == 0);
   REQUIRE(total(*arr).writes == 0);
 
   std::mt19937_64 rng(41);
-  auto be = arr->make_backend(4);
-  Pipeline pipe(*arr, *be, 4, 128 * 1024);
+  std::optional<TestPort> be(std::in_place, *arr);
+  Pipeline pipe(*be, 4, 128 * 1024);
   const uint64_t span = 2ull << 20;
   auto data = random_bytes(rng, span);
 
@@ -64,7 +63,7 @@ TEST_CASE("counters count every member read and write once", "[raid][counters]")
     const uint32_t len = uint32_t(std::min<uint64_t>(4096 * (1 + rng() % 32), span - off));
     writes.push_back({true, off, len, data.data() + off, 0});
     want_writes += member_writes(*arr, off, len);
-    want_write_bytes += uint64_t(len) * uint64_t(arr->geometry().copies());
+    want_write_bytes += uint64_t(len) * uint64_t(copies_of(*arr, 0).size());
     off += len;
   }
   for (int r : pipe.run(writes)) REQUIRE(r > 0);
@@ -83,7 +82,7 @@ TEST_CASE("counters count every member read and write once", "[raid][counters]")
   for (int i = 0; i < kReads; ++i) {
     const uint64_t off = (rng() % ((span - kLen) / 4096)) * 4096;
     reads.push_back({false, off, kLen, bufs[size_t(i)].data(), uint32_t(i)});
-    want_reads += segments_of(arr->geometry(), off, kLen);
+    want_reads += segments_of(*arr, off, kLen);
   }
   for (int r : pipe.run(reads)) REQUIRE(r == int(kLen));
   for (int i = 0; i < kReads; ++i)
@@ -93,16 +92,15 @@ TEST_CASE("counters count every member read and write once", "[raid][counters]")
   CHECK(t.read_bytes == uint64_t(kReads) * kLen);
   CHECK(t.writes == want_writes);
   CHECK(t.errors == 0);
-  for (int i = 0; i < cfg.disks; ++i) CHECK(arr->slot(i).counters.snapshot().nr_pending == 0);
+  for (int i = 0; i < cfg.disks; ++i) CHECK(arr->runtime(i).counters.snapshot().nr_pending == 0);
   // Time was spent with I/O pending.
   CHECK(t.pending_time_ns > 0);
 
   // Degraded: a failed member gets (and counts) nothing.
-  std::string error;
-  REQUIRE(arr->fail_member(0, "test", &error));
-  be = arr->make_backend(4);
-  Pipeline pipe2(*arr, *be, 4, 128 * 1024);
-  const auto before0 = arr->slot(0).counters.snapshot();
+  require_ok(arr->fail_member(0, "test"));
+  be.emplace(*arr);
+  Pipeline pipe2(*be, 4, 128 * 1024);
+  const auto before0 = arr->runtime(0).counters.snapshot();
   uint64_t more_writes = 0;
   std::vector<Request> again;
   for (uint64_t off = 0; off < span; off += 96 * 1024) {
@@ -112,7 +110,7 @@ TEST_CASE("counters count every member read and write once", "[raid][counters]")
   }
   for (int r : pipe2.run(again)) REQUIRE(r > 0);
   for (int r : pipe2.run(reads)) REQUIRE(r == int(kLen));
-  const auto after0 = arr->slot(0).counters.snapshot();
+  const auto after0 = arr->runtime(0).counters.snapshot();
   CHECK(after0.writes == before0.writes);
   CHECK(after0.reads == before0.reads);
   t = total(*arr);

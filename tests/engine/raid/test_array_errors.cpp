@@ -1,6 +1,8 @@
 // Member I/O errors: reads retry on another copy, writes succeed while one
 // copy is written, the failing member is marked faulty (in memory and in
 // the other members' superblocks), and the array never fails the last copy.
+#include <optional>
+
 #include "ondisk/superblock.hpp"
 #include "raid_test_util.hpp"
 
@@ -15,19 +17,18 @@ constexpr uint64_t kRegionBytes = 2ull << 20;
 
 // The job id that makes btrfs-pid send a one-segment read at `offset` to
 // `member` first (its index among the copies), or -1 when no copy is there.
-int job_for_member(const Geometry& g, uint64_t offset, int member) {
-  layout::DevAddress addr[kMaxCopies];
-  const int n = g.map(offset / kSectorBytes, addr);
-  for (int k = 0; k < n; ++k)
-    if (addr[k].disk == member) return k;
+int job_for_member(const Array& arr, uint64_t offset, int member) {
+  const auto addr = copies_of(arr, offset / kSectorBytes);
+  for (size_t k = 0; k < addr.size(); ++k)
+    if (addr[k].disk == member) return int(k);
   return -1;
 }
 
 // Writes random data over [0, kRegionBytes) through a plain backend.
 std::vector<uint8_t> fill_region(Array& arr, std::mt19937_64& rng) {
   auto model = random_bytes(rng, kRegionBytes);
-  auto be = arr.make_backend(8);
-  Pipeline p(arr, *be, 8, kIoBytes);
+  TestPort tp(arr);
+  Pipeline p(tp, 8, kIoBytes);
   std::vector<Request> reqs;
   for (uint64_t off = 0; off < kRegionBytes; off += kIoBytes)
     reqs.push_back({true, off, kIoBytes, model.data() + off, 0});
@@ -50,11 +51,10 @@ void check_reassembled_without(std::unique_ptr<Array>& arr, const std::vector<st
   // create gives member i device number i.
   REQUIRE(size_t(member) < arr->superblock().dev_roles.size());
   CHECK(arr->superblock().dev_roles[size_t(member)] == ondisk::kRoleFaulty);
-  CHECK(arr->slot(member).st() == SlotState::Missing);
+  CHECK(state(*arr, member) == MemberState::missing);
   CHECK(arr->degraded());
   std::vector<uint8_t> back(model.size());
-  std::string error;
-  REQUIRE(arr->read(0, back.data(), back.size(), &error));
+  REQUIRE(array_read(*arr, 0, back.data(), back.size()).ok());
   CHECK(first_diff(back, model) == -1);
 }
 
@@ -72,31 +72,32 @@ TEST_CASE("a member's read errors: reads retry elsewhere, the member is failed",
 
   auto fbp = std::make_unique<FailingBackend>(arr->make_backend(8));
   FailingBackend& fb = *fbp;
+  std::optional<TestPort> ftp(std::in_place, *arr, std::move(fbp));
   fb.fail_reads(bad);
   // btrfs-pid with the right job id sends each read to the failing member
   // first, so the retry path is taken deterministically.
-  arr->set_policy(balance::PolicyId::BtrfsPid);
+  set_policy(*arr, "btrfs-pid");
   std::vector<uint8_t> buf(kIoBytes);
   int aimed = 0;
   for (uint64_t off = 0; off < kRegionBytes; off += kIoBytes) {
-    const int job = job_for_member(arr->geometry(), off, bad);
+    const int job = job_for_member(*arr, off, bad);
     aimed += job >= 0;
     INFO("read at " << off);
-    REQUIRE(submit_rw(*arr, fb, false, off, buf.data(), kIoBytes, uint32_t(std::max(job, 0))) ==
+    REQUIRE(submit_rw(*ftp, false, off, buf.data(), kIoBytes, uint32_t(std::max(job, 0))) ==
             int(kIoBytes));
     REQUIRE(std::memcmp(buf.data(), model.data() + off, kIoBytes) == 0);
   }
   REQUIRE(aimed > 0);
   // The first error fails the member; nothing is sent to it afterwards.
   CHECK(fb.injected() == 1);
-  CHECK(arr->slot(bad).st() == SlotState::Faulty);
-  CHECK(arr->slot(bad).note.find("read error") != std::string::npos);
-  CHECK(arr->slot(bad).counters.snapshot().errors == 1);
+  CHECK(state(*arr, bad) == MemberState::faulty);
+  CHECK(arr->member_note(bad).find("read error") != std::string::npos);
+  CHECK(arr->runtime(bad).counters.snapshot().errors == 1);
   CHECK(arr->working_members() == cfg.disks - 1);
   CHECK(arr->state_text().find("degraded") != std::string::npos);
-  for (int i = 0; i < cfg.disks; ++i) CHECK(arr->slot(i).counters.snapshot().nr_pending == 0);
+  for (int i = 0; i < cfg.disks; ++i) CHECK(arr->runtime(i).counters.snapshot().nr_pending == 0);
 
-  fbp.reset();  // a backend holds the member files open: it goes before the array
+  ftp.reset();  // a backend holds the member files open: it goes before the array
   check_reassembled_without(arr, paths, bad, model);
 }
 
@@ -112,6 +113,7 @@ TEST_CASE("a member's write errors: writes still succeed on the other copies", "
 
   auto fbp = std::make_unique<FailingBackend>(arr->make_backend(8));
   FailingBackend& fb = *fbp;
+  std::optional<TestPort> ftp(std::in_place, *arr, std::move(fbp));
   fb.fail_writes(bad);
   // New data in pieces of odd sizes, many across chunk boundaries.
   unsigned after_first = 0;
@@ -119,7 +121,7 @@ TEST_CASE("a member's write errors: writes still succeed on the other copies", "
     const uint32_t len = uint32_t(std::min<uint64_t>(4096 * (1 + rng() % 40), kRegionBytes - off));
     fill_random(rng, model.data() + off, len);
     INFO("write " << len << " at " << off);
-    REQUIRE(submit_rw(*arr, fb, true, off, model.data() + off, len) == int(len));
+    REQUIRE(submit_rw(*ftp, true, off, model.data() + off, len) == int(len));
     if (off == 0) after_first = fb.injected();
     off += len;
   }
@@ -128,19 +130,20 @@ TEST_CASE("a member's write errors: writes still succeed on the other copies", "
   // is sent to it.
   CHECK(after_first >= 1);
   CHECK(fb.injected() == after_first);
-  CHECK(arr->slot(bad).counters.snapshot().errors == after_first);
-  CHECK(arr->slot(bad).st() == SlotState::Faulty);
-  CHECK(arr->slot(bad).note.find("write error") != std::string::npos);
+  CHECK(arr->runtime(bad).counters.snapshot().errors == after_first);
+  CHECK(state(*arr, bad) == MemberState::faulty);
+  CHECK(arr->member_note(bad).find("write error") != std::string::npos);
   CHECK(arr->working_members() == cfg.disks - 1);
 
   // Read back through a fresh backend: the surviving copies have it all.
-  auto be = arr->make_backend(8);
-  std::vector<uint8_t> back(kRegionBytes);
-  for (uint64_t off = 0; off < kRegionBytes; off += kIoBytes)
-    REQUIRE(submit_rw(*arr, *be, false, off, back.data() + off, kIoBytes) == int(kIoBytes));
-  CHECK(first_diff(back, model) == -1);
-  be.reset();
-  fbp.reset();
+  {
+    TestPort be(*arr);
+    std::vector<uint8_t> back(kRegionBytes);
+    for (uint64_t off = 0; off < kRegionBytes; off += kIoBytes)
+      REQUIRE(submit_rw(be, false, off, back.data() + off, kIoBytes) == int(kIoBytes));
+    CHECK(first_diff(back, model) == -1);
+  }
+  ftp.reset();
 
   check_reassembled_without(arr, paths, bad, model);
 }
@@ -153,34 +156,36 @@ TEST_CASE("when every copy fails, the array I/O fails and the last copy stays", 
   auto arr = create_array(cfg, paths);
   std::mt19937_64 rng(13);
   const auto model = fill_region(*arr, rng);
-  layout::DevAddress addr[kMaxCopies];
-  const int copies = arr->geometry().map(0, addr);
+  const auto addr = copies_of(*arr, 0);
+  const int copies = int(addr.size());
   auto in_sync_copies = [&] {
     int n = 0;
-    for (int k = 0; k < copies; ++k) n += arr->slot(addr[k].disk).st() == SlotState::InSync;
+    for (int k = 0; k < copies; ++k) n += state(*arr, addr[size_t(k)].disk) == MemberState::in_sync;
     return n;
   };
 
-  FailingBackend fb(arr->make_backend(8));
+  auto fbp = std::make_unique<FailingBackend>(arr->make_backend(8));
+  FailingBackend& fb = *fbp;
+  std::optional<TestPort> ftp(std::in_place, *arr, std::move(fbp));
   std::vector<uint8_t> buf(4096, 0x5A);
   SECTION("write") {
     for (int m = 0; m < cfg.disks; ++m) fb.fail_writes(m);
-    CHECK(submit_rw(*arr, fb, true, 0, buf.data(), 4096) == -EIO);
+    CHECK(submit_rw(*ftp, true, 0, buf.data(), 4096) == -EIO);
   }
   SECTION("read") {
     for (int m = 0; m < cfg.disks; ++m) fb.fail_reads(m);
-    CHECK(submit_rw(*arr, fb, false, 0, buf.data(), 4096) == -EIO);
+    CHECK(submit_rw(*ftp, false, 0, buf.data(), 4096) == -EIO);
   }
   // Every copy was tried; all but the last one were failed.
   CHECK(fb.injected() == unsigned(copies));
   CHECK(in_sync_copies() == 1);
   CHECK(arr->working_members() >= 1);
-  for (int i = 0; i < cfg.disks; ++i) CHECK(arr->slot(i).counters.snapshot().nr_pending == 0);
+  for (int i = 0; i < cfg.disks; ++i) CHECK(arr->runtime(i).counters.snapshot().nr_pending == 0);
   // The array still runs on what is left.
   fb.stop_failing();
-  auto be = arr->make_backend(8);
+  TestPort be(*arr);
   std::vector<uint8_t> back(kIoBytes);
-  REQUIRE(submit_rw(*arr, *be, false, kIoBytes, back.data(), kIoBytes) == int(kIoBytes));
+  REQUIRE(submit_rw(be, false, kIoBytes, back.data(), kIoBytes) == int(kIoBytes));
   CHECK(std::memcmp(back.data(), model.data() + kIoBytes, kIoBytes) == 0);
 }
 
@@ -197,35 +202,34 @@ TEST_CASE("a write that reports success reads back even when a copy could not be
   auto arr = create_array(cfg, paths);
   std::mt19937_64 rng(14);
   auto model = fill_region(*arr, rng);
-  std::string error;
-  REQUIRE(arr->fail_member(0, "test", &error));
+  require_ok(arr->fail_member(0, "test"));
 
   // A chunk whose copies are on members 1 and 2.
-  const Geometry& g = arr->geometry();
   uint64_t off = 0;
   for (; off < kRegionBytes; off += kChunkBytes) {
-    layout::DevAddress addr[kMaxCopies];
-    g.map(off / kSectorBytes, addr);
+    const auto addr = copies_of(*arr, off / kSectorBytes);
     if ((addr[0].disk == 1 && addr[1].disk == 2) || (addr[0].disk == 2 && addr[1].disk == 1)) break;
   }
   REQUIRE(off < kRegionBytes);
 
-  FailingBackend fb(arr->make_backend(8));
+  auto fbp = std::make_unique<FailingBackend>(arr->make_backend(8));
+  FailingBackend& fb = *fbp;
+  std::optional<TestPort> ftp(std::in_place, *arr, std::move(fbp));
   fb.fail_writes(1);
   std::vector<uint8_t> fresh = random_bytes(rng, kChunkBytes);
-  const int wrote = submit_rw(*arr, fb, true, off, fresh.data(), kChunkBytes);
+  const int wrote = submit_rw(*ftp, true, off, fresh.data(), kChunkBytes);
   CHECK(fb.injected() == 1);
   // fail_member(1) must have been refused: member 1 is chunk 0's last copy.
-  REQUIRE(arr->slot(1).st() == SlotState::InSync);
+  REQUIRE(state(*arr, 1) == MemberState::in_sync);
   fb.stop_failing();
   if (wrote < 0)
     SUCCEED("the write was reported as failed: no promise to keep");
   else {
     REQUIRE(wrote == int(kChunkBytes));
     // Read it from member 1 first, as btrfs-pid would for this job.
-    arr->set_policy(balance::PolicyId::BtrfsPid);
+    set_policy(*arr, "btrfs-pid");
     std::vector<uint8_t> back(kChunkBytes);
-    REQUIRE(submit_rw(*arr, fb, false, off, back.data(), kChunkBytes, uint32_t(job_for_member(g, off, 1))) ==
+    REQUIRE(submit_rw(*ftp, false, off, back.data(), kChunkBytes, uint32_t(job_for_member(*arr, off, 1))) ==
             int(kChunkBytes));
     CHECK(first_diff(back, fresh) == -1);
   }

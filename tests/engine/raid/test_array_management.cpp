@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <thread>
 
+#include <optional>
+
 #include "ondisk/superblock.hpp"
 #include "raid_test_util.hpp"
 
@@ -42,8 +44,8 @@ std::vector<FailCase> fail_cases() {
 std::vector<uint8_t> fill_array(Array& arr, std::mt19937_64& rng) {
   constexpr uint32_t kIo = 256 * 1024;
   auto model = random_bytes(rng, arr.size_bytes());
-  auto be = arr.make_backend(8);
-  Pipeline p(arr, *be, 8, kIo);
+  TestPort tp(arr);
+  Pipeline p(tp, 8, kIo);
   std::vector<Request> reqs;
   for (uint64_t off = 0; off < model.size(); off += kIo)
     reqs.push_back({true, off, uint32_t(std::min<uint64_t>(kIo, model.size() - off)), model.data() + off, 0});
@@ -53,28 +55,37 @@ std::vector<uint8_t> fill_array(Array& arr, std::mt19937_64& rng) {
 
 void check_reads_back(Array& arr, const std::vector<uint8_t>& model) {
   std::vector<uint8_t> back(model.size());
-  std::string error;
-  REQUIRE(arr.read(0, back.data(), back.size(), &error));
+  require_ok(array_read(arr, 0, back.data(), back.size()));
   REQUIRE(first_diff(back, model) == -1);
 }
 
-// Records what a rebuild reports and checks it only moves forward.
+// Records what a rebuild reports, piece by piece, and checks it only moves
+// forward to the end.
 struct ProgressLog {
-  std::vector<Progress> calls;
-  ProgressFn fn() {
-    return [this](const Progress& p) { calls.push_back(p); };
+  std::vector<uint64_t> calls;
+  void attach(Array& arr) {
+    arr.set_piece_hook([this](const std::string& kind, uint64_t done) {
+      if (kind == "rebuild") calls.push_back(done);
+    });
   }
   void check_complete(uint64_t total, uint64_t started_at = 0) const {
     REQUIRE_FALSE(calls.empty());
     uint64_t last = started_at;
-    for (const auto& p : calls) {
-      CHECK(p.total_bytes == total);
-      CHECK(p.done_bytes > last);
-      last = p.done_bytes;
+    for (uint64_t done : calls) {
+      CHECK(done > last);
+      last = done;
     }
-    CHECK(calls.back().done_bytes == total);
+    CHECK(calls.back() == total);
   }
 };
+
+// Adds `path` and waits; the task's own progress must end at `total`.
+Status add_and_wait(Array& arr, const std::string& path, uint64_t create_bytes = 0, bool force = false) {
+  AddOptions o;
+  o.create_files_bytes = create_bytes;
+  o.force = force;
+  return add_member(arr, path, o);
+}
 
 }  // namespace
 
@@ -89,24 +100,25 @@ TEST_CASE("fail_member refuses to fail the last copy of any data", "[raid][manag
     INFO("fail member " << step.slot);
     const uint64_t events = arr->superblock().events;
     const int working = arr->working_members();
-    std::string error;
-    const bool ok = arr->fail_member(step.slot, "by the test", &error);
+    const Status st = arr->fail_member(step.slot, "by the test");
+    const bool ok = st.ok();
+    const std::string error = ok ? "" : st.error().message;
     REQUIRE(ok == step.allowed);
     if (ok) {
       failed[size_t(step.slot)] = true;
-      CHECK(arr->slot(step.slot).st() == SlotState::Faulty);
-      CHECK(arr->slot(step.slot).note == "by the test");
+      CHECK(state(*arr, step.slot) == MemberState::faulty);
+      CHECK(arr->member_note(step.slot) == "by the test");
       CHECK(arr->working_members() == working - 1);
       CHECK(arr->superblock().events > events);  // recorded in the others' superblocks
       // Failing it again changes nothing and is not an error.
-      CHECK(arr->fail_member(step.slot, "again", &error));
-      CHECK(arr->slot(step.slot).note == "by the test");
+      CHECK(arr->fail_member(step.slot, "again").ok());
+      CHECK(arr->member_note(step.slot) == "by the test");
     } else {
       CHECK(error.find("last working copy") != std::string::npos);
       CHECK(error.find(paths[size_t(step.slot)]) != std::string::npos);
       // Nothing moved: state, note, counts, metadata.
-      CHECK(arr->slot(step.slot).st() == SlotState::InSync);
-      CHECK(arr->slot(step.slot).note.empty());
+      CHECK(state(*arr, step.slot) == MemberState::in_sync);
+      CHECK(arr->member_note(step.slot).empty());
       CHECK(arr->working_members() == working);
       CHECK(arr->superblock().events == events);
     }
@@ -116,13 +128,13 @@ TEST_CASE("fail_member refuses to fail the last copy of any data", "[raid][manag
   arr = assemble(paths);
   for (int i = 0; i < fc.cfg.disks; ++i) {
     INFO("member " << i);
-    CHECK(arr->slot(i).st() == (failed[size_t(i)] ? SlotState::Missing : SlotState::InSync));
+    CHECK(state(*arr, i) == (failed[size_t(i)] ? MemberState::missing : MemberState::in_sync));
   }
   CHECK(arr->rejected().size() == size_t(std::count(failed.begin(), failed.end(), true)));
   // A role nobody holds cannot be failed.
-  std::string error;
-  CHECK_FALSE(arr->fail_member(0, "x", &error));
-  CHECK(error.find("no member") != std::string::npos);
+  const Status nobody = arr->fail_member(0, "x");
+  REQUIRE_FALSE(nobody.ok());
+  CHECK(nobody.error().message.find("no member") != std::string::npos);
 }
 
 TEST_CASE("add_member rebuilds a failed member onto a fresh file", "[raid][manage][rebuild]") {
@@ -134,26 +146,26 @@ TEST_CASE("add_member rebuilds a failed member onto a fresh file", "[raid][manag
   std::mt19937_64 rng(21);
   auto model = fill_array(*arr, rng);
   const int bad = 1;
-  std::string error;
-  REQUIRE(arr->fail_member(bad, "test", &error));
+  require_ok(arr->fail_member(bad, "test"));
   // Data written while degraded must reach the new member too.
   auto late = random_bytes(rng, 300000);
-  REQUIRE(arr->write(777777, late.data(), late.size(), &error));
+  require_ok(array_write(*arr, 777777, late.data(), late.size()));
   std::memcpy(model.data() + 777777, late.data(), late.size());
 
   // A file that does not exist needs create_bytes.
   const std::string fresh = dir.file("fresh.img");
-  CHECK_FALSE(arr->add_member(fresh, false, 0, nullptr, &error));
-  CHECK(error.find("does not exist") != std::string::npos);
+  const Status missing = add_and_wait(*arr, fresh);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().message.find("does not exist") != std::string::npos);
   // Nor may an active member be added again.
-  CHECK_FALSE(arr->add_member(paths[0], false, 0, nullptr, &error));
+  CHECK_FALSE(add_and_wait(*arr, paths[0]).ok());
 
   ProgressLog log;
-  INFO(error);
-  REQUIRE(arr->add_member(fresh, false, kMemberBytes, log.fn(), &error));
-  log.check_complete(arr->geometry().dev_sectors * kSectorBytes);
+  log.attach(*arr);
+  require_ok(add_and_wait(*arr, fresh, kMemberBytes));
+  log.check_complete(arr->shape().dev_sectors * kSectorBytes);
   CHECK(arr->slot_of(fresh) == bad);
-  CHECK(arr->slot(bad).st() == SlotState::InSync);
+  CHECK(state(*arr, bad) == MemberState::in_sync);
   CHECK(arr->working_members() == cfg.disks);
   CHECK(arr->state_text() == "active");  // written since assemble, not yet stopped
   CHECK(check_ok(*arr, false) == 0);
@@ -169,7 +181,7 @@ TEST_CASE("add_member rebuilds a failed member onto a fresh file", "[raid][manag
   CHECK(arr->rejected()[0].path == paths.back());
   CHECK(arr->state_text() == "clean");
   // With nothing missing, there is nowhere to add.
-  CHECK_FALSE(arr->add_member(dir.file("spare.img"), false, kMemberBytes, nullptr, &error));
+  CHECK_FALSE(add_and_wait(*arr, dir.file("spare.img"), kMemberBytes).ok());
   check_reads_back(*arr, model);
 }
 
@@ -182,20 +194,19 @@ TEST_CASE("a former member is re-added and rebuilt after a restart", "[raid][man
   std::mt19937_64 rng(22);
   auto model = fill_array(*arr, rng);
   const int bad = cfg.disks - 1;
-  std::string error;
-  REQUIRE(arr->fail_member(bad, "test", &error));
+  require_ok(arr->fail_member(bad, "test"));
   // Its copy goes stale while it is out.
   auto late = random_bytes(rng, 123456);
-  REQUIRE(arr->write(4242, late.data(), late.size(), &error));
+  require_ok(array_write(*arr, 4242, late.data(), late.size()));
   std::memcpy(model.data() + 4242, late.data(), late.size());
   arr.reset();
   arr = assemble(paths);
   REQUIRE(arr->rejected().size() == 1);
   // Its superblock names this array: no --force needed.
   ProgressLog log;
-  INFO(error);
-  REQUIRE(arr->add_member(paths[size_t(bad)], false, 0, log.fn(), &error));
-  log.check_complete(arr->geometry().dev_sectors * kSectorBytes);
+  log.attach(*arr);
+  require_ok(add_and_wait(*arr, paths[size_t(bad)]));
+  log.check_complete(arr->shape().dev_sectors * kSectorBytes);
   CHECK(arr->slot_of(paths[size_t(bad)]) == bad);
   CHECK(check_ok(*arr, false) == 0);
   arr.reset();
@@ -214,32 +225,32 @@ TEST_CASE("an interrupted rebuild is recorded and resumes where it stopped", "[r
   std::mt19937_64 rng(23);
   auto model = fill_array(*arr, rng);
   const int bad = 0;
-  std::string error;
-  REQUIRE(arr->fail_member(bad, "test", &error));
+  require_ok(arr->fail_member(bad, "test"));
   const std::string fresh = dir.file("fresh.img");
-  const uint64_t total = arr->geometry().dev_sectors * kSectorBytes;
+  const uint64_t total = arr->shape().dev_sectors * kSectorBytes;
 
-  // Stop the rebuild about half way, the way a crash or a cancel would:
-  // from inside the rebuild loop.
-  struct Interrupted {};
+  // Cancel the rebuild about half way, at a piece boundary.
   uint64_t stopped_at = 0;
-  try {
-    arr->add_member(
-        fresh, false, kMemberBytes,
-        [&](const Progress& p) {
-          if (p.done_bytes >= total / 2) {
-            stopped_at = p.done_bytes;
-            throw Interrupted{};
-          }
-        },
-        &error);
-    FAIL("the rebuild was not interrupted");
-  } catch (const Interrupted&) {
+  Array* a = arr.get();
+  arr->set_piece_hook([&](const std::string& kind, uint64_t done) {
+    if (kind != "rebuild" || stopped_at || done < total / 2) return;
+    stopped_at = done;
+    for (auto& t : a->running_tasks()) t.task->cancel();
+  });
+  {
+    AddOptions o;
+    o.create_files_bytes = kMemberBytes;
+    auto task = arr->start_add(fresh, o);
+    REQUIRE(task.ok());
+    const Status s = (*task)->wait();
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.error().code == Errc::cancelled);
   }
+  arr->set_piece_hook(nullptr);
   REQUIRE(stopped_at > 0);
   REQUIRE(stopped_at < total);
-  CHECK(arr->slot(bad).st() == SlotState::Recovering);
-  CHECK(arr->slot(bad).recovery_offset.load() * kSectorBytes == stopped_at);
+  CHECK(state(*arr, bad) == MemberState::recovering);
+  CHECK(arr->runtime(bad).recovery_offset.load() * kSectorBytes == stopped_at);
   CHECK(arr->state_text().find("recovering") != std::string::npos);
   // Reads are still right (the rebuilt part of the new member may serve them).
   check_reads_back(*arr, model);
@@ -249,17 +260,17 @@ TEST_CASE("an interrupted rebuild is recorded and resumes where it stopped", "[r
   arr.reset();
   arr = assemble(paths);
   REQUIRE(arr->slot_of(fresh) == bad);
-  CHECK(arr->slot(bad).st() == SlotState::Recovering);
-  CHECK(arr->slot(bad).recovery_offset.load() * kSectorBytes == stopped_at);
+  CHECK(state(*arr, bad) == MemberState::recovering);
+  CHECK(arr->runtime(bad).recovery_offset.load() * kSectorBytes == stopped_at);
   CHECK(arr->working_members() == cfg.disks - 1);
   check_reads_back(*arr, model);
 
   // Adding it again resumes from there, not from the start.
   ProgressLog log;
-  INFO(error);
-  REQUIRE(arr->add_member(fresh, false, 0, log.fn(), &error));
+  log.attach(*arr);
+  require_ok(add_and_wait(*arr, fresh));
   log.check_complete(total, stopped_at);
-  CHECK(arr->slot(bad).st() == SlotState::InSync);
+  CHECK(state(*arr, bad) == MemberState::in_sync);
   CHECK(check_ok(*arr, false) == 0);
   arr.reset();
   arr = assemble(paths);
@@ -278,8 +289,7 @@ TEST_CASE("writes that run during a rebuild reach the rebuilt member", "[raid][m
   TempDir dir;
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
-  std::string error;
-  REQUIRE(arr->fail_member(1, "test", &error));
+  require_ok(arr->fail_member(1, "test"));
 
   std::atomic<uint64_t> rebuilt{0};
   std::atomic<bool> started{false}, finished{false};
@@ -288,9 +298,8 @@ TEST_CASE("writes that run during a rebuild reach the rebuilt member", "[raid][m
   std::thread writer([&] {
     while (!started.load()) std::this_thread::yield();
     try {
-      // Made after the new member is in place (the first progress call).
-      auto be = arr->make_backend(1);
-      Pipeline p(*arr, *be, 1, 4096);
+      TestPort be(*arr);
+      Pipeline p(be, 1, 4096);
       std::mt19937_64 rng(51);
       std::vector<uint8_t> block(4096);
       while (!finished.load()) {
@@ -303,20 +312,19 @@ TEST_CASE("writes that run during a rebuild reach the rebuilt member", "[raid][m
       writer_error = e.what();
     }
   });
-  const bool added = arr->add_member(
-      dir.file("fresh.img"), false, kMemberBytes,
-      [&](const Progress& p) {
-        rebuilt = p.done_bytes;
-        started = true;
-        // Give the writer time on the next piece.
-        std::this_thread::sleep_for(std::chrono::milliseconds(3));
-      },
-      &error);
+  arr->set_piece_hook([&](const std::string&, uint64_t done) {
+    rebuilt = done;
+    started = true;
+    // Give the writer time on the next piece.
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  });
+  const Status added = add_and_wait(*arr, dir.file("fresh.img"), kMemberBytes);
   finished = true;
   started = true;
   writer.join();
-  INFO(error << writer_error);
-  REQUIRE(added);
+  arr->set_piece_hook(nullptr);
+  INFO(writer_error);
+  require_ok(added);
   REQUIRE(writer_error.empty());
   REQUIRE(writes > 0);
   CHECK(check_ok(*arr, false) == 0);
@@ -334,12 +342,11 @@ TEST_CASE("a backend made before add_member writes to the new member", "[raid][m
   TempDir dir;
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
-  auto be = arr->make_backend(8);
-  std::string error;
-  REQUIRE(arr->fail_member(1, "test", &error));
-  REQUIRE(arr->add_member(dir.file("fresh.img"), false, kMemberBytes, nullptr, &error));
+  std::optional<TestPort> be(std::in_place, *arr);
+  require_ok(arr->fail_member(1, "test"));
+  require_ok(add_and_wait(*arr, dir.file("fresh.img"), kMemberBytes));
   std::vector<uint8_t> data(kChunkBytes, 0x77);
-  REQUIRE(submit_rw(*arr, *be, true, 0, data.data(), kChunkBytes) == int(kChunkBytes));
+  REQUIRE(submit_rw(*be, true, 0, data.data(), kChunkBytes) == int(kChunkBytes));
   be.reset();
   CHECK(check_ok(*arr, false) == 0);
 }
@@ -349,8 +356,7 @@ TEST_CASE("add_member refuses targets it would destroy or that cannot hold a mem
   TempDir dir;
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
-  std::string error;
-  REQUIRE(arr->fail_member(1, "test", &error));
+  require_ok(arr->fail_member(1, "test"));
 
   // A member of another array is only taken with force.
   auto other_paths = member_paths(dir, 2, "other");
@@ -359,9 +365,10 @@ TEST_CASE("add_member refuses targets it would destroy or that cannot hold a mem
     auto other = create_array(cfg, other_paths);
     other_uuid = ondisk::uuid_to_string(other->superblock().set_uuid);
   }
-  CHECK_FALSE(arr->add_member(other_paths[0], false, 0, nullptr, &error));
-  CHECK(error.find("--force") != std::string::npos);
-  CHECK(arr->slot(1).st() == SlotState::Faulty);
+  const Status other_member = add_and_wait(*arr, other_paths[0]);
+  REQUIRE_FALSE(other_member.ok());
+  CHECK(other_member.error().message.find("--force") != std::string::npos);
+  CHECK(state(*arr, 1) == MemberState::faulty);
   {
     // Untouched: it still assembles as the other array.
     auto other = assemble(other_paths);
@@ -370,25 +377,24 @@ TEST_CASE("add_member refuses targets it would destroy or that cannot hold a mem
 
   // A file created too small is refused and not left behind.
   const std::string small = dir.file("small.img");
-  CHECK_FALSE(arr->add_member(small, false, 2 << 20, nullptr, &error));
-  CHECK(error.find("too small") != std::string::npos);
+  const Status too_small = add_and_wait(*arr, small, 2 << 20);
+  REQUIRE_FALSE(too_small.ok());
+  CHECK(too_small.error().message.find("too small") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(small));
-  CHECK(arr->slot(1).st() == SlotState::Faulty);
+  CHECK(state(*arr, 1) == MemberState::faulty);
 
   // With force, the other array's member is taken and rebuilt.
-  INFO(error);
-  REQUIRE(arr->add_member(other_paths[0], true, 0, nullptr, &error));
-  CHECK(arr->slot(1).st() == SlotState::InSync);
+  require_ok(add_and_wait(*arr, other_paths[0], 0, true));
+  CHECK(state(*arr, 1) == MemberState::in_sync);
   CHECK(check_ok(*arr, false) == 0);
 }
 
 // md keeps recovery_offset in the recovering member's superblock so an
 // interrupted rebuild resumes. Here the rebuild stops past its first 64 MiB
-// checkpoint (the progress callback throws), once as a crash (the member
-// files copied at that moment: only the checkpoint is on disk) and once as a
-// clean stop (the array records exactly how far it got). A new assemble for
-// `add` takes the member back as recovering and the rebuild goes on from
-// there, not from 0.
+// checkpoint, once as a crash (the member files copied at that moment, the
+// rebuild paused: only the checkpoint is on disk) and once as a cancel (the
+// array records exactly how far it got). An assemble for `add` takes the
+// member back as recovering and the rebuild goes on from there, not from 0.
 TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][manage][rebuild][resume]") {
   const Config cfg = all_configs()[0];
   constexpr uint64_t kBig = 80ull << 20;        // more than one checkpoint (64 MiB) of data
@@ -403,60 +409,55 @@ TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][m
   uint64_t stopped_at = 0;
   {
     auto arr = create_array(cfg, {paths[0], paths[1]}, kBig);
-    std::string error;
-    REQUIRE(arr->write(kDataAt, model.data(), model.size(), &error));
-    REQUIRE(arr->fail_member(1, "test", &error));
-    struct Stop {};
-    CHECK_THROWS_AS(arr->add_member(
-                        paths[2], false, kBig,
-                        [&](const Progress& p) {
-                          if (p.done_bytes <= kStopAfter) return;
-                          stopped_at = p.done_bytes;
-                          for (size_t i = 0; i < paths.size(); ++i)
-                            std::filesystem::copy_file(paths[i], crash[i]);
-                          throw Stop{};
-                        },
-                        &error),
-                    Stop);
+    require_ok(array_write(*arr, kDataAt, model.data(), model.size()));
+    require_ok(arr->fail_member(1, "test"));
+    Array* a = arr.get();
+    arr->set_piece_hook([&](const std::string& kind, uint64_t done) {
+      if (kind != "rebuild" || stopped_at || done <= kStopAfter) return;
+      stopped_at = done;
+      for (size_t i = 0; i < paths.size(); ++i) std::filesystem::copy_file(paths[i], crash[i]);
+      for (auto& t : a->running_tasks()) t.task->cancel();
+    });
+    AddOptions o;
+    o.create_files_bytes = kBig;
+    const Status s = add_member(*arr, paths[2], o);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.error().code == Errc::cancelled);
   }
   REQUIRE(stopped_at > kStopAfter);
   for (bool crashed : {true, false}) {
-    INFO((crashed ? "after a crash" : "after a clean stop"));
+    INFO((crashed ? "after a crash" : "after a cancel"));
     const auto& files = crashed ? crash : paths;
     const uint64_t expect = crashed ? (64ull << 20) : stopped_at;
-    std::string error;
-    auto arr = Array::assemble_for_add({files[0]}, files[2], &error);
-    INFO(error);
-    REQUIRE(arr);
+    AssembleOptions o;
+    o.resume_member = files[2];
+    auto arr = assemble({files[0]}, o);
     REQUIRE(arr->slot_of(files[2]) == 1);
-    CHECK(arr->slot(1).st() == SlotState::Recovering);
-    CHECK(arr->slot(1).recovery_offset.load() * kSectorBytes == expect);
+    CHECK(state(*arr, 1) == MemberState::recovering);
+    CHECK(arr->runtime(1).recovery_offset.load() * kSectorBytes == expect);
     uint64_t first = 0;
-    REQUIRE(arr->add_member(
-        files[2], false, 0,
-        [&](const Progress& p) {
-          if (!first) first = p.done_bytes;
-        },
-        &error));
+    arr->set_piece_hook([&](const std::string& kind, uint64_t done) {
+      if (kind == "rebuild" && !first) first = done;  // (a crash also left a resync to do)
+    });
+    require_ok(add_member(*arr, files[2]));
     CHECK(first > expect);
     CHECK(first <= expect + (1 << 20));
-    CHECK(arr->slot(1).st() == SlotState::InSync);
+    CHECK(state(*arr, 1) == MemberState::in_sync);
     CHECK(check_ok(*arr, false) == 0);
     // The data past the stop was rebuilt too: read it from the new member alone.
-    REQUIRE(arr->fail_member(0, "test", &error));
+    require_ok(arr->fail_member(0, "test"));
     std::vector<uint8_t> back(model.size());
-    REQUIRE(arr->read(kDataAt, back.data(), back.size(), &error));
+    require_ok(array_read(*arr, kDataAt, back.data(), back.size()));
     CHECK(back == model);
   }
 }
 
-TEST_CASE("assemble_for_add starts over when the member cannot resume", "[raid][manage][resume]") {
+TEST_CASE("add starts over when the member cannot resume", "[raid][manage][resume]") {
   const Config cfg = all_configs()[0];
   TempDir dir;
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
-  std::string error;
-  REQUIRE(arr->fail_member(1, "test", &error));
+  require_ok(arr->fail_member(1, "test"));
   arr.reset();
   std::vector<std::string> others = paths;
   others.erase(others.begin() + 1);
@@ -464,10 +465,11 @@ TEST_CASE("assemble_for_add starts over when the member cannot resume", "[raid][
   // file that is no member at all are both left out: the array is the others.
   for (const std::string& target : {paths[1], dir.file("absent.img")}) {
     INFO(target);
-    auto a = Array::assemble_for_add(others, target, &error);
-    INFO(error);
-    REQUIRE(a);
+    AssembleOptions o;
+    o.resume_member = target;
+    auto a = assemble(others, o);
     CHECK(a->slot_of(target) < 0);
-    CHECK(a->slot(1).st() != SlotState::Recovering);
+    CHECK(state(*a, 1) != MemberState::recovering);
+    CHECK(a->rejected().empty());
   }
 }

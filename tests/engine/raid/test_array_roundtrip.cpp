@@ -14,15 +14,13 @@ namespace {
 // reads one copy through the same map.
 void check_copies_on_members(const Array& arr, const std::vector<std::string>& paths, uint64_t off,
                              const uint8_t* want, size_t len) {
-  const Geometry& g = arr.geometry();
   for (uint64_t pos = off / 4096 * 4096; pos < off + len; pos += 4096) {
-    layout::DevAddress addr[kMaxCopies];
-    const int n = g.map(pos / kSectorBytes, addr);
-    REQUIRE(n == g.copies());
+    const auto addr = copies_of(arr, pos / kSectorBytes);
+    REQUIRE(addr.size() == (arr.shape().level == 1 ? size_t(arr.raid_disks()) : 2u));
     const uint64_t lo = std::max(pos, off), hi = std::min(pos + 4096, off + len);
-    for (int k = 0; k < n; ++k) {
+    for (size_t k = 0; k < addr.size(); ++k) {
       auto got = read_file_at(paths[size_t(addr[k].disk)],
-                              (g.data_offset + addr[k].sector) * kSectorBytes + (lo - pos), size_t(hi - lo));
+                              (arr.shape().data_offset + addr[k].sector) * kSectorBytes + (lo - pos), size_t(hi - lo));
       INFO("array offset " << lo << " copy " << k << " on member " << addr[k].disk);
       REQUIRE(std::memcmp(got.data(), want + (lo - off), got.size()) == 0);
     }
@@ -38,14 +36,13 @@ TEST_CASE("array write/read round trip at unaligned offsets, then reassemble", "
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
   REQUIRE(arr->state_text() == "clean");
-  REQUIRE_FALSE(arr->needs_resync());
+  REQUIRE_FALSE(arr->resync_pending());
   const uint64_t size = arr->size_bytes();
   REQUIRE(size > 4 * kChunkBytes);
 
   // New image files read as zeros: the model starts as zeros too.
   std::vector<uint8_t> model(size, 0);
   std::mt19937_64 rng(0x5eed0000u + uint64_t(cfg.disks * 100 + cfg.level));
-  std::string error;
   struct Span {
     uint64_t off;
     size_t len;
@@ -58,28 +55,27 @@ TEST_CASE("array write/read round trip at unaligned offsets, then reassemble", "
     const uint64_t off = rng() % (size - len);
     auto data = random_bytes(rng, len);
     INFO("write " << len << " bytes at " << off);
-    REQUIRE(arr->write(off, data.data(), len, &error));
+    REQUIRE(array_write(*arr, off, data.data(), len).ok());
     std::memcpy(model.data() + off, data.data(), len);
     written.push_back({off, len});
   }
   // The last bytes of the array: the edge where rounding goes wrong.
   {
     auto data = random_bytes(rng, 777);
-    REQUIRE(arr->write(size - 777, data.data(), 777, &error));
+    REQUIRE(array_write(*arr, size - 777, data.data(), 777).ok());
     std::memcpy(model.data() + size - 777, data.data(), 777);
   }
-  CHECK_FALSE(arr->write(size - 10, model.data(), 11, &error));  // past the end: refused
-  CHECK_FALSE(error.empty());
+  CHECK(array_write(*arr, size - 10, model.data(), 11).error().code == Errc::invalid_argument);  // past the end
 
   std::vector<uint8_t> back(size);
-  REQUIRE(arr->read(0, back.data(), size, &error));
+  REQUIRE(array_read(*arr, 0, back.data(), size).ok());
   REQUIRE(first_diff(back, model) == -1);
   // Unaligned reads, too.
   for (int i = 0; i < 8; ++i) {
     const size_t len = 1 + size_t(rng() % 70000);
     const uint64_t off = rng() % (size - len);
     std::vector<uint8_t> part(len);
-    REQUIRE(arr->read(off, part.data(), len, &error));
+    REQUIRE(array_read(*arr, off, part.data(), len).ok());
     REQUIRE(std::memcmp(part.data(), model.data() + off, len) == 0);
   }
   for (const auto& w : written) check_copies_on_members(*arr, paths, w.off, model.data() + w.off, w.len);
@@ -91,11 +87,11 @@ TEST_CASE("array write/read round trip at unaligned offsets, then reassemble", "
   arr = assemble(paths);
   CHECK(arr->rejected().empty());
   CHECK(arr->working_members() == cfg.disks);
-  CHECK_FALSE(arr->needs_resync());
+  CHECK_FALSE(arr->resync_pending());
   CHECK(arr->state_text() == "clean");
   CHECK(arr->size_bytes() == size);
   std::fill(back.begin(), back.end(), 0xAA);
-  REQUIRE(arr->read(0, back.data(), size, &error));
+  REQUIRE(array_read(*arr, 0, back.data(), size).ok());
   REQUIRE(first_diff(back, model) == -1);
 }
 
@@ -106,17 +102,16 @@ TEST_CASE("assemble accepts the members in any order", "[raid][roundtrip]") {
   auto paths = member_paths(dir, cfg.disks);
   std::mt19937_64 rng(7);
   auto data = random_bytes(rng, 3 * kChunkBytes);
-  std::string error;
   {
     auto arr = create_array(cfg, paths);
-    REQUIRE(arr->write(12345, data.data(), data.size(), &error));
+    REQUIRE(array_write(*arr, 12345, data.data(), data.size()).ok());
   }
   std::vector<std::string> reversed(paths.rbegin(), paths.rend());
   auto arr = assemble(reversed);
   // Roles come from the superblocks, not from the order given.
   for (int i = 0; i < cfg.disks; ++i) CHECK(arr->slot_of(paths[size_t(i)]) == i);
   std::vector<uint8_t> back(data.size());
-  REQUIRE(arr->read(12345, back.data(), back.size(), &error));
+  REQUIRE(array_read(*arr, 12345, back.data(), back.size()).ok());
   CHECK(first_diff(back, data) == -1);
 }
 
@@ -129,17 +124,16 @@ TEST_CASE("the members can be assembled again as soon as the array is destroyed"
   TempDir dir;
   const Config cfg = all_configs()[0];
   auto paths = member_paths(dir, cfg.disks);
-  std::string error;
   for (int round = 0; round < 3; ++round) {
     {
       auto arr = round == 0 ? create_array(cfg, paths) : assemble(paths);
       const char data[] = "some bytes";
       // Any I/O through the array sets up (and tears down) an io_uring backend.
-      REQUIRE(arr->write(4096 * uint64_t(round), data, sizeof data, &error));
+      REQUIRE(array_write(*arr, 4096 * uint64_t(round), data, sizeof data).ok());
     }
-    auto again = Array::assemble(paths, &error);
-    INFO("round " << round << ": " << error);
-    CHECK(again != nullptr);
+    auto again = Array::assemble(levels::builtin(), paths);
+    INFO("round " << round << ": " << (again ? "" : again.error().message));
+    CHECK(again.ok());
   }
 }
 
@@ -155,19 +149,18 @@ TEST_CASE("I/O at offsets that wrap around 2^64 is refused", "[raid][roundtrip]"
   auto arr = create_array(cfg, paths);
   std::mt19937_64 rng(3);
   const auto head = random_bytes(rng, 8192);
-  std::string error;
-  REQUIRE(arr->write(0, head.data(), head.size(), &error));
-  const uint64_t data_start = arr->geometry().data_offset * kSectorBytes;
+  REQUIRE(array_write(*arr, 0, head.data(), head.size()).ok());
+  const uint64_t data_start = arr->shape().data_offset * kSectorBytes;
   const auto reserved_before = read_file_at(paths[0], data_start - 8192, 8192);
 
   const uint64_t wrapping = ~uint64_t{0} - 2;  // offset + 4 wraps to 1
   uint8_t got[4] = {};
-  CHECK_FALSE(arr->read(wrapping, got, sizeof got, &error));
+  CHECK_FALSE(array_read(*arr, wrapping, got, sizeof got).ok());
   const uint8_t junk[4] = {0xEE, 0xEE, 0xEE, 0xEE};
-  CHECK_FALSE(arr->write(wrapping, junk, sizeof junk, &error));
+  CHECK_FALSE(array_write(*arr, wrapping, junk, sizeof junk).ok());
 
   std::vector<uint8_t> back(head.size());
-  REQUIRE(arr->read(0, back.data(), back.size(), &error));
+  REQUIRE(array_read(*arr, 0, back.data(), back.size()).ok());
   CHECK(first_diff(back, head) == -1);
   CHECK(first_diff(read_file_at(paths[0], data_start - 8192, 8192), reserved_before) == -1);
 }
@@ -180,9 +173,9 @@ TEST_CASE("the pread/pwrite fallback backend drives the array too", "[raid][roun
   TempDir dir;
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
-  const auto devs = arr->devices();
-  io::SyncBackend sync(devs);
-  Pipeline p(*arr, sync, 4, 160 * 1024);
+  const auto devs = devices(*arr);
+  TestPort sync(*arr, std::make_unique<io::SyncBackend>(devs));
+  Pipeline p(sync, 4, 160 * 1024);
   std::mt19937_64 rng(5);
   const uint64_t span = 1ull << 20;
   auto data = random_bytes(rng, span);
@@ -199,12 +192,14 @@ TEST_CASE("the pread/pwrite fallback backend drives the array too", "[raid][roun
   CHECK(first_diff(back, data) == -1);
 
   // A read error on the fallback backend is retried on another copy too.
-  FailingBackend failing(std::make_unique<io::SyncBackend>(devs));
+  auto failing_owned = std::make_unique<FailingBackend>(std::make_unique<io::SyncBackend>(devs));
+  FailingBackend& failing = *failing_owned;
+  TestPort tp(*arr, std::move(failing_owned));
   failing.fail_reads(0);
-  arr->set_policy(balance::PolicyId::BtrfsPid);  // job 0: the first copy, on member 0 at offset 0
+  set_policy(*arr, "btrfs-pid");  // job 0: the first copy, on member 0 at offset 0
   std::vector<uint8_t> block(4096);
-  REQUIRE(submit_rw(*arr, failing, false, 0, block.data(), 4096, 0) == 4096);
+  REQUIRE(submit_rw(tp, false, 0, block.data(), 4096, 0) == 4096);
   CHECK(failing.injected() == 1);
   CHECK(std::memcmp(block.data(), data.data(), 4096) == 0);
-  CHECK(arr->slot(0).st() == SlotState::Faulty);
+  CHECK(state(*arr, 0) == MemberState::faulty);
 }

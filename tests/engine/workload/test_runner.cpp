@@ -14,6 +14,7 @@
 #include "raid/array.hpp"
 #include "workload/fio_json.hpp"
 #include "workload/job_parser.hpp"
+#include "levels/levels.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
@@ -50,16 +51,15 @@ std::unique_ptr<raid::Array> make_array(const TempDir& dir, int level, int disks
   raid::CreateOptions o;
   o.level = level;
   o.raid_disks = disks;
-  o.layout = layout;
+  o.layout = level == 10 ? layout : 0;  // raid1 has no layout
   o.chunk_bytes = 64 * 1024;
   o.create_files_bytes = 48ull << 20;
   std::vector<std::string> paths;
   for (int i = 0; i < disks; ++i) paths.push_back(dir.path + "/m" + std::to_string(i) + ".img");
-  std::string err;
-  auto arr = raid::Array::create(o, paths, nullptr, &err);
-  INFO(err);
-  REQUIRE(arr);
-  return arr;
+  auto arr = raid::Array::create(levels::builtin(), o, paths);
+  INFO((arr ? std::string() : arr.error().message));
+  REQUIRE(arr.ok());
+  return std::move(*arr);
 }
 
 // A DeviceTarget on a new sparse file of `bytes` at `file`.
@@ -150,7 +150,7 @@ TEST_CASE("fio JSON from a run on a file passes the fio-schema checker", "[runne
 TEST_CASE("array target: member shares and counters agree with the job", "[runner]") {
   TempDir dir;
   auto arr = make_array(dir, 1, 2);
-  arr->set_policy(balance::PolicyId::MdRr);
+  REQUIRE(arr->tunables().set("read_policy", "md-rr").ok());
   ArrayTarget target(*arr);
   auto jobs = jobs_from({"--name=r", "--rw=randread", "--bs=4k", "--iodepth=16", "--size=16m", "--direct=1"});
   auto out = run(jobs, target);
@@ -184,12 +184,12 @@ TEST_CASE("verify through an array that loses a member mid-run finds no error", 
       std::thread failer([&] {
         while (progress.ios.load() < (24u << 20) / 4096 / 3)
           std::this_thread::sleep_for(std::chrono::microseconds(200));
-        std::string err;
-        CHECK(arr->fail_member(c.fail, "failed by the test", &err));
+        const Status st = arr->fail_member(c.fail, "failed by the test");
+        CHECK(st.ok());
       });
       auto out = run(jobs, target, &progress);
       failer.join();
-      CHECK(arr->slot(c.fail).st() == raid::SlotState::Faulty);
+      CHECK((*arr->table())[c.fail].state == raid::MemberState::faulty);
       CHECK(out.verify_errors == 0);
       const auto& j = out.results.jobs[0];
       CHECK(j.error == 0);
