@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -77,16 +78,10 @@ struct Workload {
   std::vector<MemberIo> ios = std::vector<MemberIo>(kDepth);
   AlignedBuffer buf{size_t(kDepth) * kBlock};
   uint64_t issued = 0, completed = 0, total = 0, errors = 0;
-  uint64_t rng = 0x243F6A8885A308D3ull;
+  std::mt19937_64 rng{42};
 
-  uint64_t next_random() {  // splitmix64
-    uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
   void issue(MemberIo& io) {
-    io.offset = next_random() % kFileBlocks * kBlock;
+    io.offset = rng() % kFileBlocks * kBlock;
     ++issued;
     backend->queue(io);
   }

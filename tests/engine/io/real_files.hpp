@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "io/backend.hpp"
 #include "io/device_model.hpp"
 #include "io/member_device.hpp"
 #include "io/uring_backend.hpp"
@@ -65,6 +66,52 @@ class FixedLatencyModel final : public DeviceModel {
 
  private:
   uint64_t latency_ns_;
+};
+
+struct Completion {
+  unsigned calls = 0;
+  int result = 0;
+};
+
+// An IoDoneFn for I/O whose `owner` is a Completion.
+inline void count_completion(MemberIo& io, int result) {
+  auto* c = static_cast<Completion*>(io.owner);
+  ++c->calls;
+  c->result = result;
+}
+
+// `n` reads of consecutive blocks of member 0 into one zeroed buffer, read
+// i counted in done[i].
+struct Reads {
+  AlignedBuffer buf;
+  std::vector<MemberIo> ios;
+  std::vector<Completion> done;
+  explicit Reads(unsigned n) : buf(size_t(n) * kBlock), ios(n), done(n) {
+    std::memset(buf.data(), 0, buf.size());
+    for (unsigned i = 0; i < n; ++i) {
+      ios[i].member = 0;
+      ios[i].offset = uint64_t(i) * kBlock;
+      ios[i].length = kBlock;
+      ios[i].buffer = buf.data() + size_t(i) * kBlock;
+      ios[i].done = count_completion;
+      ios[i].owner = &done[i];
+    }
+  }
+  void queue_all(Backend& b) {
+    for (auto& io : ios) b.queue(io);
+    b.submit();
+  }
+  // Every read completed once, whole, with the bytes of block i of a
+  // TempFile made with `fill`.
+  void check_all(unsigned fill = 1) const {
+    for (size_t i = 0; i < ios.size(); ++i) {
+      INFO("read " << i);
+      CHECK(done[i].calls == 1);
+      CHECK(done[i].result == int(kBlock));
+      CHECK(buf.data()[i * kBlock] == uint8_t(fill + i));
+      CHECK(buf.data()[(i + 1) * kBlock - 1] == uint8_t(fill + i));
+    }
+  }
 };
 
 // For test cases tagged [needs-uring] (registered with SKIP_RETURN_CODE 77):

@@ -23,11 +23,7 @@
 
 using namespace rs::io;
 using namespace std::chrono_literals;
-using rs::io::test::FixedLatencyModel;
-using rs::io::test::kBlock;
-using rs::io::test::open_file;
-using rs::io::test::require_uring;
-using rs::io::test::TempFile;
+using namespace rs::io::test;
 
 namespace {
 
@@ -39,47 +35,6 @@ std::unique_ptr<Backend> no_member_uring() {
 std::unique_ptr<Backend> no_member_sync() {
   return std::make_unique<SyncBackend>(std::span<MemberDevice* const>{});
 }
-
-struct Completion {
-  unsigned calls = 0;
-  int result = 0;
-};
-
-void count_completion(MemberIo& io, int result) {
-  auto* c = static_cast<Completion*>(io.owner);
-  ++c->calls;
-  c->result = result;
-}
-
-// `n` reads of consecutive blocks of member 0, each counted in done[i].
-struct Reads {
-  AlignedBuffer buf;
-  std::vector<MemberIo> ios;
-  std::vector<Completion> done;
-  explicit Reads(unsigned n) : buf(size_t(n) * kBlock), ios(n), done(n) {
-    for (unsigned i = 0; i < n; ++i) {
-      ios[i].member = 0;
-      ios[i].offset = uint64_t(i) * kBlock;
-      ios[i].length = kBlock;
-      ios[i].buffer = buf.data() + size_t(i) * kBlock;
-      ios[i].done = count_completion;
-      ios[i].owner = &done[i];
-    }
-  }
-  void queue_all(Backend& b) {
-    for (auto& io : ios) b.queue(io);
-    b.submit();
-  }
-  // Every read completed once, whole, with block i's bytes (fill 1 + i).
-  void check_all() const {
-    for (size_t i = 0; i < ios.size(); ++i) {
-      INFO("read " << i);
-      CHECK(done[i].calls == 1);
-      CHECK(done[i].result == int(kBlock));
-      CHECK(buf.data()[i * kBlock] == uint8_t(1 + i));
-    }
-  }
-};
 
 // Keeps `depth` reads of a `blocks`-block file in flight, each completion
 // queueing the next read, until `stopping`.
@@ -112,6 +67,27 @@ struct ReadLoop {
     // Queued only: the owner's next reap submits the batch.
     io.offset = (io.offset / kBlock + l.ios.size()) % l.blocks * kBlock;
     l.backend.queue(io);
+  }
+};
+
+// One read of a one-block file on io_uring whose emulated disk holds the
+// completion for `latency_ns`: in flight long after the read itself is done.
+struct HeldRead {
+  TempFile file{1};
+  std::unique_ptr<MemberDevice> dev = open_file(file);
+  IoContext ctx;
+  Reads reads{1};
+  explicit HeldRead(uint64_t latency_ns) : ctx(make(*dev, latency_ns), "held") {
+    reads.queue_all(ctx.backend());
+  }
+  static std::unique_ptr<Backend> make(MemberDevice& dev, uint64_t latency_ns) {
+    dev.set_model(std::make_shared<FixedLatencyModel>(latency_ns));
+    MemberDevice* members[] = {&dev};
+    return std::make_unique<UringBackend>(members, 8);
+  }
+  void finish() {
+    while (ctx.backend().in_flight() > 0) ctx.run_once(1);
+    reads.check_all();
   }
 };
 
@@ -240,15 +216,10 @@ TEST_CASE("io context: a post always wakes an owner asleep in poll() (pread fall
 TEST_CASE("io context: a post wakes run_once() blocked on emulated-disk I/O that is not due yet",
           "[context][needs-uring]") {
   require_uring();
-  TempFile file(1);
-  auto dev = open_file(file);
   // The read itself is done in microseconds; the emulated disk holds its
   // completion for 2 s, so only the post can end the wait sooner.
-  dev->set_model(std::make_shared<FixedLatencyModel>(2000 * kMs));
-  MemberDevice* members[] = {dev.get()};
-  IoContext ctx(std::make_unique<UringBackend>(members, 8), "wake-held");
-  Reads reads(1);
-  reads.queue_all(ctx.backend());
+  HeldRead held(2000 * kMs);
+  IoContext& ctx = held.ctx;
   std::atomic<bool> posted_ran{false};
   std::thread poster([&] {
     std::this_thread::sleep_for(50ms);
@@ -259,8 +230,7 @@ TEST_CASE("io context: a post wakes run_once() blocked on emulated-disk I/O that
   CHECK(posted_ran.load());
   CHECK(n == 1);                          // the post, not the read
   CHECK(ctx.backend().in_flight() == 1);  // woken before the disk was done
-  while (ctx.backend().in_flight() > 0) ctx.run_once(1);
-  reads.check_all();
+  held.finish();
 }
 
 TEST_CASE("io context: run_once() returns by its deadline with nothing in flight", "[context][needs-uring]") {
@@ -282,17 +252,10 @@ TEST_CASE("io context: run_once() returns by its deadline with nothing in flight
 TEST_CASE("io context: run_once() returns by its deadline while emulated-disk I/O is stuck",
           "[context][needs-uring]") {
   require_uring();
-  TempFile file(1);
-  auto dev = open_file(file);
-  dev->set_model(std::make_shared<FixedLatencyModel>(1000 * kMs));
-  MemberDevice* members[] = {dev.get()};
-  IoContext ctx(std::make_unique<UringBackend>(members, 8), "deadline-held");
-  Reads reads(1);
-  reads.queue_all(ctx.backend());
-  check_deadline_alone(ctx);
-  CHECK(ctx.backend().in_flight() == 1);  // the deadline ended the wait, not the disk
-  while (ctx.backend().in_flight() > 0) ctx.run_once(1);
-  reads.check_all();
+  HeldRead held(1000 * kMs);
+  check_deadline_alone(held.ctx);
+  CHECK(held.ctx.backend().in_flight() == 1);  // the deadline ended the wait, not the disk
+  held.finish();
 }
 
 TEST_CASE("io context: I/O queued by posted work completes through run_once()", "[context]") {
@@ -349,17 +312,19 @@ TEST_CASE("context thread: stop() runs the work posted before it and completes t
   thread.stop();                                          // a second stop is harmless
 }
 
-TEST_CASE("context thread: stop() from posted work ends the loop after that closure", "[context]") {
+TEST_CASE("context thread: stop() from posted work ends the loop once what is posted has run", "[context]") {
   ContextThread thread("self-stop", no_member_sync);
   REQUIRE(thread.status().ok());
-  std::atomic<int> ran{0};
+  std::vector<int> ran;  // context thread, read after the join
   thread.post([&] {
-    ran.fetch_add(1);
-    thread.stop();
+    ran.push_back(1);
+    thread.post([&] { ran.push_back(3); });  // posted before the drain: runs
+    thread.stop();                           // only asks: it cannot join itself
+    ran.push_back(2);
   });
-  thread.post([&] { ran.fetch_add(1); });  // posted before the drain: runs
-  thread.stop();
-  CHECK(ran.load() == 2);
+  thread.stop();  // joins, whether the thread's own stop() came first or not
+  REQUIRE(ran.size() == 3);
+  CHECK(ran == std::vector<int>{1, 2, 3});
 }
 
 TEST_CASE("context thread: a backend factory that fails is reported, not thrown", "[context]") {

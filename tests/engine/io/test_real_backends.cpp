@@ -13,42 +13,17 @@
 #include "real_files.hpp"
 
 using namespace rs::io;
-using rs::io::test::kBlock;
-using rs::io::test::open_file;
-using rs::io::test::TempFile;
+using namespace rs::io::test;
 
 namespace {
 
 constexpr unsigned kIos = 24;
 
-struct Completion {
-  unsigned calls = 0;
-  int result = 0;
-};
-
-void on_done(MemberIo& io, int result) {
-  auto* c = static_cast<Completion*>(io.owner);
-  ++c->calls;
-  c->result = result;
-}
-
 // Queues kIos block reads, reaps with `limit` per call and checks every
 // completion, the bytes, and that no reap ran more than the limit.
 void read_all_with_limit(Backend& backend, unsigned limit) {
-  AlignedBuffer buf(kIos * kBlock);
-  std::memset(buf.data(), 0, buf.size());
-  std::vector<MemberIo> ios(kIos);
-  std::vector<Completion> done(kIos);
-  for (unsigned i = 0; i < kIos; ++i) {
-    ios[i].member = 0;
-    ios[i].offset = uint64_t(i) * kBlock;
-    ios[i].length = kBlock;
-    ios[i].buffer = buf.data() + size_t(i) * kBlock;
-    ios[i].done = on_done;
-    ios[i].owner = &done[i];
-    backend.queue(ios[i]);
-  }
-  backend.submit();
+  Reads reads(kIos);
+  reads.queue_all(backend);
   backend.set_reap_limit(limit);
   unsigned total = 0, calls = 0;
   while (backend.in_flight() > 0 && calls < 10 * kIos) {
@@ -60,13 +35,7 @@ void read_all_with_limit(Backend& backend, unsigned limit) {
   }
   CHECK(total == kIos);
   if (limit == 1) CHECK(calls == kIos);
-  for (unsigned i = 0; i < kIos; ++i) {
-    INFO("block " << i);
-    CHECK(done[i].calls == 1);
-    CHECK(done[i].result == int(kBlock));
-    CHECK(buf.data()[size_t(i) * kBlock] == uint8_t(i + 1));
-    CHECK(buf.data()[size_t(i + 1) * kBlock - 1] == uint8_t(i + 1));
-  }
+  reads.check_all();
 }
 
 }  // namespace
@@ -139,7 +108,7 @@ TEST_CASE("io_uring backend: a timer completes with -EAGAIN after its delay, tou
   Completion c;
   MemberIo timer;
   timer.member = 0;
-  timer.done = on_done;
+  timer.done = count_completion;
   timer.owner = &c;
   const uint64_t t0 = monotonic_ns();
   // Long enough that even a loaded machine reaches reap(0) before it is due.
@@ -159,26 +128,15 @@ TEST_CASE("io_uring backend: a member replaced (even by none) while its emulated
           "[uring][needs-uring]") {
   // Completions must go to the model the I/O was scheduled on, not to
   // whatever the member table holds when they arrive (once a null pointer).
-  rs::io::test::require_uring();
+  require_uring();
   TempFile old_file(kIos), new_file(kIos, 101);
   auto old_dev = open_file(old_file), new_dev = open_file(new_file);
-  auto model = std::make_shared<rs::io::test::FixedLatencyModel>(50'000'000);  // 50 ms
+  auto model = std::make_shared<FixedLatencyModel>(50'000'000);  // 50 ms
   old_dev->set_model(model);
   MemberDevice* members[] = {old_dev.get()};
   UringBackend backend(members, 32);
-  AlignedBuffer buf(kIos * kBlock);
-  std::vector<MemberIo> ios(kIos);
-  std::vector<Completion> done(kIos);
-  for (unsigned i = 0; i < kIos; ++i) {
-    ios[i].member = 0;
-    ios[i].offset = uint64_t(i) * kBlock;
-    ios[i].length = kBlock;
-    ios[i].buffer = buf.data() + size_t(i) * kBlock;
-    ios[i].done = on_done;
-    ios[i].owner = &done[i];
-    backend.queue(ios[i]);
-  }
-  backend.submit();
+  Reads reads(kIos);
+  reads.queue_all(backend);
   const bool to_none = GENERATE(true, false);
   INFO((to_none ? "replaced by no device" : "replaced by another device"));
   backend.replace_member(0, to_none ? nullptr : new_dev.get());
@@ -186,15 +144,10 @@ TEST_CASE("io_uring backend: a member replaced (even by none) while its emulated
   for (unsigned guard = 0; backend.in_flight() > 0 && guard < 10 * kIos; ++guard) backend.reap(1);
   CHECK(backend.in_flight() == 0);
   CHECK(model->completed.load() == kIos);
-  for (unsigned i = 0; i < kIos; ++i) {
-    INFO("block " << i);
-    CHECK(done[i].calls == 1);
-    CHECK(done[i].result == int(kBlock));
-    CHECK(buf.data()[size_t(i) * kBlock] == uint8_t(i + 1));  // read from the old file
-  }
+  reads.check_all();  // from the old file
   // I/O queued after the replacement goes to the new member (or fails).
   Completion after;
-  MemberIo io = ios[0];
+  MemberIo io = reads.ios[0];
   io.owner = &after;
   backend.queue(io);
   backend.submit();
@@ -204,7 +157,7 @@ TEST_CASE("io_uring backend: a member replaced (even by none) while its emulated
     CHECK(after.result == -ENODEV);
   } else {
     CHECK(after.result == int(kBlock));
-    CHECK(buf.data()[0] == uint8_t(101));
+    CHECK(reads.buf.data()[0] == uint8_t(101));
   }
   CHECK(model->completed.load() == kIos);  // the new member has no model
 }
@@ -221,7 +174,7 @@ TEST_CASE("pread/pwrite fallback backend: I/O queued before a member is replaced
   io.member = 0;
   io.length = kBlock;
   io.buffer = buf.data();
-  io.done = on_done;
+  io.done = count_completion;
   io.owner = &c;
   backend.queue(io);
   backend.replace_member(0, new_dev.get());

@@ -64,7 +64,7 @@ TEST_CASE("task: finish() from another thread wakes every waiter with its result
   CHECK(woken_with_error.load() == 4);
 }
 
-TEST_CASE("task: finish() counts once; the first result stands", "[task]") {
+TEST_CASE("task: finish() counts once and the first result stands", "[task]") {
   auto task = make_task("repair");
   task->finish({});
   task->finish(rs::make_error(Errc::internal, "late"));
