@@ -125,7 +125,7 @@ unsigned IoContext::run_once(unsigned min_complete, uint64_t deadline_ns) {
   Backend& b = *backend_;
   const unsigned ran = run_posted();
   if (ran > 0 || min_complete == 0) return ran + b.reap(0);
-  if (sim_ || b.virtual_time()) return run_virtual(min_complete, deadline_ns);
+  if (b.virtual_time()) return run_virtual(min_complete, deadline_ns);
   if (event_fd_ < 0) deadline_ns = min_deadline(deadline_ns, b.now_ns() + kNoWakeupTick_ns);
   if (deadline_ns != kNoDeadline && b.now_ns() >= deadline_ns) return b.reap(0);
   if (!begin_sleep()) return run_posted() + b.reap(0);

@@ -2,11 +2,7 @@
 // every queued I/O completes exactly once with the right bytes, and the reap
 // limit (fio's iodepth_batch_complete_max) caps each reap() call without
 // losing or stalling completions.
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -14,60 +10,20 @@
 
 #include "io/member_device.hpp"
 #include "io/uring_backend.hpp"
+#include "real_files.hpp"
 
 using namespace rs::io;
+using namespace rs::io::test;
 
 namespace {
 
 constexpr unsigned kIos = 24;
-constexpr uint32_t kBlock = 4096;
-
-struct TempFile {
-  std::string path;
-  TempFile() {
-    char tmpl[] = "/var/tmp/raidscope-backend.XXXXXX";
-    int fd = ::mkstemp(tmpl);
-    REQUIRE(fd >= 0);
-    path = tmpl;
-    // Block i holds the byte value i + 1 throughout.
-    std::vector<uint8_t> block(kBlock);
-    for (unsigned i = 0; i < kIos; ++i) {
-      std::memset(block.data(), int(i + 1), kBlock);
-      REQUIRE(::pwrite(fd, block.data(), kBlock, off_t(i) * kBlock) == ssize_t(kBlock));
-    }
-    ::close(fd);
-  }
-  ~TempFile() { ::unlink(path.c_str()); }
-};
-
-struct Completion {
-  unsigned calls = 0;
-  int result = 0;
-};
-
-void on_done(MemberIo& io, int result) {
-  auto* c = static_cast<Completion*>(io.owner);
-  ++c->calls;
-  c->result = result;
-}
 
 // Queues kIos block reads, reaps with `limit` per call and checks every
 // completion, the bytes, and that no reap ran more than the limit.
 void read_all_with_limit(Backend& backend, unsigned limit) {
-  AlignedBuffer buf(kIos * kBlock);
-  std::memset(buf.data(), 0, buf.size());
-  std::vector<MemberIo> ios(kIos);
-  std::vector<Completion> done(kIos);
-  for (unsigned i = 0; i < kIos; ++i) {
-    ios[i].member = 0;
-    ios[i].offset = uint64_t(i) * kBlock;
-    ios[i].length = kBlock;
-    ios[i].buffer = buf.data() + size_t(i) * kBlock;
-    ios[i].done = on_done;
-    ios[i].owner = &done[i];
-    backend.queue(ios[i]);
-  }
-  backend.submit();
+  Reads reads(kIos);
+  reads.queue_all(backend);
   backend.set_reap_limit(limit);
   unsigned total = 0, calls = 0;
   while (backend.in_flight() > 0 && calls < 10 * kIos) {
@@ -79,27 +35,13 @@ void read_all_with_limit(Backend& backend, unsigned limit) {
   }
   CHECK(total == kIos);
   if (limit == 1) CHECK(calls == kIos);
-  for (unsigned i = 0; i < kIos; ++i) {
-    INFO("block " << i);
-    CHECK(done[i].calls == 1);
-    CHECK(done[i].result == int(kBlock));
-    CHECK(buf.data()[size_t(i) * kBlock] == uint8_t(i + 1));
-    CHECK(buf.data()[size_t(i + 1) * kBlock - 1] == uint8_t(i + 1));
-  }
-}
-
-std::unique_ptr<MemberDevice> open_file(const TempFile& f) {
-  std::string err;
-  auto dev = MemberDevice::open(f.path, OpenMode::ReadOnly, &err);
-  INFO(err);
-  REQUIRE(dev);
-  return dev;
+  reads.check_all();
 }
 
 }  // namespace
 
 TEST_CASE("io_uring backend: the reap limit caps each call and loses nothing", "[uring]") {
-  TempFile file;
+  TempFile file(kIos);
   auto dev = open_file(file);
   MemberDevice* members[] = {dev.get()};
   for (unsigned limit : {1u, 3u, 64u, ~0u}) {
@@ -115,7 +57,7 @@ TEST_CASE("io_uring backend: completions can queue and submit from inside reap",
   // The job driver submits from inside completion callbacks (fio's
   // iodepth_batch_submit=1): a chain of reads, each started by the previous
   // one's completion, must run to the end.
-  TempFile file;
+  TempFile file(kIos);
   auto dev = open_file(file);
   MemberDevice* members[] = {dev.get()};
   auto backend = make_real_backend(members, 4, nullptr);
@@ -151,7 +93,7 @@ TEST_CASE("io_uring backend: completions can queue and submit from inside reap",
 }
 
 TEST_CASE("pread/pwrite fallback backend honours the reap limit too", "[uring]") {
-  TempFile file;
+  TempFile file(kIos);
   auto dev = open_file(file);
   MemberDevice* members[] = {dev.get()};
   SyncBackend backend(members);
@@ -159,14 +101,14 @@ TEST_CASE("pread/pwrite fallback backend honours the reap limit too", "[uring]")
 }
 
 TEST_CASE("io_uring backend: a timer completes with -EAGAIN after its delay, touching no device", "[uring]") {
-  TempFile file;
+  TempFile file(kIos);
   auto dev = open_file(file);
   MemberDevice* members[] = {dev.get()};
   auto backend = make_real_backend(members, 4, nullptr);
   Completion c;
   MemberIo timer;
   timer.member = 0;
-  timer.done = on_done;
+  timer.done = count_completion;
   timer.owner = &c;
   const uint64_t t0 = monotonic_ns();
   // Long enough that even a loaded machine reaches reap(0) before it is due.
@@ -180,4 +122,70 @@ TEST_CASE("io_uring backend: a timer completes with -EAGAIN after its delay, tou
   CHECK(c.calls == 1);
   CHECK(c.result == -EAGAIN);
   CHECK(backend->in_flight() == 0);
+}
+
+TEST_CASE("io_uring backend: a member replaced (even by none) while its emulated-disk I/O is in flight",
+          "[uring][needs-uring]") {
+  // Completions must go to the model the I/O was scheduled on, not to
+  // whatever the member table holds when they arrive (once a null pointer).
+  require_uring();
+  TempFile old_file(kIos), new_file(kIos, 101);
+  auto old_dev = open_file(old_file), new_dev = open_file(new_file);
+  auto model = std::make_shared<FixedLatencyModel>(50'000'000);  // 50 ms
+  old_dev->set_model(model);
+  MemberDevice* members[] = {old_dev.get()};
+  UringBackend backend(members, 32);
+  Reads reads(kIos);
+  reads.queue_all(backend);
+  const bool to_none = GENERATE(true, false);
+  INFO((to_none ? "replaced by no device" : "replaced by another device"));
+  backend.replace_member(0, to_none ? nullptr : new_dev.get());
+  REQUIRE(backend.in_flight() == kIos);  // held for 50 ms by the emulated disk
+  for (unsigned guard = 0; backend.in_flight() > 0 && guard < 10 * kIos; ++guard) backend.reap(1);
+  CHECK(backend.in_flight() == 0);
+  CHECK(model->completed.load() == kIos);
+  reads.check_all();  // from the old file
+  // I/O queued after the replacement goes to the new member (or fails).
+  Completion after;
+  MemberIo io = reads.ios[0];
+  io.owner = &after;
+  backend.queue(io);
+  backend.submit();
+  while (backend.in_flight() > 0) backend.reap(1);
+  CHECK(after.calls == 1);
+  if (to_none) {
+    CHECK(after.result == -ENODEV);
+  } else {
+    CHECK(after.result == int(kBlock));
+    CHECK(reads.buf.data()[0] == uint8_t(101));
+  }
+  CHECK(model->completed.load() == kIos);  // the new member has no model
+}
+
+TEST_CASE("pread/pwrite fallback backend: I/O queued before a member is replaced goes to the old device",
+          "[uring]") {
+  TempFile old_file(1), new_file(1, 101);
+  auto old_dev = open_file(old_file), new_dev = open_file(new_file);
+  MemberDevice* members[] = {old_dev.get()};
+  SyncBackend backend(members);
+  AlignedBuffer buf(kBlock);
+  Completion c;
+  MemberIo io;
+  io.member = 0;
+  io.length = kBlock;
+  io.buffer = buf.data();
+  io.done = count_completion;
+  io.owner = &c;
+  backend.queue(io);
+  backend.replace_member(0, new_dev.get());
+  CHECK(backend.reap(1) == 1);
+  CHECK(c.result == int(kBlock));
+  CHECK(buf.data()[0] == uint8_t(1));
+  backend.queue(io);
+  CHECK(backend.reap(1) == 1);
+  CHECK(buf.data()[0] == uint8_t(101));
+  backend.replace_member(0, nullptr);
+  backend.queue(io);
+  CHECK(backend.reap(1) == 1);
+  CHECK(c.result == -ENODEV);
 }
