@@ -19,6 +19,11 @@ double per_second(uint64_t count, uint64_t interval_ns) {
 
 }  // namespace
 
+Sampler::PreviousMember Sampler::remember(const TelemetrySource::MemberReading& r, uint64_t now) {
+  const auto& c = r.counters;
+  return {r.name, c.reads, c.writes, c.read_bytes, c.write_bytes, c.errors, c.pending_time_at(now)};
+}
+
 Status Sampler::check(const SamplerOptions& options) {
   if (options.rate_hz < kMinRateHz || options.rate_hz > kMaxRateHz)
     return make_error(Errc::invalid_argument, "telemetry rate " + std::to_string(options.rate_hz) +
@@ -53,11 +58,7 @@ void Sampler::begin(uint64_t start_ns) {
   prev_ns_ = start_ns ? start_ns : now;
   start_ns_.store(prev_ns_, std::memory_order_relaxed);
   prev_members_.clear();
-  for (const auto& r : source_.read_members()) {
-    const auto& c = r.counters;
-    prev_members_.push_back(
-        {r.name, c.reads, c.writes, c.read_bytes, c.write_bytes, c.errors, c.pending_time_at(now)});
-  }
+  for (const auto& r : source_.read_members()) prev_members_.push_back(remember(r, now));
   prev_array_ = source_.read_array();
   prev_latency_ = latencies_ ? latencies_->cumulative() : std::vector<uint64_t>{};
   prev_event_seq_ = events_ ? events_->last_seq() : 0;
@@ -144,8 +145,7 @@ void Sampler::build_members(Sample& s, uint64_t now) {
   for (size_t i = 0; i < readings.size(); ++i) {
     const auto& r = readings[i];
     const auto& c = r.counters;
-    current.push_back(
-        {r.name, c.reads, c.writes, c.read_bytes, c.write_bytes, c.errors, c.pending_time_at(now)});
+    current.push_back(remember(r, now));
     const PreviousMember& cur = current.back();
 
     // Same position and name, else the same name elsewhere (a member

@@ -132,6 +132,7 @@ class Sampler {
     uint64_t pending_time_ns = 0;  // pending_time_at() the reading's time
   };
 
+  static PreviousMember remember(const TelemetrySource::MemberReading& r, uint64_t now);
   void run();
   std::shared_ptr<const Sample> take_sample();  // build + publish + listeners
   Sample build(uint64_t now);
