@@ -19,6 +19,11 @@ double per_second(uint64_t count, uint64_t interval_ns) {
 
 }  // namespace
 
+Sampler::PreviousMember Sampler::remember(const TelemetrySource::MemberReading& r, uint64_t now) {
+  const auto& c = r.counters;
+  return {r.name, c.reads, c.writes, c.read_bytes, c.write_bytes, c.errors, c.pending_time_at(now)};
+}
+
 Status Sampler::check(const SamplerOptions& options) {
   if (options.rate_hz < kMinRateHz || options.rate_hz > kMaxRateHz)
     return make_error(Errc::invalid_argument, "telemetry rate " + std::to_string(options.rate_hz) +
@@ -50,14 +55,10 @@ void Sampler::add_listener(Listener l) {
 void Sampler::begin(uint64_t start_ns) {
   if (running()) return;
   const uint64_t now = opt_.clock_ns();
-  start_ns_ = start_ns ? start_ns : now;
-  prev_ns_ = start_ns_;
+  prev_ns_ = start_ns ? start_ns : now;
+  start_ns_.store(prev_ns_, std::memory_order_relaxed);
   prev_members_.clear();
-  for (const auto& r : source_.read_members()) {
-    const auto& c = r.counters;
-    prev_members_.push_back(
-        {r.name, c.reads, c.writes, c.read_bytes, c.write_bytes, c.errors, c.pending_time_at(now)});
-  }
+  for (const auto& r : source_.read_members()) prev_members_.push_back(remember(r, now));
   prev_array_ = source_.read_array();
   prev_latency_ = latencies_ ? latencies_->cumulative() : std::vector<uint64_t>{};
   prev_event_seq_ = events_ ? events_->last_seq() : 0;
@@ -125,7 +126,8 @@ std::shared_ptr<const Sample> Sampler::take_sample() {
 Sample Sampler::build(uint64_t now) {
   Sample s;
   s.seq = last_seq_.load(std::memory_order_relaxed) + 1;
-  s.t_ns = now > start_ns_ ? now - start_ns_ : 0;
+  const uint64_t start = start_ns();
+  s.t_ns = now > start ? now - start : 0;
   s.interval_ns = now > prev_ns_ ? now - prev_ns_ : 0;
   build_members(s, now);
   build_array(s);
@@ -143,8 +145,7 @@ void Sampler::build_members(Sample& s, uint64_t now) {
   for (size_t i = 0; i < readings.size(); ++i) {
     const auto& r = readings[i];
     const auto& c = r.counters;
-    current.push_back(
-        {r.name, c.reads, c.writes, c.read_bytes, c.write_bytes, c.errors, c.pending_time_at(now)});
+    current.push_back(remember(r, now));
     const PreviousMember& cur = current.back();
 
     // Same position and name, else the same name elsewhere (a member
@@ -205,23 +206,37 @@ void Sampler::build_array(Sample& s) {
 
 void Sampler::build_events(Sample& s) {
   if (!events_) return;
+  const uint64_t start = start_ns();
   s.events = events_->since(prev_event_seq_);
   for (auto& e : s.events) {
-    e.t_ns = e.t_ns > start_ns_ ? e.t_ns - start_ns_ : 0;
+    e.t_ns = e.t_ns > start ? e.t_ns - start : 0;
     prev_event_seq_ = e.seq;
   }
 }
 
+std::shared_ptr<const Sample> Sampler::Slot::load() const {
+  std::lock_guard lock(mutex_);
+  return sample_;
+}
+
+void Sampler::Slot::store(std::shared_ptr<const Sample> s) {
+  {
+    std::lock_guard lock(mutex_);
+    sample_.swap(s);
+  }
+  // `s` now holds the sample this slot dropped, freed here without the lock.
+}
+
 void Sampler::publish(std::shared_ptr<const Sample> s) {
   const uint64_t seq = s->seq;
-  ring_[(seq - 1) % ring_.size()].store(std::move(s), std::memory_order_release);
+  ring_[(seq - 1) % ring_.size()].store(std::move(s));
   last_seq_.store(seq, std::memory_order_release);
 }
 
 std::shared_ptr<const Sample> Sampler::latest() const {
   const uint64_t seq = last_seq_.load(std::memory_order_acquire);
   if (seq == 0) return nullptr;
-  return ring_[(seq - 1) % ring_.size()].load(std::memory_order_acquire);
+  return ring_[(seq - 1) % ring_.size()].load();
 }
 
 std::vector<std::shared_ptr<const Sample>> Sampler::since(uint64_t after) const {
@@ -230,7 +245,7 @@ std::vector<std::shared_ptr<const Sample>> Sampler::since(uint64_t after) const 
   const uint64_t oldest_kept = last > n ? last - n + 1 : 1;
   std::vector<std::shared_ptr<const Sample>> out;
   for (uint64_t seq = std::max(after + 1, oldest_kept); seq <= last; ++seq) {
-    auto s = ring_[(seq - 1) % n].load(std::memory_order_acquire);
+    auto s = ring_[(seq - 1) % n].load();
     if (s && s->seq == seq) out.push_back(std::move(s));  // else overwritten by a newer one meanwhile
   }
   return out;

@@ -4,10 +4,12 @@
 // Readers never slow the I/O path: the I/O path only bumps relaxed atomic
 // counters and single-writer histogram buckets; the sampler (its own thread)
 // reads them, builds an immutable Sample and publishes it into a ring of
-// std::atomic<std::shared_ptr<const Sample>> slots, from which any number of
-// readers take shared_ptr copies (latest() or everything since a seq)
-// without a mutex (libstdc++ guards each slot with a spin bit held for the
-// pointer copy only). Listeners (the CLI's JSONL writer) run on the sampler
+// slots, from which any number of readers take shared_ptr copies (latest()
+// or everything since a seq). A slot is a shared_ptr under its own mutex,
+// held for the pointer copy or swap only (never while a Sample is built or
+// freed). Not std::atomic<std::shared_ptr>: libstdc++ 12's load() releases
+// its spin bit with memory_order_relaxed, a data race that TSan reports
+// (google/sanitizers#1558). Listeners (the CLI's JSONL writer) run on the sampler
 // thread. Nobody reads: the sampler is not started and costs nothing.
 //
 // Per interval (between two samples, or the baseline taken by begin() and
@@ -23,8 +25,13 @@
 //   clock for simulated sessions);
 // - array IOPS and bytes/s from read_array() differences / the interval;
 // - clat p50/p99 from the interval's buckets (cumulative minus previous);
-// - events recorded since the previous sample, t relative to the start.
+// - events recorded since the previous sample, t relative to the start (so
+//   the EventLog's clock must be the sampler's too).
 // An interval of zero length has zero rates and avg_pending.
+//
+// Control (begin, start, stop, sample_now, add_listener) belongs to one
+// thread, the session's owner; latest(), since(), last_seq() and start_ns()
+// may be called from any thread.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -81,11 +88,11 @@ class Sampler {
   // must outlive the sampler.
   Sampler(const TelemetrySource& source, const LiveLatencySet* latencies, const EventLog* events,
           SamplerOptions options = {});
-  ~Sampler();  // stop()
+  ~Sampler();  // stop(): the tail sample's listeners are called
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
 
-  // Listeners are added before start(). They run on the sampler thread (on
+  // Listeners are added before start() (ignored while running). They run on the sampler thread (on
   // the caller's for sample_now()) and must not throw: an exception is
   // caught and dropped so that it cannot end the process; a listener
   // reports its own failures (the JSONL writer keeps its stream's state).
@@ -111,12 +118,12 @@ class Sampler {
   // the sample; null (and nothing sampled) while the thread runs.
   std::shared_ptr<const Sample> sample_now();
 
-  // Any thread, without a mutex.
+  // Any thread; never waits for a sample being built.
   std::shared_ptr<const Sample> latest() const;  // null before the first sample
   // Samples with seq > after still in the ring, oldest first.
   std::vector<std::shared_ptr<const Sample>> since(uint64_t after) const;
   uint64_t last_seq() const { return last_seq_.load(std::memory_order_acquire); }
-  uint64_t start_ns() const { return start_ns_; }
+  uint64_t start_ns() const { return start_ns_.load(std::memory_order_relaxed); }
 
  private:
   struct PreviousMember {
@@ -125,6 +132,7 @@ class Sampler {
     uint64_t pending_time_ns = 0;  // pending_time_at() the reading's time
   };
 
+  static PreviousMember remember(const TelemetrySource::MemberReading& r, uint64_t now);
   void run();
   std::shared_ptr<const Sample> take_sample();  // build + publish + listeners
   Sample build(uint64_t now);
@@ -138,9 +146,20 @@ class Sampler {
   const EventLog* events_;
   SamplerOptions opt_;
   std::vector<Listener> listeners_;
-  std::vector<std::atomic<std::shared_ptr<const Sample>>> ring_;
+  // One published sample; load() and store() from any thread.
+  class Slot {
+   public:
+    std::shared_ptr<const Sample> load() const;
+    void store(std::shared_ptr<const Sample> s);  // frees the previous sample outside the lock
+
+   private:
+    mutable std::mutex mutex_;
+    std::shared_ptr<const Sample> sample_;
+  };
+
+  std::vector<Slot> ring_;
   std::atomic<uint64_t> last_seq_{0};
-  uint64_t start_ns_ = 0;
+  std::atomic<uint64_t> start_ns_{0};
   bool begun_ = false;
 
   // Previous cumulative readings (the thread that samples only).

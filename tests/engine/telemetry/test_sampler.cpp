@@ -255,7 +255,7 @@ TEST_CASE("tasks and sections are passed through", "[sampler]") {
   CHECK(s->sections[0].values[1].second == 3);
 }
 
-TEST_CASE("the ring keeps the last `history` samples; latest and since", "[sampler]") {
+TEST_CASE("the ring keeps the last history samples for latest and since", "[sampler]") {
   ManualClock clock;
   ScriptedSource src;
   Sampler sampler(src, nullptr, nullptr, manual(clock, 3));

@@ -31,7 +31,7 @@ struct LiveSource : TelemetrySource {
 
 }  // namespace
 
-TEST_CASE("writers, the 50 Hz sampler and readers together; totals add up", "[sampler][threads]") {
+TEST_CASE("writers, the 50 Hz sampler and readers together, totals add up", "[sampler][threads]") {
   LiveSource src;
   LiveLatencySet latencies;
   EventLog events;

@@ -235,7 +235,7 @@ TEST_CASE("a refused value changes nothing and records nothing", "[tunables]") {
   CHECK(f.log.last_seq() == 0);
 }
 
-TEST_CASE("the owner's setter may refuse; its reason is shown after name=value", "[tunables]") {
+TEST_CASE("the owner setter may refuse, its reason shown after name=value", "[tunables]") {
   Fixture f;
   f.reg.add(
       stripe_cache_size(), [](int) { return std::string("256"); },
@@ -340,7 +340,7 @@ TEST_CASE("list shows every tunable with its range and current values", "[tunabl
   CHECK(all[3].values == std::vector<std::string>{"on", "off"});  // rd0, rd1
 }
 
-TEST_CASE("add replaces a tunable of the same name; remove and read-only tunables", "[tunables]") {
+TEST_CASE("add replaces a tunable of the same name, remove, read-only tunables", "[tunables]") {
   Fixture f;
   int64_t other = 0;
   f.reg.add(
