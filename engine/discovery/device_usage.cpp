@@ -93,18 +93,24 @@ void find_mounts(const std::vector<Part>& parts, const SystemRoots& roots, Devic
   }
 }
 
-void find_swaps(const std::vector<Part>& parts, const SystemRoots& roots, DeviceUsage& usage) {
+// The file or device names in <proc>/swaps, unescaped.
+std::vector<std::string> swap_names(const SystemRoots& roots) {
+  std::vector<std::string> names;
   std::ifstream swaps(roots.proc + "/swaps");
   std::string line;
   std::getline(swaps, line);  // header
   while (std::getline(swaps, line)) {
     std::istringstream in(line);
     std::string name;
-    in >> name;
-    name = unescape_octal(name);
+    if (in >> name) names.push_back(unescape_octal(name));
+  }
+  return names;
+}
+
+void find_swaps(const std::vector<Part>& parts, const SystemRoots& roots, DeviceUsage& usage) {
+  for (const auto& name : swap_names(roots))
     for (const auto& part : parts)
       if (names_device(name, part)) usage.swaps.push_back(part.label);
-  }
 }
 
 void find_holders(const std::vector<Part>& parts, const SystemRoots& roots, DeviceUsage& usage) {
@@ -136,15 +142,8 @@ DeviceUsage device_usage(uint64_t rdev, const std::string& device_path, const Sy
 }
 
 bool is_swap_file(uint64_t dev, uint64_t ino, const SystemRoots& roots) {
-  std::ifstream swaps(roots.proc + "/swaps");
-  std::string line;
-  std::getline(swaps, line);  // header
-  while (std::getline(swaps, line)) {
-    std::istringstream in(line);
-    std::string name;
-    in >> name;
+  for (const auto& name : swap_names(roots)) {
     struct stat st {};
-    name = unescape_octal(name);
     if (::stat(name.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == dev && st.st_ino == ino)
       return true;
   }

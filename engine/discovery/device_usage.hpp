@@ -28,7 +28,8 @@ struct DeviceUsage {
 // anonymous major:minor), swap from <proc>/swaps, holders from sysfs.
 DeviceUsage device_usage(uint64_t rdev, const std::string& device_path, const SystemRoots& roots = {});
 
-// True when `path` (a regular file) is an active swap file in <proc>/swaps.
+// True when the regular file with this (st_dev, st_ino) is an active swap
+// file in <proc>/swaps.
 bool is_swap_file(uint64_t dev, uint64_t ino, const SystemRoots& roots = {});
 
 }  // namespace rs::discovery

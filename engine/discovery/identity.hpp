@@ -39,8 +39,10 @@ struct Identity {
 };
 
 // The identity of `path` (symlinks followed). A loop device is recognised by
-// sysfs (<sysfs>/dev/block/M:m/loop) and asked LOOP_GET_STATUS64 through a
-// read-only descriptor; an unbound loop device is a plain block device.
+// its major (7) or sysfs (<sysfs>/dev/block/M:m/loop) and asked
+// LOOP_GET_STATUS64 through a read-only descriptor (an autoclear one is
+// answered from sysfs, see loop_backing); an unbound loop device is a plain
+// block device.
 // Errors: not_found (with the path), unsupported for anything that is
 // neither a regular file nor a block device (a directory, a FIFO, ...).
 Result<Identity> identify(const std::string& path, const SystemRoots& roots = {});
