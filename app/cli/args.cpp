@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <ctime>
+#include <string_view>
 
 namespace rs::cli {
 
@@ -59,39 +61,57 @@ std::string Args::required(const std::string& name) const {
   return *v;
 }
 
-std::optional<uint64_t> parse_size(const std::string& text) {
-  if (text.empty()) return std::nullopt;
+namespace {
+
+enum class SizeError { none, syntax, too_large };
+
+// parse_size, also saying why it failed. Checked arithmetic throughout:
+// 18446744073709551619 is too large, never read as 3.
+std::optional<uint64_t> parse_size_why(const std::string& text, SizeError* why) {
+  *why = SizeError::syntax;
   size_t pos = 0;
   uint64_t n = 0;
+  bool overflow = false;
   while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
-    if (n > (~uint64_t{0}) / 10) return std::nullopt;
-    n = n * 10 + uint64_t(text[pos++] - '0');
+    overflow |=
+        __builtin_mul_overflow(n, 10u, &n) || __builtin_add_overflow(n, uint64_t(text[pos++] - '0'), &n);
   }
   if (pos == 0) return std::nullopt;
-  std::string unit = text.substr(pos);
-  if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b') && unit.size() > 1) unit.pop_back();
-  if (!unit.empty() && (unit.back() == 'i')) unit.pop_back();
+  // The unit: none, or X, Xi, XB, XiB with X one of K M G T P E (either case).
+  std::string_view unit = std::string_view(text).substr(pos);
+  if (unit.size() > 1 && (unit.back() == 'B' || unit.back() == 'b')) unit.remove_suffix(1);
+  if (unit.size() == 2 && unit.back() == 'i') unit.remove_suffix(1);
+  static constexpr std::string_view kUnits = "kmgtpe";  // 2^10 .. 2^60
   int shift = 0;
-  if (unit.empty())
-    shift = 0;
-  else if (unit == "K" || unit == "k")
-    shift = 10;
-  else if (unit == "M" || unit == "m")
-    shift = 20;
-  else if (unit == "G" || unit == "g")
-    shift = 30;
-  else if (unit == "T" || unit == "t")
-    shift = 40;
-  else
+  if (unit.size() == 1) {
+    const size_t power = kUnits.find(char(std::tolower(static_cast<unsigned char>(unit[0]))));
+    if (power == std::string_view::npos) return std::nullopt;
+    shift = 10 * int(power + 1);
+  } else if (!unit.empty()) {
     return std::nullopt;
-  if (shift && n > ((~uint64_t{0}) >> shift)) return std::nullopt;
+  }
+  if (overflow || (shift && n > ((~uint64_t{0}) >> shift))) {
+    *why = SizeError::too_large;
+    return std::nullopt;
+  }
+  *why = SizeError::none;
   return n << shift;
+}
+
+}  // namespace
+
+std::optional<uint64_t> parse_size(const std::string& text) {
+  SizeError why;
+  return parse_size_why(text, &why);
 }
 
 std::optional<uint64_t> Args::size(const std::string& name) const {
   auto v = value(name);
   if (!v) return std::nullopt;
-  auto s = parse_size(*v);
+  SizeError why;
+  auto s = parse_size_why(*v, &why);
+  if (why == SizeError::too_large)
+    throw UsageError("--" + name + "=" + *v + " is too large (at most 18446744073709551615 bytes, 2^64-1)");
   if (!s) throw UsageError("--" + name + "=" + *v + " is not a size (examples: 4096, 512K, 64M, 1G)");
   return s;
 }

@@ -42,7 +42,9 @@ class Args {
   std::vector<std::string> positional_;
 };
 
-// "512K" → 524288, "1M", "2G", "4096", "4k" (binary units, as mdadm takes them).
+// "512K" → 524288, "1M", "2G", "4096", "4k" (binary units, as mdadm takes
+// them; K M G T P E, either case, optionally followed by "i", "B" or "iB").
+// nullopt for anything else and for values above 2^64-1 (never wraps).
 std::optional<uint64_t> parse_size(const std::string& text);
 
 // Progress on stderr: a live line on a terminal, a line per 10% otherwise.

@@ -1,12 +1,8 @@
 #include "discovery/signature.hpp"
 
 #include <blkid/blkid.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include "discovery/in_use.hpp"
 
 namespace rs::discovery {
 
@@ -38,25 +34,7 @@ std::string existing_signature(const std::string& path) {
 }
 
 std::string block_device_in_use(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) return "";
-  const std::string mm = std::to_string(major(st.st_rdev)) + ":" + std::to_string(minor(st.st_rdev));
-  std::ifstream mounts("/proc/self/mountinfo");
-  for (std::string line; std::getline(mounts, line);) {
-    std::istringstream in(line);
-    std::string id, parent, devno, root, mountpoint;
-    in >> id >> parent >> devno >> root >> mountpoint;
-    if (devno == mm) return "it is mounted on " + mountpoint;
-  }
-  std::error_code ec;
-  std::string canonical = std::filesystem::canonical(path, ec).string();
-  std::ifstream swaps("/proc/swaps");
-  for (std::string line; std::getline(swaps, line);)
-    if (!canonical.empty() && line.rfind(canonical + " ", 0) == 0) return "it is an active swap device";
-  const std::string holders = "/sys/dev/block/" + mm + "/holders";
-  for (auto& e : std::filesystem::directory_iterator(holders, ec))
-    return "it is held by " + e.path().filename().string() + " (device-mapper, md or another driver)";
-  return "";
+  return member_in_use(path);
 }
 
 }  // namespace rs::discovery

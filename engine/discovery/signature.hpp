@@ -10,9 +10,11 @@ namespace rs::discovery {
 // target looks blank. Example: "an ext4 filesystem (label 'data')".
 std::string existing_signature(const std::string& path);
 
-// Why a block device must never be written while in use (mounted, active
-// swap, held by dm/md/another driver); "" when it is free. Regular files
-// return "". These checks are not overridden by --force.
+// Why `path` must never be written now; "" when it is free. The same as
+// member_in_use (discovery/in_use.hpp), which also covers regular files
+// that back a mounted, swap or held loop device, and loop devices whose
+// file does; kept under its old name for existing callers. Not overridden
+// by --force.
 std::string block_device_in_use(const std::string& path);
 
 }  // namespace rs::discovery

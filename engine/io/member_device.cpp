@@ -12,6 +12,9 @@
 #include <cstring>
 #include <fstream>
 
+#include "discovery/in_use.hpp"
+#include "discovery/loop_devices.hpp"
+
 namespace rs::io {
 namespace {
 
@@ -36,7 +39,81 @@ void fill_queue_info(dev_t dev, DeviceInfo& info) {
   if (sysfs_queue_value(dev, "optimal_io_size", &v)) info.io_opt = uint32_t(v);
 }
 
+// Takes the OFD write lock on the whole of `fd`; 0 or the errno. OFD locks
+// belong to the open file description, so two engines in one process
+// conflict too, and the lock dies with the descriptor. A process that has
+// just exited can hold the lock for a moment while the kernel tears its
+// io_uring down: give it half a second.
+int take_ofd_write_lock(int fd) {
+  struct flock lk {};
+  lk.l_type = F_WRLCK;
+  lk.l_whence = SEEK_SET;
+  int err = 0;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    if (::fcntl(fd, F_OFD_SETLK, &lk) == 0) return 0;
+    err = errno;
+    if (err != EAGAIN && err != EACCES) break;
+    ::usleep(10000);
+  }
+  return err;
+}
+
+bool lock_conflict(int err) {
+  return err == EAGAIN || err == EACCES;
+}
+
+// ", /dev/loop0 is a loop device over it" for each loop device over the
+// file: the likely holder when its lock is taken.
+std::string loops_over_hint(const discovery::Identity& file) {
+  std::string hint;
+  for (const auto& user : discovery::loops_over(file))
+    hint += "; " + user.loop.device_path + " is a loop device over it";
+  return hint;
+}
+
+// A loop device's backing file, opened for the lock only and checked to be
+// the inode the kernel holds. -1 (and *note says why) when it cannot be.
+int open_backing_for_lock(const discovery::LoopBacking& b, std::string* note) {
+  const std::string unlocked = "; another engine on a loop device over the same file is not excluded";
+  if (b.rdev) {
+    *note = "backed by block device " + b.path + ", which is not locked" + unlocked;
+    return -1;
+  }
+  int fd = b.path.empty() ? -1 : ::open(b.path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
+  struct stat st {};
+  if (fd >= 0 && ::fstat(fd, &st) == 0 && st.st_dev == b.dev && st.st_ino == b.ino) return fd;
+  if (fd >= 0) ::close(fd);
+  *note = "backing file " + (b.path.empty() ? std::string("(unknown)") : b.path) +
+          " cannot be opened by its name (renamed, deleted or read-only), so it is not locked" + unlocked;
+  return -1;
+}
+
 }  // namespace
+
+bool MemberDevice::lock_for_write(std::string* error) {
+  if (!info_.block_device) {
+    if (int err = take_ofd_write_lock(fd_); err != 0) {
+      *error = path() + ": " +
+               (lock_conflict(err) ? "in use by another process (it holds a lock on the file" +
+                                         loops_over_hint(identity_) + ")"
+                                   : "cannot lock: " + errno_text(err));
+      return false;
+    }
+    return true;
+  }
+  if (!identity_.is_loop()) return true;  // O_EXCL is the guard
+  const discovery::LoopBacking& b = *identity_.loop;
+  backing_lock_fd_ = open_backing_for_lock(b, &info_.lock_note);
+  if (backing_lock_fd_ < 0) return true;
+  if (int err = take_ofd_write_lock(backing_lock_fd_); err != 0) {
+    *error = path() + ": " +
+             (lock_conflict(err) ? "in use by another process: " + path() + " is a loop device over " +
+                                       b.path + ", which another process holds"
+                                 : "cannot lock its backing file " + b.path + ": " + errno_text(err));
+    return false;
+  }
+  return true;
+}
 
 std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMode mode, std::string* error) {
   struct stat st {};
@@ -67,36 +144,30 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
   }
   if (fd < 0) {
     int err = errno;
+    std::string why = err == EBUSY ? discovery::member_in_use(path) : "";
     *error =
         path + ": " +
-        (err == EBUSY ? std::string("device is busy (mounted, held by md/dm, or open by another process)")
-                      : errno_text(err));
+        (err != EBUSY  ? errno_text(err)
+         : why.empty() ? std::string("device is busy (mounted, held by md/dm, or open by another process)")
+                       : "device is busy: " + why);
     return nullptr;
   }
   dev->fd_ = fd;
+  auto identity = discovery::identify_fd(fd, path);
+  if (!identity.ok()) {
+    *error = identity.error().message;
+    return nullptr;  // destructor closes fd
+  }
+  dev->identity_ = std::move(*identity);
 
-  if (!blk && mode == OpenMode::ReadWrite) {
-    // OFD locks belong to this open file description, so two engines in one
-    // process conflict too, and the lock dies with the descriptor.
-    struct flock lk {};
-    lk.l_type = F_WRLCK;
-    lk.l_whence = SEEK_SET;
-    // A process that has just exited can hold the lock for a moment while
-    // the kernel tears its io_uring down: give it half a second.
-    int rc = -1, err = 0;
-    for (int attempt = 0; attempt < 50; ++attempt) {
-      rc = ::fcntl(fd, F_OFD_SETLK, &lk);
-      err = errno;
-      if (rc == 0 || (err != EAGAIN && err != EACCES)) break;
-      ::usleep(10000);
+  if (mode == OpenMode::ReadWrite) {
+    // Live data behind the member (a mount on a loop device over this file,
+    // swap, a holder): never written, whatever the caller was told to force.
+    if (std::string why = discovery::member_in_use(dev->identity_); !why.empty()) {
+      *error = path + ": in use: " + why;
+      return nullptr;
     }
-    if (rc != 0) {
-      *error = path + ": " +
-               ((err == EAGAIN || err == EACCES)
-                    ? std::string("in use by another process (it holds a lock on the file)")
-                    : "cannot lock: " + errno_text(err));
-      return nullptr;  // destructor closes fd
-    }
+    if (!dev->lock_for_write(error)) return nullptr;
   }
 
   if (blk) {
@@ -121,6 +192,7 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
 
 MemberDevice::~MemberDevice() {
   if (fd_ >= 0) ::close(fd_);
+  if (backing_lock_fd_ >= 0) ::close(backing_lock_fd_);
 }
 
 bool MemberDevice::read_at(uint64_t offset, void* buf, size_t len, std::string* error) {

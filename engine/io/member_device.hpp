@@ -1,6 +1,9 @@
 // A member device: an image file, a loop device or a raw block device,
 // opened so that no second process can drive it (OFD write lock on image
-// files, O_EXCL on block devices) and with O_DIRECT where the target takes it.
+// files, O_EXCL on block devices, and for a loop device also the OFD write
+// lock on its backing file, so an engine on p.img and one on a loop device
+// over p.img exclude each other in either order) and with O_DIRECT where the
+// target takes it.
 //
 // Synchronous read_at/write_at are for metadata and bulk maintenance
 // (superblocks, rebuild, check); the I/O path goes through a Backend.
@@ -9,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "discovery/identity.hpp"
 #include "io/device_model.hpp"
 
 namespace rs::io {
@@ -22,15 +26,20 @@ struct DeviceInfo {
   uint32_t io_opt = 0;      // bytes, 0 = device gives none
   bool direct = false;      // opened with O_DIRECT
   std::string direct_note;  // why O_DIRECT is off, when it is
+  std::string lock_note;    // why a loop device's backing file is not locked, when it is not
 };
 
 enum class OpenMode { ReadOnly, ReadWrite };
 
 class MemberDevice {
  public:
-  // Opens `path`. ReadWrite takes the exclusive lock (file) or O_EXCL
-  // (block device) and fails with a message naming the path and the reason
-  // ("in use by another process", "No such file or directory", ...).
+  // Opens `path`. ReadWrite refuses a member in use (discovery::
+  // member_in_use: mounted, swap, held, or a file behind such a loop
+  // device; never overridable), takes the exclusive lock (file) or O_EXCL
+  // (block device) plus, for a loop device over a regular file, the lock on
+  // that file, and fails with a message naming the path and the reason
+  // ("in use by another process: /dev/loop0 is a loop device over p.img,
+  // which another process holds", "No such file or directory", ...).
   static std::unique_ptr<MemberDevice> open(const std::string& path, OpenMode mode, std::string* error);
   ~MemberDevice();
   MemberDevice(const MemberDevice&) = delete;
@@ -39,6 +48,9 @@ class MemberDevice {
   int fd() const { return fd_; }
   const DeviceInfo& info() const { return info_; }
   const std::string& path() const { return info_.path; }
+  // What the path is (file inode, device number, loop backing), taken from
+  // the descriptor at open: compare members with discovery::same_storage.
+  const discovery::Identity& identity() const { return identity_; }
   uint64_t size_bytes() const { return info_.size_bytes; }
   // Alignment every I/O to this device must keep.
   uint32_t alignment() const { return info_.direct ? 4096 : 512; }
@@ -56,9 +68,14 @@ class MemberDevice {
 
  private:
   MemberDevice() = default;
+  // The write locks open() promises: the file's own, or a loop device's
+  // backing file's. False with *error naming the holder on conflict.
+  bool lock_for_write(std::string* error);
   bool transfer(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error);
   int fd_ = -1;
+  int backing_lock_fd_ = -1;  // a loop device's backing file, holding the OFD lock
   DeviceInfo info_;
+  discovery::Identity identity_;
   std::shared_ptr<DeviceModel> model_;
 };
 

@@ -1,19 +1,103 @@
 #include "layout/layout_names.hpp"
 
-namespace rs::layout {
+#include <algorithm>
+#include <array>
 
-Result<uint32_t> parse_raid10_layout(const std::string& text, int raid_disks) {
-  if (text.size() < 2 || (text[0] != 'n' && text[0] != 'f' && text[0] != 'o') ||
-      text.find_first_not_of("0123456789", 1) != std::string::npos || text.size() > 4)
-    return make_error(Errc::invalid_argument, "--layout=" + text + ": use n2, f2 or o2 (mdadm's spellings)");
-  const int copies = std::stoi(text.substr(1));
-  if (copies < 2 || copies > raid_disks)
-    return make_error(Errc::invalid_argument,
-                      "--layout=" + text + ": copies must be 2.." + std::to_string(raid_disks));
-  const uint32_t c = uint32_t(copies);
-  if (text[0] == 'n') return 0x100u | c;
-  if (text[0] == 'f') return (c << 8) | 1u;
-  return 0x10000u | (c << 8) | 1u;
+#include "layout/raid5.hpp"
+
+namespace rs::layout {
+namespace {
+
+constexpr uint32_t kOffsetBit = 0x10000;
+constexpr uint32_t kMaxCopies = 255;  // the word holds each count in 8 bits
+
+Error layout_error(std::string_view text, const std::string& why) {
+  return make_error(Errc::invalid_argument, "--layout=" + std::string(text) + ": " + why);
+}
+
+// Decimal digits only, saturating instead of wrapping: any count above
+// kMaxCopies is out of range whatever its exact value.
+bool parse_copies(std::string_view digits, uint32_t* copies) {
+  if (digits.empty()) return false;
+  uint32_t n = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return false;
+    n = std::min<uint32_t>(n * 10 + uint32_t(c - '0'), kMaxCopies + 1);
+  }
+  *copies = n;
+  return true;
+}
+
+struct Raid5Name {
+  std::string_view name;
+  int algorithm;  // -1: known to mdadm, not implemented here
+};
+
+// mdadm's maps.c r5layout table, in its order.
+constexpr std::array<Raid5Name, 14> kRaid5Names = {{
+    {"left-asymmetric", 0},
+    {"right-asymmetric", 1},
+    {"left-symmetric", 2},
+    {"right-symmetric", 3},
+    {"default", 2},
+    {"la", 0},
+    {"ra", 1},
+    {"ls", 2},
+    {"rs", 3},
+    {"parity-first", -1},
+    {"parity-last", -1},
+    {"ddf-zero-restart", 1},
+    {"ddf-N-restart", 0},
+    {"ddf-N-continue", 2},
+}};
+
+}  // namespace
+
+Result<uint32_t> parse_raid10_layout(std::string_view text, int raid_disks) {
+  const uint32_t max_copies = uint32_t(std::clamp(raid_disks, 0, int(kMaxCopies)));
+  const std::string range = "2.." + std::to_string(max_copies);
+  uint32_t copies = 0;
+  const char kind = text.empty() ? '\0' : text.front();
+  if ((kind != 'n' && kind != 'f' && kind != 'o') || !parse_copies(text.substr(1), &copies))
+    return layout_error(text,
+                        "a raid10 layout is n, f or o followed by the number of copies (e.g. n2, f2, o2)");
+  if (raid_disks < 2)
+    return layout_error(text, "raid10 needs at least 2 members to hold 2 copies (raid-devices is " +
+                                  std::to_string(raid_disks) + ")");
+  if (copies < 2 || copies > max_copies) return layout_error(text, "copies must be " + range);
+  if (kind == 'n') return 0x100u | copies;
+  if (kind == 'f') return (copies << 8) | 1u;
+  return kOffsetBit | (copies << 8) | 1u;
+}
+
+std::string raid10_layout_name(uint32_t word) {
+  const uint32_t near = word & 0xff, far = (word >> 8) & 0xff;
+  const bool offset = word & kOffsetBit;
+  if (word & ~(kOffsetBit | 0xffffu)) return "";  // far sets or unknown bits
+  if (far == 1 && !offset && near >= 1) return "n" + std::to_string(near);
+  if (near == 1 && far >= 1) return (offset ? "o" : "f") + std::to_string(far);
+  return "";
+}
+
+Result<int> parse_raid5_layout(std::string_view text) {
+  for (const auto& entry : kRaid5Names) {
+    if (entry.name != text) continue;
+    if (entry.algorithm < 0)
+      return make_error(Errc::unsupported,
+                        "--layout=" + std::string(text) +
+                            ": mdadm's raid5 layout, but not implemented by RaidScope (use "
+                            "left-symmetric, left-asymmetric, right-symmetric or "
+                            "right-asymmetric)");
+    return entry.algorithm;
+  }
+  return layout_error(text,
+                      "unknown raid5 layout (use left-symmetric, left-asymmetric, right-symmetric, "
+                      "right-asymmetric, or ls, la, rs, ra)");
+}
+
+std::string raid5_layout_name(int algorithm) {
+  if (algorithm < 0 || algorithm > 3) return "";
+  return raid5_algorithm_name(static_cast<Raid5Algorithm>(algorithm));
 }
 
 }  // namespace rs::layout
