@@ -34,13 +34,15 @@ uint64_t SsdModel::dies_done(uint64_t start, uint64_t offset, uint32_t length, u
   const uint64_t dies = die_free_.size();
   // Page first+k goes to die (first+k) mod dies: with more pages than dies,
   // each die serves pages/dies of them (one more for the first pages%dies).
-  const uint64_t touched = std::min(pages, dies);
+  const uint64_t touched = pages < dies ? pages : dies;
+  const uint64_t each = pages / dies, extra = pages % dies;
+  uint64_t die = first % dies;
   uint64_t done = start;
   for (uint64_t k = 0; k < touched; ++k) {
-    uint64_t& die = die_free_[(first + k) % dies];
-    const uint64_t n = pages / dies + (k < pages % dies ? 1 : 0);
-    die = std::max(start, die) + n * page_ticks;
-    done = std::max(done, die);
+    uint64_t& free = die_free_[die];
+    free = std::max(start, free) + (each + (k < extra ? 1 : 0)) * page_ticks;
+    done = std::max(done, free);
+    if (++die == dies) die = 0;
   }
   return done;
 }
