@@ -45,7 +45,14 @@ nlohmann::ordered_json row_json(const workload::ScenarioRowResult& r, bool compa
   row["members"] = r.members;
   row["policy_before"] = r.policy_before;
   row["policy_after"] = r.policy_after;
-  // The seed's figures, flat, next to ours.
+  // The seed's figures: as one object (the earlier shape) and flat, next to ours.
+  nlohmann::ordered_json seed = nlohmann::ordered_json::object();
+  if (r.seed.before_bw) seed["before_bw_bytes"] = r.seed.before_bw;
+  if (r.seed.after_bw) seed["after_bw_bytes"] = r.seed.after_bw;
+  if (!r.seed.before_share.empty()) seed["before_read_share"] = r.seed.before_share;
+  if (!r.seed.after_share.empty()) seed["after_read_share"] = r.seed.after_share;
+  if (!r.seed.note.empty()) seed["note"] = r.seed.note;
+  row["seed"] = seed;
   if (r.seed.before_bw) row["seed_before"] = r.seed.before_bw;
   if (r.seed.after_bw) row["seed_after"] = r.seed.after_bw;
   if (r.seed.before_range.second > 0)

@@ -1,6 +1,7 @@
 #include "io/ssd_model.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include "io/model_time.hpp"
 
@@ -21,7 +22,8 @@ SsdModel::SsdModel(const DeviceProfile& p)
   dir_[1] = {per(p.seq_write_bw), uint64_t(per(p.write_iops) + 0.5), ticks_from_us(p.base_write_latency_us),
              page(p.die_write_us)};
   penalty_ticks_ = ticks_from_us(p.sub4k_write_penalty_us);
-  slot_free_.assign(std::max<uint32_t>(p.parallelism, 1), 0);
+  slots_ = std::max<uint32_t>(p.parallelism, 1);
+  busy_.reserve(std::min<size_t>(slots_, 4096) + 1);
   die_free_.assign(std::max<uint32_t>(p.dies, 1), 0);
   page_shift_ = 0;
   while ((uint64_t(1) << page_shift_) < std::max<uint32_t>(p.die_page_bytes, 1)) ++page_shift_;
@@ -55,25 +57,26 @@ uint64_t SsdModel::schedule(uint64_t now_ns, bool write, uint64_t offset, uint32
   if (partial_4k_write(write, offset, length)) extra += penalty_ticks_;
 
   std::lock_guard lock(mu_);
-  const uint64_t start = std::max({now, slot_free_[0], cmd_free_});
+  // Slots still held at `now`; with all of them held, this I/O takes the
+  // one that frees first.
+  const auto later = std::greater<uint64_t>();
+  while (!busy_.empty() && busy_.front() <= now) {
+    std::pop_heap(busy_.begin(), busy_.end(), later);
+    busy_.pop_back();
+  }
+  uint64_t slot = now;
+  if (busy_.size() >= slots_) {
+    std::pop_heap(busy_.begin(), busy_.end(), later);
+    slot = busy_.back();
+    busy_.pop_back();
+  }
+  const uint64_t start = std::max({now, slot, cmd_free_});
   cmd_free_ = start + d.cmd_ticks;
   const uint64_t xfer_end = std::max(start, pipe_free_) + xfer;
   pipe_free_ = xfer_end;
   const uint64_t done = std::max(xfer_end, dies_done(start, offset, length, d.page_ticks)) + extra;
-
-  // The I/O took the earliest-free slot (the heap's top) and holds it until
-  // done: replace the top and sift it down.
-  const size_t n = slot_free_.size();
-  size_t i = 0;
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && slot_free_[c + 1] < slot_free_[c]) ++c;
-    if (slot_free_[c] >= done) break;
-    slot_free_[i] = slot_free_[c];
-    i = c;
-  }
-  slot_free_[i] = done;
+  busy_.push_back(done);
+  std::push_heap(busy_.begin(), busy_.end(), later);
   return ns_ceil(done);
 }
 

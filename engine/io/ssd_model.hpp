@@ -28,7 +28,9 @@
 // parallelism times too slow.
 //
 // schedule() is thread-safe (one short mutex) and deterministic: the same
-// call sequence gives the same completion times. No allocation per I/O.
+// call sequence gives the same completion times. No allocation per I/O once
+// the slots in use have been seen. Slots are freed by the time of the call,
+// so calls are expected in (roughly) time order, as every backend makes them.
 #pragma once
 #include <cstdint>
 #include <mutex>
@@ -67,11 +69,12 @@ class SsdModel final : public DeviceModel {
   uint64_t penalty_ticks_ = 0;
 
   std::mutex mu_;
-  std::vector<uint64_t> slot_free_;  // min-heap: when each slot frees up
-  uint64_t cmd_free_ = 0;            // when the command clock admits the next I/O
-  uint64_t pipe_free_ = 0;           // when the transfer pipe is free
-  std::vector<uint64_t> die_free_;   // when each die is free
-  uint32_t page_shift_ = 14;         // log2(die_page_bytes)
+  size_t slots_ = 1;                // parallelism
+  std::vector<uint64_t> busy_;      // min-heap: when each slot held at the last call frees
+  uint64_t cmd_free_ = 0;           // when the command clock admits the next I/O
+  uint64_t pipe_free_ = 0;          // when the transfer pipe is free
+  std::vector<uint64_t> die_free_;  // when each die is free
+  uint32_t page_shift_ = 14;        // log2(die_page_bytes)
 };
 
 }  // namespace rs::io
