@@ -15,11 +15,104 @@ namespace rs::cli {
 namespace {
 
 const char* kSimulateHelp = R"(usage: raidscope-cli simulate --list
-       raidscope-cli simulate --scenario=NAME [--json] [--policy-before=NAME]
-              [--policy-after=NAME] [--members=P1,P2,...|--profile=PROFILE]
+       raidscope-cli simulate --scenario=NAME|all [--json] [--check] [--policy-before=NAME]
+              [--policy-after=NAME] [--members=P1,P2,...] [--profile=P | --profile=INDEX=P ...]
               [--min-contig-read=BYTES] [--rot-round-down=N] [--nonrot-round-down=N]
               [FIO OPTIONS replacing the scenario's: --bs= --iodepth= --rw= --runtime= ...]
+
+  P is a profile name (resources/profiles/NAME.json) or the path of a profile file.
+  --members gives one per member; --profile=P puts P on every member and
+  --profile=INDEX=P on member INDEX (0-based; repeatable, applied after --members).
+  --check compares every figure the seeds publish with the simulated one
+  (bandwidth within 10 % or the seed's stated band, read shares within 5 points)
+  and exits 1 when one misses. With overrides there is nothing to compare.
 )";
+
+// One --profile value: "P" (every member, index -1) or "INDEX=P".
+std::pair<int, io::DeviceProfile> profile_spec(const std::string& spec) {
+  const auto eq = spec.find('=');
+  if (eq != std::string::npos && eq > 0 && spec.find_first_not_of("0123456789") == eq) {
+    const std::string idx = spec.substr(0, eq);
+    if (idx.size() > 4) throw UsageError("--profile=" + spec + ": member index " + idx + " is too large");
+    return {std::stoi(idx), profile_or_usage(spec.substr(eq + 1))};
+  }
+  return {-1, profile_or_usage(spec)};
+}
+
+nlohmann::ordered_json row_json(const workload::ScenarioRowResult& r, bool compared) {
+  nlohmann::ordered_json row;
+  row["label"] = r.label;
+  row["members"] = r.members;
+  row["policy_before"] = r.policy_before;
+  row["policy_after"] = r.policy_after;
+  // The seed's figures: as one object (the earlier shape) and flat, next to ours.
+  nlohmann::ordered_json seed = nlohmann::ordered_json::object();
+  if (r.seed.before_bw) seed["before_bw_bytes"] = r.seed.before_bw;
+  if (r.seed.after_bw) seed["after_bw_bytes"] = r.seed.after_bw;
+  if (!r.seed.before_share.empty()) seed["before_read_share"] = r.seed.before_share;
+  if (!r.seed.after_share.empty()) seed["after_read_share"] = r.seed.after_share;
+  if (!r.seed.note.empty()) seed["note"] = r.seed.note;
+  row["seed"] = seed;
+  if (r.seed.before_bw) row["seed_before"] = r.seed.before_bw;
+  if (r.seed.after_bw) row["seed_after"] = r.seed.after_bw;
+  if (r.seed.before_range.second > 0)
+    row["seed_before_range"] = {r.seed.before_range.first, r.seed.before_range.second};
+  if (r.seed.after_range.second > 0)
+    row["seed_after_range"] = {r.seed.after_range.first, r.seed.after_range.second};
+  if (!r.seed.before_share.empty()) row["seed_before_share"] = r.seed.before_share;
+  if (!r.seed.after_share.empty()) row["seed_after_share"] = r.seed.after_share;
+  if (!r.seed.note.empty()) row["seed_note"] = r.seed.note;
+  for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
+    row[key] = {{"bw_bytes", f->bw_bytes},     {"iops", f->iops},
+                {"read_share", f->read_share}, {"mean_clat_us", f->mean_lat_us},
+                {"member_ios", f->member_ios}, {"wall_ns", f->wall_ns}};
+  row["ratio"] = r.ratio;
+  if (compared) {
+    row["within"] = r.within;
+    auto& checks = row["checks"] = nlohmann::ordered_json::array();
+    for (auto& c : r.checks) checks.push_back({{"what", c.what}, {"within", c.within}, {"detail", c.detail}});
+  } else {
+    row["within"] = nullptr;  // overrides: the seed's figures do not apply
+  }
+  return row;
+}
+
+void print_table(const workload::Scenario& sc, const std::vector<workload::ScenarioRowResult>& rows,
+                 bool compared) {
+  std::printf("scenario %s (seed %s): %s\n\n", sc.name.c_str(), sc.seed_ref.c_str(), sc.description.c_str());
+  std::printf("%-44s %-11s %12s %12s %12s %12s\n", "row", "policy", "seed", "simulated", "seed share",
+              "sim share");
+  for (auto& r : rows) {
+    auto seed_bw = [](double bw, std::pair<double, double> range) {
+      if (range.second > 0)
+        return mb(range.first) + "-" + mb(range.second).substr(0, mb(range.second).find(' '));
+      return bw ? mb(bw) : std::string("-");
+    };
+    std::printf("%-44s %-11s %12s %12s %12s %12s\n", r.label.c_str(), r.policy_before.c_str(),
+                seed_bw(r.seed.before_bw, r.seed.before_range).c_str(), mb(r.before.bw_bytes).c_str(),
+                shares(r.seed.before_share).c_str(), shares(r.before.read_share).c_str());
+    std::printf("%-44s %-11s %12s %12s %12s %12s\n", "", r.policy_after.c_str(),
+                seed_bw(r.seed.after_bw, r.seed.after_range).c_str(), mb(r.after.bw_bytes).c_str(),
+                shares(r.seed.after_share).c_str(), shares(r.after.read_share).c_str());
+    std::printf("%-44s %-11s %12s %12s\n", "", "ratio",
+                r.seed.before_bw && r.seed.after_bw
+                    ? ("x" + std::to_string(r.seed.after_bw / r.seed.before_bw).substr(0, 4)).c_str()
+                    : "-",
+                ("x" + std::to_string(r.ratio).substr(0, 4)).c_str());
+    if (!r.seed.note.empty()) std::printf("%-44s (seed: %s)\n", "", r.seed.note.c_str());
+    if (compared)
+      for (auto& c : r.checks)
+        if (!c.within) std::printf("%-44s MISS %s: %s\n", "", c.what.c_str(), c.detail.c_str());
+  }
+  uint64_t ios = 0, wall = 0;
+  for (auto& r : rows)
+    ios += r.before.member_ios + r.after.member_ios, wall += r.before.wall_ns + r.after.wall_ns;
+  std::printf(
+      "\nsimulator: %llu member I/Os in %.3f s of wall-clock time (%.2f million per second, one thread)\n",
+      static_cast<unsigned long long>(ios), double(wall) / 1e9,
+      wall ? double(ios) / (double(wall) / 1e9) / 1e6 : 0.0);
+}
+
 }  // namespace
 
 int cmd_simulate(const Argv& argv) {
@@ -31,7 +124,7 @@ int cmd_simulate(const Argv& argv) {
   Split s = split_args(argv,
                        {"scenario", "policy-before", "policy-after", "members", "profile", "min-contig-read",
                         "rot-round-down", "nonrot-round-down"},
-                       {"json", "list"});
+                       {"json", "list", "check"});
   const auto dirs = resource_dirs("scenarios");
   if (s.ours.count("list")) {
     for (auto& sc : workload::list_scenarios(dirs))
@@ -40,19 +133,38 @@ int cmd_simulate(const Argv& argv) {
     return 0;
   }
   auto name = one(s, "scenario");
-  if (!name) throw UsageError("give --scenario=NAME (see simulate --list)");
+  if (!name) throw UsageError("give --scenario=NAME or --scenario=all (see simulate --list)");
   std::string err;
-  auto sc = workload::find_scenario(*name, dirs, &err);
-  if (!sc) throw UsageError(err);
+  std::vector<workload::Scenario> scenarios;
+  if (*name == "all") {
+    scenarios = workload::list_scenarios(dirs);
+    if (scenarios.empty()) throw UsageError("no scenarios found");
+  } else {
+    auto sc = workload::find_scenario(*name, dirs, &err);
+    if (!sc) throw UsageError(err);
+    scenarios.push_back(*sc);
+  }
   workload::ScenarioOverrides ov;
   if (auto p = one(s, "policy-before")) policy_or_usage(*p), ov.policy_before = *p;
   if (auto p = one(s, "policy-after")) policy_or_usage(*p), ov.policy_after = *p;
-  if (auto m = one(s, "members")) ov.members = split(*m, ',');
-  if (auto p = one(s, "profile")) {
-    if (!ov.members.empty()) throw UsageError("give --members or --profile, not both");
-    ov.members = {*p};
+  if (auto m = one(s, "members")) {
+    const auto specs = split(*m, ',');
+    for (size_t i = 0; i < specs.size(); ++i) ov.profiles.push_back({int(i), profile_or_usage(specs[i])});
+    for (auto& sc : scenarios)
+      for (auto& row : sc.rows)
+        if (row.members.size() != specs.size())
+          throw UsageError("--members lists " + std::to_string(specs.size()) + " profiles but row '" +
+                           row.label + "' has " + std::to_string(row.members.size()) + " members");
   }
-  for (auto& m : ov.members) profile_or_usage(m);
+  if (s.ours.count("profile"))
+    for (auto& spec : s.ours["profile"]) ov.profiles.push_back(profile_spec(spec));
+  for (auto& [index, prof] : ov.profiles)
+    for (auto& sc : scenarios)
+      for (auto& row : sc.rows)
+        if (index >= int(row.members.size()))
+          throw UsageError("--profile for member " + std::to_string(index) + ": row '" + row.label +
+                           "' has " + std::to_string(row.members.size()) + " members (0 to " +
+                           std::to_string(row.members.size() - 1) + ")");
   ov.tunables = tunables_from(s);
   for (auto& a : s.fio) {
     if (a.rfind("--", 0) != 0 || a.find('=') == std::string::npos)
@@ -61,67 +173,41 @@ int cmd_simulate(const Argv& argv) {
     if (workload::canonical_option_name(key).empty()) throw UsageError("unknown option '--" + key + "'");
     ov.job.emplace_back(std::string(workload::canonical_option_name(key)), val);
   }
-  if (ov.members.size() > 1)
-    for (auto& row : sc->rows)
-      if (row.members.size() != ov.members.size())
-        throw UsageError("--members lists " + std::to_string(ov.members.size()) + " profiles but row '" +
-                         row.label + "' has " + std::to_string(row.members.size()) + " members");
-  auto rows = workload::run_scenario(*sc, ov, resource_dirs("profiles"), &err);
-  if (!rows) throw UsageError(err);
+  const bool check = s.ours.count("check") > 0;
+  const bool compared = !ov.any();
+  if (check && !compared)
+    throw UsageError("--check compares with the seeds' own setups: give it without overrides");
 
-  if (s.ours.count("json")) {
-    nlohmann::ordered_json j;
-    j["scenario"] = sc->name;
-    j["seed_ref"] = sc->seed_ref;
-    auto& out = j["rows"] = nlohmann::ordered_json::array();
-    for (auto& r : *rows) {
-      nlohmann::ordered_json row;
-      row["label"] = r.label;
-      row["members"] = r.members;
-      row["policy_before"] = r.policy_before;
-      row["policy_after"] = r.policy_after;
-      nlohmann::ordered_json seed;
-      if (r.seed.before_bw) seed["before_bw_bytes"] = r.seed.before_bw;
-      if (r.seed.after_bw) seed["after_bw_bytes"] = r.seed.after_bw;
-      if (!r.seed.before_share.empty()) seed["before_read_share"] = r.seed.before_share;
-      if (!r.seed.after_share.empty()) seed["after_read_share"] = r.seed.after_share;
-      if (!r.seed.note.empty()) seed["note"] = r.seed.note;
-      row["seed"] = seed;
-      for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
-        row[key] = {{"bw_bytes", f->bw_bytes},     {"iops", f->iops},
-                    {"read_share", f->read_share}, {"mean_clat_us", f->mean_lat_us},
-                    {"member_ios", f->member_ios}, {"wall_ns", f->wall_ns}};
-      row["ratio"] = r.ratio;
-      out.push_back(row);
+  bool all_within = true;
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (auto& sc : scenarios) {
+    auto rows = workload::run_scenario(sc, ov, resource_dirs("profiles"), &err);
+    if (!rows) throw RuntimeError(err);
+    for (auto& r : *rows) all_within = all_within && r.within;
+    if (s.ours.count("json")) {
+      nlohmann::ordered_json j;
+      j["scenario"] = sc.name;
+      j["seed_ref"] = sc.seed_ref;
+      if (compared) {
+        bool within = true;
+        for (auto& r : *rows) within = within && r.within;
+        j["within"] = within;
+      }
+      auto& jr = j["rows"] = nlohmann::ordered_json::array();
+      for (auto& r : *rows) jr.push_back(row_json(r, compared));
+      out.push_back(j);
+    } else {
+      if (&sc != &scenarios.front()) std::printf("\n");
+      print_table(sc, *rows, compared);
     }
-    std::cout << j.dump(2) << "\n";
-    return 0;
   }
-  std::printf("scenario %s (seed %s): %s\n\n", sc->name.c_str(), sc->seed_ref.c_str(),
-              sc->description.c_str());
-  std::printf("%-44s %-11s %12s %12s %12s %12s\n", "row", "policy", "seed", "simulated", "seed share",
-              "sim share");
-  for (auto& r : *rows) {
-    std::printf("%-44s %-11s %12s %12s %12s %12s\n", r.label.c_str(), r.policy_before.c_str(),
-                r.seed.before_bw ? mb(r.seed.before_bw).c_str() : "-", mb(r.before.bw_bytes).c_str(),
-                shares(r.seed.before_share).c_str(), shares(r.before.read_share).c_str());
-    std::printf("%-44s %-11s %12s %12s %12s %12s\n", "", r.policy_after.c_str(),
-                r.seed.after_bw ? mb(r.seed.after_bw).c_str() : "-", mb(r.after.bw_bytes).c_str(),
-                shares(r.seed.after_share).c_str(), shares(r.after.read_share).c_str());
-    std::printf("%-44s %-11s %12s %12s\n", "", "ratio",
-                r.seed.before_bw && r.seed.after_bw
-                    ? ("x" + std::to_string(r.seed.after_bw / r.seed.before_bw).substr(0, 4)).c_str()
-                    : "-",
-                ("x" + std::to_string(r.ratio).substr(0, 4)).c_str());
-    if (!r.seed.note.empty()) std::printf("%-44s (seed: %s)\n", "", r.seed.note.c_str());
+  if (s.ours.count("json")) std::cout << (scenarios.size() == 1 ? out[0] : out).dump(2) << "\n";
+  if (check) {
+    std::fprintf(stderr, "%s\n",
+                 all_within ? "check: every seed figure reproduced"
+                            : "check: some seed figures missed (MISS lines, or \"within\": false in JSON)");
+    return all_within ? 0 : 1;
   }
-  uint64_t ios = 0, wall = 0;
-  for (auto& r : *rows)
-    ios += r.before.member_ios + r.after.member_ios, wall += r.before.wall_ns + r.after.wall_ns;
-  std::printf(
-      "\nsimulator: %llu member I/Os in %.3f s of wall-clock time (%.2f million per second, one thread)\n",
-      static_cast<unsigned long long>(ios), double(wall) / 1e9,
-      wall ? double(ios) / (double(wall) / 1e9) / 1e6 : 0.0);
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "io/block_layer.hpp"
 #include "io/hdd_model.hpp"
 #include "io/seek_curve.hpp"
 #include "io/ssd_model.hpp"
@@ -48,7 +49,7 @@ struct KeySpec {
 constexpr KeySpec kKeys[] = {
     {"name", Scope::Any},
     {"description", Scope::Any},
-    {"source", Scope::Any},
+    {"sources", Scope::Any},
     {"rotational", Scope::Any},
     {"model", Scope::Any},
     {"seq_read_bw", Scope::Any},
@@ -60,15 +61,29 @@ constexpr KeySpec kKeys[] = {
     {"logical_block_size", Scope::Any},
     {"capacity_bytes", Scope::Any},
     {"scale", Scope::Any},
+    {"max_sectors_kb", Scope::Any},
+    {"queue_depth", Scope::Any},
+    {"nr_requests", Scope::Any},
+    {"scheduler", Scope::Any},
     {"read_iops", Scope::Ssd},
     {"write_iops", Scope::Ssd},
     {"parallelism", Scope::Ssd},
+    {"dies", Scope::Ssd},
+    {"die_page_bytes", Scope::Ssd},
+    {"die_read_us", Scope::Ssd},
+    {"die_write_us", Scope::Ssd},
     {"rpm", Scope::Hdd},
     {"avg_seek_ms", Scope::Hdd},
     {"track_to_track_ms", Scope::Hdd},
     {"full_stroke_ms", Scope::Hdd},
     {"ncq_depth", Scope::Hdd},
+    {"readahead_bytes", Scope::Hdd},
 };
+
+// Keys that describe the file rather than the device: they need no source.
+bool is_meta_key(std::string_view k) {
+  return k == "name" || k == "description" || k == "sources";
+}
 
 const KeySpec* find_key(std::string_view k) {
   for (const KeySpec& s : kKeys)
@@ -154,6 +169,28 @@ class Reader {
   bool ok_ = true;
 };
 
+// "sources": one non-empty text per key the file sets, and none for a key
+// it does not set (a stale source is as misleading as a missing one).
+void read_sources(const json& doc, Reader& r, std::map<std::string, std::string>* out) {
+  const json* src = r.find("sources", true);
+  if (!src) return;
+  if (!src->is_object()) return r.fail("key \"sources\" = " + src->dump() + ": expected an object");
+  for (auto it = src->begin(); it != src->end(); ++it) {
+    if (!it.value().is_string() || it.value().get<std::string>().empty())
+      return r.fail("sources: key " + quote(it.key()) + " = " + it.value().dump() +
+                    ": expected a text naming where the value comes from");
+    if (is_meta_key(it.key()) || !doc.contains(it.key()))
+      return r.fail("sources: key " + quote(it.key()) + " names a source for a key the profile does not set");
+    (*out)[it.key()] = it.value().get<std::string>();
+  }
+  for (auto it = doc.begin(); it != doc.end(); ++it)
+    if (!is_meta_key(it.key()) && !out->count(it.key()))
+      return r.fail(
+          "key " + quote(it.key()) + " = " + it.value().dump() +
+          ": sources names no source for it (a datasheet, a published measurement or a seed's before "
+          "figure)");
+}
+
 bool valid_name(const std::string& n) {
   if (n.empty() || n.size() > 64) return false;
   return std::all_of(n.begin(), n.end(), [](char c) {
@@ -177,7 +214,6 @@ bool validate_profile(const DeviceProfile& p, std::string* error) {
 
   if (!valid_name(p.name))
     bad("name", quote(p.name), "must be 1-64 characters of letters, digits, '-', '_' or '.'");
-  if (p.source.empty()) bad("source", quote(p.source), "must say which seed figure the profile matches");
   // Lower bounds keep every model time inside 64-bit ticks.
   range("seq_read_bw", p.seq_read_bw, 1000, false, 1e12);
   range("seq_write_bw", p.seq_write_bw, 1000, false, 1e12);
@@ -193,8 +229,14 @@ bool validate_profile(const DeviceProfile& p, std::string* error) {
   else if (p.io_opt % lbs || p.io_opt > (256u << 20))
     bad("io_opt", std::to_string(p.io_opt),
         "must be 0 or a multiple of logical_block_size (" + std::to_string(lbs) + ") up to 256 MiB");
-  if (hdd && p.capacity_bytes < (1u << 20))
-    bad("capacity_bytes", std::to_string(p.capacity_bytes), "the hdd model needs the capacity (>= 1 MiB)");
+  if (p.capacity_bytes < (1u << 20))
+    bad("capacity_bytes", std::to_string(p.capacity_bytes), "must be the device's capacity (>= 1 MiB)");
+  if (p.max_sectors_kb < lbs / 1024 + (lbs < 1024) || p.max_sectors_kb > 65536)
+    bad("max_sectors_kb", std::to_string(p.max_sectors_kb), "must be between 1 and 65536 (and hold a block)");
+  if (p.queue_depth < 1 || p.queue_depth > 65536)
+    bad("queue_depth", std::to_string(p.queue_depth), "must be between 1 and 65536");
+  if (p.nr_requests != 0 && (p.nr_requests < 4 || p.nr_requests > 1u << 20))
+    bad("nr_requests", std::to_string(p.nr_requests), "must be between 4 and 1048576");
 
   if (!hdd) {
     range("read_iops", p.read_iops, 1, false, 1e9);
@@ -203,6 +245,12 @@ bool validate_profile(const DeviceProfile& p, std::string* error) {
       bad("scale", num(p.scale), "slows the IOPS below 1");
     if (p.parallelism < 1 || p.parallelism > 65536)
       bad("parallelism", std::to_string(p.parallelism), "must be between 1 and 65536");
+    if (p.dies < 1 || p.dies > 4096) bad("dies", std::to_string(p.dies), "must be between 1 and 4096");
+    const uint32_t pg = p.die_page_bytes;
+    if (pg < 512 || pg > (1u << 20) || (pg & (pg - 1)))
+      bad("die_page_bytes", std::to_string(pg), "must be a power of two from 512 to 1048576");
+    range("die_read_us", p.die_read_us, 0, false, 1e6);
+    range("die_write_us", p.die_write_us, 0, false, 1e6);
   } else {
     range("rpm", p.rpm, 1000, false, 30000);
     range("track_to_track_ms", p.track_to_track_ms, 0, true, 1000);
@@ -218,6 +266,8 @@ bool validate_profile(const DeviceProfile& p, std::string* error) {
     }
     if (p.ncq_depth < 1 || p.ncq_depth > 256)
       bad("ncq_depth", std::to_string(p.ncq_depth), "must be between 1 and 256");
+    if (p.readahead_bytes > (1ull << 32))
+      bad("readahead_bytes", std::to_string(p.readahead_bytes), "must be at most 4 GiB");
   }
   if (msg.empty()) return true;
   if (error) *error = (p.origin.empty() ? std::string("profile ") + p.name : p.origin) + ": " + msg;
@@ -291,7 +341,6 @@ std::optional<DeviceProfile> parse_profile(std::string_view text, const std::str
   const bool hdd = p.model == TimingModel::Hdd;
   r.get("name", &p.name, true);
   r.get("description", &p.description, false);
-  r.get("source", &p.source, true);
   r.get("seq_read_bw", &p.seq_read_bw, true);
   r.get("seq_write_bw", &p.seq_write_bw, true);
   r.get("base_read_latency_us", &p.base_read_latency_us, true);
@@ -299,19 +348,38 @@ std::optional<DeviceProfile> parse_profile(std::string_view text, const std::str
   r.get("sub4k_write_penalty_us", &p.sub4k_write_penalty_us, false);
   r.get_uint("io_opt", &p.io_opt, false);
   r.get_uint("logical_block_size", &p.logical_block_size, false);
-  r.get_uint("capacity_bytes", &p.capacity_bytes, hdd);
+  r.get_uint("capacity_bytes", &p.capacity_bytes, true);
   r.get("scale", &p.scale, false);
+  r.get_uint("max_sectors_kb", &p.max_sectors_kb, false);
+  r.get_uint("queue_depth", &p.queue_depth, false);
+  r.get_uint("nr_requests", &p.nr_requests, false);
+  if (r.find("scheduler", false)) {
+    std::string sched;
+    r.get("scheduler", &sched, false);
+    if (sched == "none")
+      p.scheduler = Scheduler::None;
+    else if (sched == "mq-deadline")
+      p.scheduler = Scheduler::MqDeadline;
+    else if (r.ok())
+      r.fail("key \"scheduler\" = " + quote(sched) + ": must be \"none\" or \"mq-deadline\"");
+  }
   if (!hdd) {
     r.get("read_iops", &p.read_iops, true);
     r.get("write_iops", &p.write_iops, true);
     r.get_uint("parallelism", &p.parallelism, true);
+    r.get_uint("dies", &p.dies, false);
+    r.get_uint("die_page_bytes", &p.die_page_bytes, false);
+    r.get("die_read_us", &p.die_read_us, false);
+    r.get("die_write_us", &p.die_write_us, false);
   } else {
     r.get("rpm", &p.rpm, true);
     r.get("avg_seek_ms", &p.avg_seek_ms, true);
     r.get("track_to_track_ms", &p.track_to_track_ms, true);
     r.get("full_stroke_ms", &p.full_stroke_ms, true);
     r.get_uint("ncq_depth", &p.ncq_depth, false);
+    r.get_uint("readahead_bytes", &p.readahead_bytes, false);
   }
+  read_sources(doc, r, &p.sources);
   if (!r.ok() || !validate_profile(p, error)) return std::nullopt;
   return p;
 }
@@ -377,11 +445,20 @@ ProfileList list_profiles(const std::string& dir) {
   return out;
 }
 
-std::unique_ptr<DeviceModel> make_model(const DeviceProfile& p) {
+uint32_t DeviceProfile::effective_nr_requests() const {
+  if (nr_requests) return nr_requests;
+  return scheduler == Scheduler::None ? queue_depth : 2 * std::min<uint32_t>(queue_depth, 128);
+}
+
+std::unique_ptr<DeviceModel> make_timing_model(const DeviceProfile& p) {
   std::string err;
   if (!validate_profile(p, &err)) throw std::invalid_argument(err);
   if (p.model == TimingModel::Hdd) return std::make_unique<HddModel>(p);
   return std::make_unique<SsdModel>(p);
+}
+
+std::unique_ptr<DeviceModel> make_model(const DeviceProfile& p) {
+  return std::make_unique<BlockLayer>(make_timing_model(p), BlockLimits::of(p));
 }
 
 }  // namespace rs::io

@@ -7,23 +7,39 @@
 // `origin`), the key and the offending value.
 //
 // Keys (units in the name or below; "required" unless a default is given):
-//   name, source (which seed figure the profile is calibrated to),
-//   description = "", rotational (what the device reports, as
-//   /sys/block/*/queue/rotational does: the read policies see this),
-//   model = "hdd" if rotational else "ssd" (the timing model; a virtio disk
-//   reports rotational but has no mechanics, so the two are separate),
-//   seq_read_bw, seq_write_bw (bytes/s), base_read_latency_us,
-//   base_write_latency_us, sub4k_write_penalty_us = 0, io_opt = 0 (bytes),
-//   logical_block_size = 512, capacity_bytes (required for "hdd", else 0),
+//   name, description = "",
+//   sources: an object naming, for every other key the file sets, where its
+//     value comes from (a datasheet, a published measurement, or a seed's
+//     "before" figure used as the device's solo calibration). A key without
+//     a source, or a source for a key the file does not set, is an error.
+//   rotational (what the device reports, as /sys/block/*/queue/rotational
+//   does: the read policies see this), model = "hdd" if rotational else
+//   "ssd" (the timing model; a virtio disk reports rotational but has no
+//   mechanics, so the two are separate), seq_read_bw, seq_write_bw
+//   (bytes/s), base_read_latency_us, base_write_latency_us,
+//   sub4k_write_penalty_us = 0, io_opt = 0 (bytes), logical_block_size = 512,
+//   capacity_bytes (the whole device: an array member is this big, and the
+//   hdd model's seek distances are fractions of it),
 //   scale = 1 (0 < scale <= 1, multiplies bandwidths and IOPS).
-//   "ssd" model only: read_iops, write_iops (4 KiB random, full parallelism),
-//   parallelism (commands the device serves at once).
+//   Block layer in front of the device (block_layer.hpp): max_sectors_kb =
+//   1280 (requests are split at this size and merged up to it),
+//   queue_depth = 32 (requests the device holds at once: its tags),
+//   nr_requests = 2 x min(queue_depth, 128) with a scheduler, queue_depth
+//   without (requests the scheduler queue holds before submitters wait),
+//   scheduler = "none" ("none": dispatch in arrival order; "mq-deadline":
+//   in ascending sector order, one sweep after another).
+//   "ssd" model only: read_iops, write_iops (the controller's command
+//   ceilings), parallelism (commands the device serves at once), dies = 1,
+//   die_page_bytes = 16384 (the unit striped over the dies), die_read_us = 0,
+//   die_write_us = 0 (time a die is busy per page; 0: dies never limit).
 //   "hdd" model only: rpm, avg_seek_ms (seek over a third of the stroke, the
 //   datasheet convention and the mean distance of uniformly random I/O),
 //   track_to_track_ms, full_stroke_ms, ncq_depth = 1 (commands the drive
-//   may reorder among; 1 = strictly in order).
+//   may reorder among; 1 = strictly in order), readahead_bytes = 0 (how far
+//   the drive reads ahead into its cache while it has nothing queued).
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,12 +51,13 @@
 namespace rs::io {
 
 enum class TimingModel { Ssd, Hdd };
+enum class Scheduler { None, MqDeadline };
 
 struct DeviceProfile {
   std::string name;
   std::string description;
-  std::string source;
-  std::string origin;  // the file it was read from (or the caller's label)
+  std::map<std::string, std::string> sources;  // key -> where its value comes from
+  std::string origin;                          // the file it was read from (or the caller's label)
 
   bool rotational = false;
   TimingModel model = TimingModel::Ssd;
@@ -52,13 +69,23 @@ struct DeviceProfile {
   double sub4k_write_penalty_us = 0;  // writes not covering whole 4 KiB units
   uint32_t io_opt = 0;                // bytes, 0 = none
   uint32_t logical_block_size = 512;
-  uint64_t capacity_bytes = 0;  // seek distance reference (hdd)
+  uint64_t capacity_bytes = 0;  // the whole device
   double scale = 1.0;
+
+  // block layer
+  uint32_t max_sectors_kb = 1280;
+  uint32_t queue_depth = 32;
+  uint32_t nr_requests = 0;  // 0: the kernel's default for the scheduler (see above)
+  Scheduler scheduler = Scheduler::None;
 
   // ssd model
   double read_iops = 0;
   double write_iops = 0;
   uint32_t parallelism = 0;
+  uint32_t dies = 1;
+  uint32_t die_page_bytes = 16384;
+  double die_read_us = 0;
+  double die_write_us = 0;
 
   // hdd model
   double rpm = 0;
@@ -66,6 +93,10 @@ struct DeviceProfile {
   double track_to_track_ms = 0;
   double full_stroke_ms = 0;
   uint32_t ncq_depth = 1;
+  uint64_t readahead_bytes = 0;
+
+  // nr_requests with the default resolved.
+  uint32_t effective_nr_requests() const;
 };
 
 // Checks the cross-field rules (ranges, seek curve shape, io_opt a multiple
@@ -91,7 +122,11 @@ struct ProfileList {
 };
 ProfileList list_profiles(const std::string& dir);
 
-// The timing model a profile describes, with `scale` applied.
+// The emulated device a profile describes: its timing model (hdd or ssd)
+// behind its block layer, with `scale` applied. Throws
+// std::invalid_argument for a profile that does not validate.
 std::unique_ptr<DeviceModel> make_model(const DeviceProfile& p);
+// The timing model alone, without the block layer (for tests of the model).
+std::unique_ptr<DeviceModel> make_timing_model(const DeviceProfile& p);
 
 }  // namespace rs::io

@@ -1,34 +1,39 @@
-// Timing model of a rotational disk: one actuator serving I/O in the order
-// it is scheduled.
+// Timing model of a rotational disk, from the mechanics a datasheet gives:
+// seek time as a function of distance (seek_curve.hpp), the platter's
+// rotation, the media rate, command queueing (NCQ) and the read-ahead cache.
 //
-// Service on the actuator = positioning + transfer (+ the sub-4K write
-// penalty, a read-modify-write of the 4 KiB unit). Positioning is:
-//  - none for a sequential continuation (the I/O starts where the previous
-//    one ended);
-//  - for a short forward gap, the time the platter takes to carry the gap
-//    past the head, when that is quicker than seeking;
-//  - otherwise seek(distance) (see seek_curve.hpp) + rotational latency.
-// Rotational latency is the expected wait for the sector to come round.
-// With command queueing (ncq_depth > 1) a drive picks, among the n commands
-// it holds, the one coming round first: the expected wait is then the
-// minimum of n uniform waits, rotation/(n+1), and at n = 1 the familiar half
-// rotation. n counts this I/O and those still on the actuator when it is
-// scheduled, capped at ncq_depth. The seek is not shortened by queueing, a
-// conservative simplification.
-// With a nonzero seed the rotational latency is drawn (same distribution)
-// from a pseudo-random stream instead: still deterministic for a call
-// sequence.
+// Geometry: a track holds what the head reads in one revolution
+// (track_bytes = seq_read_bw x rotation period); byte offset o lies on track
+// o / track_bytes at angle frac(o / track_bytes). The platter turns at a
+// constant rate from angle 0 at time 0, so where the head is over the
+// platter follows from the time: rotational latency is computed, not drawn.
+// Seek distances are fractions of the whole disk (capacity_bytes), so a
+// member that uses part of a disk seeks like that part of the real disk.
+// Zoned recording (slower inner tracks) is not modelled: the seeds read the
+// outer part of their disks.
 //
-// The base latency (controller and bus) overlaps the next I/O's mechanics,
-// so it adds to each completion but not to the actuator's time.
-// `scale` stretches every actuator time by 1/scale, so bandwidth and
-// IOPS both scale by it.
+// Serving a command from time t, the drive takes the quickest of
+//  - streaming: the head is reading at offset h and the command starts at
+//    o >= h: the platter carries the gap past, (o - h) at the media rate;
+//  - positioning: seek to the target track (none on the same track), then
+//    wait until the target sector comes round;
+// and then transfers at the media rate (plus the sub-4K write penalty).
+// Read-ahead: while it has nothing queued, the drive keeps reading after
+// its last read into its cache, up to readahead_bytes; a read of cached
+// data costs no positioning (and only its uncached tail streams).
 //
-// The I/O is positioned from where the previous scheduled one ends (the
-// head is there when the actuator starts it). head_position(), what read
-// policies see, moves only when complete() reports the I/O done.
-//
-// schedule() is thread-safe (one short mutex); no allocation per I/O.
+// Two ways to drive it:
+//  - EventDevice (the simulator): the drive holds every command it is sent
+//    and, whenever the actuator frees, starts the one among the first
+//    ncq_depth (in arrival order) that it can finish soonest (shortest
+//    positioning time first, as NCQ firmware does; ties by arrival). With
+//    ncq_depth 1 it serves them in order.
+//  - DeviceModel::schedule() (the io_uring path, which cannot revise a
+//    completion time once given): commands are served in arrival order, so
+//    NCQ reordering is not modelled there.
+// The base latency (controller and bus) adds to each completion but overlaps
+// the next command's mechanics. `scale` stretches every mechanical time by
+// 1/scale, so bandwidth and IOPS both scale by it.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -37,14 +42,15 @@
 
 #include "io/device_model.hpp"
 #include "io/device_profile.hpp"
+#include "io/event_device.hpp"
 #include "io/seek_curve.hpp"
 
 namespace rs::io {
 
-class HddModel final : public DeviceModel {
+class HddModel final : public DeviceModel, public EventDevice {
  public:
   // `p` must be a valid profile with model hdd (validate_profile).
-  explicit HddModel(const DeviceProfile& p, uint64_t seed = 0);
+  explicit HddModel(const DeviceProfile& p);
 
   uint64_t schedule(uint64_t now_ns, bool write, uint64_t offset, uint32_t length) override;
   void complete(uint64_t offset, uint32_t length) override;
@@ -52,14 +58,32 @@ class HddModel final : public DeviceModel {
   uint32_t io_opt() const override { return io_opt_; }
   uint32_t logical_block_size() const override { return logical_block_size_; }
 
+  void arrive(uint64_t now_ns, uint64_t token, bool write, uint64_t offset, uint32_t length,
+              EventSink& sink) override;
+  void delivered(uint64_t now_ns, uint64_t token, EventSink& sink) override;
+
   // Byte offset where the last completed I/O ended.
   uint64_t head_position() const { return head_position_.load(std::memory_order_relaxed); }
   const SeekCurve& seek_curve() const { return curve_; }
   double rotation_ms() const { return rotation_ms_; }
+  double track_bytes() const { return track_bytes_; }
 
  private:
-  uint64_t positioning(uint64_t to, unsigned queued);
-  double next_uniform();
+  struct Command {
+    uint64_t token;
+    uint64_t offset;
+    uint64_t arrival;  // ticks
+    uint32_t length;
+    bool write;
+  };
+  // Ticks from `at` until the drive has served `c`, from the current state.
+  uint64_t service_ticks(uint64_t at, const Command& c) const;
+  // Starts `c` at `at` (service from service_ticks); returns its end.
+  uint64_t start(uint64_t at, const Command& c, uint64_t service);
+  // Where the cache's read-ahead has got to at `at` (>= head_).
+  uint64_t readahead_end(uint64_t at) const;
+  // Decides every command whose decision time has come by `now` (ticks).
+  void settle(uint64_t now, EventSink& sink);
 
   const bool rotational_;
   const uint32_t io_opt_;
@@ -67,21 +91,21 @@ class HddModel final : public DeviceModel {
   const SeekCurve curve_;
   const double rotation_ms_;
   const double time_stretch_;  // 1 / scale
-  const double inv_capacity_;
-  double ticks_per_byte_[2];  // [0] read (also the media rate for gaps), [1] write
+  const double track_bytes_;
+  const double capacity_;
+  double ticks_per_byte_[2];  // [0] read (also the media rate), [1] write
+  double bytes_per_tick_;
   uint64_t base_ticks_[2];
   uint64_t rotation_ticks_;
   uint64_t penalty_ticks_;
-  unsigned ncq_depth_;
+  uint64_t readahead_bytes_;
+  size_t ncq_depth_;
 
-  std::mutex mu_;
-  uint64_t actuator_free_ = 0;  // when the actuator finishes what it was given
-  uint64_t sched_head_ = 0;     // where the head is then (byte offset)
-  // When each of the last ncq_depth I/Os leaves the actuator, oldest first
-  // (a ring): counts the commands the drive holds.
-  std::vector<uint64_t> recent_;
-  size_t recent_first_ = 0, recent_count_ = 0;
-  uint64_t rng_ = 0;  // 0: expected rotational latency
+  std::mutex mu_;               // schedule() only: the io_uring path feeds it from several threads
+  uint64_t actuator_free_ = 0;  // when the actuator finishes (or finished) its last command
+  uint64_t head_ = 0;           // offset the head has read up to at actuator_free_
+  uint64_t cache_start_ = 0;    // [cache_start_, read-ahead end) is in the cache, unread
+  std::vector<Command> queue_;  // event path: commands not started yet, in arrival order
 
   std::atomic<uint64_t> head_position_{0};
 };

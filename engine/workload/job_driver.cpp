@@ -54,7 +54,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
     s.io.buffer = buffers_.data() + i * slot_bytes;
     s.io.owner = &s;
     s.io.done = &JobDriver::on_done;
-    s.io.job_id = job_index;  // btrfs's current->pid: one id per job thread
+    s.io.job_id = uint32_t(300 + seed_ % 32468);  // btrfs's current->pid: a pid drawn from the job's seed
     port_.prepare(s.io, uint32_t(slot_bytes));
     free_.push_back(&s);
   }

@@ -1,6 +1,9 @@
 #include "workload/scenario.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -31,6 +34,14 @@ std::vector<double> doubles(const json& v) {
   return out;
 }
 
+std::pair<double, double> band(const json& s, const char* key, const std::string& where) {
+  if (!s.contains(key)) return {0, 0};
+  auto v = doubles(s.at(key));
+  if (v.size() != 2 || !(v[0] >= 0 && v[0] < v[1]))
+    throw std::invalid_argument(where + ": \"" + key + "\" must be [low, high] with low < high");
+  return {v[0], v[1]};
+}
+
 std::optional<Scenario> parse_scenario(const std::string& text, const std::string& origin,
                                        std::string* error) {
   try {
@@ -52,6 +63,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
         const json& s = r["seed"];
         row.seed.before_bw = s.value("before_bw", 0.0);
         row.seed.after_bw = s.value("after_bw", 0.0);
+        row.seed.before_range = band(s, "before_bw_range", origin + ": row '" + row.label + "'");
+        row.seed.after_range = band(s, "after_bw_range", origin + ": row '" + row.label + "'");
         if (s.contains("before_share")) row.seed.before_share = doubles(s["before_share"]);
         if (s.contains("after_share")) row.seed.after_share = doubles(s["after_share"]);
         row.seed.note = s.value("note", "");
@@ -70,16 +83,70 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
   }
 }
 
-// Every emulated member gets the same capacity so HDD seek distances are
-// comparable; a profile without one gets 64 GiB.
+// md sizes a mirror to its smallest member; each emulated disk keeps its own
+// capacity, so an HDD seeks over the part of its platters the array uses.
 uint64_t member_bytes(const std::vector<io::DeviceProfile>& profiles) {
   uint64_t bytes = ~uint64_t{0};
-  for (auto& p : profiles)
-    bytes = std::min<uint64_t>(bytes, p.capacity_bytes ? p.capacity_bytes : 64ull << 30);
+  for (auto& p : profiles) bytes = std::min<uint64_t>(bytes, p.capacity_bytes);
   return bytes;
 }
 
+std::string mbs(double bytes_per_s) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.4g MB/s", bytes_per_s / 1e6);
+  return buf;
+}
+
+std::string share_text(const std::vector<double>& v) {
+  std::string s;
+  for (double x : v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%s%.0f", s.empty() ? "" : "/", x * 100);
+    s += buf;
+  }
+  return s;
+}
+
+void check_bw(std::vector<FigureCheck>& out, const char* what, double seed, std::pair<double, double> range,
+              double sim) {
+  if (seed <= 0 && range.second <= 0) return;
+  FigureCheck c;
+  c.what = what;
+  if (range.second > 0) {
+    c.within = sim >= range.first && sim <= range.second;
+    c.detail = "seed " + mbs(range.first) + " to " + mbs(range.second) + ", simulated " + mbs(sim);
+  } else {
+    c.within = std::fabs(sim - seed) <= kBandwidthTolerance * seed;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " (%+.1f %%)", (sim / seed - 1) * 100);
+    c.detail = "seed " + mbs(seed) + ", simulated " + mbs(sim) + buf;
+  }
+  out.push_back(c);
+}
+
+void check_share(std::vector<FigureCheck>& out, const char* what, const std::vector<double>& seed,
+                 const std::vector<double>& sim) {
+  if (seed.empty()) return;
+  FigureCheck c;
+  c.what = what;
+  c.within = seed.size() == sim.size();
+  for (size_t i = 0; c.within && i < seed.size(); ++i)
+    c.within = std::fabs(seed[i] - sim[i]) <= kShareTolerance;
+  c.detail = "seed " + share_text(seed) + ", simulated " + share_text(sim);
+  out.push_back(c);
+}
+
 }  // namespace
+
+std::vector<FigureCheck> check_against_seed(const SeedFigures& seed, const PolicyFigures& before,
+                                            const PolicyFigures& after) {
+  std::vector<FigureCheck> out;
+  check_bw(out, "before bandwidth", seed.before_bw, seed.before_range, before.bw_bytes);
+  check_bw(out, "after bandwidth", seed.after_bw, seed.after_range, after.bw_bytes);
+  check_share(out, "before share", seed.before_share, before.read_share);
+  check_share(out, "after share", seed.after_share, after.read_share);
+  return out;
+}
 
 std::optional<Scenario> load_scenario_file(const std::string& path, std::string* error) {
   std::ifstream f(path);
@@ -144,7 +211,14 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
   }
   shape.dev_sectors = member_bytes(profiles) / 512 / 1024 * 1024;
   std::vector<std::shared_ptr<io::DeviceModel>> models;
-  for (auto& p : profiles) models.push_back(io::make_model(p));
+  for (auto& p : profiles) {
+    std::string why;
+    if (!io::validate_profile(p, &why)) {
+      *error = why;
+      return std::nullopt;
+    }
+    models.push_back(io::make_model(p));
+  }
   auto made = SimArrayTarget::make(shape, models);
   if (!made) {
     *error = made.error().message;
@@ -225,9 +299,21 @@ std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, c
       if (!p) return std::nullopt;
       profiles.push_back(*p);
     }
+    for (auto& [index, p] : ov.profiles) {
+      if (index >= int(profiles.size())) {
+        *error = "profile for member " + std::to_string(index) + ": row '" + row.label + "' has " +
+                 std::to_string(profiles.size()) + " members (0 to " + std::to_string(profiles.size() - 1) +
+                 ")";
+        return std::nullopt;
+      }
+      if (index < 0)
+        std::fill(profiles.begin(), profiles.end(), p);
+      else
+        profiles[size_t(index)] = p;
+    }
     ScenarioRowResult r;
     r.label = row.label;
-    r.members = row.members;
+    for (auto& p : profiles) r.members.push_back(p.name);
     r.seed = row.seed;
     r.policy_before = ov.policy_before.empty() ? sc.policy_before : ov.policy_before;
     r.policy_after = ov.policy_after.empty() ? sc.policy_after : ov.policy_after;
@@ -239,6 +325,11 @@ std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, c
     r.before = *before;
     r.after = *after;
     r.ratio = before->bw_bytes > 0 ? after->bw_bytes / before->bw_bytes : 0;
+    // The seed's figures describe the seed's setup: compare only that.
+    if (!ov.any()) {
+      r.checks = check_against_seed(r.seed, r.before, r.after);
+      for (auto& c : r.checks) r.within = r.within && c.within;
+    }
     out.push_back(std::move(r));
   }
   return out;

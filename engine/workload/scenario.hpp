@@ -14,10 +14,26 @@
 
 namespace rs::workload {
 
-struct SeedFigures {                   // what the seed's author measured (0 / empty: not published)
+// What the seed's author measured (0 / empty: not published).
+struct SeedFigures {
   double before_bw = 0, after_bw = 0;  // bytes/s
-  std::vector<double> before_share, after_share;
+  // Where the seed gives a figure only to its printed precision or as an
+  // estimate ("0.001 GB/s", "~3.0+ GB/s"): the band it stands for, which
+  // replaces the 10 % tolerance. {0, 0}: none.
+  std::pair<double, double> before_range{0, 0}, after_range{0, 0};
+  std::vector<double> before_share, after_share;  // read share per member, 0..1
   std::string note;
+};
+
+// How far a simulated figure may be from the seed's and still reproduce it.
+inline constexpr double kBandwidthTolerance = 0.10;  // relative
+inline constexpr double kShareTolerance = 0.05;      // absolute, per member
+
+// One seed figure against the simulated one.
+struct FigureCheck {
+  std::string what;  // "before bandwidth", "after share", ...
+  bool within = true;
+  std::string detail;  // seed vs simulated, for the reader
 };
 
 struct ScenarioRow {
@@ -49,14 +65,31 @@ struct ScenarioRowResult {
   SeedFigures seed;
   PolicyFigures before, after;
   double ratio = 0;  // after bw / before bw
+  // Every figure the seed gives, checked (bandwidths within
+  // kBandwidthTolerance or the seed's band, shares within kShareTolerance).
+  // Only meaningful when the row ran with the scenario's own policies,
+  // profiles and workload: with overrides the checks are left empty.
+  std::vector<FigureCheck> checks;
+  bool within = true;  // every check passed
 };
+
+// Checks the seed's figures of a row against the simulated ones.
+std::vector<FigureCheck> check_against_seed(const SeedFigures& seed, const PolicyFigures& before,
+                                            const PolicyFigures& after);
 
 // Overrides from the command line (empty/0: keep the scenario's).
 struct ScenarioOverrides {
   std::string policy_before, policy_after;
-  std::vector<std::string> members;                      // profile per member (a single one: all)
+  std::vector<std::string> members;  // profile name per member (a single one: all), found in profile_dirs
+  // Profiles already loaded (e.g. from a file), each for member `index`, or
+  // for every member with index -1. Applied after `members`.
+  std::vector<std::pair<int, io::DeviceProfile>> profiles;
   std::vector<std::pair<std::string, std::string>> job;  // fio options replacing the row's
   std::optional<balance::Tunables> tunables;
+  bool any() const {
+    return !policy_before.empty() || !policy_after.empty() || !members.empty() || !profiles.empty() ||
+           !job.empty() || tunables.has_value();
+  }
 };
 
 std::optional<Scenario> load_scenario_file(const std::string& path, std::string* error);
@@ -64,12 +97,15 @@ std::optional<Scenario> find_scenario(const std::string& name, const std::vector
                                       std::string* error);
 std::vector<Scenario> list_scenarios(const std::vector<std::string>& dirs);
 
-// Runs one row with one policy on a fresh simulated array. Deterministic.
+// Runs one row with one policy on a fresh simulated array of the given
+// emulated disks, each as big as the smallest of them (md's rule for a
+// mirror). Deterministic.
 std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
                                           const std::vector<io::DeviceProfile>& profiles,
                                           const balance::Tunables& tunables, std::string* error);
 
 // Runs every row before and after. `profile_dirs` resolves profile names.
+// An override index beyond a row's members is an error naming the row.
 std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, const ScenarioOverrides& ov,
                                                            const std::vector<std::string>& profile_dirs,
                                                            std::string* error);

@@ -1,18 +1,22 @@
-// How fast the simulator runs: drives 4 KiB random member reads at QD32 over
-// two nvme-gm9000 models through one SimBackend on one thread, and prints
-// simulated member I/Os per wall-clock second. The design asks that a 60 s
-// seed benchmark replay in well under a second; this is the figure that
-// bounds it. Prints figures only, asserts nothing.
+// How fast the simulator runs through the whole stack: fio-style jobs
+// (workload runner and job driver) on a simulated RAID1 (array, read
+// policy) of emulated disks (block layer and device models) on the
+// virtual-time backend, one thread. Prints member I/Os per wall-clock
+// second (the figure the design bounds: a 60 s seed benchmark must replay
+// in well under a second) and per second of this process's CPU time (the
+// same figure without the other processes of a shared machine). Prints
+// figures only, asserts nothing.
 //
-// Usage: bench_sim [total_ios] [profile_dir]
+// Usage: bench_sim [seconds of virtual time per row] [resources dir]
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-#include "io/device_profile.hpp"
-#include "io/sim_backend.hpp"
+#include "workload/scenario.hpp"
 
 #ifndef RAIDSCOPE_SOURCE_DIR
 #define RAIDSCOPE_SOURCE_DIR "."
@@ -20,79 +24,85 @@
 
 namespace {
 
-using namespace rs::io;
+using namespace rs;
 
-// One fio-like job: keeps every slot in flight until `total` have been issued.
-struct Job {
-  SimBackend* be = nullptr;
-  uint64_t issued = 0, completed = 0, total = 0;
-  uint64_t rng = 0x243F6A8885A308D3ull;
-  uint64_t latency_sum_ns = 0;
+double cpu_seconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
 
-  uint64_t next_random() {  // splitmix64
-    uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-
-  void issue(MemberIo& io) {
-    const uint64_t r = next_random();
-    io.member = int(r & 1);
-    io.offset = ((r >> 1) % (uint64_t(1) << 28)) * 4096;  // anywhere in 1 TiB
-    io.tag = be->now_ns();
-    ++issued;
-    be->queue(io);
-  }
-
-  static void done(MemberIo& io, int /*result*/) {
-    Job& j = *static_cast<Job*>(io.owner);
-    ++j.completed;
-    j.latency_sum_ns += j.be->now_ns() - io.tag;
-    if (j.issued < j.total) j.issue(io);
-  }
+struct Case {
+  const char* what;
+  const char* policy;
+  std::vector<std::string> members;
+  std::vector<std::pair<std::string, std::string>> job;
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const uint64_t total = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 10'000'000;
-  const std::string dir = argc > 2 ? argv[2] : std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles";
-  const unsigned qd = 32;
-
-  std::string err;
-  auto profile = find_profile("nvme-gm9000", {dir}, &err);
-  if (!profile) {
-    std::fprintf(stderr, "bench_sim: %s\n", err.c_str());
-    return 1;
+  const std::string seconds = argc > 1 ? argv[1] : "2";
+  const std::string dir = argc > 2 ? argv[2] : std::string(RAIDSCOPE_SOURCE_DIR) + "/resources";
+  const std::vector<Case> cases = {
+      {"2x nvme-gm9000, md-rr, 4k randread QD32",
+       "md-rr",
+       {"nvme-gm9000", "nvme-gm9000"},
+       {{"rw", "randread"}, {"bs", "4k"}, {"iodepth", "32"}}},
+      {"2x nvme-gm9000, md-rr, 1M read QD16",
+       "md-rr",
+       {"nvme-gm9000", "nvme-gm9000"},
+       {{"rw", "read"}, {"bs", "1M"}, {"iodepth", "16"}}},
+      {"hdd-old + ssd-sata, btrfs-qlen, 32k randread QD16",
+       "btrfs-qlen",
+       {"hdd-old", "ssd-sata"},
+       {{"rw", "randread"}, {"bs", "32k"}, {"iodepth", "16"}}},
+      {"3x hdd-hdwg740, md-rr, 1M read QD16",
+       "md-rr",
+       {"hdd-hdwg740", "hdd-hdwg740", "hdd-hdwg740"},
+       {{"rw", "read"}, {"bs", "1M"}, {"iodepth", "16"}}},
+  };
+  std::printf("virtual time per case: %s s\n", seconds.c_str());
+  std::printf("%-52s %12s %10s %10s %14s %14s\n", "case", "member I/Os", "wall s", "cpu s", "M I/Os/wall s",
+              "M I/Os/cpu s");
+  uint64_t all_ios = 0;
+  double all_wall = 0, all_cpu = 0;
+  for (const Case& c : cases) {
+    std::string err;
+    std::vector<io::DeviceProfile> profiles;
+    for (auto& m : c.members) {
+      auto p = io::find_profile(m, {dir + "/profiles"}, &err);
+      if (!p) {
+        std::fprintf(stderr, "bench_sim: %s\n", err.c_str());
+        return 1;
+      }
+      profiles.push_back(*p);
+    }
+    workload::ScenarioRow row;
+    row.label = c.what;
+    row.members = c.members;
+    row.job = c.job;
+    row.job.push_back({"size", "64g"});
+    row.job.push_back({"runtime", seconds});
+    row.job.push_back({"time_based", "1"});
+    const double cpu0 = cpu_seconds();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto f = workload::simulate_row(row, c.policy, profiles, {}, &err);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double cpu = cpu_seconds() - cpu0;
+    if (!f) {
+      std::fprintf(stderr, "bench_sim: %s\n", err.c_str());
+      return 1;
+    }
+    std::printf("%-52s %12llu %10.3f %10.3f %14.2f %14.2f\n", c.what, (unsigned long long)f->member_ios, wall,
+                cpu, double(f->member_ios) / wall / 1e6, double(f->member_ios) / cpu / 1e6);
+    all_ios += f->member_ios;
+    all_wall += wall;
+    all_cpu += cpu;
   }
-  auto m0 = make_model(*profile), m1 = make_model(*profile);
-  DeviceModel* members[] = {m0.get(), m1.get()};
-  SimBackend be(members, nullptr, qd);
-
-  Job job;
-  job.be = &be;
-  job.total = total;
-  std::vector<MemberIo> slots(qd);
-  for (MemberIo& io : slots) {
-    io.length = 4096;
-    io.done = &Job::done;
-    io.owner = &job;
-  }
-
-  const auto t0 = std::chrono::steady_clock::now();
-  for (MemberIo& io : slots) job.issue(io);
-  while (be.in_flight()) be.reap(1);
-  const auto t1 = std::chrono::steady_clock::now();
-
-  const double wall_s = std::chrono::duration<double>(t1 - t0).count();
-  const double virt_s = double(be.now_ns()) * 1e-9;
-  std::printf("profile: %s x2, 4 KiB random reads, QD%u, one thread\n", profile->name.c_str(), qd);
-  std::printf("member I/Os: %llu in %.3f s wall, %.3f s virtual\n", (unsigned long long)job.completed, wall_s,
-              virt_s);
-  std::printf("simulated IOPS (virtual time): %.0f, mean latency %.1f us\n", double(job.completed) / virt_s,
-              double(job.latency_sum_ns) / double(job.completed) * 1e-3);
-  std::printf("wall-clock cost per simulated I/O: %.1f ns\n", wall_s * 1e9 / double(job.completed));
-  std::printf("simulated member I/Os per wall-clock second: %.0f\n", double(job.completed) / wall_s);
+  std::printf("%-52s %12llu %10.3f %10.3f %14.2f %14.2f\n", "all", (unsigned long long)all_ios, all_wall,
+              all_cpu, double(all_ios) / all_wall / 1e6, double(all_ios) / all_cpu / 1e6);
+  std::printf("simulated member I/Os per wall-clock second: %.0f\n", double(all_ios) / all_wall);
   return 0;
 }
