@@ -36,7 +36,11 @@ Status wait_for_task(const io::TaskHandle& task, const std::string& what) {
   bool cancelled = false;
   for (;;) {
     if (auto r = task->wait_for(std::chrono::milliseconds(100))) {
-      if (r->ok()) printer.finish();
+      if (r->ok()) {
+        const auto p = task->progress();
+        printer.update(p.total, p.total);  // the last line says 100% even for a quick task
+        printer.finish();
+      }
       return *r;
     }
     const auto p = task->progress();

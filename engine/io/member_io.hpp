@@ -22,11 +22,12 @@ struct MemberIo {
   void* owner = nullptr;  // the submitter's context, for `done`
   uint64_t tag = 0;       // free for the submitter (e.g. copy index)
   uint64_t due_ns = 0;    // backend-private: when an emulated disk completes it
-  // The emulated disk (DeviceModel) the I/O is scheduled on. A submitter
-  // that knows it sets it (the array takes it from its member table); left
-  // null, the backend takes the device's at queue() time. Completions use
-  // this, never the backend's member table, which replace_member() may
-  // change (even to null) while the I/O is in flight.
+  // Set by the submitter: the emulated disk this I/O runs on (the array
+  // takes it from its member table); null: the device's own, if any.
+  DeviceModel* emulated = nullptr;
+  // Backend-private: the emulated disk the I/O was scheduled on, taken at
+  // queue() time. Completions use this, never the backend's member table,
+  // which replace_member() may change (even to null) while it is in flight.
   DeviceModel* model = nullptr;
 };
 

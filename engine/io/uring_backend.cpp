@@ -121,7 +121,7 @@ void UringBackend::queue(MemberIo& io) {
   io_uring_sqe_set_data(sqe, &io);
   // Taken now, not at completion: replace_member() may change the table
   // while this I/O is in flight.
-  if (!io.model) io.model = dev->model();
+  io.model = io.emulated ? io.emulated : dev->model();
   if (io.model) {
     // The model is fed in submission order; the completion is held until
     // due_ns, when the emulated disk would be done.

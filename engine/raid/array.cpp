@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "discovery/identity.hpp"
 #include "io/uring_backend.hpp"
 #include "raid/array_port.hpp"
 
@@ -108,6 +109,11 @@ int Array::slot_of(const std::string& path) const {
   const TableRef t = table();
   for (int i = 0; i < t->size(); ++i)
     if ((*t)[i].dev && (*t)[i].dev->path() == path) return i;
+  // Another name for a member's storage (a loop device over it, a link).
+  auto id = discovery::identify(path);
+  if (!id) return -1;
+  for (int i = 0; i < t->size(); ++i)
+    if ((*t)[i].dev && discovery::same_storage(*id, (*t)[i].dev->identity())) return i;
   return -1;
 }
 

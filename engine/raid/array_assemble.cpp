@@ -5,6 +5,7 @@
 // must all be there unless the caller insists (mdadm's --run).
 #include <algorithm>
 
+#include "discovery/distinct.hpp"
 #include "raid/array.hpp"
 #include "raid/member_superblock.hpp"
 
@@ -51,23 +52,29 @@ Result<std::vector<Candidate>> open_candidates(const std::vector<std::string>& p
 Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const std::vector<std::string>& paths,
                                                const AssembleOptions& opt) {
   if (paths.empty()) return make_error(Errc::invalid_argument, "no members given");
+  {
+    std::vector<std::string> all = paths;
+    if (!opt.resume_member.empty()) all.push_back(opt.resume_member);
+    // One file reached by two names (a loop device over it, a hard link)
+    // would be driven as two members.
+    if (Status s = discovery::check_distinct(all); !s) return s.error();
+  }
   auto opened = open_candidates(paths, opt.read_only);
   if (!opened) return opened.take_error();
   std::vector<Candidate>& cands = *opened;
-  // `add` resuming: the target takes part only if it is this array's
-  // recovering member; anything else about it is add's business.
+  // `add`: the target takes part when it is this array's member with an
+  // active role (recovering: the rebuild resumes; in sync: add refuses it);
+  // a stale or failed one is add's to start afresh, without a warning here.
   if (!opt.resume_member.empty() &&
       std::none_of(cands.begin(), cands.end(), [&](const Candidate& c) { return c.path == opt.resume_member; })) {
     auto target = open_candidates({opt.resume_member}, opt.read_only);
-    if (target && (*target)[0].sb.set_uuid == cands[0].sb.set_uuid &&
-        ((*target)[0].sb.feature_map & ondisk::kFeatureRecoveryOffset))
-      cands.push_back(std::move((*target)[0]));
+    if (target && (*target)[0].sb.set_uuid == cands[0].sb.set_uuid) cands.push_back(std::move((*target)[0]));
   }
 
   size_t fresh = 0;
   for (size_t i = 0; i < cands.size(); ++i) {
     if (cands[i].sb.set_uuid != cands[0].sb.set_uuid)
-      return make_error(Errc::invalid_argument,
+      return make_error(Errc::refused,
                         cands[i].path + " and " + cands[0].path + " belong to different arrays (array UUID " +
                             ondisk::uuid_to_string(cands[i].sb.set_uuid) + " vs " +
                             ondisk::uuid_to_string(cands[0].sb.set_uuid) + ")");

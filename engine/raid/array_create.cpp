@@ -8,6 +8,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "discovery/distinct.hpp"
 #include "discovery/signature.hpp"
 #include "raid/array.hpp"
 #include "raid/member_superblock.hpp"
@@ -90,9 +91,8 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   if (set_name.find(':') == std::string::npos) set_name = host_name() + ":" + set_name;
   if (set_name.size() > 32)
     return make_error(Errc::invalid_argument, "array name '" + set_name + "' is longer than md's 32 bytes");
-  for (size_t i = 0; i < paths.size(); ++i)
-    for (size_t j = i + 1; j < paths.size(); ++j)
-      if (paths[i] == paths[j]) return make_error(Errc::invalid_argument, paths[i] + ": given twice");
+  // By identity, not name: a loop device over a member file is that file.
+  if (Status s = discovery::check_distinct(paths); !s) return s.error();
   if (o.create_files_bytes && o.create_files_bytes < kMinMemberBytes)
     return make_error(Errc::invalid_argument, "--create-files size " + std::to_string(o.create_files_bytes) +
                                                   " is too small (at least " + std::to_string(kMinMemberBytes) +

@@ -114,7 +114,7 @@ void Array::resubmit(ArrayIo& io) {
 void Array::issue(ArrayIo& io, MemberChild& child, int slot) {
   const Member& m = (*io.held->table)[slot];
   child.member = slot;
-  child.model = m.model.get();
+  child.emulated = m.model.get();
   child.offset = (shape_.data_offset + child.dev_sector) * kSectorBytes;
   child.length = child.sectors * uint32_t(kSectorBytes);
   auto& c = runtime(slot).counters;

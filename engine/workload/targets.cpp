@@ -118,7 +118,6 @@ class DevicePort final : public TargetPort {
     d.offset = io.offset;
     d.length = io.length;
     d.buffer = io.buffer;
-    d.model = target_.dev_->model();
     auto& c = target_.counters_;
     c.account_pending(io.issue_ns);
     c.nr_pending.fetch_add(1, std::memory_order_relaxed);

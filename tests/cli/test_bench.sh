@@ -60,7 +60,7 @@ pass "sparse member warning"
 python3 -c 'import json; m = json.load(open("wm.json"))["jobs"][0]["raidscope"]["members"]; assert m[0]["reads"] == 0 and m[1]["reads"] > 0, m' ||
   fail "write-mostly member served reads"
 expect_status 2 "bad member index" -- "$CLI" bench --array=a.img,b.img --io-opt=7=4096 --rw=read --size=1m
-expect_error_mentions "member index"
+expect_error_mentions "no member rd7"
 pass "per-member tunables"
 
 # A job file with two stonewalled jobs, written the way fio users write them.
