@@ -33,6 +33,7 @@ SyncIo::SyncIo(Array& array) : array_(array) {
 }
 
 SyncIo::~SyncIo() {
+  ios_.clear();
   port_.reset();
   ctx_.reset();
 }
@@ -48,19 +49,24 @@ Status SyncIo::check_range(const char* what, uint64_t offset, size_t len) const 
 
 Status SyncIo::run_aligned(bool write, uint64_t offset, uint8_t* buf, size_t len) {
   if (len == 0) return {};
-  const uint32_t piece = uint32_t(std::min<size_t>(kPiece, len));
+  // Slots and bounce buffers of kPiece each, made on first use.
+  const uint32_t piece = kPiece;
+  if (ios_.empty()) {
+    ios_ = std::vector<ArrayIo>(kDepth);
+    bounce_ = io::AlignedBuffer(size_t(piece) * kDepth);
+    for (size_t i = 0; i < kDepth; ++i) {
+      port_->prepare(ios_[i], piece);
+      ios_[i].buffer = bounce_.data() + i * piece;
+      ios_[i].done = piece_done;
+    }
+  }
   const size_t depth = std::min<size_t>(kDepth, (len + piece - 1) / piece);
-  std::vector<ArrayIo> ios(depth);
-  io::AlignedBuffer bounce(size_t(piece) * depth);
   Pending st;
   st.user = buf;
   st.base = offset;
   for (size_t i = 0; i < depth; ++i) {
-    port_->prepare(ios[i], piece);
-    ios[i].buffer = bounce.data() + i * piece;
-    ios[i].done = piece_done;
-    ios[i].owner = &st;
-    st.free.push_back(&ios[i]);
+    ios_[i].owner = &st;
+    st.free.push_back(&ios_[i]);
   }
   size_t pos = 0;
   while ((pos < len && !st.error) || st.busy > 0) {
@@ -88,7 +94,8 @@ Status SyncIo::run_aligned(bool write, uint64_t offset, uint8_t* buf, size_t len
 Status SyncIo::read(uint64_t offset, void* buf, size_t len) {
   if (Status s = check_range("reading", offset, len); !s) return s;
   const uint64_t start = offset / kBlock * kBlock, end = (offset + len + kBlock - 1) / kBlock * kBlock;
-  std::vector<uint8_t> tmp(end - start);
+  std::vector<uint8_t>& tmp = staging_;
+  tmp.resize(end - start);
   if (Status s = run_aligned(false, start, tmp.data(), tmp.size()); !s) return s;
   std::memcpy(buf, tmp.data() + (offset - start), len);
   return {};
@@ -97,7 +104,8 @@ Status SyncIo::read(uint64_t offset, void* buf, size_t len) {
 Status SyncIo::write(uint64_t offset, const void* buf, size_t len) {
   if (Status s = check_range("writing", offset, len); !s) return s;
   const uint64_t start = offset / kBlock * kBlock, end = (offset + len + kBlock - 1) / kBlock * kBlock;
-  std::vector<uint8_t> tmp(end - start);
+  std::vector<uint8_t>& tmp = staging_;
+  tmp.resize(end - start);
   // Unaligned edges: read the partial 4 KiB blocks first, then patch.
   if (start != offset || end != offset + len) {
     if (Status s = run_aligned(false, start, tmp.data(), kBlock); !s) return s;

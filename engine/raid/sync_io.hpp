@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/result.hpp"
 #include "io/context.hpp"
@@ -31,6 +32,10 @@ class SyncIo {
   std::string note_;
   std::unique_ptr<io::IoContext> ctx_;
   std::unique_ptr<ArrayPort> port_;
+  // Kept between calls: a caller streaming many pieces allocates once.
+  std::vector<uint8_t> staging_;
+  std::vector<ArrayIo> ios_;
+  io::AlignedBuffer bounce_;
 };
 
 }  // namespace rs::raid
