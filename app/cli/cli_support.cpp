@@ -1,16 +1,22 @@
 #include "cli_support.hpp"
 
+#include <atomic>
+#include <cerrno>
 #include <csignal>
 
 namespace rs::cli {
 
 namespace {
-volatile std::sig_atomic_t g_signal = 0;
+// Lock-free, so async-signal-safe to store, and safe to read from any thread.
+std::atomic<int> g_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 void on_signal(int sig) {
-  g_signal = sig;
+  const int saved = errno;  // the interrupted code may be about to read it
+  g_signal.store(sig, std::memory_order_relaxed);
   // The second one is not ours to soften.
   std::signal(sig, SIG_DFL);
+  errno = saved;
 }
 }  // namespace
 
@@ -28,7 +34,7 @@ void install_interrupt_handlers() {
 }
 
 int interrupted_signal() {
-  return g_signal;
+  return g_signal.load(std::memory_order_relaxed);
 }
 
 Status wait_for_task(const io::TaskHandle& task, const std::string& what) {

@@ -44,11 +44,13 @@ IoContext::~IoContext() {
 }
 
 void IoContext::post(std::function<void()> fn) {
-  {
-    std::lock_guard lock(mutex_);
-    posted_.push_back(std::move(fn));
-    posted_count_.fetch_add(1, std::memory_order_seq_cst);
-  }
+  // All of it under the lock, the eventfd write included: the owner takes
+  // the lock to collect the closure, so once it can run it (and, say,
+  // complete the last I/O and destroy this context) the poster is done
+  // touching the context.
+  std::lock_guard lock(mutex_);
+  posted_.push_back(std::move(fn));
+  posted_count_.fetch_add(1, std::memory_order_seq_cst);
   // The load keeps a busy owner's flag line shared; only a poster that
   // sees the owner asleep pays for the exchange and the write.
   if (sleeping_.load(std::memory_order_seq_cst) && sleeping_.exchange(false, std::memory_order_seq_cst) &&
