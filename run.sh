@@ -3,8 +3,10 @@
 #   ./run.sh            install what is missing, build, run the main job:
 #                       the GUI on a demo array when a display is there,
 #                       a headless demo that prints what it did otherwise
-#   ./run.sh test       install what is missing, build, run the whole test suite
-#   ./run.sh sanitize   the engine tests under ASan+UBSan (and TSan) builds
+#   ./run.sh test       install what is missing, build, run the whole test suite,
+#                       then the engine and CLI tests under ASan+UBSan and the
+#                       threaded ones under TSan
+#   ./run.sh sanitize   only the sanitizer part of `test`
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$PWD
@@ -18,7 +20,7 @@ PACKAGES=(
   qml6-module-qtquick-templates qml6-module-qtquick-window qml6-module-qtqml
   qml6-module-qtqml-workerscript qml6-module-qtcharts qml6-module-qttest
   qml6-module-qtquick-dialogs
-  fio mdadm xvfb xauth
+  fio mdadm xvfb xauth time
 )
 
 install_missing() {
@@ -34,11 +36,40 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-build() {  # build DIR [cmake options...]
-  local dir=$1; shift
-  cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-  cmake --build "$dir" -j"$(nproc)"
+# build DIR LABEL [cmake options...]: configures and builds quietly, as one
+# progress line ("building (label): 57/149"); the full log only on failure.
+build() {
+  local dir=$1 label=$2; shift 2
+  local log="$dir.log"
+  mkdir -p "$dir"
+  if ! cmake -S "$ROOT" -B "$dir" -G Ninja "$@" >"$log" 2>&1; then
+    echo "run.sh: configuring $label failed; the log:" >&2
+    cat "$log" >&2
+    exit 1
+  fi
+  local tty=0
+  [[ -t 1 ]] && tty=1
+  ((tty)) || echo "building ($label)..."
+  set +e
+  cmake --build "$dir" -j"$(nproc)" 2>&1 | tee -a "$log" | while IFS= read -r line; do
+    if ((tty)) && [[ $line =~ ^\[([0-9]+)/([0-9]+)\] ]]; then
+      printf '\rbuilding (%s): %s/%s ' "$label" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+    fi
+  done
+  local rc=${PIPESTATUS[0]}
+  set -e
+  ((tty)) && printf '\r\033[K'
+  if ((rc != 0)); then
+    echo "run.sh: building $label failed; the log:" >&2
+    cat "$log" >&2
+    exit 1
+  fi
+  echo "built ($label)"
 }
+
+# The sanitizer trees: the engine, the CLI and their tests (no GUI),
+# optimised lightly so they build and run in CI's time.
+SANITIZER_OPTS=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DRAIDSCOPE_GUI=OFF -DRAIDSCOPE_WERROR=ON)
 
 DEMO=${RAIDSCOPE_DEMO_DIR:-$HOME/.local/share/raidscope/demo}
 CLI=$ROOT/build/app/raidscope-cli
@@ -78,20 +109,34 @@ demo_headless() {
   fi
 }
 
+# The tests that run threads against the engine: what TSan is for.
+TSAN_TESTS="raid:|io:|telemetry:|balance:|workload:.*(array|verify|runner|time_based)|cli: test_(live_session|interrupt|bench)|soak:"
+
 install_missing
 case "$MODE" in
   test)
-    build build -DRAIDSCOPE_WERROR=ON
-    cd build && ctest --output-on-failure --timeout 900 -j2
+    # Everything, then the engine and CLI again under ASan+UBSan, then the
+    # threaded parts under TSan. Any failure fails the command.
+    build build release -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRAIDSCOPE_WERROR=ON
+    build build-asan asan+ubsan "${SANITIZER_OPTS[@]}" -DRAIDSCOPE_SANITIZE=address,undefined
+    build build-tsan tsan "${SANITIZER_OPTS[@]}" -DRAIDSCOPE_SANITIZE=thread
+    status=0
+    echo "== tests"
+    (cd build && ctest --output-on-failure --timeout 900 -j2) || status=1
+    echo "== tests under ASan+UBSan"
+    (cd build-asan && ctest --output-on-failure --timeout 900 -j2) || status=1
+    echo "== threaded tests under TSan"
+    (cd build-tsan && ctest --output-on-failure --timeout 900 -j2 -R "$TSAN_TESTS") || status=1
+    exit $status
     ;;
   sanitize)
-    build build-asan -DRAIDSCOPE_SANITIZE=address,undefined -DRAIDSCOPE_GUI=OFF
+    build build-asan asan+ubsan "${SANITIZER_OPTS[@]}" -DRAIDSCOPE_SANITIZE=address,undefined
     (cd build-asan && ctest --output-on-failure -j2)
-    build build-tsan -DRAIDSCOPE_SANITIZE=thread -DRAIDSCOPE_GUI=OFF
-    (cd build-tsan && ctest --output-on-failure -j2 -R "raid|balance|workload")
+    build build-tsan tsan "${SANITIZER_OPTS[@]}" -DRAIDSCOPE_SANITIZE=thread
+    (cd build-tsan && ctest --output-on-failure -j2 -R "$TSAN_TESTS")
     ;;
   run)
-    build build
+    build build release -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ensure_demo
     if [[ -n ${DISPLAY:-} || -n ${WAYLAND_DISPLAY:-} ]]; then
       exec "$ROOT/build/app/gui/raidscope" "$DEMO"/member{0,1}.img
