@@ -5,19 +5,20 @@
 source "$(dirname "$0")/lib.sh"
 
 # Two members emulated as 100 MB/s virtio disks (sparse files are fine: the
-# model, not the host, decides when a read completes).
+# model, not the host, decides when a read completes). Samples every 200 ms:
+# ~40 1 MiB reads each, so one read more or less moves a sample by 2.5 %.
 "$CLI" create --level=1 --raid-devices=2 --create-files=1G v0.img v1.img >/dev/null
 expect_status 0 "bench with --set-at" -- "$CLI" bench --array=v0.img,v1.img --member-profile=virtio-100mbs \
   --policy=md-legacy --name=seq --rw=read --bs=1M --iodepth=16 --runtime=6 --time_based --direct=1 \
-  --set-at=3:read_policy=md-rr --telemetry=t.jsonl --status-interval=100
+  --set-at=3:read_policy=md-rr --telemetry=t.jsonl --status-interval=200
 python3 - t.jsonl <<'PY'
 import json, sys
 samples = [json.loads(l) for l in open(sys.argv[1])]
-assert len(samples) >= 50, f"only {len(samples)} samples in 6 s at 10 Hz"
+assert len(samples) >= 28, f"only {len(samples)} samples in 6 s at 5 Hz"
 events = [e for s in samples for e in s.get("events", []) if e.get("tunable") == "read_policy"]
 assert len(events) == 1 and events[0]["value"] == "md-rr", f"policy event: {events}"
 assert abs(events[0]["t"] - 3.0) <= 0.1, f"the change happened at {events[0]['t']:.3f} s, not 3 s"
-before = [s for s in samples if 0.3 <= s["t"] <= 2.9]
+before = [s for s in samples if 0.3 <= s["t"] <= 3.0]
 after = [s for s in samples if 3.2 <= s["t"] <= 5.9]
 for s in before:
     top = max(m["read_share"] for m in s["members"])
