@@ -203,6 +203,8 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   Status sync_now();  // request and wait
   void register_front_tunables();
   io::TaskHandle start_task(std::string kind, std::string target, std::function<Status(io::TaskState&)> body);
+  Status maintenance_transfer(const MemberTable& t, int slot, bool write, uint64_t dev_sector, void* buf,
+                              uint64_t bytes);
   void start_resync();
   Status run_resync(io::TaskState& task);
   Status run_rebuild(io::TaskState& task, int slot);

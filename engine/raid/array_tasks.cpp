@@ -96,28 +96,26 @@ void Array::start_resync() {
 // ---- maintenance member I/O ----
 
 Status Array::read_member(const MemberTable& t, int slot, uint64_t dev_sector, void* buf, uint64_t bytes) {
-  const Member& m = t[slot];
-  if (!m.dev) return make_error(Errc::unsupported, "member " + std::to_string(slot) + " has no device");
-  std::string err;
-  if (m.dev->read_at((shape_.data_offset + dev_sector) * kSectorBytes, buf, bytes, &err)) return {};
-  std::optional<uint64_t> epoch;
-  {
-    std::lock_guard lock(meta_mutex_);
-    epoch = fail_locked(slot, "read error during maintenance: " + err);
-  }
-  if (epoch && metadata_) metadata_->wait(*epoch);
-  return make_error(Errc::io_error, err);
+  return maintenance_transfer(t, slot, false, dev_sector, buf, bytes);
 }
 
 Status Array::write_member(const MemberTable& t, int slot, uint64_t dev_sector, const void* buf, uint64_t bytes) {
+  return maintenance_transfer(t, slot, true, dev_sector, const_cast<void*>(buf), bytes);
+}
+
+// A maintenance transfer that fails fails the member, as md does, and
+// returns once that is recorded.
+Status Array::maintenance_transfer(const MemberTable& t, int slot, bool write, uint64_t dev_sector, void* buf,
+                                   uint64_t bytes) {
   const Member& m = t[slot];
   if (!m.dev) return make_error(Errc::unsupported, "member " + std::to_string(slot) + " has no device");
   std::string err;
-  if (m.dev->write_at((shape_.data_offset + dev_sector) * kSectorBytes, buf, bytes, &err)) return {};
+  const uint64_t at = (shape_.data_offset + dev_sector) * kSectorBytes;
+  if (write ? m.dev->write_at(at, buf, bytes, &err) : m.dev->read_at(at, buf, bytes, &err)) return {};
   std::optional<uint64_t> epoch;
   {
     std::lock_guard lock(meta_mutex_);
-    epoch = fail_locked(slot, "write error during maintenance: " + err);
+    epoch = fail_locked(slot, std::string(write ? "write" : "read") + " error during maintenance: " + err);
   }
   if (epoch && metadata_) metadata_->wait(*epoch);
   return make_error(Errc::io_error, err);

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+
+#include "../../common/temp_dir.hpp"
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -15,21 +17,8 @@
 namespace rs::discovery::test {
 
 // A fresh directory under /tmp, removed with everything in it.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/rs-discovery-XXXXXX";
-    const char* p = ::mkdtemp(tmpl);
-    REQUIRE(p != nullptr);
-    path = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return path + "/" + name; }
+struct TempDir : rs::test::TempDir {
+  TempDir() : rs::test::TempDir("rs-discovery") {}
 };
 
 // Writes `text` to `path`, creating parent directories.

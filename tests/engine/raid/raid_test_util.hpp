@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+
+#include "../../common/temp_dir.hpp"
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -33,21 +35,8 @@ inline constexpr uint64_t kMemberBytes = 8ull << 20;  // 1 MiB metadata + 7 MiB 
 inline constexpr uint32_t kChunkBytes = 64 * 1024;    // small chunks so I/Os cross chunk boundaries
 
 // A fresh directory under /tmp, removed with everything in it.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/rs-raidtest-XXXXXX";
-    const char* p = ::mkdtemp(tmpl);
-    REQUIRE(p != nullptr);
-    path = p;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name) const { return path + "/" + name; }
+struct TempDir : rs::test::TempDir {
+  TempDir() : rs::test::TempDir("rs-raidtest") {}
 };
 
 struct Config {
