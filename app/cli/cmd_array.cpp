@@ -80,7 +80,8 @@ std::string level_list() {
 }  // namespace
 
 int cmd_create(const Argv& argv) {
-  Args a(argv, {"level", "raid-devices", "layout", "chunk", "name", "create-files"}, {"force"});
+  Args a(argv, {"level", "raid-devices", "layout", "chunk", "name", "create-files", "bitmap", "bitmap-chunk"},
+         {"force"});
   raid::CreateOptions o;
   auto level = a.integer("level", 0, 100);
   if (!level) throw UsageError("missing required option --level (" + level_list() + ")");
@@ -99,6 +100,19 @@ int cmd_create(const Argv& argv) {
     if (*c < 4096 || (*c & (*c - 1))) throw UsageError("--chunk must be a power of two of at least 4K");
     if (*c > (1ull << 30)) throw UsageError("--chunk must be at most 1G");
     o.chunk_bytes = uint32_t(*c);
+  }
+  if (auto b = a.value("bitmap")) {
+    if (*b == "internal")
+      o.bitmap = raid::BitmapMode::internal;
+    else if (*b == "none")
+      o.bitmap = raid::BitmapMode::none;
+    else
+      throw UsageError("--bitmap=" + *b + ": internal or none (default: internal above 100 GiB, as mdadm)");
+  }
+  if (auto c = a.size("bitmap-chunk")) {
+    if (*c > (1ull << 31)) throw UsageError("--bitmap-chunk must be at most 2G");
+    o.bitmap_chunk_bytes = uint32_t(*c);
+    if (o.bitmap == raid::BitmapMode::automatic) o.bitmap = raid::BitmapMode::internal;
   }
   o.name = a.value("name").value_or("");
   o.force = a.flag("force");
@@ -154,6 +168,8 @@ void detail_json(raid::Array& arr) {
   j["events"] = sb.events;
   auto policy = arr.tunables().get("read_policy");
   if (policy) j["read_policy"] = *policy;
+  if (const auto* bm = arr.bitmap())
+    j["bitmap"] = {{"chunk_bytes", bm->layout().chunk_bytes}, {"chunks", bm->chunks()}, {"dirty", bm->dirty_bits()}};
   auto& members = j["members"] = nlohmann::ordered_json::array();
   for (int i = 0; i < g.raid_disks; ++i) {
     const raid::Member& m = (*t)[i];
@@ -201,6 +217,10 @@ int cmd_detail(const Argv& argv) {
   std::printf("            Events : %llu\n", static_cast<unsigned long long>(sb.events));
   if (auto policy = arr->tunables().get("read_policy"))
     std::printf("       Read Policy : %s\n", policy->c_str());
+  if (const auto* bm = arr->bitmap())
+    std::printf("     Intent Bitmap : Internal, %llu chunks of %s, %llu dirty\n",
+                static_cast<unsigned long long>(bm->chunks()), human(bm->layout().chunk_bytes).c_str(),
+                static_cast<unsigned long long>(bm->dirty_bits()));
   std::string note;
   auto backend = arr->make_backend(1, &note);
   std::printf("        I/O Engine : %s\n", note.empty() ? backend->describe().c_str() : note.c_str());

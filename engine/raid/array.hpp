@@ -26,6 +26,7 @@
 #include "ondisk/superblock.hpp"
 #include "raid/array_core.hpp"
 #include "raid/barrier.hpp"
+#include "raid/bitmap_stage.hpp"
 #include "raid/metadata.hpp"
 #include "raid/personality.hpp"
 #include "telemetry/event_log.hpp"
@@ -34,6 +35,8 @@
 #include "telemetry/tunables.hpp"
 
 namespace rs::raid {
+
+class ArrayPort;
 
 // A member that was given but does not take part, and why.
 struct Rejected {
@@ -55,6 +58,8 @@ struct AssembleOptions {
   std::string resume_member;
 };
 
+enum class BitmapMode { automatic, internal, none };  // automatic: internal above 100 GiB, as mdadm
+
 struct CreateOptions {
   int level = 1;
   int raid_disks = 0;
@@ -63,6 +68,8 @@ struct CreateOptions {
   std::string name;
   bool force = false;               // overwrite signatures / other arrays' members
   uint64_t create_files_bytes = 0;  // create missing image files of this size
+  BitmapMode bitmap = BitmapMode::automatic;
+  uint32_t bitmap_chunk_bytes = 0;  // 0: 64 MiB, doubled until the bits fit
 };
 
 struct AddOptions {
@@ -89,8 +96,15 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
                                                const std::vector<std::string>& paths);
   // An array of emulated disks for the simulator: no devices, no
   // superblocks; member i is models[i] (null: missing).
+  // `bitmap_chunk_bytes` (0: none) gives it a write-intent bitmap whose page
+  // writes run on the context attach_bitmap_context() names.
   static Result<std::unique_ptr<Array>> simulated(const LevelTable& levels, const Shape& shape,
-                                                  std::vector<std::shared_ptr<io::DeviceModel>> models);
+                                                  std::vector<std::shared_ptr<io::DeviceModel>> models,
+                                                  uint32_t bitmap_chunk_bytes = 0);
+  // Simulated arrays: the (virtual-time) context the bitmap's page writes
+  // and daemon run on; called on that context's thread.
+  void attach_bitmap_context(io::IoContext& context);
+  const WriteIntentBitmap* bitmap() const { return bitmap_.get(); }
   // Stops tasks and the metadata thread; writes the final state like close()
   // if close() was not called (errors then only go to the event log).
   ~Array() override;
@@ -121,6 +135,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // resync_point() on.
   bool resync_pending() const { return resync_point() != ondisk::kMaxSector; }
   uint64_t resync_point() const override { return recovery_cp_.load(std::memory_order_acquire); }
+  bool read_first_copy(uint64_t array_sector, uint64_t sectors) const override;
   std::string state_text() const;  // "clean", "active, degraded", "clean, resyncing (12%)", ...
   uint64_t mismatch_cnt() const { return mismatch_cnt_.load(std::memory_order_relaxed); }
 
@@ -206,6 +221,23 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   Status maintenance_transfer(const MemberTable& t, int slot, bool write, uint64_t dev_sector, void* buf,
                               uint64_t bytes);
   void start_resync();
+  // ---- the write-intent bitmap (array_bitmap.cpp) ----
+  static Result<std::unique_ptr<WriteIntentBitmap>> load_bitmap(io::MemberDevice& dev, const ondisk::Superblock& sb,
+                                                                uint64_t sync_size);
+  void start_bitmap_thread();
+  void register_bitmap_tunables();
+  // The write gate's bitmap stage: false when the write waits for a page.
+  bool bitmap_gate(ArrayIo& io);
+  // On the bitmap context: write page `p` if it has undurable content.
+  void write_bitmap_page(uint64_t p);
+  static void bitmap_page_done(io::MemberIo& mio, int result);
+  static void bitmap_daemon_tick(io::MemberIo& mio, int result);
+  void arm_bitmap_daemon();
+  void bitmap_daemon_pass();
+  uint64_t bitmap_half_sleep_ns() const;
+  Status flush_bitmap_for_close();
+  void stop_bitmap();
+  bool degraded_or_recovering() const;
   Status run_resync(io::TaskState& task);
   Status run_rebuild(io::TaskState& task, int slot);
   Status run_check(io::TaskState& task, bool repair);
@@ -250,6 +282,30 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   std::vector<RunningTask> tasks_;
   std::vector<std::unique_ptr<io::ContextThread>> task_threads_;
   std::function<void(const std::string&, uint64_t)> piece_hook_;
+
+  // The write-intent bitmap: its state, and the context its page writes and
+  // daemon run on (a thread of its own, or the simulator's context).
+  std::unique_ptr<WriteIntentBitmap> bitmap_;
+  std::unique_ptr<io::ContextThread> bitmap_thread_;
+  io::IoContext* bitmap_ctx_ = nullptr;
+  std::unique_ptr<ArrayPort> bitmap_port_;  // on bitmap_ctx_
+  struct BitmapPageIo : io::MemberIo {
+    Array* array = nullptr;
+    uint64_t page = 0;
+  };
+  struct PageWrite {  // bitmap_ctx_ only
+    io::AlignedBuffer buf;
+    std::vector<BitmapPageIo> ios;
+    unsigned outstanding = 0;
+    TableRef table;  // the members it was written to stay open until done
+  };
+  std::vector<PageWrite> page_writes_;
+  BitmapPageIo daemon_timer_;  // the simulator's daemon
+  std::thread daemon_thread_;   // real arrays' daemon
+  std::mutex daemon_mutex_;
+  std::condition_variable daemon_cv_;
+  std::atomic<bool> bitmap_stopping_{false};
+  std::vector<uint8_t> resync_bits_;  // chunks a bitmap-driven resync covers; fixed while it runs
 };
 
 }  // namespace rs::raid

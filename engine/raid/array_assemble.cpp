@@ -7,6 +7,7 @@
 
 #include "discovery/distinct.hpp"
 #include "raid/array.hpp"
+#include "raid/array_port.hpp"
 #include "raid/member_superblock.hpp"
 
 namespace rs::raid {
@@ -161,13 +162,23 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
     return make_error(Errc::refused, msg);
   }
   arr->recovery_cp_ = fsb.resync_offset;
+  if (fsb.feature_map & ondisk::kFeatureBitmapOffset) {
+    auto bm = load_bitmap(*cands[fresh].dev, fsb, arr->personality_->bitmap_sectors());
+    if (!bm) return bm.take_error();
+    arr->bitmap_ = std::move(*bm);
+    arr->register_bitmap_tunables();
+    // After an unclean stop only the chunks whose bits are set differ.
+    if (arr->resync_pending()) arr->resync_bits_ = arr->bitmap_->snapshot_bits();
+  }
   arr->start_metadata();
+  if (arr->bitmap_ && !opt.read_only) arr->start_bitmap_thread();
   if (arr->resync_pending() && opt.resync && !opt.read_only) arr->start_resync();
   return arr;
 }
 
 Result<std::unique_ptr<Array>> Array::simulated(const LevelTable& levels, const Shape& shape,
-                                                std::vector<std::shared_ptr<io::DeviceModel>> models) {
+                                                std::vector<std::shared_ptr<io::DeviceModel>> models,
+                                                uint32_t bitmap_chunk_bytes) {
   auto arr = std::unique_ptr<Array>(new Array());
   arr->simulated_ = true;
   if (Status s = arr->init(levels, shape); !s) return s.error();
@@ -187,6 +198,20 @@ Result<std::unique_ptr<Array>> Array::simulated(const LevelTable& levels, const 
   }
   arr->publish(std::move(table));
   arr->dirty_ = true;  // no superblocks to mark
+  if (bitmap_chunk_bytes) {
+    // Where mdadm puts an internal bitmap: 8 sectors after the superblock,
+    // up to a 1 MiB data offset.
+    BitmapLayout layout{8192, (1 << 20) - 8192, arr->personality_->bitmap_sectors(), bitmap_chunk_bytes};
+    if (std::string why = ondisk::validate_new_bitmap(layout.sync_size, bitmap_chunk_bytes, layout.space_bytes);
+        !why.empty())
+      return make_error(Errc::invalid_argument, why);
+    ondisk::BitmapSuper bsb;
+    bsb.sync_size = layout.sync_size;
+    bsb.chunksize = bitmap_chunk_bytes;
+    arr->bitmap_ = std::make_unique<WriteIntentBitmap>(layout, bsb, std::vector<uint8_t>{});
+    arr->register_bitmap_tunables();
+    arr->start_bitmap_thread();
+  }
   return arr;
 }
 

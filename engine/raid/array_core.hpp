@@ -43,6 +43,10 @@ class ArrayCore {
   // recovery_cp during a resync; ~0 when the array is in sync): reads there
   // follow md's rule and use the first in-sync copy.
   virtual uint64_t resync_point() const = 0;
+  // Whether a read of [array_sector, +sectors) must use the first in-sync
+  // copy (md's rule for a region not resynced yet: beyond the resync point
+  // and, with a write-intent bitmap, in a chunk the resync still covers).
+  virtual bool read_first_copy(uint64_t array_sector, uint64_t sectors) const = 0;
 
   // ---- maintenance: a task's thread ----
   // Synchronous transfer of whole sectors of a member's data area.

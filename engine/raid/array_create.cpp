@@ -11,6 +11,7 @@
 #include "discovery/distinct.hpp"
 #include "discovery/signature.hpp"
 #include "raid/array.hpp"
+#include "raid/array_port.hpp"
 #include "raid/member_superblock.hpp"
 
 namespace rs::raid {
@@ -21,6 +22,7 @@ constexpr uint64_t kDataOffsetSectors = 2048;   // 1 MiB: superblock at 4 KiB, r
 constexpr uint64_t kMinDataBytes = 4ull << 20;  // refuse toy members below this
 constexpr uint64_t kMinMemberBytes = kDataOffsetSectors * kSectorBytes + kMinDataBytes;
 constexpr uint32_t kMaxDev = 128;  // role table entries
+constexpr uint64_t kBitmapOffsetSectors = 8;    // mdadm's internal bitmap: right after the superblock
 
 std::string host_name() {
   char buf[256] = {};
@@ -136,6 +138,28 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   auto arr = std::unique_ptr<Array>(new Array());
   if (Status s = arr->init(levels, shape); !s) return s.error();
 
+  // ---- the write-intent bitmap: mdadm's rule (internal above 100 GiB), 8
+  // sectors after the superblock, bits that must fit before the data ----
+  const uint64_t bitmap_at = (ondisk::kSbOffsetSectors + kBitmapOffsetSectors) * kSectorBytes;
+  const uint64_t bitmap_room = kDataOffsetSectors * kSectorBytes - bitmap_at;
+  const uint64_t sync_size = arr->personality_->bitmap_sectors();
+  const bool want_bitmap =
+      o.bitmap == BitmapMode::internal ||
+      (o.bitmap == BitmapMode::automatic && arr->size_bytes() > (100ull << 30));
+  uint32_t bitmap_chunk = o.bitmap_chunk_bytes;
+  if (want_bitmap) {
+    if (bitmap_chunk) {
+      if (std::string why = ondisk::validate_new_bitmap(sync_size, bitmap_chunk, bitmap_room); !why.empty())
+        return make_error(Errc::invalid_argument, "--bitmap-chunk: " + why);
+    } else {
+      bitmap_chunk = 64u << 20;
+      while (!ondisk::validate_new_bitmap(sync_size, bitmap_chunk, bitmap_room).empty() && bitmap_chunk < (1u << 31))
+        bitmap_chunk <<= 1;
+    }
+  } else if (o.bitmap_chunk_bytes && o.bitmap == BitmapMode::none) {
+    return make_error(Errc::invalid_argument, "--bitmap-chunk needs a bitmap (--bitmap=internal)");
+  }
+
   // ---- from here on we write ----
   std::vector<std::string> created;
   auto undo_created = [&] {
@@ -180,6 +204,35 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   // copies already agree; anything else gets md's initial resync.
   const bool all_new = created.size() == paths.size();
   arr->recovery_cp_ = all_new ? ondisk::kMaxSector : 0;
+  if (want_bitmap) {
+    sb.feature_map |= ondisk::kFeatureBitmapOffset;
+    sb.bitmap_offset = int32_t(kBitmapOffsetSectors);
+    BitmapLayout layout{bitmap_at, bitmap_room, sync_size, bitmap_chunk};
+    ondisk::BitmapSuper bsb;
+    bsb.uuid = sb.set_uuid;
+    bsb.sync_size = sync_size;
+    bsb.chunksize = bitmap_chunk;
+    // md's initial resync covers everything: every bit starts set, so a
+    // crash during it resumes the whole of it.
+    const uint64_t chunks = ondisk::bitmap_chunks(sync_size, bitmap_chunk);
+    io::AlignedBuffer image(ondisk::bitmap_pages(chunks) * ondisk::kBitmapPageBytes);
+    std::memset(image.data(), 0, image.size());
+    const auto head = ondisk::encode_bitmap(bsb);
+    std::memcpy(image.data(), head.data(), head.size());
+    if (!all_new)
+      for (uint64_t c = 0; c < chunks; ++c) image.data()[ondisk::kBitmapSuperBytes + c / 8] |= uint8_t(1u << (c % 8));
+    for (size_t i = 0; i < devs.size(); ++i) {
+      std::string err;
+      if (!devs[i]->write_at(bitmap_at, image.data(), image.size(), &err) || !devs[i]->flush(&err)) {
+        undo_created();
+        return make_error(Errc::io_error, err);
+      }
+    }
+    arr->bitmap_ = std::make_unique<WriteIntentBitmap>(
+        layout, bsb, std::vector<uint8_t>(image.data(), image.data() + image.size()));
+    arr->register_bitmap_tunables();
+    if (!all_new) arr->resync_bits_ = arr->bitmap_->snapshot_bits();
+  }
   MemberTable table;
   table.members.resize(paths.size());
   for (int i = 0; i < o.raid_disks; ++i) {
@@ -199,6 +252,7 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
     undo_created();
     return e;
   }
+  if (arr->bitmap_) arr->start_bitmap_thread();
   if (!all_new) arr->start_resync();
   return arr;
 }

@@ -51,6 +51,14 @@ struct ArrayIo {
   int error = 0;
   uint64_t metadata_epoch = 0;  // a superblock update that must be durable before completion
   enum class Gate : uint8_t { none, counted, registered } barrier = Gate::none;
+  // How far a write got through the front's gate (active mark, barrier,
+  // write-intent bitmap), so a parked write resumes where it stopped.
+  uint8_t gate_stage = 0;
+  bool bitmap_counted = false;  // holds bitmap counters for [bitmap_lo, bitmap_hi)
+  uint64_t bitmap_lo = 0, bitmap_hi = 0;
+  // Bitmap pages (and their content epochs) to be durable before it may go.
+  uint64_t bitmap_wait_page[2] = {}, bitmap_wait_epoch[2] = {};
+  uint8_t bitmap_wait_n = 0, bitmap_wait_i = 0;
   std::unique_ptr<PersonalityIo> priv;
 };
 

@@ -62,6 +62,8 @@ void ArrayPort::submit(ArrayIo& io) {
   io.metadata_epoch = 0;
   io.served_by = -1;
   io.submit_ns = backend().now_ns();
+  io.gate_stage = 0;
+  io.bitmap_counted = false;
   ++in_flight_;
   hold(io);
   if (io.write && !array_.enter_write_gate(io)) return;  // parked; comes back through resubmit()
@@ -74,33 +76,50 @@ const MemberTable& Array::table(const ArrayIo& io) const {
   return *io.held->table;
 }
 
+// The gate a write passes before any member sees it, in md's order: the
+// array marked active on disk (md_write_start), the resync barrier
+// (wait_barrier), the write-intent bitmap's bits on disk
+// (md_bitmap_startwrite + unplug). A write parked at a stage comes back
+// through resubmit() and goes on from that stage.
 bool Array::enter_write_gate(ArrayIo& io) {
+  enum : uint8_t { kStart, kActive, kBarrier, kBitmap };
   if (read_only_) {
     io.barrier = ArrayIo::Gate::none;
     finish_io(io, -EROFS);
     return false;
   }
-  if (!dirty_.load(std::memory_order_acquire)) [[unlikely]] {
-    // md_write_start: the array is marked active on disk before its first
-    // write, so a crash mid-write is found at the next assemble. The write
-    // waits for that on the metadata thread, not on its own.
-    uint64_t epoch;
-    {
-      std::lock_guard lock(meta_mutex_);
-      if (!dirty_requested_) {
-        dirty_requested_ = true;
-        dirty_epoch_ = request_sync();
+  if (io.gate_stage < kActive) {
+    if (!dirty_.load(std::memory_order_acquire)) [[unlikely]] {
+      // The write waits for the active mark on the metadata thread, not on
+      // its own.
+      uint64_t epoch;
+      {
+        std::lock_guard lock(meta_mutex_);
+        if (!dirty_requested_) {
+          dirty_requested_ = true;
+          dirty_epoch_ = request_sync();
+        }
+        epoch = dirty_epoch_;
       }
-      epoch = dirty_epoch_;
+      if (!dirty_.load(std::memory_order_acquire)) {
+        io.barrier = ArrayIo::Gate::none;
+        ArrayPort* port = io.port;
+        metadata_->when_durable(epoch,
+                                [port, &io] { port->context().post([port, &io] { port->array().resubmit(io); }); });
+        return false;
+      }
     }
-    if (!dirty_.load(std::memory_order_acquire)) {
-      io.barrier = ArrayIo::Gate::none;
-      ArrayPort* port = io.port;
-      metadata_->when_durable(epoch, [port, &io] { port->context().post([port, &io] { port->array().resubmit(io); }); });
-      return false;
-    }
+    io.gate_stage = kActive;
   }
-  return barrier_.enter(io);
+  if (io.gate_stage < kBarrier) {
+    if (!barrier_.enter(io)) return false;
+    io.gate_stage = kBarrier;
+  }
+  if (bitmap_ && io.gate_stage < kBitmap) {
+    if (!bitmap_gate(io)) return false;
+    io.gate_stage = kBitmap;
+  }
+  return true;
 }
 
 void Array::resubmit(ArrayIo& io) {
@@ -152,6 +171,10 @@ void Array::complete(ArrayIo& io, int result) {
 void Array::finish_io(ArrayIo& io, int result) {
   ArrayPort& port = *io.port;
   if (io.write) barrier_.leave(io);
+  if (io.bitmap_counted) {
+    bitmap_->end_write(io.bitmap_lo, io.bitmap_hi, port.backend().batch_now_ns());
+    io.bitmap_counted = false;
+  }
   if (result > 0) {
     auto& c = array_counters_;
     (io.write ? c.writes : c.reads).fetch_add(1, std::memory_order_relaxed);

@@ -14,6 +14,7 @@
 #include "discovery/signature.hpp"
 #include "io/uring_backend.hpp"
 #include "raid/array.hpp"
+#include "raid/array_port.hpp"
 #include "raid/member_superblock.hpp"
 
 namespace rs::raid {
@@ -138,26 +139,48 @@ Status flush_members(const MemberTable& t) {
 // read rule); the point moves forward piece by piece.
 Status Array::run_resync(io::TaskState& task) {
   const uint64_t total = personality_->array_sectors();
-  task.set_total(total * kSectorBytes);
   ResyncBarrier::Scope scope(barrier_);
-  uint64_t sector = std::min(recovery_cp_.load(), total);
-  while (sector < total) {
-    task.set_done(sector * kSectorBytes);
-    if (task.cancel_requested())
-      return make_error(Errc::cancelled, "resync stopped at " + percent(sector, total) + "; it resumes there");
-    const PieceRange r = personality_->check_range(sector);
-    {
-      ResyncBarrier::Piece piece(barrier_, r.array_lo, r.array_hi);
-      auto res = personality_->check_piece(*table(), r, /*repair=*/true);
-      if (!res) return res.take_error();
+  // With a write-intent bitmap only the chunks dirty at the unclean stop;
+  // without one, everything from the resync point on.
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  if (!resync_bits_.empty()) {
+    const uint64_t cs = bitmap_->chunk_sectors();
+    for (uint64_t c = 0; c < bitmap_->chunks(); ++c)
+      if (resync_bits_[c / 8] & (1u << (c % 8))) {
+        auto [lo, hi] = personality_->array_range_of_bitmap(c * cs, (c + 1) * cs);
+        ranges.emplace_back(lo, std::min(hi, total));
+      }
+  } else {
+    ranges.emplace_back(0, total);
+  }
+  uint64_t todo = 0, done = 0;
+  const uint64_t start = std::min(recovery_cp_.load(), total);
+  for (auto& [lo, hi] : ranges) {
+    lo = std::max(lo, start);
+    if (lo < hi) todo += hi - lo;
+  }
+  task.set_total(todo * kSectorBytes);
+  for (const auto& [lo, hi] : ranges) {
+    for (uint64_t sector = lo; sector < hi;) {
+      task.set_done(done * kSectorBytes);
+      if (task.cancel_requested())
+        return make_error(Errc::cancelled, "resync stopped at " + percent(done, todo) + "; it resumes there");
+      PieceRange r = personality_->check_range(sector);
+      r.array_hi = std::min(r.array_hi, hi);
+      {
+        ResyncBarrier::Piece piece(barrier_, r.array_lo, r.array_hi);
+        auto res = personality_->check_piece(*table(), r, /*repair=*/true);
+        if (!res) return res.take_error();
+      }
+      done += r.array_hi - sector;
+      sector = r.array_hi;
+      recovery_cp_.store(sector, std::memory_order_release);
+      if (piece_hook_) piece_hook_("resync", done * kSectorBytes);
     }
-    sector = r.array_hi;
-    recovery_cp_.store(sector, std::memory_order_release);
-    if (piece_hook_) piece_hook_("resync", sector * kSectorBytes);
   }
   if (Status s = flush_members(*table()); !s) return s;
   recovery_cp_.store(ondisk::kMaxSector, std::memory_order_release);
-  task.set_done(total * kSectorBytes);
+  task.set_done(todo * kSectorBytes);
   request_sync();  // a clean array records it now; an active one at close
   return {};
 }

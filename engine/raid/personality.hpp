@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/result.hpp"
@@ -82,6 +83,17 @@ class Personality {
   // again (md's resync is a repair that does not report).
   virtual Result<CheckPieceResult> check_piece(const MemberTable& table, const PieceRange& range,
                                                bool repair) = 0;
+
+  // ---- the write-intent bitmap's space (md's sync_size and the sectors
+  // md_bitmap_startwrite is called with). The default, array sectors, is
+  // what raid1 and raid10 use; raid5 counts per-member stripe sectors. ----
+  virtual uint64_t bitmap_sectors() const { return array_sectors(); }
+  // Bitmap sectors an array write over [array_lo, array_hi) dirties.
+  virtual std::pair<uint64_t, uint64_t> bitmap_range(uint64_t array_lo, uint64_t array_hi) const {
+    return {array_lo, array_hi};
+  }
+  // Array sectors a resync of bitmap sectors [lo, hi) must make agree.
+  virtual std::pair<uint64_t, uint64_t> array_range_of_bitmap(uint64_t lo, uint64_t hi) const { return {lo, hi}; }
 
   // ---- live session ----
   // Adds the level's tunables (read_policy, stripe_cache_size, ...).

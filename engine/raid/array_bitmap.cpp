@@ -1,0 +1,302 @@
+// The write-intent bitmap in the front: loading and creating it, the write
+// gate's bitmap stage, page writes and the daemon on the bitmap context,
+// the final flush at a clean stop, its tunables and telemetry.
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+
+#include "io/uring_backend.hpp"
+#include "raid/array.hpp"
+#include "raid/array_port.hpp"
+
+namespace rs::raid {
+
+namespace {
+uint64_t round_up(uint64_t v, uint64_t to) {
+  return to ? (v + to - 1) / to * to : v;
+}
+}  // namespace
+
+Result<std::unique_ptr<WriteIntentBitmap>> Array::load_bitmap(io::MemberDevice& dev, const ondisk::Superblock& sb,
+                                                              uint64_t sync_size) {
+  BitmapLayout layout;
+  layout.offset_bytes = (sb.super_offset + uint64_t(int64_t(sb.bitmap_offset))) * kSectorBytes;
+  layout.space_bytes = sb.data_offset * kSectorBytes - layout.offset_bytes;
+  io::AlignedBuffer head(4096);
+  std::string err;
+  if (!dev.read_at(layout.offset_bytes, head.data(), 4096, &err)) return make_error(Errc::io_error, err);
+  auto dec = ondisk::decode_bitmap({head.data(), 4096}, sb.set_uuid, layout.space_bytes);
+  if (!dec.ok) return make_error(Errc::corrupt, dev.path() + ": bitmap: " + dec.error);
+  if (dec.sb.sync_size != sync_size)
+    return make_error(Errc::corrupt, dev.path() + ": bitmap: it covers " + std::to_string(dec.sb.sync_size) +
+                                         " sectors but the array has " + std::to_string(sync_size));
+  layout.sync_size = sync_size;
+  layout.chunk_bytes = dec.sb.chunksize;
+  const uint64_t pages = ondisk::bitmap_pages(ondisk::bitmap_chunks(sync_size, dec.sb.chunksize));
+  io::AlignedBuffer image(pages * ondisk::kBitmapPageBytes);
+  if (!dev.read_at(layout.offset_bytes, image.data(), image.size(), &err)) return make_error(Errc::io_error, err);
+  std::vector<uint8_t> bytes(image.data(), image.data() + image.size());
+  return std::make_unique<WriteIntentBitmap>(layout, dec.sb, std::move(bytes));
+}
+
+void Array::start_bitmap_thread() {
+  page_writes_.resize(bitmap_->pages());
+  if (simulated_) return;  // attach_bitmap_context() gives it the simulator's context
+  bitmap_thread_ = std::make_unique<io::ContextThread>("md-bitmap", [this] { return make_backend(4); });
+  std::mutex m;
+  std::condition_variable cv;
+  bool ready = false;
+  bitmap_thread_->post([&] {
+    bitmap_ctx_ = &bitmap_thread_->context();
+    bitmap_port_ = std::make_unique<ArrayPort>(*this, *bitmap_ctx_);
+    arm_bitmap_daemon();
+    std::lock_guard lock(m);
+    ready = true;
+    cv.notify_all();
+  });
+  std::unique_lock lock(m);
+  cv.wait(lock, [&] { return ready; });
+}
+
+void Array::attach_bitmap_context(io::IoContext& context) {
+  if (!bitmap_) return;
+  bitmap_ctx_ = &context;
+  bitmap_port_ = std::make_unique<ArrayPort>(*this, context);
+  arm_bitmap_daemon();
+}
+
+void Array::register_bitmap_tunables() {
+  using telemetry::TunableSpec;
+  using telemetry::TunableType;
+  tunables_.add(TunableSpec{"daemon_sleep", TunableType::integer, 1, 86400, {}, "seconds",
+                            "write-intent bitmap: a chunk's bit is cleared once it had no writes this long"},
+                [this](int) { return std::to_string(bitmap_->daemon_sleep_s.load()); },
+                [this](int, const telemetry::TunableValue& v) {
+                  bitmap_->daemon_sleep_s = uint32_t(v.number);
+                  return Status{};
+                });
+  tunables_.add(TunableSpec{"bitmap_io_opt", TunableType::boolean, 0, 1, {}, "",
+                            "write-intent bitmap: size the last page's write to the member's io_opt when it fits "
+                            "(seed 001)"},
+                [this](int) { return std::string(bitmap_->io_opt_sizing.load() ? "on" : "off"); },
+                [this](int, const telemetry::TunableValue& v) {
+                  bitmap_->io_opt_sizing = v.number != 0;
+                  return Status{};
+                });
+}
+
+bool Array::degraded_or_recovering() const {
+  const TableRef t = table();
+  return t->count(MemberState::in_sync) < raid_disks();
+}
+
+// ---- the write gate's stage ----
+
+bool Array::bitmap_gate(ArrayIo& io) {
+  if (!io.bitmap_counted) {
+    const auto [lo, hi] = personality_->bitmap_range(io.offset / kSectorBytes, (io.offset + io.length) / kSectorBytes);
+    io.bitmap_lo = lo;
+    io.bitmap_hi = hi;
+    const auto waits = bitmap_->start_write(lo, hi);
+    io.bitmap_counted = true;
+    io.bitmap_wait_n = 0;
+    io.bitmap_wait_i = 0;
+    for (const auto& [p, e] : waits) {
+      // A write spans at most two pages of bits (a page covers 32768
+      // chunks); past that it waits for the latest content, never less.
+      const uint8_t k = std::min<uint8_t>(io.bitmap_wait_n, 1);
+      io.bitmap_wait_page[k] = p;
+      io.bitmap_wait_epoch[k] = std::max(e, io.bitmap_wait_n > 1 ? io.bitmap_wait_epoch[1] : 0);
+      io.bitmap_wait_n = uint8_t(std::min(io.bitmap_wait_n + 1, 2));
+    }
+  }
+  if (io.bitmap_wait_i < io.bitmap_wait_n) {
+    const uint64_t p = io.bitmap_wait_page[io.bitmap_wait_i], e = io.bitmap_wait_epoch[io.bitmap_wait_i];
+    ++io.bitmap_wait_i;
+    ArrayPort* port = io.port;
+    // Wake the bitmap context to write the page; come back when it is on disk.
+    bitmap_ctx_->post([this, p] { write_bitmap_page(p); });
+    bitmap_->when_durable(p, e, [port, &io] { port->context().post([port, &io] { port->array().resubmit(io); }); });
+    return false;
+  }
+  return true;
+}
+
+// ---- page writes (bitmap context) ----
+
+void Array::write_bitmap_page(uint64_t p) {
+  PageWrite& w = page_writes_[p];
+  if (w.outstanding) return;  // the write in flight takes the page again when it ends
+  const uint64_t events = [&] {
+    std::lock_guard lock(meta_mutex_);
+    return sb_.events;
+  }();
+  const BitmapLayout& lay = bitmap_->layout();
+  const uint64_t start = lay.offset_bytes + p * ondisk::kBitmapPageBytes;
+  const uint64_t room = lay.space_bytes - p * ondisk::kBitmapPageBytes;  // up to the data
+  if (w.buf.size() == 0) w.buf = io::AlignedBuffer(std::min<uint64_t>(room, 1 << 20));
+  if (!bitmap_->take_page(p, events, w.buf)) return;
+  bitmap_port_->refresh();
+  w.table = bitmap_port_->tables_.back().table;
+  const MemberTable& t = *w.table;
+  w.ios.resize(size_t(t.size()));
+  const uint32_t content = bitmap_->page_bytes(p);
+  const bool last = p + 1 == bitmap_->pages();
+  for (int m = 0; m < t.size(); ++m) {
+    const Member& mem = t[m];
+    if (!mem.writable()) continue;
+    // md's __write_sb_page: a whole page, or the last page rounded up to the
+    // logical block size, or (seed 001) to the member's io_opt when that
+    // still ends before the data.
+    const uint32_t lbs = mem.model ? mem.model->logical_block_size() : mem.dev ? mem.dev->info().logical_block_size : 512;
+    uint64_t size = last ? round_up(content, lbs) : ondisk::kBitmapPageBytes;
+    const uint32_t override_bytes = runtime(m).io_opt_override.load(std::memory_order_relaxed);
+    const uint32_t io_opt = override_bytes ? override_bytes : mem.io_opt();
+    if (last && bitmap_->io_opt_sizing.load() && io_opt > lbs) {
+      const uint64_t opt = round_up(content, io_opt);
+      if (opt <= std::min<uint64_t>(room, w.buf.size())) size = opt;
+    }
+    if (size > room) continue;  // cannot happen for a bitmap validated at create/assemble
+    BitmapPageIo& io = w.ios[size_t(m)];
+    io.array = this;
+    io.page = p;
+    io.member = m;
+    io.write = true;
+    io.offset = start;
+    io.length = uint32_t(size);
+    io.buffer = w.buf.data();
+    io.emulated = mem.model.get();
+    io.done = &Array::bitmap_page_done;
+    ++w.outstanding;
+    bitmap_->count_write(uint32_t(size));
+    bitmap_ctx_->backend().queue(io);
+  }
+  bitmap_ctx_->backend().submit();
+  if (w.outstanding == 0) {  // no member to write to: nothing will ever make it durable
+    w.table.reset();
+    if (bitmap_->page_written(p)) write_bitmap_page(p);
+  }
+}
+
+void Array::bitmap_page_done(io::MemberIo& mio, int result) {
+  auto& io = static_cast<BitmapPageIo&>(mio);
+  Array& self = *io.array;
+  PageWrite& w = self.page_writes_[io.page];
+  if (result != int(io.length)) {
+    // md fails a member it cannot write the bitmap to.
+    self.runtime(io.member).counters.errors.fetch_add(1, std::memory_order_relaxed);
+    std::lock_guard lock(self.meta_mutex_);
+    (void)self.fail_locked(io.member, "bitmap write failed: " +
+                                          std::string(result < 0 ? std::strerror(-result) : "short transfer"));
+  }
+  if (--w.outstanding > 0) return;
+  w.table.reset();
+  if (self.bitmap_->page_written(io.page)) self.write_bitmap_page(io.page);
+}
+
+// ---- the daemon ----
+// It wakes every half daemon_sleep, so a chunk idle for daemon_sleep is
+// cleared at most 1.5 x daemon_sleep after its last write (md's daemon works
+// in two passes too). On real arrays a small thread of its own posts the
+// pass to the bitmap context (and stops at once at close); in virtual time
+// a backend timer on the simulator's context does.
+
+uint64_t Array::bitmap_half_sleep_ns() const {
+  return uint64_t(bitmap_->daemon_sleep_s.load()) * 500'000'000ull;
+}
+
+void Array::bitmap_daemon_pass() {
+  if (bitmap_stopping_.load() || degraded_or_recovering()) return;
+  const uint64_t now = bitmap_ctx_->backend().now_ns();
+  const uint64_t sleep_ns = 2 * bitmap_half_sleep_ns();
+  const auto changed = bitmap_->clear_idle(now > sleep_ns ? now - sleep_ns : 0);
+  if (!changed.empty()) {
+    std::lock_guard lock(meta_mutex_);
+    bitmap_->set_events_cleared(sb_.events);
+  }
+  for (uint64_t p : changed) write_bitmap_page(p);
+}
+
+void Array::arm_bitmap_daemon() {
+  if (bitmap_thread_) {
+    daemon_thread_ = std::thread([this] {
+      std::unique_lock lock(daemon_mutex_);
+      while (!daemon_cv_.wait_for(lock, std::chrono::nanoseconds(bitmap_half_sleep_ns()),
+                                  [this] { return bitmap_stopping_.load(); }))
+        bitmap_thread_->post([this] { bitmap_daemon_pass(); });
+    });
+    return;
+  }
+  daemon_timer_.array = this;
+  daemon_timer_.done = &Array::bitmap_daemon_tick;
+  bitmap_ctx_->backend().queue_timer(daemon_timer_, bitmap_half_sleep_ns());
+}
+
+void Array::bitmap_daemon_tick(io::MemberIo& mio, int) {
+  Array& self = *static_cast<BitmapPageIo&>(mio).array;
+  if (self.bitmap_stopping_.load()) return;
+  self.bitmap_daemon_pass();
+  self.bitmap_ctx_->backend().queue_timer(self.daemon_timer_, self.bitmap_half_sleep_ns());
+}
+
+// ---- stopping ----
+
+// A clean stop leaves a clean bitmap, as md's final flush does: every chunk
+// without a write in flight is cleared and its page written.
+Status Array::flush_bitmap_for_close() {
+  if (!bitmap_ || !bitmap_ctx_ || simulated_ || read_only_) return {};
+  std::mutex m;
+  std::condition_variable cv;
+  uint64_t waiting = 0;
+  bool posted = false;
+  bitmap_thread_->post([&] {
+    std::vector<uint64_t> changed;
+    if (!degraded_or_recovering()) changed = bitmap_->clear_idle(~uint64_t{0});
+    for (uint64_t p : changed) {
+      {
+        std::lock_guard lock(m);
+        ++waiting;
+      }
+      write_bitmap_page(p);
+    }
+    std::lock_guard lock(m);
+    posted = true;
+    cv.notify_all();
+  });
+  {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return posted; });
+  }
+  // Wait for every page to be as durable as its content now is.
+  for (uint64_t p = 0; p < bitmap_->pages(); ++p) {
+    bool done = false;
+    bitmap_ctx_->post([this, p] { write_bitmap_page(p); });
+    bitmap_->when_durable(p, bitmap_->content_epoch(p), [&] {
+      std::lock_guard lock(m);
+      done = true;
+      cv.notify_all();
+    });
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return done; });
+  }
+  return {};
+}
+
+void Array::stop_bitmap() {
+  {
+    std::lock_guard lock(daemon_mutex_);
+    bitmap_stopping_ = true;
+  }
+  daemon_cv_.notify_all();
+  if (daemon_thread_.joinable()) daemon_thread_.join();
+  if (!bitmap_thread_) {
+    bitmap_port_.reset();
+    return;
+  }
+  // The port goes on its own thread; the timer and writes drain with it.
+  bitmap_thread_->post([this] { bitmap_port_.reset(); });
+  bitmap_thread_->stop();
+  bitmap_thread_.reset();
+}
+
+}  // namespace rs::raid
