@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Randomized kill trials: a writer on a RAID1 or RAID10 (n2, f2, o2) of image
-# files is SIGKILLed at a random moment (during data writes or superblock
+# files, with or without a write-intent bitmap, is SIGKILLed at a random moment (during data writes or superblock
 # updates: the writer closes and reassembles the array every few dozen
 # writes); the array must assemble (at most with a resync), every write
 # acknowledged before the kill must read back, and check must find
@@ -15,15 +15,17 @@ TRIALS=${3:-20}
 WORK=$(mktemp -d /tmp/raidscope-kill.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
-shapes=("1 2 -" "10 4 n2" "10 4 f2" "10 4 o2" "1 3 -")
+# level, members, layout, write-intent bitmap chunk (- none)
+shapes=("1 2 - -" "10 4 n2 -" "10 4 f2 64K" "10 4 o2 -" "1 3 - 64K" "1 2 - 128K" "10 4 n2 64K")
 failures=0
 for ((t = 1; t <= TRIALS; t++)); do
-  read -r level disks layout <<<"${shapes[$((t % ${#shapes[@]}))]}"
+  read -r level disks layout bitmap <<<"${shapes[$((t % ${#shapes[@]}))]}"
   rm -f m*.img log
   members=()
   for ((i = 0; i < disks; i++)); do members+=("m$i.img"); done
   opts=(--level="$level" --raid-devices="$disks" --create-files=8M)
   [[ $layout != - ]] && opts+=(--layout="$layout" --chunk=64K)
+  [[ $bitmap != - ]] && opts+=(--bitmap=internal --bitmap-chunk="$bitmap")
   "$CLI" create "${opts[@]}" "${members[@]}" >/dev/null
   "$WRITER" write log $((RANDOM * 32768 + RANDOM)) "${members[@]}" 2>writer.err &
   pid=$!
@@ -41,7 +43,7 @@ for ((t = 1; t <= TRIALS; t++)); do
   fi
   if [[ -n $why ]]; then
     failures=$((failures + 1))
-    echo "trial $t (raid$level x$disks $layout): FAILED: $why" >&2
+    echo "trial $t (raid$level x$disks $layout, bitmap $bitmap): FAILED: $why" >&2
     mkdir -p "${KILL_TRIALS_KEEP:-/tmp}/kill-trial-$t" && cp m*.img log "${KILL_TRIALS_KEEP:-/tmp}/kill-trial-$t/" 2>/dev/null || true
   fi
 done
