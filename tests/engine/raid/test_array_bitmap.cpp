@@ -48,19 +48,24 @@ uint64_t disk_dirty(const std::string& path, uint64_t chunks) {
   return n;
 }
 
+// What BitChecker counted; owned by the test so it outlives the port.
+struct BitCounts {
+  std::atomic<uint64_t> checked{0}, unset{0};
+};
+
 // A backend that, when a data write is queued to a member, looks at that
 // member's bitmap on disk: the chunk's bit must already be set there.
 class BitChecker final : public io::Backend {
  public:
-  BitChecker(std::unique_ptr<io::Backend> inner, std::vector<std::string> paths, uint64_t data_offset_bytes)
-      : inner_(std::move(inner)), paths_(std::move(paths)), data_at_(data_offset_bytes) {}
-  std::atomic<uint64_t> checked{0}, unset{0};
+  BitChecker(std::unique_ptr<io::Backend> inner, std::vector<std::string> paths, uint64_t data_offset_bytes,
+             BitCounts& counts)
+      : inner_(std::move(inner)), paths_(std::move(paths)), data_at_(data_offset_bytes), counts_(counts) {}
   void queue(io::MemberIo& io) override {
     if (io.write && io.offset >= data_at_) {
       const uint64_t array_sector = (io.offset - data_at_) / 512;  // raid1: the array sector
       const uint64_t chunk = array_sector / (kBitmapChunk / 512);
-      unset += !disk_bit(paths_[size_t(io.member)], chunk);
-      ++checked;
+      counts_.unset += !disk_bit(paths_[size_t(io.member)], chunk);
+      ++counts_.checked;
     }
     inner_->queue(io);
   }
@@ -79,6 +84,7 @@ class BitChecker final : public io::Backend {
   std::unique_ptr<io::Backend> inner_;
   std::vector<std::string> paths_;
   uint64_t data_at_;
+  BitCounts& counts_;
 };
 
 }  // namespace
@@ -91,8 +97,8 @@ TEST_CASE("a chunk's bit is on disk before a write to it reaches a member", "[ra
   const uint64_t chunks = arr->bitmap()->chunks();
   REQUIRE(chunks == ondisk::bitmap_chunks(arr->shape().dev_sectors, kBitmapChunk));
   CHECK(disk_dirty(paths[0], chunks) == 0);
-  auto checker = std::make_unique<BitChecker>(arr->make_backend(8), paths, arr->shape().data_offset * 512);
-  BitChecker& bc = *checker;
+  BitCounts bc;  // the port owns (and destroys) the checker; the counts outlive it
+  auto checker = std::make_unique<BitChecker>(arr->make_backend(8), paths, arr->shape().data_offset * 512, bc);
   {
     TestPort tp(*arr, std::move(checker));
     std::mt19937_64 rng(61);
