@@ -92,6 +92,12 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
     }
     if (all_done) break;
     for (auto& d : drivers) d->commit();
+    // Work posted to the context (a bitmap page write, a write released by
+    // it) runs before virtual time moves on.
+    if (context.posted_pending() > 0) {
+      context.run_once(0);
+      continue;
+    }
     if (wake <= shared.now_ns()) continue;  // a job can issue right away
     if (shared.in_flight() > 0 && (!sim || sim->next_completion_ns() <= wake))
       shared.reap(1);

@@ -67,10 +67,11 @@ std::string ArrayTarget::policy() const {
 // ---- SimArrayTarget ----
 
 Result<std::unique_ptr<SimArrayTarget>> SimArrayTarget::make(const raid::Shape& shape,
-                                                             std::vector<std::shared_ptr<io::DeviceModel>> models) {
+                                                             std::vector<std::shared_ptr<io::DeviceModel>> models,
+                                                             uint32_t bitmap_chunk_bytes) {
   auto t = std::unique_ptr<SimArrayTarget>(new SimArrayTarget());
   t->models_ = std::move(models);
-  auto arr = raid::Array::simulated(levels::builtin(), shape, t->models_);
+  auto arr = raid::Array::simulated(levels::builtin(), shape, t->models_, bitmap_chunk_bytes);
   if (!arr) return arr.take_error();
   t->array_ = std::move(*arr);
   t->inner_ = std::make_unique<ArrayTarget>(*t->array_);
@@ -79,10 +80,15 @@ Result<std::unique_ptr<SimArrayTarget>> SimArrayTarget::make(const raid::Shape& 
   auto sim = std::make_unique<io::SimBackend>(raw, nullptr, 4096);
   t->sim_ = sim.get();
   t->context_ = std::make_unique<io::IoContext>(std::move(sim), "sim");
+  t->array_->attach_bitmap_context(*t->context_);
   return t;
 }
 
-SimArrayTarget::~SimArrayTarget() = default;
+// The bitmap's daemon timer and port live on the context: stop them before
+// the context completes what is still queued on its backend.
+SimArrayTarget::~SimArrayTarget() {
+  if (array_) array_->detach_bitmap_context();
+}
 
 std::string SimArrayTarget::describe() const {
   return inner_->describe() + ", simulated";

@@ -34,10 +34,13 @@ class ArrayTarget final : public Target {
 // A simulated array of emulated disks on one shared virtual-time context.
 class SimArrayTarget final : public Target {
  public:
-  // `models[i]` is member i; nullptr makes it missing. Fails when the shape
-  // is not one the levels accept.
+  // `models[i]` is member i; nullptr makes it missing. `bitmap_chunk_bytes`
+  // (0: none) gives the array a write-intent bitmap whose page writes and
+  // daemon run on the simulator's context. Fails when the shape is not one
+  // the levels accept.
   static Result<std::unique_ptr<SimArrayTarget>> make(const raid::Shape& shape,
-                                                      std::vector<std::shared_ptr<io::DeviceModel>> models);
+                                                      std::vector<std::shared_ptr<io::DeviceModel>> models,
+                                                      uint32_t bitmap_chunk_bytes = 0);
   ~SimArrayTarget() override;
   raid::Array& array() { return *array_; }
   io::SimBackend& sim() { return *sim_; }
