@@ -20,6 +20,8 @@ const char* kSimulateHelp = R"(usage: raidscope-cli simulate --list
               [--min-contig-read=BYTES] [--rot-round-down=N] [--nonrot-round-down=N]
               [FIO OPTIONS replacing the scenario's: --bs= --iodepth= --rw= --runtime= ...]
 
+  --policy-before/--policy-after give values of the tunable the scenario varies
+  (its policy_tunable: read_policy for the read-balance seeds).
   P is a profile name (resources/profiles/NAME.json) or the path of a profile file.
   --members gives one per member; --profile=P puts P on every member and
   --profile=INDEX=P on member INDEX (0-based; repeatable, applied after --members).
@@ -43,8 +45,13 @@ nlohmann::ordered_json row_json(const workload::ScenarioRowResult& r, bool compa
   nlohmann::ordered_json row;
   row["label"] = r.label;
   row["members"] = r.members;
+  row["policy_tunable"] = r.policy_tunable;
   row["policy_before"] = r.policy_before;
   row["policy_after"] = r.policy_after;
+  if (!r.tunables.empty()) {
+    auto& t = row["tunables"] = nlohmann::ordered_json::object();
+    for (auto& [k, v] : r.tunables) t[k] = v;
+  }
   // The seed's figures: as one object (the earlier shape) and flat, next to ours.
   nlohmann::ordered_json seed = nlohmann::ordered_json::object();
   if (r.seed.before_bw) seed["before_bw_bytes"] = r.seed.before_bw;
@@ -66,6 +73,11 @@ nlohmann::ordered_json row_json(const workload::ScenarioRowResult& r, bool compa
     row[key] = {{"bw_bytes", f->bw_bytes},     {"iops", f->iops},
                 {"read_share", f->read_share}, {"mean_clat_us", f->mean_lat_us},
                 {"member_ios", f->member_ios}, {"wall_ns", f->wall_ns}};
+  for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
+    if (!f->sections.empty()) {
+      auto& sec = row[key]["sections"] = nlohmann::ordered_json::object();
+      for (auto& [k, v] : f->sections) sec[k] = v;
+    }
   row["ratio"] = r.ratio;
   if (compared) {
     row["within"] = r.within;
@@ -145,8 +157,18 @@ int cmd_simulate(const Argv& argv) {
     scenarios.push_back(*sc);
   }
   workload::ScenarioOverrides ov;
-  if (auto p = one(s, "policy-before")) policy_or_usage(*p), ov.policy_before = *p;
-  if (auto p = one(s, "policy-after")) policy_or_usage(*p), ov.policy_after = *p;
+  // Read policies are checked here; other policy tunables by the array's
+  // registry when the row runs.
+  bool read_policies = true;
+  for (auto& sc : scenarios) read_policies = read_policies && sc.policy_tunable == workload::kDefaultPolicyTunable;
+  if (auto p = one(s, "policy-before")) {
+    if (read_policies) policy_or_usage(*p);
+    ov.policy_before = *p;
+  }
+  if (auto p = one(s, "policy-after")) {
+    if (read_policies) policy_or_usage(*p);
+    ov.policy_after = *p;
+  }
   if (auto m = one(s, "members")) {
     const auto specs = split(*m, ',');
     for (size_t i = 0; i < specs.size(); ++i) ov.profiles.push_back({int(i), profile_or_usage(specs[i])});

@@ -13,7 +13,8 @@ namespace {
 const char* kUsage = R"(usage: raidscope-cli COMMAND [OPTIONS] MEMBER...
 
 Array commands (the array is the set of members given):
-  create --level=1|10 --raid-devices=N [--layout=n2|f2|o2] [--chunk=512K]
+  create --level=1|10|5 --raid-devices=N [--layout=n2|f2|o2 | left-symmetric|left-asymmetric|
+         right-symmetric|right-asymmetric] [--chunk=512K]
          [--name=NAME] [--force] [--create-files=SIZE]
          [--bitmap=internal|none] [--bitmap-chunk=SIZE] MEMBER...
   examine MEMBER                     print one member's md superblock
