@@ -1,5 +1,6 @@
 #include "report/report.hpp"
 
+#include "report/html_report.hpp"
 #include "report/result_file.hpp"
 #include "report/text_reports.hpp"
 
@@ -37,6 +38,7 @@ Status render(Format format, const std::vector<NamedResult>& results, const std:
     case Format::json:
       return write_file_atomic(output_path, render_json(*model, results));
     case Format::html:
+      return write_file_atomic(output_path, render_html(*model));
     case Format::pdf:
       return make_error(Errc::unsupported, std::string(format_name(format)) + " reports are not written yet");
   }
