@@ -1,6 +1,9 @@
 #include "report/report.hpp"
 
 #include "report/html_report.hpp"
+#ifdef RAIDSCOPE_HAVE_PDF
+#include "report/pdf_report.hpp"
+#endif
 #include "report/result_file.hpp"
 #include "report/text_reports.hpp"
 
@@ -39,8 +42,15 @@ Status render(Format format, const std::vector<NamedResult>& results, const std:
       return write_file_atomic(output_path, render_json(*model, results));
     case Format::html:
       return write_file_atomic(output_path, render_html(*model));
-    case Format::pdf:
-      return make_error(Errc::unsupported, std::string(format_name(format)) + " reports are not written yet");
+    case Format::pdf: {
+#ifdef RAIDSCOPE_HAVE_PDF
+      auto bytes = render_pdf(*model);
+      if (!bytes) return bytes.error();
+      return write_file_atomic(output_path, *bytes);
+#else
+      return make_error(Errc::unsupported, "this raidscope was built without Qt 6 Gui and Svg: it writes no PDF");
+#endif
+    }
   }
   return make_error(Errc::internal, "unknown report format");
 }
@@ -61,6 +71,10 @@ Status render_files(Format format, const std::vector<std::string>& paths, const 
 
 namespace rs::report {
 bool pdf_available() {
+#ifdef RAIDSCOPE_HAVE_PDF
+  return true;
+#else
   return false;
+#endif
 }
 }  // namespace rs::report

@@ -56,7 +56,7 @@ std::string p99(const DirFigures& d) {
 Block summary_table(const ReportModel& m) {
   const bool several = m.runs.size() > 1;
   std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> head = {"Run", "Job", "Read", "Read IOPS", "Write", "Write IOPS", "p99 latency", "Total"};
+  std::vector<std::string> head = {"Run", "Job", "Read", "Read IOPS", "Write", "Write IOPS", "p99 latency", "Read + write"};
   if (several) head.insert(head.end(), {"Bandwidth vs run 1", "IOPS vs run 1"});
   rows.push_back(head);
   for (const auto& r : comparison_rows(m)) {
@@ -71,7 +71,7 @@ Block summary_table(const ReportModel& m) {
                                     dir(j.write, true),
                                     dir(j.write, false),
                                     lat,
-                                    fmt_bw(j.bw_bytes) + ", " + fmt_iops(j.iops) + " IOPS"};
+                                    fmt_bw(j.bw_bytes)};
     if (several) row.insert(row.end(), {fmt_ratio(r.bw_ratio), fmt_ratio(r.iops_ratio)});
     rows.push_back(row);
   }
