@@ -150,8 +150,50 @@ double nice_step(double max, int ticks) {
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * p;
 }
 
+namespace {
+
+// Many categories: one row per category, bars along x, so that every
+// category's label stays readable.
+Chart horizontal_bar_chart(const std::string& title, const std::string& x_label,
+                           const std::vector<std::string>& categories, const std::vector<BarSeries>& series) {
+  std::vector<std::string> names;
+  for (auto& s : series) names.push_back(s.name);
+  std::string body;
+  const double top_y = legend(body, names, 44) + 8;
+  const double left = 270, right = kWidth - 50, bar = 9;
+  const double row_h = bar * double(std::max<size_t>(series.size(), 1)) + 8;
+  double max = 0;
+  for (auto& s : series)
+    for (double v : s.values) max = std::max(max, std::isfinite(v) ? v : 0);
+  const double step = nice_step(max, 5), top = axis_top(max, step);
+  const double bottom = top_y + row_h * double(categories.size());
+  for (double v = 0; v <= top * 1.0000001; v += step) {
+    const double x = left + (right - left) * v / top;
+    body += line(x, top_y, x, bottom, "#e4e4e4");
+    body += text(x, bottom + 14, tick_label(v), "middle", 11);
+  }
+  for (size_t c = 0; c < categories.size(); ++c) {
+    const double y0 = top_y + row_h * double(c) + 4;
+    body += text(left - 6, y0 + row_h / 2, fit(categories[c], 42), "end", 10);
+    for (size_t s = 0; s < series.size(); ++s) {
+      const double v = c < series[s].values.size() && std::isfinite(series[s].values[c]) ? series[s].values[c] : 0;
+      const double w = (right - left) * v / top;
+      body += rect(left, y0 + bar * double(s), w, bar - 1, colour(s));
+      body += text(left + w + 3, y0 + bar * double(s) + bar - 2, value_label(v), "start", 8);
+    }
+  }
+  body += line(left, top_y, left, bottom, "#444");
+  body += line(left, bottom, right, bottom, "#444");
+  body += text((left + right) / 2, bottom + 32, x_label, "middle", 12);
+  const int height = int(bottom + 44);
+  return {open_svg(kWidth, height, title) + body + "</svg>\n", kWidth, height};
+}
+
+}  // namespace
+
 Chart bar_chart(const std::string& title, const std::string& x_label, const std::string& y_label,
                 const std::vector<std::string>& categories, const std::vector<BarSeries>& series) {
+  if (categories.size() > 8) return horizontal_bar_chart(title, y_label, categories, series);
   std::vector<std::string> names;
   for (auto& s : series) names.push_back(s.name);
   std::string body;
