@@ -6,6 +6,9 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "report/result_doc.hpp"
+#include "report/result_file.hpp"
+#include "result_capture.hpp"
 #include "resources.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/scenario.hpp"
@@ -28,6 +31,7 @@ const char* kSimulateHelp = R"(usage: raidscope-cli simulate --list
   --check compares every figure the seeds publish with the simulated one
   (bandwidth within 10 % or the seed's stated band, read shares within 5 points)
   and exits 1 when one misses. With overrides there is nothing to compare.
+  --save=FILE.json keeps the run as a result document (raidscope-cli report).
 )";
 
 // One --profile value: "P" (every member, index -1) or "INDEX=P".
@@ -135,7 +139,7 @@ int cmd_simulate(const Argv& argv) {
     }
   Split s = split_args(argv,
                        {"scenario", "policy-before", "policy-after", "members", "profile", "min-contig-read",
-                        "rot-round-down", "nonrot-round-down"},
+                        "rot-round-down", "nonrot-round-down", "save"},
                        {"json", "list", "check"});
   const auto dirs = resource_dirs("scenarios");
   if (s.ours.count("list")) {
@@ -196,6 +200,8 @@ int cmd_simulate(const Argv& argv) {
     ov.job.emplace_back(std::string(workload::canonical_option_name(key)), val);
   }
   const bool check = s.ours.count("check") > 0;
+  const std::optional<std::string> save = one(s, "save");
+  if (save) check_output_dir("save", *save);
   const bool compared = !ov.any();
   if (check && !compared)
     throw UsageError("--check compares with the seeds' own setups: give it without overrides");
@@ -206,7 +212,7 @@ int cmd_simulate(const Argv& argv) {
     auto rows = workload::run_scenario(sc, ov, resource_dirs("profiles"), &err);
     if (!rows) throw RuntimeError(err);
     for (auto& r : *rows) all_within = all_within && r.within;
-    if (s.ours.count("json")) {
+    if (s.ours.count("json") || save) {
       nlohmann::ordered_json j;
       j["scenario"] = sc.name;
       j["seed_ref"] = sc.seed_ref;
@@ -218,12 +224,23 @@ int cmd_simulate(const Argv& argv) {
       auto& jr = j["rows"] = nlohmann::ordered_json::array();
       for (auto& r : *rows) jr.push_back(row_json(r, compared));
       out.push_back(j);
-    } else {
+    }
+    if (!s.ours.count("json")) {
       if (&sc != &scenarios.front()) std::printf("\n");
       print_table(sc, *rows, compared);
     }
   }
   if (s.ours.count("json")) std::cout << (scenarios.size() == 1 ? out[0] : out).dump(2) << "\n";
+  if (save) {
+    const balance::Tunables t = ov.tunables.value_or(balance::Tunables{});
+    const nlohmann::ordered_json tunables = {{{"name", "min_contig_read"}, {"value", t.min_contig_read}},
+                                             {{"name", "rot_round_down"}, {"value", t.rot_round_down}},
+                                             {{"name", "nonrot_round_down"}, {"value", t.nonrot_round_down}}};
+    Argv command{"simulate"};
+    command.insert(command.end(), argv.begin(), argv.end());
+    const auto doc = report::simulate_document(command, out, tunables);
+    if (Status st = report::write_file_atomic(*save, doc.dump(2) + "\n"); !st) throw RuntimeError(st.error().message);
+  }
   if (check) {
     std::fprintf(stderr, "%s\n",
                  all_within ? "check: every seed figure reproduced"

@@ -37,6 +37,10 @@ Workloads:
         [--member-profile=PROFILE|INDEX=PROFILE] [--output-format=normal|json]
         [--output=FILE] [--set-at=SECONDS:NAME=VALUE] [--telemetry=FILE.jsonl]
   simulate --scenario=NAME [--json] | --list
+  (bench and simulate take --save=FILE.json: a result for `report`)
+
+Reports:
+  report --format=html|pdf|json|csv --output=FILE [--force] RESULT.json...
 
 Run 'raidscope-cli COMMAND --help' for a command's options.
 )";
@@ -49,6 +53,10 @@ int main(int argc, char** argv) {
       !std::strcmp(argv[1], "help")) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::printf("raidscope-cli %s\n", RAIDSCOPE_VERSION);
+    return 0;
   }
   const std::string cmd = argv[1];
   const Argv args(argv + 2, argv + argc);
@@ -66,6 +74,7 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "simulate") return cmd_simulate(args);
     if (cmd == "tunables") return cmd_tunables(args);
+    if (cmd == "report") return cmd_report(args);
     std::fprintf(stderr, "raidscope-cli: error: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
     return 2;
   } catch (const Interrupted& e) {
