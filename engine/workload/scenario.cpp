@@ -59,6 +59,8 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
       row.level = r.value("level", 1);
       row.layout = r.value("layout", "");
       row.chunk_bytes = r.value("chunk_bytes", kDefaultScenarioChunkBytes);
+      row.bitmap_chunk_bytes = r.value("bitmap_chunk_bytes", 0u);
+      row.member_bytes = r.value("member_bytes", uint64_t{0});
       row.policy_tunable = sc.policy_tunable;
       if (r.contains("tunables"))
         for (auto& [k, v] : r.at("tunables").items()) row.tunables.emplace_back(k, as_text(v));
@@ -253,7 +255,13 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
     *error = "unknown policy '" + policy + "'";
     return std::nullopt;
   }
-  auto made_shape = row_shape(row, int(profiles.size()), member_bytes(profiles), error);
+  const uint64_t capacity = member_bytes(profiles);
+  if (row.member_bytes > capacity) {
+    *error = row.label + ": member_bytes " + std::to_string(row.member_bytes) + " is more than the members hold (" +
+             std::to_string(capacity) + ")";
+    return std::nullopt;
+  }
+  auto made_shape = row_shape(row, int(profiles.size()), row.member_bytes ? row.member_bytes : capacity, error);
   if (!made_shape) return std::nullopt;
   const raid::Shape& shape = *made_shape;
   std::vector<std::shared_ptr<io::DeviceModel>> models;
@@ -265,7 +273,7 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
     }
     models.push_back(io::make_model(p));
   }
-  auto made = SimArrayTarget::make(shape, models);
+  auto made = SimArrayTarget::make(shape, models, row.bitmap_chunk_bytes);
   if (!made) {
     *error = made.error().message;
     return std::nullopt;

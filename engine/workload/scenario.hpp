@@ -7,7 +7,9 @@
 // the scenario's `policy_tunable` (default "read_policy": the read-balance
 // seeds); a RAID5 scenario varies "stripe_scheduling", a bitmap one its own
 // knob. A row may also fix other tunables (`tunables`: {name: value}, applied
-// before the policy) and the chunk (`chunk_bytes`, default 512 KiB).
+// before the policy), the chunk (`chunk_bytes`, default 512 KiB), a
+// write-intent bitmap (`bitmap_chunk_bytes`) and the members' usable size
+// (`member_bytes`).
 #pragma once
 #include <map>
 #include <optional>
@@ -50,6 +52,10 @@ struct ScenarioRow {
   int level = 1;
   std::string layout;  // mdadm's name for the level ("n2", "left-symmetric"); "": the level's default
   uint32_t chunk_bytes = kDefaultScenarioChunkBytes;  // levels 10 and 5
+  uint32_t bitmap_chunk_bytes = 0;  // a write-intent bitmap of this chunk; 0: none
+  // Each member's usable size (what is left after md's data offset, as the
+  // seed's array had it); 0: the smallest profile's capacity.
+  uint64_t member_bytes = 0;
   // The tunable simulate_row() sets to the policy (the scenario's).
   std::string policy_tunable = kDefaultPolicyTunable;
   // Tunables set on the array before the policy, in order ("stripe_cache_size": "512").

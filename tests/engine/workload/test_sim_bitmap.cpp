@@ -8,6 +8,7 @@
 #include "layout/layout_names.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/runner.hpp"
+#include "workload/scenario.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
@@ -63,10 +64,10 @@ Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
 
 TEST_CASE("seed 001 in virtual time: io_opt sizing of the last bitmap page lifts 4k randwrite IOPS",
           "[workload][bitmap][seed001]") {
-  // Writes into the chunks the last page covers (chunk 32736 on: past
+  // Writes into the chunks the last page covers (chunk 30720 on: past
   // (4096 - 256) x 8 bits), as the seed's fio run did (its biosnoop shows
   // only the last page being written).
-  const std::string last_page_region = std::to_string(32736ull * (64ull << 20) + (1ull << 30));
+  const std::string last_page_region = std::to_string(30720ull * (64ull << 20));
   const Outcome before = run_seed001(false, last_page_region);
   const Outcome after = run_seed001(true, last_page_region);
   INFO("IOPS off " << before.iops << ", on " << after.iops);
@@ -78,4 +79,25 @@ TEST_CASE("seed 001 in virtual time: io_opt sizing of the last bitmap page lifts
   CHECK(before.page_writes.count(4096) == 0);
   CHECK(after.page_writes.count(4096) == 1);
   CHECK(after.page_writes.count(3584) == 0);
+}
+
+TEST_CASE("simulate --scenario=seed-md-bitmap-io-opt: x5 IOPS, last-page writes 3584 -> 4096 bytes",
+          "[workload][bitmap][seed001][scenario]") {
+  const std::string source = RAIDSCOPE_SOURCE_DIR;
+  std::string err;
+  auto sc = find_scenario("seed-md-bitmap-io-opt", {source + "/resources/scenarios"}, &err);
+  INFO(err);
+  REQUIRE(sc);
+  CHECK(sc->policy_tunable == "bitmap_io_opt");
+  auto rows = run_scenario(*sc, {}, {source + "/resources/profiles"}, &err);
+  INFO(err);
+  REQUIRE(rows);
+  REQUIRE(rows->size() == 1);
+  const auto& r = (*rows)[0];
+  INFO("IOPS off " << r.before.iops << ", on " << r.after.iops);
+  CHECK(r.after.iops >= 5 * r.before.iops);
+  CHECK(r.before.section("bitmap.writes_3584_total") > 0);
+  CHECK(r.before.section("bitmap.writes_4096_total") == 0);
+  CHECK(r.after.section("bitmap.writes_4096_total") > 0);
+  CHECK(r.after.section("bitmap.writes_3584_total") == 0);
 }
