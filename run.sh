@@ -110,7 +110,7 @@ demo_headless() {
 }
 
 # The tests that run threads against the engine: what TSan is for.
-TSAN_TESTS="raid:|io:|telemetry:|balance:|workload:.*(array|verify|runner|time_based)|cli: test_(live_session|interrupt|bench)|soak:"
+TSAN_TESTS="raid:|raid5:|io:|telemetry:|balance:|workload:.*(array|verify|runner|time_based)|cli: test_(live_session|interrupt|bench)|soak:"
 
 install_missing
 case "$MODE" in

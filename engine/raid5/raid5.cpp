@@ -60,7 +60,7 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
   // md's limits: raid5_store_stripe_cache_size refuses <= 16 and > 32768.
   reg.add(
       TunableSpec{"stripe_cache_size", TunableType::integer, 17, 32768, {}, "stripes",
-                  "stripe heads (one 4 KiB page per member) the stripe cache may hold"},
+                  "stripe heads (one 4 KiB page per member) the stripe cache may hold (no effect until the cache is built)"},
       [this](int) { return std::to_string(stripe_cache_size()); },
       [this](int, const telemetry::TunableValue& v) {
         cache_size_.store(int(v.number), std::memory_order_relaxed);
@@ -68,7 +68,7 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
       });
   TunableSpec bypass{"preread_bypass_threshold", TunableType::integer, 0, 32768, {}, "stripes",
                      "seed 004: times a stripe needing pre-reads may be bypassed by full-stripe writes "
-                     "(0: it waits until no full-stripe write is pending)"};
+                     "(0: it waits until no full-stripe write is pending; no effect until the stripe cache is built)"};
   // md: 0..stripe_cache_size (raid5_store_preread_threshold).
   bypass.check = [this](int64_t v) {
     const int size = stripe_cache_size();
@@ -83,7 +83,8 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
       });
   reg.add(
       TunableSpec{"stripe_scheduling", TunableType::choice, 0, 0, {"legacy", "priority"}, "",
-                  "how raid5d picks the next stripe: before seed 004 (legacy) or get_priority_stripe (priority)"},
+                  "how raid5d picks the next stripe: before seed 004 (legacy) or get_priority_stripe (priority); "
+                  "no effect until the stripe cache is built"},
       [this](int) { return std::string(scheduling_name(scheduling())); },
       [this](int, const telemetry::TunableValue& v) {
         scheduling_.store(uint8_t(*scheduling_from_name(v.text)), std::memory_order_relaxed);

@@ -142,7 +142,9 @@ bool Raid5Personality::plan(ArrayIo& io) {
   st.stripes.clear();
   st.n_segs = 0;
   st.scratch_used = 0;
-  return io.write ? plan_write(io) : plan_read(io);
+  const bool ok = io.write ? plan_write(io) : plan_read(io);
+  // prepare()'s bounds cover every I/O up to max_length; this only guards them.
+  return ok && st.scratch_used <= st.scratch.size() && st.n_segs <= st.segs.size();
 }
 
 // Reads: one segment per chunk piece; a piece whose member cannot serve it
@@ -154,6 +156,7 @@ bool Raid5Personality::plan_read(ArrayIo& io) {
   uint64_t sector = io.offset / kSectorBytes, left = io.length / kSectorBytes;
   auto* buf = static_cast<uint8_t*>(io.buffer);
   while (left > 0) {
+    if (st.n_segs == st.segs.size()) return false;
     const layout::Raid5Address a = layout::raid5_compute_sector(geo_, sector);
     Seg& s = st.segs[st.n_segs++];
     s.stripe = a.sector / chunk;
@@ -168,7 +171,10 @@ bool Raid5Personality::plan_read(ArrayIo& io) {
         if (i != s.disk && !readable(table, st, i, a.sector, s.n)) return false;
       s.scratch = st.scratch_used;
       st.scratch_used += size_t(geo_.raid_disks) * s.n * kSectorBytes;
-      if (st.stripes.empty() || st.stripes.back() != s.stripe) st.stripes.push_back(s.stripe);
+      if (st.stripes.empty() || st.stripes.back() != s.stripe) {
+        if (st.stripes.size() == st.stripes.capacity()) return false;
+        st.stripes.push_back(s.stripe);
+      }
     }
     sector += s.n;
     left -= s.n;
@@ -187,6 +193,7 @@ bool Raid5Personality::plan_write(ArrayIo& io) {
   const uint64_t first = io.offset / kSectorBytes, end = first + io.length / kSectorBytes;
   auto* buf = static_cast<uint8_t*>(io.buffer);
   for (uint64_t stripe = first / row; stripe * row < end; ++stripe) {
+    if (st.stripes.size() == st.stripes.capacity()) return false;  // never: prepare() reserved every stripe
     st.stripes.push_back(stripe);
     // Column boundaries: where some data chunk's written range starts or ends.
     uint32_t cuts[4];
@@ -202,6 +209,7 @@ bool Raid5Personality::plan_write(ArrayIo& io) {
     n_cuts = size_t(std::unique(cuts, cuts + n_cuts) - cuts);
     for (size_t c = 0; c + 1 < n_cuts; ++c) {
       const uint32_t lo = cuts[c], hi = cuts[c + 1];
+      if (st.n_segs == st.segs.size()) return false;
       Seg& s = st.segs[st.n_segs];
       uint8_t* written = &st.written[st.n_segs * size_t(disks)];
       uint8_t** data = &st.new_data[st.n_segs * size_t(disks)];

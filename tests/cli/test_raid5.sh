@@ -61,3 +61,35 @@ expect_status 2 "raid5 of 2" -- "$CLI" create --level=5 --raid-devices=2 --creat
 expect_status 2 "bad chunk" -- "$CLI" create --level=5 --raid-devices=3 --chunk=3K --create-files=12M x0 x1 x2
 [[ ! -e x0 ]] || fail "a refused create wrote x0"
 pass "bad usages exit 2 and write nothing"
+
+# md's limits, refused before a run with the range named.
+m=(left-symmetric-{0,1}.img left-symmetric-new.img left-symmetric-3.img)
+expect_status 2 "stripe_cache_size 16" -- "$CLI" bench --array=$(IFS=,; echo "${m[*]}") --rw=write --bs=1M \
+  --runtime=1 --set-at=0.5:stripe_cache_size=16
+expect_error_mentions "17..32768"
+expect_status 2 "threshold above the cache" -- "$CLI" bench --array=$(IFS=,; echo "${m[*]}") --rw=write --bs=1M \
+  --runtime=1 --set-at=0.5:preread_bypass_threshold=257
+expect_error_mentions "0..256"
+pass "stripe_cache_size and preread_bypass_threshold refused out of md's ranges"
+
+# Live: a tunable changed mid-run shows in the raid5 section of the telemetry stream.
+expect_status 0 "bench with --set-at" -- "$CLI" bench --array=$(IFS=,; echo "${m[*]}") \
+  --member-profile=virtio-100mbs --name=w --rw=write --bs=1M --iodepth=8 --runtime=4 --time_based --direct=1 \
+  --size=8M --set-at=2:preread_bypass_threshold=0 --telemetry=t.jsonl --status-interval=200
+python3 - t.jsonl <<'PY'
+import json, sys
+samples = [json.loads(l) for l in open(sys.argv[1])]
+r5 = [(s["t"], s["sections"]["raid5"]) for s in samples]
+assert len(r5) >= 15, f"only {len(r5)} samples"
+before = [v for t, v in r5 if t < 1.9]
+after = [v for t, v in r5 if t > 2.1]
+assert before and all(v["preread_bypass_threshold"] == 1 for v in before), before
+assert after and all(v["preread_bypass_threshold"] == 0 for v in after), after
+events = [e for s in samples for e in s.get("events", []) if e.get("tunable") == "preread_bypass_threshold"]
+assert len(events) == 1 and events[0]["value"] == "0" and abs(events[0]["t"] - 2.0) <= 0.1, events
+# 1 MiB writes over 384 KiB stripes (3 x 128K): whole stripes in the middle, partial ones (pre-reads) at the ends.
+assert sum(v["prereads"] for _, v in r5) > 0 and sum(v["rcw_writes"] + v["rmw_writes"] for _, v in r5) > 0
+assert sum(v["full_stripe_writes"] for _, v in r5) > 0
+print(f"ok: raid5 section in {len(r5)} samples; threshold 1 -> 0 at {events[0]['t']:.2f} s")
+PY
+pass "preread_bypass_threshold changed at 2 s shows in the telemetry stream's raid5 section"

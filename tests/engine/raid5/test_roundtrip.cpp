@@ -102,3 +102,31 @@ TEST_CASE("check counts a corrupted block in 4 KiB pages and repair rewrites the
   std::memcpy(model.data() + 4 * kChunkBytes + 8192, junk.data(), 4096);
   read_matches(*arr, model);
 }
+
+TEST_CASE("I/Os of the prepared maximum at any page offset, healthy and degraded", "[raid5][roundtrip]") {
+  for (int disks : {3, 5}) {
+    INFO(disks << " members");
+    TempDir dir;
+    auto paths = member_paths(dir, disks);
+    auto arr = create_raid5({disks, 2}, paths);
+    std::mt19937_64 rng(static_cast<uint64_t>(disks));
+    std::vector<uint8_t> model(arr->size_bytes(), 0);
+    for (int degraded = 0; degraded < 2; ++degraded) {
+      if (degraded) require_ok(arr->fail_member(1, "test"));
+      TestPort tp(*arr);
+      for (uint32_t len : {4096u, 65536u, 200704u, 1048576u}) {
+        for (int i = 0; i < 6; ++i) {
+          const uint64_t off = (rng() % ((model.size() - len) / 4096)) * 4096;
+          auto data = random_bytes(rng, len);
+          INFO("length " << len << " at " << off << (degraded ? " degraded" : ""));
+          REQUIRE(submit_rw(tp, true, off, data.data(), len) == int(len));
+          std::memcpy(model.data() + off, data.data(), len);
+          std::vector<uint8_t> back(len);
+          REQUIRE(submit_rw(tp, false, off, back.data(), len) == int(len));
+          REQUIRE(std::memcmp(back.data(), model.data() + off, len) == 0);
+        }
+      }
+    }
+    read_matches(*arr, model);
+  }
+}
