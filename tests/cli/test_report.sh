@@ -106,7 +106,7 @@ expect_error_mentions "docx"
 expect_status 2 "no --output" -- "$CLI" report --format=csv a.json
 expect_error_mentions "--output"
 expect_status 2 "no results" -- "$CLI" report --format=csv --output=new.csv
-expect_status 1 "output in a directory that does not exist" -- "$CLI" report --format=csv --output=nodir/x.csv a.json
+expect_status 2 "output in a directory that does not exist" -- "$CLI" report --format=csv --output=nodir/x.csv a.json
 expect_error_mentions "nodir"
 [[ ! -e new.csv ]] || fail "a refused report left new.csv"
 leftovers=$(find . -name '.*.csv.*' -o -name '.*.json.*')
