@@ -74,6 +74,9 @@ PY
 pass "csv: two jobs in each of two runs make four rows"
 
 # JSON: the documents merged, with the comparison.
+expect_status 0 "report json of one result" -- "$CLI" report --format=json --output=one.json a.json
+python3 -c 'import json, sys; r = json.load(open("one.json")); a = json.load(open("a.json"))
+assert [x["result"] for x in r["results"]] == [a] and r["comparison"][0]["bw_ratio"] is None' || fail "json of one result"
 expect_status 0 "report json" -- "$CLI" report --format=json --output=two.json a.json b.json
 python3 - a.json b.json two.json <<'PY' || fail "json report"
 import json, sys
