@@ -21,6 +21,7 @@ PACKAGES=(
   qml6-module-qtqml-workerscript qml6-module-qtcharts qml6-module-qttest
   qml6-module-qtquick-dialogs
   fio mdadm xvfb xauth time
+  qt6-svg-dev fonts-dejavu-core poppler-utils appstream desktop-file-utils dpkg-dev groff-base
 )
 
 install_missing() {

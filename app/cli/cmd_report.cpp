@@ -6,6 +6,7 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "report/report.hpp"
+#include "result_capture.hpp"
 #include "workload_args.hpp"
 
 namespace rs::cli {
@@ -44,6 +45,7 @@ int cmd_report(const Argv& argv) {
   if (!format) throw UsageError("--format=" + *format_text + ": not one of html, pdf, json, csv");
   const auto output = one(s, "output");
   if (!output || output->empty()) throw UsageError("give --output=FILE");
+  check_output_dir("output", *output);
   if (paths.empty()) throw UsageError("give one or more RESULT.json files (saved with bench/simulate --save)");
   report::RenderOptions options;
   options.force = s.ours.count("force") > 0;

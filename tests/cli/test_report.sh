@@ -74,6 +74,9 @@ PY
 pass "csv: two jobs in each of two runs make four rows"
 
 # JSON: the documents merged, with the comparison.
+expect_status 0 "report json of one result" -- "$CLI" report --format=json --output=one.json a.json
+python3 -c 'import json, sys; r = json.load(open("one.json")); a = json.load(open("a.json"))
+assert [x["result"] for x in r["results"]] == [a] and r["comparison"][0]["bw_ratio"] is None' || fail "json of one result"
 expect_status 0 "report json" -- "$CLI" report --format=json --output=two.json a.json b.json
 python3 - a.json b.json two.json <<'PY' || fail "json report"
 import json, sys
@@ -106,7 +109,7 @@ expect_error_mentions "docx"
 expect_status 2 "no --output" -- "$CLI" report --format=csv a.json
 expect_error_mentions "--output"
 expect_status 2 "no results" -- "$CLI" report --format=csv --output=new.csv
-expect_status 1 "output in a directory that does not exist" -- "$CLI" report --format=csv --output=nodir/x.csv a.json
+expect_status 2 "output in a directory that does not exist" -- "$CLI" report --format=csv --output=nodir/x.csv a.json
 expect_error_mentions "nodir"
 [[ ! -e new.csv ]] || fail "a refused report left new.csv"
 leftovers=$(find . -name '.*.csv.*' -o -name '.*.json.*')

@@ -1,7 +1,10 @@
 // The report model and text formats over hand-made result documents: the
 // expected figures are the documents' own numbers and ratios worked out by
 // hand (150 MB/s over 100 MB/s is x1.50).
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -146,4 +149,36 @@ TEST_CASE("axis steps are round numbers") {
   CHECK(nice_step(1, 5) == Approx(0.2));
   CHECK(nice_step(0, 5) == 1);
   CHECK(xml_escape("a<b&\"c\"") == "a&lt;b&amp;&quot;c&quot;");
+}
+
+TEST_CASE("the history keeps every saved result under XDG_DATA_HOME, newest first") {
+  const auto dir = std::filesystem::temp_directory_path() / ("rs-history-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const char* old = std::getenv("XDG_DATA_HOME");
+  const std::string saved_env = old ? old : "";
+  ::setenv("XDG_DATA_HOME", dir.c_str(), 1);
+  CHECK(history_dir() == (dir / "raidscope" / "results").string());
+  Json a = bench_doc("rr", 1, 1, 0.5);
+  a["created"] = "2026-01-01T00:00:00Z";
+  Json b = bench_doc("rr", 2, 2, 0.5);
+  b["created"] = "2026-01-02T00:00:00Z";
+  auto pa = save_to_history(a);
+  auto pa2 = save_to_history(a);  // same time stamp: a second file, not an overwrite
+  auto pb = save_to_history(b);
+  REQUIRE(pa);
+  REQUIRE(pa2);
+  REQUIRE(pb);
+  CHECK(*pa != *pa2);
+  const auto list = list_history();
+  REQUIRE(list.size() == 3);
+  CHECK(list[0] == *pb);
+  auto back = load_result(*pb);
+  REQUIRE(back);
+  CHECK((*back)["fio"] == b["fio"]);
+  CHECK_FALSE(save_to_history(Json::object()));  // not a result: refused
+  if (old)
+    ::setenv("XDG_DATA_HOME", saved_env.c_str(), 1);
+  else
+    ::unsetenv("XDG_DATA_HOME");
+  std::filesystem::remove_all(dir);
 }
