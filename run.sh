@@ -20,7 +20,7 @@ PACKAGES=(
   qml6-module-qtquick-templates qml6-module-qtquick-window qml6-module-qtqml
   qml6-module-qtqml-workerscript qml6-module-qtcharts qml6-module-qttest
   qml6-module-qtquick-dialogs
-  fio mdadm xvfb xauth time
+  fio mdadm xvfb xauth time clang libclang-rt-dev
 )
 
 install_missing() {
