@@ -17,6 +17,7 @@
 #include "discovery/open_by.hpp"
 #include "discovery/privileges.hpp"
 #include "discovery/queue_properties.hpp"
+#include "discovery/udisks.hpp"
 
 namespace rs::io {
 namespace {
@@ -140,6 +141,18 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
     // tmpfs and a few others refuse O_DIRECT: fall back and say so.
     fd = ::open(path.c_str(), flags);
     dev->info_.direct_note = "O_DIRECT not supported by the filesystem; using buffered I/O";
+  }
+  if (fd < 0 && blk && (errno == EACCES || errno == EPERM)) {
+    // Not ours to open: UDisks2 may open it for us (polkit decides).
+    const int denied = errno;
+    auto via = discovery::udisks_open_device(path, flags | O_DIRECT);
+    if (via.fd < 0) {
+      *error = discovery::missing_permission_message(path, denied, via.note);
+      return nullptr;
+    }
+    fd = via.fd;
+    dev->info_.direct = true;
+    dev->info_.direct_note.clear();
   }
   if (fd < 0) {
     int err = errno;
