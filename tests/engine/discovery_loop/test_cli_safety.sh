@@ -120,16 +120,29 @@ mentions "$uuid"
 pass "create on a loop device of another array ($uuid) refused"
 
 # --- two engines on the same members: the second is refused, naming the first ---
-mkfifo feed
-exec 3<>feed  # keeps the writer's stdin open (and its read blocking) until closed
-"$CLI" write "$LD" "$LE" <feed >/dev/null 2>"$WORK/first.err" 3>&- &
-first=$!
-PIDS+=("$first")
-for _ in $(seq 100); do
-  ls -l /proc/$first/fd 2>/dev/null | grep -q -- "$LD\$" && break
-  sleep 0.1
-done
-ls -l /proc/$first/fd | grep -q -- "$LD\$" || { cat first.err >&2; fail "the first engine did not open $LD"; }
+# hold MEMBER...: a first engine (`write`, waiting on a FIFO) holds the
+# members open; $first is its pid. release: it reads EOF and ends.
+hold() {
+  rm -f feed
+  mkfifo feed
+  exec 3<>feed  # keeps the writer's stdin open (and its read blocking) until closed
+  "$CLI" write "$@" <feed >/dev/null 2>"$WORK/first.err" 3>&- &
+  first=$!
+  PIDS+=("$first")
+  for _ in $(seq 100); do
+    ls -l /proc/$first/fd 2>/dev/null | grep -q -- "$1\$" && return 0
+    sleep 0.1
+  done
+  cat first.err >&2
+  fail "the first engine did not open $1"
+}
+release() {
+  exec 3>&-
+  wait "$first" || { cat first.err >&2; fail "the first engine failed"; }
+  PIDS=()
+}
+
+hold "$LD" "$LE"
 expect_status 1 "a second assemble" -- "$CLI" check "$LD" "$LE"
 mentions "pid $first (raidscope-cli)"
 expect_status 1 "create --force over an open member" -- "$CLI" create --force --level=1 --raid-devices=2 "$LD" "$LC"
@@ -137,10 +150,18 @@ mentions "pid $first (raidscope-cli)"
 [[ $(device_field $LD 'd["status"]') == refused ]] || fail "devices: a member open by an engine is refused"
 device_field $LD '[r["reason"] for r in d["reasons"]]' | grep -qF "open by pid $first (raidscope-cli)" ||
   fail "devices: the holder is not named"
-exec 3>&-  # EOF: the first engine ends
-wait "$first" || { cat first.err >&2; fail "the first engine failed"; }
-PIDS=()
-pass "a second engine on open members refused, naming pid $first (raidscope-cli)"
+release
+pass "a second engine on open loop devices refused, naming pid $first (raidscope-cli)"
+
+# The same with image files (an OFD lock instead of O_EXCL).
+expect_status 0 "create an array of image files" -- "$CLI" create --level=1 --raid-devices=2 --create-files=40M \
+  "$WORK/f0.img" "$WORK/f1.img"
+hold "$WORK/f0.img" "$WORK/f1.img"
+expect_status 1 "a second assemble of image files" -- "$CLI" check "$WORK/f0.img" "$WORK/f1.img"
+mentions "$WORK/f0.img"
+mentions "pid $first (raidscope-cli)"
+release
+pass "a second engine on open image files refused, naming pid $first (raidscope-cli)"
 
 # --- devices --watch: a loop device attached and detached ---
 "$CLI" devices --watch >watch.out 2>watch.err &
