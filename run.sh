@@ -14,7 +14,7 @@ MODE=${1:-run}
 
 PACKAGES=(
   cmake ninja-build g++ pkg-config python3 e2fsprogs
-  liburing-dev libisal-dev libblkid-dev libudev-dev nlohmann-json3-dev catch2
+  liburing-dev libisal-dev libblkid-dev libudev-dev libsystemd-dev nlohmann-json3-dev catch2
   qt6-base-dev qt6-declarative-dev qt6-charts-dev qt6-tools-dev
   qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts
   qml6-module-qtquick-templates qml6-module-qtquick-window qml6-module-qtqml
@@ -22,6 +22,7 @@ PACKAGES=(
   qml6-module-qtquick-dialogs
   fio mdadm xvfb xauth time
   qt6-svg-dev fonts-dejavu-core poppler-utils appstream desktop-file-utils dpkg-dev groff-base
+  clang libclang-rt-dev
 )
 
 install_missing() {

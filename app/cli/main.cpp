@@ -27,6 +27,9 @@ Array commands (the array is the set of members given):
   check MEMBER...                    compare copies, print mismatches
   repair MEMBER...                   compare and rewrite differing copies
   tunables [--json] [MEMBER...]      every tunable: range, unit, help (values)
+  devices [--json] [--all] [--watch] block devices: size, rotational, io_opt,
+                                     md membership, whether and why unsafe;
+                                     --watch then prints hot-plug events
 
 Commands that write refuse to start an array with members missing that
 were active at its last update; --run starts it degraded anyway.
@@ -75,6 +78,7 @@ int main(int argc, char** argv) {
     if (cmd == "simulate") return cmd_simulate(args);
     if (cmd == "tunables") return cmd_tunables(args);
     if (cmd == "report") return cmd_report(args);
+    if (cmd == "devices") return cmd_devices(args);
     std::fprintf(stderr, "raidscope-cli: error: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
     return 2;
   } catch (const Interrupted& e) {
