@@ -29,7 +29,6 @@ ScrollView {
             Layout.fillWidth: true
             title: qsTr("Before / after")
             subtitle: qsTr("the same preset twice, with one setting changed")
-            implicitHeight: 150 + (bench.errorString.length ? 24 : 0)
             ColumnLayout {
                 anchors { left: parent.left; right: parent.right; top: parent.top }
                 spacing: 8
@@ -71,7 +70,8 @@ ScrollView {
                         objectName: "afterBox"
                         visible: beforeBox.visible
                         model: beforeBox.model
-                        currentIndex: Math.min(1, count - 1)
+                        // "to" starts on the second value (md-rr after md-legacy).
+                        onCountChanged: if (currentIndex <= 0) currentIndex = Math.min(1, count - 1)
                         implicitContentWidthPolicy: ComboBox.WidestText
                     }
                     TextField {

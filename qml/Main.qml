@@ -12,6 +12,7 @@ ApplicationWindow {
     property bool startDemo: true
     property var startMembers: []
     property alias refreshHz: session.refreshHz
+    property alias profileScale: session.profileScale
     readonly property var pageKeys: ["dashboard", "tune", "arrays", "benchmark"]
     readonly property var pageTitles: [qsTr("Dashboard"), qsTr("Tune"), qsTr("Arrays"), qsTr("Benchmark")]
     property alias session: session
@@ -25,6 +26,29 @@ ApplicationWindow {
     title: session.members.length ? qsTr("RaidScope — %1").arg(session.arrayText) : qsTr("RaidScope")
 
     SystemPalette { id: pal; colorGroup: SystemPalette.Active }
+    SystemPalette { id: disabledPal; colorGroup: SystemPalette.Disabled }
+    // The controls follow the application's palette (the desktop's, or
+    // --color-scheme's) in every role they draw with.
+    palette.window: pal.window
+    palette.windowText: pal.windowText
+    palette.base: pal.base
+    palette.alternateBase: pal.alternateBase
+    palette.text: pal.text
+    palette.button: pal.button
+    palette.buttonText: pal.buttonText
+    palette.highlight: pal.highlight
+    palette.highlightedText: pal.highlightedText
+    palette.light: pal.light
+    palette.midlight: pal.midlight
+    palette.mid: pal.mid
+    palette.dark: pal.dark
+    palette.shadow: pal.shadow
+    palette.placeholderText: pal.placeholderText
+    palette.toolTipBase: pal.toolTipBase
+    palette.toolTipText: pal.toolTipText
+    palette.disabled.text: disabledPal.text
+    palette.disabled.windowText: disabledPal.windowText
+    palette.disabled.buttonText: disabledPal.buttonText
 
     function showPage(key) {
         const i = pageKeys.indexOf(key)

@@ -6,7 +6,7 @@ QString appUsage() {
   return QStringLiteral(
       "usage: raidscope [--demo | MEMBER...] [--page=dashboard|tune|arrays|benchmark]\n"
       "                 [--screenshot=FILE.png [--after=SECONDS]] [--refresh-hz=N]\n"
-      "                 [--color-scheme=light|dark] [--size=WIDTHxHEIGHT]\n"
+      "                 [--color-scheme=light|dark] [--size=WIDTHxHEIGHT] [--profile-scale=F]\n"
       "Without arguments: the demo (a RAID1 of two image files under ~/.local/share/raidscope/demo,\n"
       "emulated as two different disks, with a sequential read running).\n"
       "--screenshot renders the page with live data for --after seconds (default 4), saves it, exits.\n");
@@ -38,6 +38,11 @@ bool parseAppOptions(const QStringList& args, AppOptions& o, QString* error) {
       bool ok = false;
       o.refresh_hz = value.toInt(&ok);
       if (!ok || o.refresh_hz < 1 || o.refresh_hz > 50) return fail("--refresh-hz=" + value + ": 1..50");
+    } else if (a.startsWith("--profile-scale=")) {
+      bool ok = false;
+      o.profile_scale = value.toDouble(&ok);
+      if (!ok || !(o.profile_scale > 0 && o.profile_scale <= 1))
+        return fail("--profile-scale=" + value + ": a number above 0 and at most 1");
     } else if (a.startsWith("--color-scheme=")) {
       if (value != "light" && value != "dark") return fail("--color-scheme=" + value + ": light or dark");
       o.color_scheme = value;

@@ -7,6 +7,7 @@
 //   --refresh-hz=N                 GUI refresh rate (1..50, default 20)
 //   --color-scheme=light|dark      override the system palette
 //   --size=WxH                     window size (default 1280x860)
+//   --profile-scale=F              slow every emulated disk by F (0 < F <= 1)
 #pragma once
 #include <QSize>
 #include <QString>
@@ -23,6 +24,7 @@ struct AppOptions {
   int refresh_hz = 20;
   QString color_scheme;  // "", "light", "dark"
   QSize size{1280, 860};
+  double profile_scale = 0;
   bool help = false;
 };
 

@@ -397,12 +397,14 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
   std::vector<std::string> members;
   std::vector<std::pair<std::string, std::string>> set;
   unsigned hz = 20;
+  double scale = 0;
   {
     // members_, overrides_ and refresh_hz_ only change on the GUI thread
     // while nothing runs; this thread reads them once at the start.
     members = toStd(members_);
     if (req.keep_overrides) set = overrides_;
     hz = unsigned(refresh_hz_);
+    scale = profile_scale_;
   }
   for (auto& kv : req.set) set.push_back(kv);
   spec.array_members = members;
@@ -418,7 +420,9 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
       std::string err;
       if (auto p = io::find_profile(value, spec.profile_dirs, &err)) need += p->seq_read_bw * p->scale;
     }
-  if (need > 0 && !members.empty() && !req.inspect_only) {
+  if (scale > 0) {
+    spec.profile_scale = scale;
+  } else if (need > 0 && !members.empty() && !req.inspect_only) {
     std::string err;
     if (auto dev = io::MemberDevice::open(members[0], io::OpenMode::ReadOnly, &err)) {
       const double host = workload::probe_read_bandwidth(*dev, 1 << 20, 64ull << 20);

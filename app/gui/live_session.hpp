@@ -68,6 +68,9 @@ class LiveSession : public QObject {
   Q_PROPERTY(QString workloadName READ workloadName NOTIFY statusChanged)
   Q_PROPERTY(QString demoDir READ demoDir CONSTANT)
   Q_PROPERTY(int refreshHz READ refreshHz WRITE setRefreshHz NOTIFY refreshHzChanged)
+  // Slows every emulated disk by this factor (0 < f <= 1, the CLI's
+  // --profile-scale); 0: automatic, only as much as the host disk needs.
+  Q_PROPERTY(double profileScale READ profileScale WRITE setProfileScale NOTIFY refreshHzChanged)
   Q_PROPERTY(rs::gui::TelemetryModel* telemetry READ telemetry CONSTANT)
   Q_PROPERTY(rs::gui::TunablesModel* tunables READ tunables CONSTANT)
   Q_PROPERTY(QStringList workloads READ workloads CONSTANT)
@@ -92,6 +95,11 @@ class LiveSession : public QObject {
   QString demoDir() const { return demo_dir_; }
   int refreshHz() const { return refresh_hz_; }
   void setRefreshHz(int hz);
+  double profileScale() const { return profile_scale_; }
+  void setProfileScale(double f) {
+    profile_scale_ = f > 0 && f <= 1 ? f : 0;
+    emit refreshHzChanged();
+  }
   TelemetryModel* telemetry() { return &telemetry_; }
   TunablesModel* tunables() { return &tunables_; }
   QStringList workloads() const;  // the live workloads start() knows, by key
@@ -149,6 +157,7 @@ class LiveSession : public QObject {
   double progress_ = -1;
   QStringList members_;
   int refresh_hz_ = 20;
+  double profile_scale_ = 0;
   int ticks_ = 0;
   bool demo_ = false;
 

@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
                                {"startDemo", opt.demo},
                                {"startMembers", opt.members},
                                {"refreshHz", opt.refresh_hz},
+                               {"profileScale", opt.profile_scale},
                                {"width", opt.size.width()},
                                {"height", opt.size.height()}});
   engine.load(QUrl("qrc:/qt/qml/RaidScope/Main.qml"));
