@@ -263,8 +263,9 @@ ScrollView {
                     }
                 }
                 Repeater {
-                    model: bench.scenarioRows
+                    model: bench.scenarioRows.length
                     RowLayout {
+                        readonly property var modelData: bench.scenarioRows[index]
                         spacing: 12
                         Label { text: modelData.label; Layout.preferredWidth: 260; elide: Text.ElideRight }
                         Label { text: modelData.before + " " + Theme.bandwidth(modelData.bwBefore) }
@@ -287,8 +288,9 @@ ScrollView {
                 anchors { left: parent.left; right: parent.right; top: parent.top }
                 Label { visible: bench.results.length === 0; text: qsTr("No run yet."); opacity: 0.6 }
                 Repeater {
-                    model: bench.results
+                    model: bench.results.length
                     RowLayout {
+                        readonly property var modelData: bench.results[index]
                         spacing: 14
                         Label { text: modelData.when; opacity: 0.7 }
                         Label { text: modelData.title; Layout.fillWidth: true; elide: Text.ElideRight }

@@ -93,16 +93,18 @@ ScrollView {
                       ? qsTr("read policy: %1").arg(page.session.tunables.value("read_policy") || "–") : ""
         }
 
+        // Delegates are keyed by count, not by the list (which is new every
+        // sample), so they are not rebuilt 20 times a second.
         Repeater {
-            model: page.tm ? page.tm.tasks : []
+            model: page.tm ? page.tm.tasks.length : 0
             Card {
+                readonly property var task: page.tm.tasks[index] || ({})
                 Layout.fillWidth: true
-                title: modelData.kind
-                subtitle: modelData.target
-                implicitHeight: 80
+                title: task.kind || ""
+                subtitle: task.target ? qsTr("%1 · %2 %").arg(task.target).arg(Math.round(100 * task.fraction)) : ""
                 ProgressBar {
                     anchors { left: parent.left; right: parent.right; top: parent.top }
-                    value: modelData.fraction
+                    value: task.fraction || 0
                 }
             }
         }

@@ -21,9 +21,11 @@ ColumnLayout {
     SystemPalette { id: pal }
     Label { text: rb.label; font.bold: true }
     Repeater {
-        model: [{name: rb.beforeName, v: rb.before, t: rb.beforeText, c: Theme.seriesColors[0]},
-                {name: rb.afterName, v: rb.after, t: rb.afterText, c: Theme.seriesColors[1]}]
+        model: 2
         RowLayout {
+            readonly property var modelData: index === 0
+                ? {name: rb.beforeName, v: rb.before, t: rb.beforeText, c: Theme.seriesColors[0]}
+                : {name: rb.afterName, v: rb.after, t: rb.afterText, c: Theme.seriesColors[1]}
             Layout.fillWidth: true
             spacing: 8
             Label { text: modelData.name; Layout.preferredWidth: 200; elide: Text.ElideRight; opacity: 0.85 }

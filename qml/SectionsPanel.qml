@@ -16,19 +16,22 @@ Card {
         anchors { left: parent.left; right: parent.right; top: parent.top }
         spacing: 6
         Label { visible: sp.sections.length === 0; text: qsTr("The level publishes no section."); opacity: 0.6 }
+        // Keyed by counts: the lists are new every sample, the delegates stay.
         Repeater {
-            model: sp.sections
+            model: sp.sections.length
             ColumnLayout {
+                readonly property var section: sp.sections[index] || ({name: "", values: []})
                 Layout.fillWidth: true
                 spacing: 2
-                Label { text: modelData.name; font.bold: true; objectName: "section_" + modelData.name }
+                Label { text: section.name; font.bold: true; objectName: "section_" + section.name }
                 Flow {
                     Layout.fillWidth: true
                     spacing: 14
                     Repeater {
-                        model: modelData.values
+                        model: section.values.length
                         Label {
-                            text: modelData.key + " <b>" + Theme.count(modelData.value) + "</b>"
+                            readonly property var kv: section.values[index] || ({key: "", value: 0})
+                            text: kv.key + " <b>" + Theme.count(kv.value) + "</b>"
                             textFormat: Text.StyledText
                         }
                     }

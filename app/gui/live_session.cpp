@@ -187,6 +187,11 @@ bool LiveSession::beginRun(RunRequest request, std::function<void(const RunRepor
     return false;
   }
   joinRun();
+  // What the run thread needs from the GUI thread's state, copied now.
+  request.members = toStd(members_);
+  if (request.keep_overrides) request.remembered = overrides_;
+  request.hz = unsigned(refresh_hz_);
+  request.scale = profile_scale_;
   cancel_ = false;
   prep_progress_ = -1;
   telemetry_.clear();
@@ -394,19 +399,14 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
     spec.jobs.insert(spec.jobs.end(), parsed.jobs.begin(), parsed.jobs.end());
     spec.global_options = parsed.global.given;
   }
-  std::vector<std::string> members;
-  std::vector<std::pair<std::string, std::string>> set;
-  unsigned hz = 20;
-  double scale = 0;
-  {
-    // members_, overrides_ and refresh_hz_ only change on the GUI thread
-    // while nothing runs; this thread reads them once at the start.
-    members = toStd(members_);
-    if (req.keep_overrides) set = overrides_;
-    hz = unsigned(refresh_hz_);
-    scale = profile_scale_;
-  }
-  for (auto& kv : req.set) set.push_back(kv);
+  const std::vector<std::string>& members = req.members;
+  const std::vector<std::pair<std::string, std::string>>& set = req.remembered;
+  const unsigned hz = req.hz;
+  const double scale = req.scale;
+  // The run's own settings (a before/after's value) are not the user's:
+  // set after the open and put back when the run ends.
+  std::vector<std::pair<std::string, std::string>> all_set = set;
+  for (auto& kv : req.set) all_set.push_back(kv);
   spec.array_members = members;
   spec.set = set;
   spec.sample_hz = hz;
@@ -415,7 +415,7 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
   // Emulated members share the host disk: slow every profile alike when
   // together they would ask more of it than it gives.
   double need = 0;
-  for (const auto& [name, value] : set)
+  for (const auto& [name, value] : all_set)
     if (name.size() > 15 && name.compare(name.size() - 15, 15, "/device_profile") == 0 && value != "none") {
       std::string err;
       if (auto p = io::find_profile(value, spec.profile_dirs, &err)) need += p->seq_read_bw * p->scale;
@@ -437,6 +437,15 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
     return rep;
   }
   std::shared_ptr<workload::BenchSession> session(std::move(*opened));
+  std::vector<std::pair<std::string, std::string>> restore;
+  for (const auto& [name, value] : req.set) {
+    auto before = session->tunables()->get(name);
+    if (rs::Status st = session->tunables()->set(name, value); !st) {
+      rep.error = QString::fromStdString(st.error().message);
+      return rep;
+    }
+    if (before) restore.emplace_back(name, *before);
+  }
   if (req.inspect_only) {
     rep.tunables = session->tunables()->list();
     if (rs::Status st = session->close(); !st) rep.error = QString::fromStdString(st.error().message);
@@ -466,6 +475,7 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
   }
   // A command may still hold the session for a moment: close it here, after.
   while (session.use_count() > 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  for (auto it = restore.rbegin(); it != restore.rend(); ++it) (void)session->tunables()->set(it->first, it->second);
   rep.tunables = session->tunables()->list();
   if (rs::Status st = session->close(); !st) notes.warnings.push_back(st.error().message);
   session.reset();

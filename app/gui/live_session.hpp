@@ -41,6 +41,11 @@ struct RunRequest {
   std::vector<std::pair<std::string, std::string>> set;  // applied after the remembered ones
   bool keep_overrides = true;          // apply the user's remembered tunables first
   bool inspect_only = false;           // open the array, read its tunables, close: no I/O run
+  // Filled by beginRun() from the session (the run thread reads only these).
+  std::vector<std::string> members;
+  std::vector<std::pair<std::string, std::string>> remembered;
+  unsigned hz = 20;
+  double scale = 0;
 };
 
 struct RunReport {
