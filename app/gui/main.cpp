@@ -18,15 +18,12 @@
 Q_IMPORT_QML_PLUGIN(RaidScopePlugin)
 
 int main(int argc, char** argv) {
-  // Qt Charts-free, but QApplication all the same: the Fusion palette and
-  // fonts of a widgets desktop.
-  QApplication app(argc, argv);
-  QApplication::setApplicationName("RaidScope");
-  QApplication::setOrganizationName("RaidScope");
-  QApplication::setApplicationDisplayName("RaidScope");
+  // The command line first: bad usage and --help need no display.
+  QStringList args;
+  for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
   rs::gui::AppOptions opt;
   QString error;
-  if (!rs::gui::parseAppOptions(app.arguments().mid(1), opt, &error)) {
+  if (!rs::gui::parseAppOptions(args, opt, &error)) {
     std::fprintf(stderr, "raidscope: %s\n%s", qPrintable(error), qPrintable(rs::gui::appUsage()));
     return 2;
   }
@@ -34,6 +31,12 @@ int main(int argc, char** argv) {
     std::fputs(qPrintable(rs::gui::appUsage()), stdout);
     return 0;
   }
+  // A QApplication (not QGuiApplication): the palette and fonts of a
+  // widgets desktop, which Fusion follows.
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("RaidScope");
+  QApplication::setOrganizationName("RaidScope");
+  QApplication::setApplicationDisplayName("RaidScope");
   if (!opt.color_scheme.isEmpty()) QApplication::setPalette(rs::gui::schemePalette(opt.color_scheme == "dark"));
   QQuickStyle::setStyle("Fusion");
 
