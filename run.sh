@@ -141,7 +141,7 @@ case "$MODE" in
     build build release -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ensure_demo
     if [[ -n ${DISPLAY:-} || -n ${WAYLAND_DISPLAY:-} ]]; then
-      exec "$ROOT/build/app/gui/raidscope" "$DEMO"/member{0,1}.img
+      RAIDSCOPE_DEMO_DIR="$DEMO" exec "$ROOT/build/app/gui/raidscope" --demo
     else
       demo_headless
     fi

@@ -1,59 +1,64 @@
-// raidscope: the desktop GUI. For now a single window describing the array
-// given on the command line (the QML pages come with the GUI milestone).
+// raidscope: the desktop app. Parses the command line, sets up Fusion on
+// the system palette, loads the RaidScope QML module's Main.qml and, for
+// --screenshot, saves the window after --after seconds and exits.
 #include <QApplication>
-#include <QLabel>
-#include <QPixmap>
-#include <QString>
-#include <QStringList>
+#include <QIcon>
+#include <QPalette>
+#include <QQmlApplicationEngine>
+#include <QQmlContext>
+#include <QQuickStyle>
+#include <QQuickWindow>
 #include <QTimer>
+#include <QtQml/qqmlextensionplugin.h>
+#include <cstdio>
 
-#include "levels/levels.hpp"
-#include "raid/array.hpp"
+#include "app_options.hpp"
+#include "palette.hpp"
+
+Q_IMPORT_QML_PLUGIN(RaidScopePlugin)
 
 int main(int argc, char** argv) {
+  // The command line first: bad usage and --help need no display.
+  QStringList args;
+  for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+  rs::gui::AppOptions opt;
+  QString error;
+  if (!rs::gui::parseAppOptions(args, opt, &error)) {
+    std::fprintf(stderr, "raidscope: %s\n%s", qPrintable(error), qPrintable(rs::gui::appUsage()));
+    return 2;
+  }
+  if (opt.help) {
+    std::fputs(qPrintable(rs::gui::appUsage()), stdout);
+    return 0;
+  }
+  // A QApplication (not QGuiApplication): the palette and fonts of a
+  // widgets desktop, which Fusion follows.
   QApplication app(argc, argv);
   QApplication::setApplicationName("RaidScope");
-  std::vector<std::string> members;
-  QString screenshot;  // --screenshot=PATH: save the window once shown, then quit (tests)
-  for (const QString& a : app.arguments().mid(1)) {
-    if (a.startsWith("--screenshot="))
-      screenshot = a.mid(13);
-    else if (!a.startsWith("--"))
-      members.push_back(a.toStdString());
-  }
+  QApplication::setOrganizationName("RaidScope");
+  QApplication::setApplicationDisplayName("RaidScope");
+  if (!opt.color_scheme.isEmpty()) QApplication::setPalette(rs::gui::schemePalette(opt.color_scheme == "dark"));
+  QQuickStyle::setStyle("Fusion");
 
-  QString text = "<h2>RaidScope</h2>";
-  if (members.empty()) {
-    text += "<p>No array given. Start it as <tt>raidscope MEMBER...</tt></p>";
-  } else {
-    rs::raid::AssembleOptions o;
-    o.read_only = true;
-    auto made = rs::raid::Array::assemble(rs::levels::builtin(), members, o);
-    if (!made) {
-      text += "<p><b>Cannot assemble:</b> " + QString::fromStdString(made.error().message).toHtmlEscaped() + "</p>";
-    } else {
-      auto& array = *made;
-      const auto& g = array->shape();
-      text += QString("<p>raid%1, %2 members, %3 MiB, state: %4</p><ul>")
-                  .arg(g.level)
-                  .arg(g.raid_disks)
-                  .arg(array->size_bytes() >> 20)
-                  .arg(QString::fromStdString(array->state_text()).toHtmlEscaped());
-      const auto table = array->table();
-      for (int i = 0; i < g.raid_disks; ++i)
-        text += QString("<li>%1: %2 (%3)</li>")
-                    .arg(i)
-                    .arg(QString::fromStdString((*table)[i].name).toHtmlEscaped())
-                    .arg(rs::raid::member_state_name((*table)[i].state));
-      text += "</ul>";
-    }
+  QQmlApplicationEngine engine;
+  engine.addImportPath("qrc:/qt/qml");
+  engine.setInitialProperties({{"startPage", opt.page},
+                               {"startDemo", opt.demo},
+                               {"startMembers", opt.members},
+                               {"refreshHz", opt.refresh_hz},
+                               {"profileScale", opt.profile_scale},
+                               {"width", opt.size.width()},
+                               {"height", opt.size.height()}});
+  engine.load(QUrl("qrc:/qt/qml/RaidScope/Main.qml"));
+  if (engine.rootObjects().isEmpty()) return 1;
+  auto* window = qobject_cast<QQuickWindow*>(engine.rootObjects().first());
+  if (!opt.screenshot.isEmpty() && window) {
+    QTimer::singleShot(int(opt.after_s * 1000), window, [window, &opt] {
+      const bool ok = window->grabWindow().save(opt.screenshot);
+      if (!ok) std::fprintf(stderr, "raidscope: cannot write %s\n", qPrintable(opt.screenshot));
+      QMetaObject::invokeMethod(window, "shutdown");
+      QApplication::exit(ok ? 0 : 1);
+    });
   }
-  QLabel label(text);
-  label.setMargin(24);
-  label.setMinimumSize(520, 260);
-  label.setWindowTitle("RaidScope");
-  label.show();
-  if (!screenshot.isEmpty())
-    QTimer::singleShot(500, [&] { QApplication::exit(label.grab().save(screenshot) ? 0 : 1); });
   return app.exec();
 }

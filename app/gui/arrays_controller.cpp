@@ -1,0 +1,342 @@
+#include "arrays_controller.hpp"
+
+#include <sys/stat.h>
+
+#include <QFileInfo>
+#include <QVariantMap>
+#include <chrono>
+
+#include "discovery/in_use.hpp"
+#include "discovery/signature.hpp"
+#include "layout/layout_names.hpp"
+#include "levels/levels.hpp"
+#include "raid/array.hpp"
+#include "workload/size_parse.hpp"
+
+namespace rs::gui {
+
+namespace {
+
+bool isBlockDevice(const QString& path) {
+  struct stat st {};
+  return ::stat(path.toLocal8Bit().constData(), &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+}  // namespace
+
+ArraysController::ArraysController(QObject* parent) : QObject(parent) {
+  poll_.setInterval(100);
+  connect(&poll_, &QTimer::timeout, this, [this] {
+    io::TaskHandle t;
+    {
+      std::lock_guard lock(mutex_);
+      t = task_;
+    }
+    if (!t) return;
+    const auto p = t->progress();
+    const double f = p.total ? double(p.done) / double(p.total) : -1;
+    if (f != progress_) {
+      progress_ = f;
+      emit progressChanged();
+    }
+  });
+}
+
+ArraysController::~ArraysController() {
+  cancel_ = true;
+  {
+    std::lock_guard lock(mutex_);
+    if (task_) task_->cancel();
+  }
+  joinWorker();
+}
+
+void ArraysController::joinWorker() {
+  if (worker_.joinable()) worker_.join();
+}
+
+void ArraysController::setSession(LiveSession* s) {
+  if (session_ == s) return;
+  session_ = s;
+  emit sessionChanged();
+}
+
+void ArraysController::setStatus(Status s, const QString& message, const QString& error) {
+  status_ = s;
+  message_ = message;
+  error_ = error;
+  if (s != Working) poll_.stop();
+  emit statusChanged();
+}
+
+QVariantList ArraysController::levels() const {
+  QVariantList out;
+  for (const auto& l : levels::builtin().levels)
+    out.push_back(QVariantMap{{"level", l.level}, {"name", QString::fromLatin1(l.name)}, {"min", l.min_members},
+                              {"max", l.max_members}});
+  return out;
+}
+
+void ArraysController::inspect(const QStringList& paths) {
+  if (working()) return;
+  joinWorker();
+  const std::vector<std::string> ps = [&] {
+    std::vector<std::string> v;
+    for (const auto& p : paths)
+      if (!p.trimmed().isEmpty()) v.push_back(p.trimmed().toStdString());
+    return v;
+  }();
+  worker_ = std::thread([this, ps] {
+    QVariantList rows;
+    for (const auto& p : ps) {
+      QVariantMap row;
+      row["path"] = QString::fromStdString(p);
+      struct stat st {};
+      const bool exists = ::stat(p.c_str(), &st) == 0;
+      row["exists"] = exists;
+      row["blockDevice"] = exists && S_ISBLK(st.st_mode);
+      QString note;
+      if (exists) {
+        std::string err;
+        if (auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly, &err)) {
+          row["size"] = double(dev->size_bytes());
+          row["rotational"] = dev->info().rotational;
+          row["ioOpt"] = double(dev->info().io_opt);
+        } else {
+          note = QString::fromStdString(err);
+        }
+        if (note.isEmpty()) note = QString::fromStdString(discovery::member_in_use(p));
+        if (note.isEmpty()) {
+          const std::string sig = discovery::existing_signature(p);
+          if (!sig.empty()) note = QString::fromStdString("holds " + sig);
+        }
+      } else {
+        note = QObject::tr("new image file");
+      }
+      row["note"] = note;
+      rows.push_back(row);
+    }
+    QMetaObject::invokeMethod(
+        this,
+        [this, rows] {
+          candidates_ = rows;
+          emit candidatesChanged();
+        },
+        Qt::QueuedConnection);
+  });
+}
+
+bool ArraysController::create(int level, const QString& layout, const QString& chunk, const QStringList& pathsIn,
+                              const QString& newFileSize, const QString& confirmation) {
+  if (working()) return false;
+  QStringList paths;
+  for (const auto& p : pathsIn)
+    if (!p.trimmed().isEmpty()) paths << p.trimmed();
+  const raid::LevelInfo* info = nullptr;
+  for (const auto& l : levels::builtin().levels)
+    if (l.level == level) info = &l;
+  auto refuse = [&](const QString& why) {
+    setStatus(Error, {}, why);
+    return false;
+  };
+  if (!info) return refuse(tr("RAID level %1 is not offered by this build").arg(level));
+  if (paths.size() < info->min_members || paths.size() > info->max_members)
+    return refuse(tr("%1 needs %2 to %3 members; %4 given")
+                      .arg(QString::fromLatin1(info->name))
+                      .arg(info->min_members)
+                      .arg(info->max_members)
+                      .arg(paths.size()));
+  raid::CreateOptions o;
+  o.level = level;
+  o.raid_disks = int(paths.size());
+  if (!chunk.trimmed().isEmpty()) {
+    auto c = workload::parse_size(chunk.trimmed().toStdString());
+    if (!c.ok() || c.value < 4096 || c.value > (1u << 30) || (c.value & (c.value - 1)))
+      return refuse(tr("Chunk %1: a power of two from 4K to 1G").arg(chunk));
+    o.chunk_bytes = uint32_t(c.value);
+  }
+  if (level == 10 && !layout.trimmed().isEmpty()) {
+    auto w = layout::parse_raid10_layout(layout.trimmed().toStdString(), o.raid_disks);
+    if (!w) return refuse(QString::fromStdString(w.error().message));
+    o.layout = *w;
+  }
+  bool anyMissing = false;
+  for (const auto& p : paths) anyMissing |= !QFileInfo::exists(p);
+  if (anyMissing) {
+    auto sz = workload::parse_size(newFileSize.trimmed().toStdString());
+    if (newFileSize.trimmed().isEmpty() || !sz.ok() || sz.value < (4u << 20))
+      return refuse(tr("New image files need a size of at least 4M (\"%1\" given)").arg(newFileSize));
+    o.create_files_bytes = sz.value;
+  }
+  QStringList devices;
+  for (const auto& p : paths)
+    if (isBlockDevice(p)) devices << p;
+  if (!devices.isEmpty() && confirmation.trimmed() != "WRITE")
+    return refuse(tr("Creating writes to %1, destroying what it holds: type WRITE to confirm").arg(devices.join(", ")));
+  o.name = "raidscope";
+  joinWorker();
+  cancel_ = false;
+  task_name_ = tr("Create");
+  progress_ = -1;
+  emit progressChanged();
+  setStatus(Working, tr("Checking the members and writing the superblocks…"));
+  std::vector<std::string> ps;
+  for (const auto& p : paths) ps.push_back(p.toStdString());
+  worker_ = std::thread([this, o, ps, paths] {
+    auto made = raid::Array::create(levels::builtin(), o, ps);
+    QString err;
+    if (!made)
+      err = QString::fromStdString(made.error().message);
+    else if (rs::Status st = (*made)->close(); !st)
+      err = QString::fromStdString(st.error().message);
+    if (made) made->reset();  // the array is destroyed here, off the GUI thread
+    QMetaObject::invokeMethod(
+        this,
+        [this, err, paths] {
+          if (!err.isEmpty()) {
+            setStatus(Error, {}, err);
+            return;
+          }
+          setStatus(Done, tr("Created a RAID array of %1 members").arg(paths.size()));
+          emit created(paths);
+          if (session_) session_->openArray(paths);
+        },
+        Qt::QueuedConnection);
+  });
+  return true;
+}
+
+void ArraysController::open(const QStringList& paths) {
+  QStringList ps;
+  for (const auto& p : paths)
+    if (!p.trimmed().isEmpty()) ps << p.trimmed();
+  if (ps.isEmpty()) {
+    setStatus(Error, {}, tr("Give the array's members"));
+    return;
+  }
+  if (session_) session_->openArray(ps);
+}
+
+bool ArraysController::onArray(const QString& name, Work work) {
+  if (working() || !session_) return false;
+  if (session_->members().isEmpty()) {
+    setStatus(Error, {}, tr("No array is open"));
+    return false;
+  }
+  joinWorker();
+  cancel_ = false;
+  task_name_ = name;
+  progress_ = -1;
+  emit progressChanged();
+  setStatus(Working, name + "…");
+  poll_.start();
+  if (session_->running()) {
+    // The running workload holds the array: the task runs on it, alongside.
+    session_->withArray(
+        [this, work](raid::Array* a) -> QString {
+          if (!a) return tr("The array closed before the task could start");
+          auto t = work(*a);
+          if (!t) return QString::fromStdString(t.error().message);
+          std::lock_guard lock(mutex_);
+          task_ = *t;
+          return {};
+        },
+        [this](const QString& err) {
+          if (!err.isEmpty()) return setStatus(Error, {}, err);
+          io::TaskHandle t;
+          {
+            std::lock_guard lock(mutex_);
+            t = task_;
+          }
+          joinWorker();
+          worker_ = std::thread([this, t] { follow(t); });
+        });
+    return true;
+  }
+  std::vector<std::string> members;
+  for (const auto& m : session_->members()) members.push_back(m.toStdString());
+  worker_ = std::thread([this, members, work] {
+    auto arr = raid::Array::assemble(levels::builtin(), members, {});
+    if (!arr) {
+      QString e = QString::fromStdString(arr.error().message);
+      QMetaObject::invokeMethod(this, [this, e] { setStatus(Error, {}, e); }, Qt::QueuedConnection);
+      return;
+    }
+    auto t = work(**arr);
+    if (!t) {
+      QString e = QString::fromStdString(t.error().message);
+      (void)(*arr)->close();
+      QMetaObject::invokeMethod(this, [this, e] { setStatus(Error, {}, e); }, Qt::QueuedConnection);
+      return;
+    }
+    {
+      std::lock_guard lock(mutex_);
+      task_ = *t;
+    }
+    if (cancel_) (*t)->cancel();
+    follow(*t);
+    (void)(*arr)->close();
+  });
+  return true;
+}
+
+// Worker thread: waits for the task, then reports on the GUI thread.
+void ArraysController::follow(io::TaskHandle task) {
+  rs::Status st = task ? task->wait() : rs::Status{};
+  {
+    std::lock_guard lock(mutex_);
+    task_.reset();
+  }
+  const bool cancelled = !st && st.error().code == Errc::cancelled;
+  const QString err = st ? QString() : QString::fromStdString(st.error().message);
+  QMetaObject::invokeMethod(
+      this,
+      [this, cancelled, err] {
+        if (cancelled)
+          setStatus(Cancelled, tr("%1 cancelled").arg(task_name_));
+        else if (!err.isEmpty())
+          setStatus(Error, {}, err);
+        else
+          setStatus(Done, tr("%1 finished").arg(task_name_));
+        progress_ = cancelled || !err.isEmpty() ? progress_ : 1;
+        emit progressChanged();
+      },
+      Qt::QueuedConnection);
+}
+
+bool ArraysController::check(bool repair) {
+  return onArray(repair ? tr("Repair") : tr("Check"), [repair](raid::Array& a) { return a.start_check(repair); });
+}
+
+bool ArraysController::failMember(int slot) {
+  return onArray(tr("Fail member %1").arg(slot), [slot](raid::Array& a) -> Result<io::TaskHandle> {
+    if (rs::Status st = a.fail_member(slot, "failed from the GUI"); !st) return st.error();
+    auto t = io::make_task("fail");
+    t->finish({});
+    return t;
+  });
+}
+
+bool ArraysController::addMember(const QString& path, const QString& newFileSize) {
+  raid::AddOptions o;
+  if (!QFileInfo::exists(path)) {
+    auto sz = workload::parse_size(newFileSize.trimmed().toStdString());
+    if (newFileSize.trimmed().isEmpty() || !sz.ok()) {
+      setStatus(Error, {}, tr("%1 does not exist: give a size to create it as an image file").arg(path));
+      return false;
+    }
+    o.create_files_bytes = sz.value;
+  }
+  const std::string p = path.toStdString();
+  const bool ok = onArray(tr("Add %1").arg(QFileInfo(path).fileName()),
+                          [p, o](raid::Array& a) { return a.start_add(p, o); });
+  return ok;
+}
+
+void ArraysController::cancel() {
+  cancel_ = true;
+  std::lock_guard lock(mutex_);
+  if (task_) task_->cancel();
+}
+
+}  // namespace rs::gui

@@ -1,0 +1,97 @@
+// The Arrays page: candidates for members (size, rotational, io_opt, what
+// holds them), create an array (level, layout, chunk, new image files of a
+// size or existing files/devices; the engine's safety checks run before
+// anything is written; a typed confirmation before writing to a block
+// device), open an existing array from its members, and the long
+// operations (check, repair, fail a member, add one) as tasks with progress
+// and Cancel. Engine work runs on a worker thread, or on the live session's
+// command thread when a run holds the array.
+#pragma once
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <QVariantList>
+#include <QtQml/qqmlregistration.h>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "io/task.hpp"
+#include "live_session.hpp"
+
+namespace rs::gui {
+
+class ArraysController : public QObject {
+  Q_OBJECT
+  QML_ELEMENT
+  Q_PROPERTY(rs::gui::LiveSession* session READ session WRITE setSession NOTIFY sessionChanged)
+  Q_PROPERTY(Status status READ status NOTIFY statusChanged)
+  Q_PROPERTY(QString errorString READ errorString NOTIFY statusChanged)
+  Q_PROPERTY(QString message READ message NOTIFY statusChanged)
+  Q_PROPERTY(QString taskName READ taskName NOTIFY statusChanged)
+  Q_PROPERTY(double progress READ progress NOTIFY progressChanged)  // 0..1, -1 unknown
+  Q_PROPERTY(bool working READ working NOTIFY statusChanged)
+  Q_PROPERTY(QVariantList candidates READ candidates NOTIFY candidatesChanged)
+  Q_PROPERTY(QVariantList levels READ levels CONSTANT)
+
+ public:
+  enum Status { Idle, Working, Done, Cancelled, Error };
+  Q_ENUM(Status)
+
+  explicit ArraysController(QObject* parent = nullptr);
+  ~ArraysController() override;
+
+  LiveSession* session() const { return session_; }
+  void setSession(LiveSession* s);
+  Status status() const { return status_; }
+  QString errorString() const { return error_; }
+  QString message() const { return message_; }
+  QString taskName() const { return task_name_; }
+  double progress() const { return progress_; }
+  bool working() const { return status_ == Working; }
+  QVariantList candidates() const { return candidates_; }
+  QVariantList levels() const;  // [{level, name, min, max}]
+
+  // Describes each path (off the GUI thread): exists, kind, size, rotational,
+  // io_opt, and what would stop it from being a member ("" when free).
+  Q_INVOKABLE void inspect(const QStringList& paths);
+  // Creates the array; `newFileSize` ("256M") creates missing image files of
+  // that size. Writing to a block device needs `confirmation` to be the
+  // word WRITE. On success the session opens the new array.
+  Q_INVOKABLE bool create(int level, const QString& layout, const QString& chunk, const QStringList& paths,
+                          const QString& newFileSize, const QString& confirmation);
+  Q_INVOKABLE void open(const QStringList& paths);
+  Q_INVOKABLE bool check(bool repair);
+  Q_INVOKABLE bool failMember(int slot);
+  Q_INVOKABLE bool addMember(const QString& path, const QString& newFileSize);
+  Q_INVOKABLE void cancel();
+
+ signals:
+  void sessionChanged();
+  void statusChanged();
+  void progressChanged();
+  void candidatesChanged();
+  void created(const QStringList& members);
+
+ private:
+  using Work = std::function<Result<io::TaskHandle>(raid::Array&)>;
+  void setStatus(Status s, const QString& message, const QString& error = {});
+  // Runs `work` on the session's array (a run holds it) or on an array
+  // assembled for it on the worker thread, follows the task it returns.
+  bool onArray(const QString& name, Work work);
+  void follow(io::TaskHandle task);
+  void joinWorker();
+
+  QPointer<LiveSession> session_;
+  Status status_ = Idle;
+  QString error_, message_, task_name_;
+  double progress_ = -1;
+  QVariantList candidates_;
+  QTimer poll_;
+  std::mutex mutex_;
+  io::TaskHandle task_;  // the task being followed (under mutex_)
+  std::atomic<bool> cancel_{false};
+  std::thread worker_;
+};
+
+}  // namespace rs::gui

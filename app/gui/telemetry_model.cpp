@@ -1,0 +1,187 @@
+#include "telemetry_model.hpp"
+
+#include <QFileInfo>
+#include <QVariantMap>
+#include <algorithm>
+
+namespace rs::gui {
+
+namespace {
+
+const std::vector<SeriesLine> kNoLines;
+
+// The raid5 section's stripe lists, charted together when the section exists.
+const char* const kRaid5Lists[] = {"handle", "hold", "delayed", "inactive"};
+
+QString shortName(const std::string& path) {
+  const QString p = QString::fromStdString(path);
+  const QString base = QFileInfo(p).fileName();
+  return base.isEmpty() ? p : base;
+}
+
+}  // namespace
+
+TelemetryModel::TelemetryModel(QObject* parent) : QObject(parent) {}
+
+void TelemetryModel::clear() {
+  series_.clear();
+  marks_.clear();
+  window_.clear();
+  last_ = {};
+  members_.clear();
+  tasks_.clear();
+  sections_.clear();
+  elapsed_ = total_pending_ = 0;
+  has_data_ = has_raid5_ = false;
+  sample_count_ = 0;
+  emit updated();
+}
+
+void TelemetryModel::addMark(double t, const QString& label) {
+  marks_.push_back({t, label});
+  emit updated();
+}
+
+const std::vector<SeriesLine>& TelemetryModel::lines(const QString& metric) const {
+  auto it = series_.find(metric);
+  return it == series_.end() ? kNoLines : it->second;
+}
+
+SeriesLine& TelemetryModel::line(const QString& metric, size_t index, const QString& name) {
+  auto& v = series_[metric];
+  if (v.size() <= index) v.resize(index + 1);
+  if (v[index].name != name) v[index].name = name;
+  return v[index];
+}
+
+void TelemetryModel::addSamples(const std::vector<const telemetry::Sample*>& samples) {
+  if (samples.empty()) return;
+  for (const auto* s : samples) take(*s);
+  trim(elapsed_);
+  emit updated();
+}
+
+void TelemetryModel::take(const telemetry::Sample& s) {
+  const double t = double(s.t_ns) / 1e9;
+  const double dt = double(s.interval_ns) / 1e9;
+  const size_t n = s.members.size();
+  has_data_ = true;
+  ++sample_count_;
+  elapsed_ = t;
+  last_ = s.array;
+
+  // Sliding window for shares and pending depths.
+  Window w{t, {}, {}, dt};
+  for (const auto& m : s.members) {
+    w.reads.push_back(m.reads);
+    w.pending_time.push_back(m.avg_pending * dt);
+  }
+  window_.push_back(std::move(w));
+  while (window_.size() > 1 && t - window_.front().t >= kSmoothingSeconds) window_.pop_front();
+  std::vector<uint64_t> reads(n, 0);
+  std::vector<double> pending_time(n, 0);
+  double seconds = 0;
+  for (const auto& x : window_) {
+    if (x.reads.size() != n) continue;  // the member set changed: older entries do not add up
+    for (size_t i = 0; i < n; ++i) reads[i] += x.reads[i], pending_time[i] += x.pending_time[i];
+    seconds += x.seconds;
+  }
+  uint64_t all_reads = 0;
+  for (auto r : reads) all_reads += r;
+
+  members_.clear();
+  total_pending_ = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const auto& m = s.members[i];
+    const double share = all_reads ? 100.0 * double(reads[i]) / double(all_reads) : 0.0;
+    const double pending = seconds > 0 ? pending_time[i] / seconds : double(m.nr_pending);
+    total_pending_ += m.nr_pending;
+    QVariantMap row;
+    row["name"] = shortName(m.name);
+    row["path"] = QString::fromStdString(m.name);
+    row["state"] = QString::fromStdString(m.state);
+    row["share"] = share;
+    row["pending"] = int(m.nr_pending);
+    row["avgPending"] = pending;
+    row["readBandwidth"] = dt > 0 ? double(m.read_bytes) / dt : 0.0;
+    row["writeBandwidth"] = dt > 0 ? double(m.write_bytes) / dt : 0.0;
+    row["errors"] = qulonglong(m.errors);
+    members_.push_back(row);
+    line("share", i, shortName(m.name)).points.push_back({t, share});
+    line("pending", i, shortName(m.name)).points.push_back({t, pending});
+  }
+  line("bandwidth", 0, "read").points.push_back({t, s.array.read_bw_bytes / 1e6});
+  line("bandwidth", 1, "write").points.push_back({t, s.array.write_bw_bytes / 1e6});
+  line("iops", 0, "read").points.push_back({t, s.array.read_iops});
+  line("iops", 1, "write").points.push_back({t, s.array.write_iops});
+  if (s.array.clat_samples > 0 || s.array.clat_p50_ns > 0) {
+    line("latency", 0, "p50").points.push_back({t, double(s.array.clat_p50_ns) / 1e6});
+    line("latency", 1, "p99").points.push_back({t, double(s.array.clat_p99_ns) / 1e6});
+  }
+
+  tasks_.clear();
+  for (const auto& task : s.array.tasks) {
+    QVariantMap row;
+    row["kind"] = QString::fromStdString(task.kind);
+    row["target"] = shortName(task.target);
+    row["fraction"] = task.total ? double(task.done) / double(task.total) : 0.0;
+    row["done"] = double(task.done);
+    row["total"] = double(task.total);
+    tasks_.push_back(row);
+  }
+
+  // Sections are shown generically (name, key = value), so a personality's
+  // new section (raid5 once it lands) appears without GUI work.
+  sections_.clear();
+  has_raid5_ = false;
+  for (const auto& sec : s.sections) {
+    QVariantList values;
+    for (const auto& [key, value] : sec.values) {
+      QVariantMap kv;
+      kv["key"] = QString::fromStdString(key);
+      kv["value"] = value;
+      values.push_back(kv);
+    }
+    QVariantMap row;
+    row["name"] = QString::fromStdString(sec.name);
+    row["values"] = values;
+    sections_.push_back(row);
+    if (sec.name == "raid5") {
+      has_raid5_ = true;
+      size_t idx = 0;
+      for (const char* list : kRaid5Lists) {
+        auto it = std::find_if(sec.values.begin(), sec.values.end(), [&](const auto& kv) { return kv.first == list; });
+        if (it != sec.values.end()) line("raid5", idx++, QString::fromLatin1(list)).points.push_back({t, it->second});
+      }
+    }
+  }
+
+  for (const auto& e : s.events) {
+    QString label = QString::fromStdString(e.name);
+    if (!e.value.empty()) label += "=" + QString::fromStdString(e.value);
+    if (e.kind != "tunable" && !e.kind.empty() && e.value.empty()) label = QString::fromStdString(e.kind) + " " + label;
+    marks_.push_back({double(e.t_ns) / 1e9, label});
+  }
+}
+
+void TelemetryModel::trim(double now) {
+  const double oldest = now - kHistorySeconds;
+  for (auto& [metric, lines] : series_)
+    for (auto& l : lines)
+      while (!l.points.empty() && l.points.front().x() < oldest) l.points.pop_front();
+  marks_.erase(std::remove_if(marks_.begin(), marks_.end(), [&](const TimeMark& m) { return m.t < oldest; }),
+               marks_.end());
+}
+
+QVariantList TelemetryModel::marksList() const {
+  QVariantList out;
+  for (const auto& m : marks_) {
+    QVariantMap row;
+    row["t"] = m.t;
+    row["label"] = m.label;
+    out.push_back(row);
+  }
+  return out;
+}
+
+}  // namespace rs::gui

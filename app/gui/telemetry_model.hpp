@@ -1,0 +1,121 @@
+// What the dashboard shows, built from telemetry samples on the GUI thread:
+// the latest figures (properties QML binds to) and rolling per-metric series
+// the TimeChart items draw. Samples come from whoever owns the session
+// (LiveSession drains its SampleFeed on its timer; tests add scripted
+// samples); nothing here touches the engine's threads.
+#pragma once
+#include <QObject>
+#include <QPointF>
+#include <QString>
+#include <QVariantList>
+#include <QtQml/qqmlregistration.h>
+#include <deque>
+#include <map>
+#include <vector>
+
+#include "telemetry/sample.hpp"
+
+namespace rs::gui {
+
+// One line of a chart: points (t in seconds since the run started, value),
+// oldest first.
+struct SeriesLine {
+  QString name;
+  std::deque<QPointF> points;
+};
+
+// A vertical mark on the time axis: a tunable change or a member event.
+struct TimeMark {
+  double t = 0;
+  QString label;
+};
+
+class TelemetryModel : public QObject {
+  Q_OBJECT
+  QML_ELEMENT
+  Q_PROPERTY(int status READ status NOTIFY updated)
+  Q_PROPERTY(QString errorString READ errorString NOTIFY updated)
+  Q_PROPERTY(bool hasData READ hasData NOTIFY updated)
+  Q_PROPERTY(double elapsed READ elapsed NOTIFY updated)
+  Q_PROPERTY(QVariantList members READ members NOTIFY updated)
+  Q_PROPERTY(double readIops READ readIops NOTIFY updated)
+  Q_PROPERTY(double writeIops READ writeIops NOTIFY updated)
+  Q_PROPERTY(double readBandwidth READ readBandwidth NOTIFY updated)    // bytes/s
+  Q_PROPERTY(double writeBandwidth READ writeBandwidth NOTIFY updated)  // bytes/s
+  Q_PROPERTY(double p50Ms READ p50Ms NOTIFY updated)
+  Q_PROPERTY(double p99Ms READ p99Ms NOTIFY updated)
+  Q_PROPERTY(double totalPending READ totalPending NOTIFY updated)
+  Q_PROPERTY(QVariantList tasks READ tasks NOTIFY updated)
+  Q_PROPERTY(QVariantList sections READ sections NOTIFY updated)
+  Q_PROPERTY(bool hasRaid5 READ hasRaid5 NOTIFY updated)
+  Q_PROPERTY(QVariantList marks READ marksList NOTIFY updated)
+  Q_PROPERTY(int sampleCount READ sampleCount NOTIFY updated)
+
+ public:
+  enum Status { Empty, Live };
+  Q_ENUM(Status)
+
+  // Share and pending are shown over a short sliding window so one 1 MiB
+  // read more or less in a 50 ms interval does not swing the line by 10 %.
+  static constexpr double kSmoothingSeconds = 0.5;
+  static constexpr double kHistorySeconds = 300;
+
+  explicit TelemetryModel(QObject* parent = nullptr);
+
+  // Adds samples (oldest first) and emits updated() once.
+  void addSamples(const std::vector<const telemetry::Sample*>& samples);
+  void addSample(const telemetry::Sample& s) { addSamples({&s}); }
+  // A new run: history and marks start over.
+  Q_INVOKABLE void clear();
+  // A mark not carried by a sample (the GUI's own "run started" notes).
+  void addMark(double t, const QString& label);
+
+  // The series of one chart: "share" (%), "pending" (requests), "iops",
+  // "bandwidth" (MB/s), "latency" (ms), "raid5" (stripe list lengths).
+  const std::vector<SeriesLine>& lines(const QString& metric) const;
+  const std::vector<TimeMark>& marks() const { return marks_; }
+
+  int status() const { return has_data_ ? Live : Empty; }
+  QString errorString() const { return {}; }
+  bool hasData() const { return has_data_; }
+  double elapsed() const { return elapsed_; }
+  QVariantList members() const { return members_; }
+  double readIops() const { return last_.read_iops; }
+  double writeIops() const { return last_.write_iops; }
+  double readBandwidth() const { return last_.read_bw_bytes; }
+  double writeBandwidth() const { return last_.write_bw_bytes; }
+  double p50Ms() const { return double(last_.clat_p50_ns) / 1e6; }
+  double p99Ms() const { return double(last_.clat_p99_ns) / 1e6; }
+  double totalPending() const { return total_pending_; }
+  QVariantList tasks() const { return tasks_; }
+  QVariantList sections() const { return sections_; }
+  bool hasRaid5() const { return has_raid5_; }
+  QVariantList marksList() const;
+  int sampleCount() const { return sample_count_; }
+
+ signals:
+  void updated();
+
+ private:
+  void take(const telemetry::Sample& s);
+  SeriesLine& line(const QString& metric, size_t index, const QString& name);
+  void trim(double now);
+
+  std::map<QString, std::vector<SeriesLine>> series_;
+  std::vector<TimeMark> marks_;
+  // Per member: reads and pending*interval over the smoothing window.
+  struct Window {
+    double t;
+    std::vector<uint64_t> reads;
+    std::vector<double> pending_time;
+    double seconds;
+  };
+  std::deque<Window> window_;
+  telemetry::ArraySample last_;
+  QVariantList members_, tasks_, sections_;
+  double elapsed_ = 0, total_pending_ = 0;
+  bool has_data_ = false, has_raid5_ = false;
+  int sample_count_ = 0;
+};
+
+}  // namespace rs::gui

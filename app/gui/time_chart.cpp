@@ -1,0 +1,213 @@
+#include "time_chart.hpp"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+namespace rs::gui {
+
+namespace {
+
+// Breeze's accent colours: what KDE's own charts use for series.
+const QColor kDefaultColors[] = {QColor(0x3d, 0xae, 0xe9), QColor(0xf6, 0x74, 0x00), QColor(0x1c, 0xdc, 0x9a),
+                                 QColor(0xda, 0x44, 0x53), QColor(0x9b, 0x59, 0xb6), QColor(0xfd, 0xbc, 0x4b)};
+
+QString tickLabel(double v) {
+  if (v == 0) return QStringLiteral("0");
+  const double a = std::fabs(v);
+  if (a >= 1e6) return QString::number(v / 1e6, 'g', 3) + "M";
+  if (a >= 1e4) return QString::number(v / 1e3, 'g', 3) + "k";
+  if (a >= 10) return QString::number(v, 'f', 0);
+  if (a >= 1) return QString::number(v, 'g', 2);
+  return QString::number(v, 'g', 2);
+}
+
+}  // namespace
+
+TimeChart::TimeChart(QQuickItem* parent) : QQuickPaintedItem(parent) {
+  setAntialiasing(true);
+  setOpaquePainting(false);
+}
+
+void TimeChart::setModel(TelemetryModel* m) {
+  if (model_ == m) return;
+  if (conn_) disconnect(conn_);
+  model_ = m;
+  if (m)
+    conn_ = connect(m, &TelemetryModel::updated, this, [this] {
+      update();
+      emit painted();
+    });
+  emit modelChanged();
+  update();
+}
+
+void TimeChart::setMetric(const QString& m) {
+  if (metric_ == m) return;
+  metric_ = m;
+  emit metricChanged();
+  update();
+}
+
+QColor TimeChart::lineColor(int i) const {
+  if (i < colors_.size()) {
+    QColor c = colors_[i].value<QColor>();
+    if (c.isValid()) return c;
+  }
+  return kDefaultColors[size_t(i) % std::size(kDefaultColors)];
+}
+
+int TimeChart::lineCount() const {
+  return model_ ? int(model_->lines(metric_).size()) : 0;
+}
+
+int TimeChart::pointCount() const {
+  int n = 0;
+  if (model_)
+    for (const auto& l : model_->lines(metric_)) n += int(l.points.size());
+  return n;
+}
+
+double TimeChart::lastValue() const {
+  if (!model_) return 0;
+  const auto& lines = model_->lines(metric_);
+  return lines.empty() || lines[0].points.empty() ? 0 : lines[0].points.back().y();
+}
+
+double TimeChart::niceCeiling(double max) {
+  if (!(max > 0) || !std::isfinite(max)) return 1;
+  const double p = std::pow(10.0, std::floor(std::log10(max)));
+  for (double f : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (f * p >= max * (1 - 1e-9)) return f * p;
+  return 10 * p;
+}
+
+void TimeChart::paint(QPainter* p) {
+  const QRectF all = boundingRect();
+  if (all.width() < 40 || all.height() < 40) return;
+  p->setRenderHint(QPainter::Antialiasing, true);
+  const QFont font = p->font();
+  const QFontMetricsF fm(font);
+  const double lineH = fm.height();
+
+  static const std::vector<SeriesLine> none;
+  const auto& lines = model_ ? model_->lines(metric_) : none;
+  const double now = model_ ? model_->elapsed() : 0;
+  // Fills from the left until a window has passed, then scrolls.
+  const double t1 = std::max(now, window_);
+  const double t0 = t1 - window_;
+
+  // Y range from what is visible.
+  double ymax = 0;
+  for (const auto& l : lines)
+    for (auto it = l.points.rbegin(); it != l.points.rend() && it->x() >= t0; ++it) ymax = std::max(ymax, it->y());
+  ymax = fixed_max_ > 0 ? fixed_max_ : niceCeiling(ymax * 1.05);
+
+  // Layout: y labels on the left, legend on top, time labels below.
+  const QString topLabel = tickLabel(ymax) + (unit_.isEmpty() ? QString() : " " + unit_);
+  const double labelW = std::max(fm.horizontalAdvance(topLabel), fm.horizontalAdvance(QStringLiteral("0000"))) + 8;
+  const QRectF plot(all.left() + labelW, all.top() + lineH + 6, all.width() - labelW - 8,
+                    all.height() - 2 * lineH - 12);
+  if (plot.width() < 20 || plot.height() < 20) return;
+  auto X = [&](double t) { return plot.left() + (t - t0) / window_ * plot.width(); };
+  auto Y = [&](double v) { return plot.bottom() - std::clamp(v / ymax, 0.0, 1.02) * plot.height(); };
+
+  // Grid and labels.
+  QPen gridPen(grid_, 1);
+  gridPen.setCosmetic(true);
+  p->setPen(gridPen);
+  p->drawRect(plot);
+  for (int i = 1; i < 4; ++i) {
+    const double y = plot.bottom() - plot.height() * i / 4;
+    p->drawLine(QPointF(plot.left(), y), QPointF(plot.right(), y));
+  }
+  p->setPen(text_);
+  for (int i = 0; i <= 4; ++i) {
+    const double v = ymax * i / 4;
+    const double y = plot.bottom() - plot.height() * i / 4;
+    QString s = tickLabel(v);
+    if (i == 4 && !unit_.isEmpty()) s += " " + unit_;
+    const double w = fm.horizontalAdvance(s);
+    p->drawText(QPointF(all.left() + labelW - 6 - w, y + fm.ascent() / 2 - 1), s);
+  }
+  // Time ticks every 10 s (or 30/60 for long windows), labelled in run time.
+  const double step = window_ <= 70 ? 10 : window_ <= 200 ? 30 : 60;
+  p->setPen(gridPen);
+  for (double t = std::ceil(std::max(t0, 0.0) / step) * step; t <= t1 + 1e-9; t += step) {
+    const double x = X(t);
+    p->setPen(gridPen);
+    p->drawLine(QPointF(x, plot.bottom()), QPointF(x, plot.bottom() + 3));
+    p->setPen(text_);
+    const QString s = QString::number(t, 'f', 0) + "s";
+    const double w = fm.horizontalAdvance(s);
+    const double lx = std::clamp(x - w / 2, plot.left(), plot.right() - w);
+    p->drawText(QPointF(lx, plot.bottom() + 4 + fm.ascent()), s);
+  }
+
+  // Marks: a dashed line and a short label at the top of the plot.
+  if (show_marks_ && model_) {
+    QPen markPen(mark_, 1.2, Qt::DashLine);
+    markPen.setCosmetic(true);
+    double lastLabelRight = -1e9;
+    for (const auto& m : model_->marks()) {
+      if (m.t < t0 || m.t > t1) continue;
+      const double x = X(m.t);
+      p->setPen(markPen);
+      p->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
+      const QString text = fm.elidedText(m.label, Qt::ElideRight, std::max(60.0, plot.right() - x - 4));
+      if (x + 3 > lastLabelRight) {
+        p->setPen(mark_);
+        p->drawText(QPointF(x + 3, plot.top() + fm.ascent() + 1), text);
+        lastLabelRight = x + 3 + fm.horizontalAdvance(text) + 6;
+      }
+    }
+  }
+
+  // Lines, clipped to the plot.
+  p->save();
+  p->setClipRect(plot.adjusted(0, -2, 0, 0));
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const auto& pts = lines[i].points;
+    if (pts.empty()) continue;
+    QPainterPath path;
+    bool started = false;
+    auto it = std::lower_bound(pts.begin(), pts.end(), t0 - 1.0, [](const QPointF& a, double t) { return a.x() < t; });
+    for (; it != pts.end(); ++it) {
+      const QPointF q(X(it->x()), Y(it->y()));
+      if (!started)
+        path.moveTo(q), started = true;
+      else
+        path.lineTo(q);
+    }
+    QPen pen(lineColor(int(i)), 2);
+    pen.setJoinStyle(Qt::RoundJoin);
+    p->setPen(pen);
+    p->setBrush(Qt::NoBrush);
+    p->drawPath(path);
+  }
+  p->restore();
+
+  // Legend (top, left to right) with each line's newest value.
+  double lx = plot.left();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const auto& l = lines[i];
+    QString s = l.name;
+    if (!l.points.empty()) s += ": " + tickLabel(l.points.back().y()) + (unit_.isEmpty() ? "" : " " + unit_);
+    const double w = fm.horizontalAdvance(s);
+    if (lx + 14 + w > all.right()) break;
+    p->setPen(Qt::NoPen);
+    p->setBrush(lineColor(int(i)));
+    p->drawRoundedRect(QRectF(lx, all.top() + (lineH - 8) / 2 + 1, 10, 8), 2, 2);
+    p->setPen(text_);
+    p->drawText(QPointF(lx + 14, all.top() + fm.ascent() + 1), s);
+    lx += 14 + w + 14;
+  }
+  if (lines.empty() || pointCount() == 0) {
+    p->setPen(text_);
+    p->drawText(plot, Qt::AlignCenter, tr("Waiting for data…"));
+  }
+}
+
+}  // namespace rs::gui

@@ -1,0 +1,83 @@
+// A live line chart over time, drawn in C++ from a TelemetryModel's series
+// (the oscilloscope example's rule: the points live in C++ and are handed
+// over in bulk; QML never appends per point). Painted with QPainter so it
+// follows the palette QML gives it and stays crisp at any device pixel
+// ratio. The x axis is seconds since the run started, the last `window`
+// seconds; tunable changes and member events are dashed vertical marks.
+#pragma once
+#include <QColor>
+#include <QPointer>
+#include <QQuickPaintedItem>
+#include <QtQml/qqmlregistration.h>
+
+#include "telemetry_model.hpp"
+
+namespace rs::gui {
+
+class TimeChart : public QQuickPaintedItem {
+  Q_OBJECT
+  QML_ELEMENT
+  Q_PROPERTY(rs::gui::TelemetryModel* model READ model WRITE setModel NOTIFY modelChanged)
+  Q_PROPERTY(QString metric READ metric WRITE setMetric NOTIFY metricChanged)
+  Q_PROPERTY(QString unit READ unit WRITE setUnit NOTIFY styleChanged)
+  Q_PROPERTY(double window READ window WRITE setWindow NOTIFY styleChanged)  // seconds shown
+  Q_PROPERTY(double fixedMax READ fixedMax WRITE setFixedMax NOTIFY styleChanged)  // 0: auto scale
+  Q_PROPERTY(bool showMarks READ showMarks WRITE setShowMarks NOTIFY styleChanged)
+  Q_PROPERTY(QColor textColor READ textColor WRITE setTextColor NOTIFY styleChanged)
+  Q_PROPERTY(QColor gridColor READ gridColor WRITE setGridColor NOTIFY styleChanged)
+  Q_PROPERTY(QColor markColor READ markColor WRITE setMarkColor NOTIFY styleChanged)
+  Q_PROPERTY(QVariantList colors READ colors WRITE setColors NOTIFY styleChanged)
+  Q_PROPERTY(int lineCount READ lineCount NOTIFY painted)
+  Q_PROPERTY(int pointCount READ pointCount NOTIFY painted)
+  Q_PROPERTY(double lastValue READ lastValue NOTIFY painted)  // first line's newest value (tests)
+
+ public:
+  explicit TimeChart(QQuickItem* parent = nullptr);
+  void paint(QPainter* p) override;
+
+  TelemetryModel* model() const { return model_; }
+  void setModel(TelemetryModel* m);
+  QString metric() const { return metric_; }
+  void setMetric(const QString& m);
+  QString unit() const { return unit_; }
+  void setUnit(const QString& u) { unit_ = u, emit styleChanged(), update(); }
+  double window() const { return window_; }
+  void setWindow(double w) { window_ = w > 1 ? w : 1, emit styleChanged(), update(); }
+  double fixedMax() const { return fixed_max_; }
+  void setFixedMax(double v) { fixed_max_ = v, emit styleChanged(), update(); }
+  bool showMarks() const { return show_marks_; }
+  void setShowMarks(bool v) { show_marks_ = v, emit styleChanged(), update(); }
+  QColor textColor() const { return text_; }
+  void setTextColor(const QColor& c) { text_ = c, emit styleChanged(), update(); }
+  QColor gridColor() const { return grid_; }
+  void setGridColor(const QColor& c) { grid_ = c, emit styleChanged(), update(); }
+  QColor markColor() const { return mark_; }
+  void setMarkColor(const QColor& c) { mark_ = c, emit styleChanged(), update(); }
+  QVariantList colors() const { return colors_; }
+  void setColors(const QVariantList& c) { colors_ = c, emit styleChanged(), update(); }
+  int lineCount() const;
+  int pointCount() const;
+  double lastValue() const;
+
+  // The axis maximum for data up to `max`: 1, 2, 2.5 or 5 times a power of
+  // ten, at least `max` (public for the tests).
+  static double niceCeiling(double max);
+
+ signals:
+  void modelChanged();
+  void metricChanged();
+  void styleChanged();
+  void painted();  // the model changed: a repaint is scheduled (GUI thread)
+
+ private:
+  QColor lineColor(int i) const;
+  QPointer<TelemetryModel> model_;
+  QMetaObject::Connection conn_;
+  QString metric_, unit_;
+  double window_ = 60, fixed_max_ = 0;
+  bool show_marks_ = true;
+  QColor text_{Qt::black}, grid_{Qt::lightGray}, mark_{QColor(0xf6, 0x74, 0x00)};
+  QVariantList colors_;
+};
+
+}  // namespace rs::gui

@@ -1,0 +1,240 @@
+// Arrays: create one (level, layout, chunk, members: new image files of a
+// size, existing files or devices), open an existing one from its members,
+// and the long operations on the open array (check, repair, fail, add) as
+// tasks with a progress bar and Cancel.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import RaidScope
+
+ScrollView {
+    id: page
+    property LiveSession session
+    property alias controller: arrays
+    contentWidth: availableWidth
+    clip: true
+    SystemPalette { id: pal }
+
+    ArraysController {
+        id: arrays
+        session: page.session
+    }
+    function memberPaths() { return membersText.text.split("\n").map(s => s.trim()).filter(s => s.length > 0) }
+
+    ColumnLayout {
+        width: page.availableWidth
+        spacing: Theme.spacing
+
+        Card {
+            Layout.fillWidth: true
+            title: qsTr("Open array")
+            subtitle: page.session ? page.session.arrayText : ""
+            implicitHeight: openCol.implicitHeight + 56
+            ColumnLayout {
+                id: openCol
+                anchors { left: parent.left; right: parent.right; top: parent.top }
+                Label {
+                    text: page.session && page.session.members.length ? page.session.members.join("\n") : qsTr("No array is open.")
+                    font.family: "monospace"
+                    opacity: 0.85
+                }
+                RowLayout {
+                    spacing: 8
+                    Button {
+                        objectName: "checkButton"
+                        text: qsTr("Check")
+                        enabled: !arrays.working && page.session && page.session.members.length > 0
+                        onClicked: arrays.check(false)
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Compare the copies (mismatches are counted, nothing is written)"); ToolTip.delay: 600
+                    }
+                    Button {
+                        objectName: "repairButton"
+                        text: qsTr("Repair")
+                        enabled: !arrays.working && page.session && page.session.members.length > 0
+                        onClicked: arrays.check(true)
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Compare the copies and rewrite those that differ"); ToolTip.delay: 600
+                    }
+                    Label { text: qsTr("Member") }
+                    SpinBox {
+                        id: failSlot
+                        objectName: "failSlotBox"
+                        from: 0
+                        to: Math.max(0, (page.session ? page.session.members.length : 1) - 1)
+                    }
+                    Button {
+                        objectName: "failButton"
+                        text: qsTr("Fail")
+                        enabled: !arrays.working && page.session && page.session.members.length > 0
+                        onClicked: arrays.failMember(failSlot.value)
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Mark the member faulty (mdadm --fail)"); ToolTip.delay: 600
+                    }
+                    TextField {
+                        id: addPath
+                        objectName: "addPathField"
+                        placeholderText: qsTr("new member path")
+                        implicitWidth: 260
+                        selectByMouse: true
+                    }
+                    Button {
+                        objectName: "addButton"
+                        text: qsTr("Add")
+                        enabled: !arrays.working && addPath.text.length > 0
+                        onClicked: arrays.addMember(addPath.text, sizeField.text)
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Put it in the first missing or faulty slot and rebuild onto it"); ToolTip.delay: 600
+                    }
+                }
+                RowLayout {
+                    visible: arrays.status !== ArraysController.Idle
+                    spacing: 8
+                    Label { text: arrays.taskName; font.bold: true }
+                    ProgressBar {
+                        objectName: "taskProgress"
+                        Layout.preferredWidth: 320
+                        value: Math.max(0, arrays.progress)
+                        indeterminate: arrays.working && arrays.progress < 0
+                    }
+                    Button {
+                        objectName: "cancelTaskButton"
+                        text: qsTr("Cancel")
+                        enabled: arrays.working
+                        onClicked: arrays.cancel()
+                    }
+                    Label {
+                        objectName: "arraysMessage"
+                        text: arrays.errorString.length ? arrays.errorString : arrays.message
+                        color: arrays.errorString.length ? Theme.negative : pal.windowText
+                        wrapMode: Text.Wrap
+                        Layout.fillWidth: true
+                    }
+                }
+            }
+        }
+
+        Card {
+            Layout.fillWidth: true
+            title: qsTr("Create or open from members")
+            subtitle: qsTr("one path per line: image files (created if missing) or block devices")
+            implicitHeight: createCol.implicitHeight + 56
+            ColumnLayout {
+                id: createCol
+                anchors { left: parent.left; right: parent.right; top: parent.top }
+                spacing: 8
+                GridLayout {
+                    columns: 8
+                    columnSpacing: 8
+                    Label { text: qsTr("Level") }
+                    ComboBox {
+                        id: levelBox
+                        objectName: "levelBox"
+                        model: arrays.levels.map(l => l.name)
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("The RAID levels this build offers"); ToolTip.delay: 600
+                    }
+                    Label { text: qsTr("Layout") }
+                    TextField {
+                        id: layoutField
+                        objectName: "layoutField"
+                        enabled: arrays.levels[levelBox.currentIndex] && arrays.levels[levelBox.currentIndex].level === 10
+                        placeholderText: "n2"
+                        implicitWidth: 70
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("RAID10 layout as mdadm spells it: n2, f2, o2"); ToolTip.delay: 600
+                    }
+                    Label { text: qsTr("Chunk") }
+                    TextField {
+                        id: chunkField
+                        objectName: "chunkField"
+                        text: "512K"
+                        implicitWidth: 80
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("A power of two, 4K to 1G"); ToolTip.delay: 600
+                    }
+                    Label { text: qsTr("New file size") }
+                    TextField {
+                        id: sizeField
+                        objectName: "sizeField"
+                        text: "256M"
+                        implicitWidth: 80
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Size of each image file created for a path that does not exist"); ToolTip.delay: 600
+                    }
+                }
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: 8
+                    ScrollView {
+                        Layout.fillWidth: true
+                        Layout.preferredHeight: 96
+                        TextArea {
+                            id: membersText
+                            objectName: "membersEditor"
+                            font.family: "monospace"
+                            placeholderText: page.session ? page.session.demoDir.replace("/demo", "") + "/a.img\n…/b.img" : ""
+                            selectByMouse: true
+                            background: Rectangle { color: pal.base; border.color: pal.mid; radius: 3 }
+                            onTextChanged: inspectTimer.restart()
+                            KeyNavigation.priority: KeyNavigation.BeforeItem
+                            KeyNavigation.tab: createButton
+                        }
+                    }
+                    Timer { id: inspectTimer; interval: 400; onTriggered: arrays.inspect(page.memberPaths()) }
+                }
+                // The candidates: what each path is, before anything is written.
+                GridLayout {
+                    columns: 5
+                    columnSpacing: 16
+                    visible: arrays.candidates.length > 0
+                    Repeater {
+                        model: [qsTr("Path"), qsTr("Size"), qsTr("Rotational"), qsTr("io_opt"), qsTr("Note")]
+                        Label { text: modelData; opacity: 0.7 }
+                    }
+                    Repeater {
+                        model: arrays.candidates.length * 5
+                        Label {
+                            readonly property var c: arrays.candidates[Math.floor(index / 5)]
+                            readonly property int col: index % 5
+                            text: col === 0 ? c.path
+                                  : col === 1 ? (c.exists ? (c.size / 1048576).toFixed(0) + " MiB" : sizeField.text)
+                                  : col === 2 ? (c.exists ? (c.rotational ? qsTr("yes") : qsTr("no")) : "–")
+                                  : col === 3 ? (c.exists ? (c.ioOpt > 0 ? c.ioOpt + " B" : qsTr("none")) : "–")
+                                  : c.note
+                            color: col === 4 && c.exists && c.note.length > 0 ? Theme.negative : pal.windowText
+                            font.family: col === 0 ? "monospace" : Qt.application.font.family
+                        }
+                    }
+                }
+                RowLayout {
+                    spacing: 8
+                    TextField {
+                        id: confirmField
+                        objectName: "confirmField"
+                        visible: arrays.candidates.some(c => c.blockDevice)
+                        placeholderText: qsTr("type WRITE to confirm")
+                        implicitWidth: 200
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Creating destroys what the devices hold"); ToolTip.delay: 300
+                    }
+                    Button {
+                        id: createButton
+                        objectName: "createButton"
+                        text: qsTr("Create array")
+                        highlighted: true
+                        enabled: !arrays.working && page.memberPaths().length > 0
+                        onClicked: arrays.create(arrays.levels[levelBox.currentIndex].level, layoutField.text, chunkField.text,
+                                                 page.memberPaths(), sizeField.text, confirmField.text)
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Checks every member first; nothing is written unless all pass"); ToolTip.delay: 600
+                    }
+                    Button {
+                        objectName: "openButton"
+                        text: qsTr("Open existing")
+                        enabled: !arrays.working && page.memberPaths().length > 0
+                        onClicked: arrays.open(page.memberPaths())
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Assemble the array these members belong to"); ToolTip.delay: 600
+                    }
+                    Label {
+                        objectName: "createMessage"
+                        Layout.fillWidth: true
+                        wrapMode: Text.Wrap
+                        text: arrays.errorString.length ? arrays.errorString : arrays.message
+                        color: arrays.errorString.length ? Theme.negative : pal.windowText
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,305 @@
+// Benchmarks: KDiskMark's presets, a before/after runner (what changes: the
+// read policy, any tunable, a member's emulated disk), a fio job file
+// editor, and the seed scenarios on the simulator. Runs show live on the
+// dashboard; results are kept as fio JSON in the results folder.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import RaidScope
+
+ScrollView {
+    id: page
+    property LiveSession session
+    property alias controller: bench
+    contentWidth: availableWidth
+    clip: true
+    SystemPalette { id: pal }
+
+    BenchmarkController { id: bench; session: page.session }
+
+    // What the before/after may change: every settable value, by address.
+    readonly property var changeTargets: session && session.tunables.count > 0 ? session.tunables.addresses() : []
+    readonly property var currentTarget: changeTargets[changeBox.currentIndex] || null
+
+    ColumnLayout {
+        width: page.availableWidth
+        spacing: Theme.spacing
+
+        Card {
+            Layout.fillWidth: true
+            title: qsTr("Before / after")
+            subtitle: qsTr("the same preset twice, with one setting changed")
+            ColumnLayout {
+                anchors { left: parent.left; right: parent.right; top: parent.top }
+                spacing: 8
+                RowLayout {
+                    spacing: 8
+                    Label { text: qsTr("Preset") }
+                    ComboBox {
+                        id: presetBox
+                        objectName: "presetBox"
+                        model: bench.presets.map(p => p.label)
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("KDiskMark's presets (reads only: the array may hold data)"); ToolTip.delay: 600
+                    }
+                    Label { text: qsTr("Change") }
+                    ComboBox {
+                        id: changeBox
+                        objectName: "changeBox"
+                        model: page.changeTargets.map(t => t.address)
+                        implicitContentWidthPolicy: ComboBox.WidestText
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("The setting that differs between the two runs"); ToolTip.delay: 600
+                    }
+                    Label { text: qsTr("from") }
+                    ComboBox {
+                        id: beforeBox
+                        objectName: "beforeBox"
+                        visible: page.currentTarget && page.currentTarget.type === "choice"
+                        model: page.currentTarget ? page.currentTarget.choices : []
+                        implicitContentWidthPolicy: ComboBox.WidestText
+                    }
+                    TextField {
+                        id: beforeField
+                        objectName: "beforeField"
+                        visible: !beforeBox.visible
+                        placeholderText: qsTr("value")
+                        implicitWidth: 110
+                    }
+                    Label { text: qsTr("to") }
+                    ComboBox {
+                        id: afterBox
+                        objectName: "afterBox"
+                        visible: beforeBox.visible
+                        model: beforeBox.model
+                        // "to" starts on the second value (md-rr after md-legacy).
+                        onCountChanged: if (currentIndex <= 0) currentIndex = Math.min(1, count - 1)
+                        implicitContentWidthPolicy: ComboBox.WidestText
+                    }
+                    TextField {
+                        id: afterField
+                        objectName: "afterField"
+                        visible: !afterBox.visible
+                        placeholderText: qsTr("value")
+                        implicitWidth: 110
+                    }
+                    Label { text: qsTr("for") }
+                    SpinBox {
+                        id: secondsBox
+                        objectName: "secondsBox"
+                        from: 1; to: 600; value: 5; editable: true
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Seconds per run"); ToolTip.delay: 600
+                    }
+                    Label { text: qsTr("s") }
+                }
+                RowLayout {
+                    spacing: 8
+                    Button {
+                        objectName: "runBeforeAfterButton"
+                        text: qsTr("Run before/after")
+                        highlighted: true
+                        enabled: !bench.running && page.currentTarget !== null
+                        onClicked: bench.runBeforeAfter(bench.presets[presetBox.currentIndex].key, page.currentTarget.address,
+                                                        beforeBox.visible ? beforeBox.currentText : beforeField.text,
+                                                        afterBox.visible ? afterBox.currentText : afterField.text,
+                                                        secondsBox.value)
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Stops the live workload, runs the preset with each value"); ToolTip.delay: 600
+                    }
+                    Button {
+                        objectName: "runPresetButton"
+                        text: qsTr("Run preset once")
+                        enabled: !bench.running
+                        onClicked: bench.runPreset(bench.presets[presetBox.currentIndex].key, secondsBox.value)
+                    }
+                    Button {
+                        objectName: "cancelBenchButton"
+                        text: qsTr("Cancel")
+                        enabled: bench.running
+                        onClicked: bench.cancel()
+                    }
+                    ProgressBar {
+                        objectName: "benchProgress"
+                        Layout.fillWidth: true
+                        visible: bench.running
+                        value: Math.max(0, bench.progress)
+                        indeterminate: bench.progress < 0
+                    }
+                    Label {
+                        objectName: "benchPhase"
+                        text: bench.phaseText
+                        elide: Text.ElideRight
+                        Layout.fillWidth: !bench.running
+                    }
+                }
+                Label {
+                    objectName: "benchError"
+                    visible: bench.errorString.length > 0
+                    text: bench.errorString
+                    color: Theme.negative
+                    wrapMode: Text.Wrap
+                    Layout.fillWidth: true
+                }
+            }
+        }
+
+        Card {
+            id: cmp
+            objectName: "comparisonCard"
+            Layout.fillWidth: true
+            visible: bench.comparison.ratio !== undefined
+            readonly property var a: bench.comparison.before || ({})
+            readonly property var b: bench.comparison.after || ({})
+            title: qsTr("Result: %1").arg(bench.comparison.change || "")
+            implicitHeight: cmpCol.implicitHeight + 50
+            headerExtras: Label {
+                objectName: "ratioLabel"
+                text: qsTr("after / before: %1×").arg((bench.comparison.ratio || 0).toFixed(2))
+                font.bold: true
+                font.pixelSize: 16
+                color: (bench.comparison.ratio || 0) >= 1 ? Theme.positive : Theme.negative
+            }
+            ColumnLayout {
+                id: cmpCol
+                anchors { left: parent.left; right: parent.right; top: parent.top }
+                spacing: 10
+                ResultBars {
+                    Layout.fillWidth: true
+                    label: qsTr("Bandwidth")
+                    beforeName: cmp.a.label || ""; afterName: cmp.b.label || ""
+                    before: cmp.a.bandwidth || 0; after: cmp.b.bandwidth || 0
+                    beforeText: Theme.bandwidth(cmp.a.bandwidth); afterText: Theme.bandwidth(cmp.b.bandwidth)
+                }
+                ResultBars {
+                    Layout.fillWidth: true
+                    label: qsTr("IOPS")
+                    beforeName: cmp.a.label || ""; afterName: cmp.b.label || ""
+                    before: cmp.a.iops || 0; after: cmp.b.iops || 0
+                    beforeText: Theme.count(cmp.a.iops); afterText: Theme.count(cmp.b.iops)
+                }
+                GridLayout {
+                    columns: 5
+                    columnSpacing: 18
+                    Label { text: "" }
+                    Label { text: qsTr("read shares"); opacity: 0.7 }
+                    Label { text: "p50"; opacity: 0.7 }
+                    Label { text: "p95"; opacity: 0.7 }
+                    Label { text: "p99"; opacity: 0.7 }
+                    Label { text: cmp.a.label || "" }
+                    ShareBar { Layout.preferredWidth: 260; shares: cmp.a.shares || [] }
+                    Label { text: Theme.ms(cmp.a.p50Ms) }
+                    Label { text: Theme.ms(cmp.a.p95Ms) }
+                    Label { text: Theme.ms(cmp.a.p99Ms) }
+                    Label { text: cmp.b.label || "" }
+                    ShareBar { Layout.preferredWidth: 260; shares: cmp.b.shares || [] }
+                    Label { text: Theme.ms(cmp.b.p50Ms) }
+                    Label { text: Theme.ms(cmp.b.p95Ms) }
+                    Label { text: Theme.ms(cmp.b.p99Ms) }
+                }
+            }
+        }
+
+        Card {
+            Layout.fillWidth: true
+            title: qsTr("fio job file")
+            subtitle: qsTr("runs on the array; filename= is ignored")
+            implicitHeight: 260
+            ColumnLayout {
+                anchors.fill: parent
+                spacing: 6
+                ScrollView {
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    TextArea {
+                        id: jobText
+                        objectName: "jobFileEditor"
+                        font.family: "monospace"
+                        text: "[global]\nrw=randread\nbs=4k\niodepth=16\ndirect=1\ntime_based\nruntime=5\n\n[random-read]\n"
+                        onTextChanged: jobCheck.result = bench.checkJobFile(text)
+                        background: Rectangle { color: pal.base; border.color: pal.mid; radius: 3 }
+                    }
+                }
+                RowLayout {
+                    Label {
+                        id: jobCheck
+                        objectName: "jobFileStatus"
+                        property var result: bench.checkJobFile(jobText.text)
+                        Layout.fillWidth: true
+                        wrapMode: Text.Wrap
+                        text: result.ok ? qsTr("%n job(s), no errors", "", result.jobs)
+                                        : (result.line > 0 ? qsTr("Line %1: ").arg(result.line) : "") + result.error
+                        color: result.ok ? pal.windowText : Theme.negative
+                    }
+                    Button {
+                        objectName: "runJobFileButton"
+                        text: qsTr("Run job file")
+                        enabled: jobCheck.result.ok && !bench.running
+                        onClicked: bench.runJobFile(jobText.text, 5)
+                    }
+                }
+            }
+        }
+
+        Card {
+            Layout.fillWidth: true
+            title: qsTr("Seed scenarios")
+            subtitle: qsTr("the patches' published benchmarks, replayed on the simulator (no disk I/O)")
+            implicitHeight: scCol.implicitHeight + 50
+            ColumnLayout {
+                id: scCol
+                anchors { left: parent.left; right: parent.right; top: parent.top }
+                RowLayout {
+                    ComboBox {
+                        id: scenarioBox
+                        objectName: "scenarioBox"
+                        model: bench.scenarios.map(s => s.name)
+                        implicitContentWidthPolicy: ComboBox.WidestText
+                        ToolTip.visible: hovered && bench.scenarios.length > 0
+                        ToolTip.text: bench.scenarios[currentIndex] ? bench.scenarios[currentIndex].description : ""
+                        ToolTip.delay: 600
+                    }
+                    Button {
+                        objectName: "runScenarioButton"
+                        text: qsTr("Simulate")
+                        enabled: !bench.running && scenarioBox.count > 0
+                        onClicked: bench.runScenario(scenarioBox.currentText)
+                    }
+                }
+                Repeater {
+                    model: bench.scenarioRows.length
+                    RowLayout {
+                        readonly property var modelData: bench.scenarioRows[index]
+                        spacing: 12
+                        Label { text: modelData.label; Layout.preferredWidth: 260; elide: Text.ElideRight }
+                        Label { text: modelData.before + " " + Theme.bandwidth(modelData.bwBefore) }
+                        Label { text: "→ " + modelData.after + " " + Theme.bandwidth(modelData.bwAfter) }
+                        Label { text: modelData.ratio.toFixed(2) + "×"; font.bold: true }
+                        Label { text: modelData.within ? qsTr("matches the seed") : qsTr("differs from the seed")
+                                color: modelData.within ? Theme.positive : Theme.neutral }
+                    }
+                }
+            }
+        }
+
+        Card {
+            Layout.fillWidth: true
+            title: qsTr("Results")
+            subtitle: qsTr("kept as fio JSON in %1").arg(bench.resultsDir)
+            implicitHeight: resCol.implicitHeight + 50
+            ColumnLayout {
+                id: resCol
+                anchors { left: parent.left; right: parent.right; top: parent.top }
+                Label { visible: bench.results.length === 0; text: qsTr("No run yet."); opacity: 0.6 }
+                Repeater {
+                    model: bench.results.length
+                    RowLayout {
+                        readonly property var modelData: bench.results[index]
+                        spacing: 14
+                        Label { text: modelData.when; opacity: 0.7 }
+                        Label { text: modelData.title; Layout.fillWidth: true; elide: Text.ElideRight }
+                        Label { text: Theme.bandwidth(modelData.bandwidth) }
+                        Label { text: Theme.count(modelData.iops) + " IOPS" }
+                        Label { text: "p99 " + Theme.ms(modelData.p99Ms) }
+                    }
+                }
+            }
+        }
+    }
+}

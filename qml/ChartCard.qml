@@ -1,0 +1,30 @@
+// A live time chart in a card: the points stay in C++ (TimeChart draws a
+// TelemetryModel's series); this only styles it from the palette.
+import QtQuick
+import QtQuick.Controls
+import RaidScope
+
+Card {
+    id: cc
+    property alias model: chart.model
+    property alias metric: chart.metric
+    property alias unit: chart.unit
+    property alias fixedMax: chart.fixedMax
+    property alias window: chart.window
+    property alias chart: chart
+    property string help
+    implicitHeight: 230
+    SystemPalette { id: cpal; colorGroup: SystemPalette.Active }
+    ToolTip.visible: help.length > 0 && chartHover.hovered
+    ToolTip.text: help
+    ToolTip.delay: 800
+    HoverHandler { id: chartHover }
+    TimeChart {
+        id: chart
+        anchors.fill: parent
+        textColor: cpal.windowText
+        gridColor: Qt.rgba(cpal.windowText.r, cpal.windowText.g, cpal.windowText.b, 0.18)
+        markColor: Theme.markColor
+        colors: Theme.seriesColors
+    }
+}

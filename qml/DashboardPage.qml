@@ -1,0 +1,173 @@
+// The live dashboard: figures now, members, and the history charts (read
+// share and pending depth per member, bandwidth, IOPS, latency, RAID5's
+// stripe queues when the level publishes them). Marks on the time axis are
+// tunable changes and member events.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import RaidScope
+
+ScrollView {
+    id: page
+    property LiveSession session
+    readonly property TelemetryModel tm: session ? session.telemetry : null
+    readonly property var memberProfiles: {
+        const out = []
+        if (!session || session.tunables.revision < 0) return out
+        const n = tm ? tm.members.length : 0
+        for (let i = 0; i < n; ++i) out.push(session.tunables.value("rd" + i + "/device_profile") || "none")
+        return out
+    }
+    contentWidth: availableWidth
+    clip: true
+
+    ColumnLayout {
+        width: page.availableWidth
+        spacing: Theme.spacing
+
+        Label {
+            visible: !page.tm || !page.tm.hasData
+            Layout.fillWidth: true
+            Layout.topMargin: 4
+            wrapMode: Text.Wrap
+            text: page.session && page.session.busy ? qsTr("Waiting for the first sample…")
+                                                    : qsTr("Nothing is running. Start a workload from the toolbar to see the array live.")
+            opacity: 0.7
+        }
+
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: Theme.spacing
+            StatTile {
+                objectName: "tileBandwidth"
+                Layout.fillWidth: true
+                label: qsTr("Read bandwidth")
+                value: page.tm ? Theme.bandwidth(page.tm.readBandwidth) : "–"
+                detail: qsTr("Array reads completed per second over the last sample interval")
+                accent: Theme.seriesColors[0]
+            }
+            StatTile {
+                Layout.fillWidth: true
+                label: qsTr("Write bandwidth")
+                value: page.tm ? Theme.bandwidth(page.tm.writeBandwidth) : "–"
+                accent: Theme.seriesColors[1]
+                detail: qsTr("Array writes completed per second")
+            }
+            StatTile {
+                objectName: "tileIops"
+                Layout.fillWidth: true
+                label: qsTr("IOPS")
+                value: page.tm ? Theme.count(page.tm.readIops + page.tm.writeIops) : "–"
+                accent: Theme.seriesColors[2]
+                detail: qsTr("Array I/Os (reads and writes) completed per second")
+            }
+            StatTile {
+                Layout.fillWidth: true
+                label: qsTr("Latency p50")
+                value: page.tm ? Theme.ms(page.tm.p50Ms) : "–"
+                accent: Theme.seriesColors[3]
+                detail: qsTr("Median completion latency of array I/Os over the last interval")
+            }
+            StatTile {
+                Layout.fillWidth: true
+                label: qsTr("Latency p99")
+                value: page.tm ? Theme.ms(page.tm.p99Ms) : "–"
+                accent: Theme.seriesColors[5]
+                detail: qsTr("99th percentile completion latency of array I/Os over the last interval")
+            }
+            StatTile {
+                Layout.fillWidth: true
+                label: qsTr("Pending")
+                value: page.tm ? page.tm.totalPending.toFixed(0) : "–"
+                accent: Theme.seriesColors[4]
+                detail: qsTr("Member I/Os in flight now, all members together")
+            }
+        }
+
+        MembersPanel {
+            objectName: "membersPanel"
+            Layout.fillWidth: true
+            members: page.tm ? page.tm.members : []
+            profiles: page.memberProfiles
+            subtitle: page.session && page.session.tunables.revision >= 0
+                      ? qsTr("read policy: %1").arg(page.session.tunables.value("read_policy") || "–") : ""
+        }
+
+        // Delegates are keyed by count, not by the list (which is new every
+        // sample), so they are not rebuilt 20 times a second.
+        Repeater {
+            model: page.tm ? page.tm.tasks.length : 0
+            Card {
+                readonly property var task: page.tm.tasks[index] || ({})
+                Layout.fillWidth: true
+                title: task.kind || ""
+                subtitle: task.target ? qsTr("%1 · %2 %").arg(task.target).arg(Math.round(100 * task.fraction)) : ""
+                ProgressBar {
+                    anchors { left: parent.left; right: parent.right; top: parent.top }
+                    value: task.fraction || 0
+                }
+            }
+        }
+
+        GridLayout {
+            Layout.fillWidth: true
+            columns: page.availableWidth > 900 ? 2 : 1
+            columnSpacing: Theme.spacing
+            rowSpacing: Theme.spacing
+            ChartCard {
+                objectName: "shareChart"
+                Layout.fillWidth: true
+                title: qsTr("Read share per member")
+                model: page.tm
+                metric: "share"
+                unit: "%"
+                fixedMax: 100
+                help: qsTr("Each member's part of the array's reads, over the last half second")
+            }
+            ChartCard {
+                objectName: "pendingChart"
+                Layout.fillWidth: true
+                title: qsTr("Pending depth per member")
+                model: page.tm
+                metric: "pending"
+                help: qsTr("Member I/Os in flight, averaged over the last half second")
+            }
+            ChartCard {
+                objectName: "bandwidthChart"
+                Layout.fillWidth: true
+                title: qsTr("Bandwidth")
+                model: page.tm
+                metric: "bandwidth"
+                unit: "MB/s"
+            }
+            ChartCard {
+                objectName: "iopsChart"
+                Layout.fillWidth: true
+                title: qsTr("IOPS")
+                model: page.tm
+                metric: "iops"
+            }
+            ChartCard {
+                objectName: "latencyChart"
+                Layout.fillWidth: true
+                title: qsTr("Completion latency")
+                model: page.tm
+                metric: "latency"
+                unit: "ms"
+            }
+            ChartCard {
+                objectName: "raid5Chart"
+                visible: page.tm && page.tm.hasRaid5
+                Layout.fillWidth: true
+                title: qsTr("RAID5 stripe queues")
+                model: page.tm
+                metric: "raid5"
+                help: qsTr("Lengths of the stripe lists: handle, hold, delayed, inactive")
+            }
+        }
+        SectionsPanel {
+            Layout.fillWidth: true
+            sections: page.tm ? page.tm.sections : []
+        }
+    }
+}

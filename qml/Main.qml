@@ -1,0 +1,201 @@
+// The main window: a toolbar with the array and the workload (Start/Stop),
+// a sidebar of pages (as System Settings and System Monitor do), the page,
+// and a status line for messages.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import RaidScope
+
+ApplicationWindow {
+    id: win
+    property string startPage: "dashboard"
+    property bool startDemo: true
+    property var startMembers: []
+    property alias refreshHz: session.refreshHz
+    property alias profileScale: session.profileScale
+    readonly property var pageKeys: ["dashboard", "tune", "arrays", "benchmark"]
+    readonly property var pageTitles: [qsTr("Dashboard"), qsTr("Tune"), qsTr("Arrays"), qsTr("Benchmark")]
+    property alias session: session
+    property alias currentPage: sidebar.currentIndex
+
+    width: 1280
+    height: 860
+    minimumWidth: 900
+    minimumHeight: 600
+    visible: true
+    title: session.members.length ? qsTr("RaidScope — %1").arg(session.arrayText) : qsTr("RaidScope")
+
+    SystemPalette { id: pal; colorGroup: SystemPalette.Active }
+    SystemPalette { id: disabledPal; colorGroup: SystemPalette.Disabled }
+    // The controls follow the application's palette (the desktop's, or
+    // --color-scheme's) in every role they draw with.
+    palette.window: pal.window
+    palette.windowText: pal.windowText
+    palette.base: pal.base
+    palette.alternateBase: pal.alternateBase
+    palette.text: pal.text
+    palette.button: pal.button
+    palette.buttonText: pal.buttonText
+    palette.highlight: pal.highlight
+    palette.highlightedText: pal.highlightedText
+    palette.light: pal.light
+    palette.midlight: pal.midlight
+    palette.mid: pal.mid
+    palette.dark: pal.dark
+    palette.shadow: pal.shadow
+    palette.placeholderText: pal.placeholderText
+    palette.toolTipBase: pal.toolTipBase
+    palette.toolTipText: pal.toolTipText
+    palette.disabled.text: disabledPal.text
+    palette.disabled.windowText: disabledPal.windowText
+    palette.disabled.buttonText: disabledPal.buttonText
+
+    function showPage(key) {
+        const i = pageKeys.indexOf(key)
+        if (i >= 0) sidebar.currentIndex = i
+    }
+    // Called before the window closes (and by --screenshot): stop cleanly.
+    function shutdown() { session.stop() }
+    onClosing: shutdown()
+
+    LiveSession { id: session }
+
+    Component.onCompleted: {
+        showPage(startPage)
+        if (startMembers.length > 0) session.openArray(startMembers)
+        else if (startDemo) session.openDemo()
+    }
+
+    header: ToolBar {
+        RowLayout {
+            anchors.fill: parent
+            anchors.leftMargin: 12
+            anchors.rightMargin: 8
+            spacing: 10
+            Label {
+                text: "RaidScope"
+                font.bold: true
+                font.pixelSize: 16
+            }
+            Label {
+                objectName: "arrayText"
+                text: session.arrayText
+                elide: Text.ElideRight
+                opacity: 0.8
+                Layout.fillWidth: true
+            }
+            Rectangle {
+                id: runDot
+                width: 10; height: 10; radius: 5
+                color: session.running ? Theme.positive : session.status === LiveSession.Error ? Theme.negative
+                                                                                                 : session.busy ? Theme.neutral : pal.mid
+                SequentialAnimation on opacity {
+                    running: session.running
+                    loops: Animation.Infinite
+                    NumberAnimation { to: 0.35; duration: 700 }
+                    NumberAnimation { to: 1; duration: 700 }
+                    onRunningChanged: if (!running) runDot.opacity = 1
+                }
+            }
+            Label {
+                objectName: "runStatus"
+                text: session.busy ? session.statusText + (session.running ? ": " + session.workloadName : "")
+                                   : session.statusText
+                elide: Text.ElideRight
+                Layout.maximumWidth: 480
+            }
+            ComboBox {
+                id: workloadBox
+                objectName: "workloadBox"
+                visible: !session.busy
+                model: session.workloads.map(k => session.workloadLabel(k))
+                implicitContentWidthPolicy: ComboBox.WidestText
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("The workload Start runs on the array (until Stop)")
+                ToolTip.delay: 600
+            }
+            Button {
+                id: startStop
+                objectName: "startStopButton"
+                text: session.busy ? qsTr("Stop") : qsTr("Start")
+                icon.name: session.busy ? "media-playback-stop" : "media-playback-start"
+                enabled: session.status !== LiveSession.Stopping && session.members.length > 0
+                highlighted: !session.busy
+                onClicked: session.busy ? session.stop() : session.start(session.workloads[workloadBox.currentIndex])
+                ToolTip.visible: hovered
+                ToolTip.text: session.busy ? qsTr("Stop the workload cleanly (Ctrl+.)") : qsTr("Run the chosen workload on the array (Ctrl+R)")
+                ToolTip.delay: 600
+            }
+        }
+    }
+    Shortcut { sequence: "Ctrl+."; enabled: session.busy; onActivated: session.stop() }
+    Shortcut { sequence: "Ctrl+R"; enabled: !session.busy; onActivated: startStop.clicked() }
+    Shortcut { sequence: "Ctrl+1"; onActivated: sidebar.currentIndex = 0 }
+    Shortcut { sequence: "Ctrl+2"; onActivated: sidebar.currentIndex = 1 }
+    Shortcut { sequence: "Ctrl+3"; onActivated: sidebar.currentIndex = 2 }
+    Shortcut { sequence: "Ctrl+4"; onActivated: sidebar.currentIndex = 3 }
+
+    RowLayout {
+        anchors.fill: parent
+        spacing: 0
+        Rectangle {
+            Layout.fillHeight: true
+            Layout.preferredWidth: 176
+            color: pal.base
+            ListView {
+                id: sidebar
+                objectName: "sidebar"
+                anchors.fill: parent
+                anchors.topMargin: 8
+                model: win.pageTitles
+                focus: true
+                keyNavigationEnabled: true
+                highlightMoveDuration: 0
+                delegate: ItemDelegate {
+                    objectName: "nav_" + win.pageKeys[index]
+                    width: ListView.view.width
+                    text: modelData
+                    highlighted: ListView.isCurrentItem
+                    onClicked: sidebar.currentIndex = index
+                    ToolTip.visible: hovered
+                    ToolTip.text: qsTr("Ctrl+%1").arg(index + 1)
+                    ToolTip.delay: 900
+                }
+            }
+            Rectangle { anchors { right: parent.right; top: parent.top; bottom: parent.bottom } width: 1; color: pal.mid; opacity: 0.6 }
+        }
+        StackLayout {
+            id: pages
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            Layout.margins: 12
+            currentIndex: sidebar.currentIndex
+            DashboardPage { objectName: "dashboardPage"; session: session }
+            TunePage { objectName: "tunePage"; session: session }
+            ArraysPage { objectName: "arraysPage"; session: session }
+            BenchmarkPage { objectName: "benchmarkPage"; session: session }
+        }
+    }
+
+    footer: Pane {
+        padding: 6
+        leftPadding: 12
+        visible: session.status === LiveSession.Preparing || session.errorString.length > 0
+        RowLayout {
+            anchors.fill: parent
+            Label {
+                objectName: "statusLine"
+                Layout.fillWidth: true
+                text: session.errorString.length > 0 ? session.errorString : session.statusText
+                color: session.errorString.length > 0 ? Theme.negative : pal.windowText
+                wrapMode: Text.Wrap
+            }
+            ProgressBar {
+                visible: session.status === LiveSession.Preparing
+                value: Math.max(0, session.progress)
+                indeterminate: session.progress < 0
+                Layout.preferredWidth: 240
+            }
+        }
+    }
+}

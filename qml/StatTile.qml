@@ -1,0 +1,32 @@
+// One live figure with its label (KDiskMark/System Monitor style tile).
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+Card {
+    id: tile
+    property string label
+    property string value
+    property string detail
+    property color accent: Theme.seriesColors[0]
+    implicitHeight: 78
+    implicitWidth: 170
+    ToolTip.visible: hover.hovered && detail.length > 0
+    ToolTip.text: detail
+    ToolTip.delay: 500
+    HoverHandler { id: hover }
+    Rectangle { width: 3; radius: 1.5; color: tile.accent; anchors { left: parent.left; top: parent.top; bottom: parent.bottom } }
+    Column {
+        anchors { left: parent.left; leftMargin: 12; right: parent.right; verticalCenter: parent.verticalCenter }
+        spacing: 2
+        Label { text: tile.label; opacity: 0.75; elide: Text.ElideRight; width: parent.width }
+        Label {
+            objectName: "statValue"
+            text: tile.value
+            font.pixelSize: 22
+            font.weight: Font.DemiBold
+            elide: Text.ElideRight
+            width: parent.width
+        }
+    }
+}

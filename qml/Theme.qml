@@ -1,0 +1,44 @@
+// Colours and sizes shared by the pages: Breeze's accent colours for series
+// (one per member, the same in every chart, bar and list), spacing.
+pragma Singleton
+import QtQuick
+
+QtObject {
+    readonly property var seriesColors: ["#3daee9", "#f67400", "#1cdc9a", "#da4453", "#9b59b6", "#fdbc4b"]
+    readonly property color positive: "#27ae60"
+    readonly property color negative: "#da4453"
+    readonly property color neutral: "#f67400"
+    readonly property color markColor: "#f67400"
+    readonly property int spacing: 10
+    readonly property int radius: 5
+
+    // Human figures: "412 MB/s", "12.3 k", "4.20 ms" ("–" when unknown).
+    function bandwidth(bytesPerSecond) {
+        const v = bytesPerSecond
+        if (!(v >= 0) || !isFinite(v)) return "–"
+        if (v >= 1e9) return (v / 1e9).toFixed(2) + " GB/s"
+        if (v >= 1e6) return (v / 1e6).toFixed(v >= 1e8 ? 0 : 1) + " MB/s"
+        if (v >= 1e3) return (v / 1e3).toFixed(0) + " kB/s"
+        return v.toFixed(0) + " B/s"
+    }
+    function count(v) {
+        if (!(v >= 0) || !isFinite(v)) return "–"
+        if (v >= 1e6) return (v / 1e6).toFixed(2) + " M"
+        if (v >= 1e4) return (v / 1e3).toFixed(1) + " k"
+        return v.toFixed(0)
+    }
+    function ms(v) {
+        if (!(v > 0) || !isFinite(v)) return "–"
+        if (v < 1) return (v * 1000).toFixed(0) + " µs"
+        if (v < 10) return v.toFixed(2) + " ms"
+        if (v < 1000) return v.toFixed(1) + " ms"
+        return (v / 1000).toFixed(2) + " s"
+    }
+    function memberColor(i) { return seriesColors[i % seriesColors.length] }
+    // "active sync" -> a colour for the member-state badge.
+    function stateColor(state) {
+        if (state === "active sync") return positive
+        if (state === "recovering" || state === "resyncing") return neutral
+        return negative
+    }
+}

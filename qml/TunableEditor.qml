@@ -1,0 +1,97 @@
+// One tunable's editor, picked by its registry type: a combo box for a
+// choice, a switch for on/off, a spin box for an integer within its range,
+// a text field for a size ("64K", "1M"). A value is checked against the
+// registry's range before anything is set; a refusal is shown under the
+// editor and nothing changes. `applyValue` does the setting and returns ""
+// or the message (LiveSession.setTunable).
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+ColumnLayout {
+    id: ed
+    property string address          // "read_policy", "rd1/write_mostly"
+    property string type: "integer"  // integer | bytes | boolean | choice
+    property real minimum: 0
+    property real maximum: 0
+    property var choices: []
+    property string unit
+    property string value            // current value text
+    property string rangeText
+    property var applyValue: function(address, text) { return "" }
+    property string error
+    readonly property bool fitsSpinBox: type === "integer" && minimum >= -2147483647 && maximum <= 2147483647
+    spacing: 2
+
+    // Checks and sets `text`; keeps the message when refused.
+    function submit(text) {
+        const msg = applyValue(address, text)
+        error = msg
+        return msg
+    }
+
+    RowLayout {
+        spacing: 6
+        ComboBox {
+            id: combo
+            objectName: "editor_" + ed.address
+            visible: ed.type === "choice"
+            model: ed.choices
+            currentIndex: Math.max(0, ed.choices.indexOf(ed.value))
+            implicitContentWidthPolicy: ComboBox.WidestText
+            onActivated: index => ed.submit(ed.choices[index])
+            ToolTip.visible: hovered && ed.rangeText.length > 0
+            ToolTip.text: ed.rangeText
+            ToolTip.delay: 600
+        }
+        Switch {
+            objectName: "editor_" + ed.address
+            visible: ed.type === "boolean"
+            checked: ed.value === "on"
+            text: checked ? qsTr("on") : qsTr("off")
+            onToggled: ed.submit(checked ? "on" : "off")
+        }
+        SpinBox {
+            id: spin
+            objectName: "editor_" + ed.address
+            visible: ed.fitsSpinBox
+            editable: true
+            // The box itself does not clamp (a SpinBox would silently turn
+            // 999 into the maximum): any number may be typed or stepped to,
+            // and the registry's range check says what is wrong with it.
+            from: -2147483647
+            to: 2147483647
+            value: parseInt(ed.value) || 0
+            validator: RegularExpressionValidator { regularExpression: /-?[0-9]{0,10}/ }
+            textFromValue: (v, locale) => String(v)
+            valueFromText: (t, locale) => parseInt(t) || 0
+            onValueModified: {
+                if (ed.submit(String(value)).length > 0) value = Qt.binding(() => parseInt(ed.value) || 0)
+            }
+            ToolTip.visible: hovered
+            ToolTip.text: qsTr("%1 (Enter applies)").arg(ed.rangeText)
+            ToolTip.delay: 600
+        }
+        TextField {
+            id: field
+            objectName: "editor_" + ed.address
+            visible: ed.type === "bytes" || (ed.type === "integer" && !ed.fitsSpinBox)
+            text: ed.value
+            selectByMouse: true
+            implicitWidth: 130
+            onAccepted: ed.submit(text)
+            ToolTip.visible: hovered
+            ToolTip.text: qsTr("%1 (K, M, G suffixes; Enter applies)").arg(ed.rangeText)
+            ToolTip.delay: 600
+        }
+        Label { visible: ed.unit.length > 0 && ed.type !== "choice" && ed.type !== "boolean"; text: ed.unit; opacity: 0.7 }
+    }
+    Label {
+        objectName: "error_" + ed.address
+        visible: ed.error.length > 0
+        text: ed.error
+        color: Theme.negative
+        wrapMode: Text.Wrap
+        Layout.maximumWidth: 420
+    }
+}

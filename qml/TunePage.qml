@@ -1,0 +1,114 @@
+// Every tunable the running array has, generated from its registry (no
+// list kept here): name, one line of help, range, and an editor per value
+// (one per member for per-member tunables). A change applies at once to the
+// running array and shows as a mark on the dashboard's time axis.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import RaidScope
+
+ColumnLayout {
+    id: page
+    property LiveSession session
+    spacing: Theme.spacing
+    SystemPalette { id: pal }
+
+    RowLayout {
+        Layout.fillWidth: true
+        Label {
+            text: qsTr("Tunables")
+            font.pixelSize: 18
+            font.bold: true
+        }
+        Label {
+            Layout.fillWidth: true
+            text: page.session && page.session.running ? qsTr("changes apply to the running array at once")
+                                                       : qsTr("changes apply when the next run starts")
+            opacity: 0.7
+        }
+    }
+    Label {
+        visible: page.session && page.session.tunables.count === 0
+        text: qsTr("The array's tunables appear once it has been started.")
+        opacity: 0.7
+    }
+    // A small share chart so the effect of a change shows right here.
+    ChartCard {
+        objectName: "tuneShareChart"
+        Layout.fillWidth: true
+        implicitHeight: 170
+        title: qsTr("Read share per member")
+        model: page.session ? page.session.telemetry : null
+        metric: "share"
+        unit: "%"
+        fixedMax: 100
+        window: 30
+        visible: page.session && page.session.telemetry.hasData
+    }
+    ListView {
+        id: list
+        objectName: "tunablesList"
+        Layout.fillWidth: true
+        Layout.fillHeight: true
+        clip: true
+        spacing: 6
+        model: page.session ? page.session.tunables : null
+        ScrollBar.vertical: ScrollBar {}
+        delegate: Card {
+            id: row
+            required property int index
+            required property string name
+            required property string type
+            required property real minimum
+            required property real maximum
+            required property var choices
+            required property string unit
+            required property string help
+            required property bool perMember
+            required property var values
+            required property string rangeText
+            width: ListView.view.width - 12
+            implicitHeight: Math.max(info.implicitHeight, editors.implicitHeight) + 24
+            RowLayout {
+                anchors { left: parent.left; right: parent.right; top: parent.top }
+                spacing: 16
+                ColumnLayout {
+                    id: info
+                    Layout.fillWidth: true
+                    Layout.alignment: Qt.AlignTop
+                    spacing: 2
+                    Label { text: row.name; font.bold: true; font.family: "monospace" }
+                    Label { text: row.help; wrapMode: Text.Wrap; Layout.fillWidth: true; opacity: 0.8 }
+                    Label { text: row.rangeText; opacity: 0.6; elide: Text.ElideRight; Layout.fillWidth: true }
+                }
+                ColumnLayout {
+                    id: editors
+                    Layout.alignment: Qt.AlignTop | Qt.AlignRight
+                    Repeater {
+                        model: row.perMember ? row.values.length : 1
+                        RowLayout {
+                            spacing: 6
+                            Rectangle {
+                                visible: row.perMember
+                                width: 10; height: 10; radius: 2
+                                color: Theme.memberColor(index)
+                            }
+                            Label { visible: row.perMember; text: "rd" + index; font.family: "monospace" }
+                            TunableEditor {
+                                address: row.perMember ? "rd" + index + "/" + row.name : row.name
+                                type: row.type
+                                minimum: row.minimum
+                                maximum: row.maximum
+                                choices: row.choices
+                                unit: row.unit
+                                value: row.values[index] || ""
+                                rangeText: row.rangeText
+                                applyValue: (a, t) => page.session.setTunable(a, t)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

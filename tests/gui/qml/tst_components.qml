@@ -1,0 +1,118 @@
+// Components with logic: the share bar's proportions, the result bars'
+// scale, the figure formatting, and the tunable editor's checking (an
+// out-of-range number typed into the spin box shows the refusal and sets
+// nothing; a choice applies the value picked).
+import QtQuick
+import QtQuick.Controls
+import QtTest
+import RaidScope
+
+Item {
+    id: root
+    width: 600
+    height: 400
+
+    ShareBar { id: bar; width: 400; shares: [75, 25] }
+    ResultBars { id: bars; width: 400; before: 100; after: 250 }
+
+    property var applied: []
+    // Stands in for LiveSession.setTunable: the registry's rule for 1..64.
+    function fakeApply(address, text) {
+        const n = Number(text)
+        if (!/^-?[0-9]+$/.test(text) || n < 1 || n > 64) return address + "=" + text + ": out of range (valid: 1..64 requests)"
+        applied.push(address + "=" + text)
+        return ""
+    }
+    TunableEditor {
+        id: spinEditor
+        y: 100
+        address: "queue_limit"
+        type: "integer"
+        minimum: 1
+        maximum: 64
+        value: "8"
+        unit: "requests"
+        rangeText: "1..64 requests"
+        applyValue: root.fakeApply
+    }
+    TunableEditor {
+        id: choiceEditor
+        y: 200
+        address: "read_policy"
+        type: "choice"
+        choices: ["md-legacy", "md-rr", "btrfs-rr"]
+        value: "md-legacy"
+        applyValue: root.fakeApplyChoice
+    }
+    function fakeApplyChoice(address, text) { applied.push(address + "=" + text); return "" }
+
+    TestCase {
+        name: "Components"
+        when: windowShown
+
+        function findByName(item, name) {
+            if (item.objectName === name && item.visible) return item
+            for (let i = 0; i < item.children.length; ++i) {
+                const r = findByName(item.children[i], name)
+                if (r) return r
+            }
+            return null
+        }
+
+        function test_shareBarProportions() {
+            compare(bar.total, 100)
+            compare(bar.partWidth(0), 300)
+            compare(bar.partWidth(1), 100)
+            compare(bar.partX(1), 300)
+            bar.shares = [0, 0]
+            compare(bar.partWidth(0), 0)
+            bar.shares = [1, 3]  // any scale: proportions of the sum
+            compare(bar.partWidth(1), 300)
+        }
+
+        function test_resultBarsScale() {
+            compare(bars.fraction(250), 1)
+            compare(bars.fraction(100), 0.4)
+            compare(bars.fraction(-5), 0)
+        }
+
+        function test_formatting() {
+            compare(Theme.bandwidth(412e6), "412 MB/s")
+            compare(Theme.bandwidth(1.5e9), "1.50 GB/s")
+            compare(Theme.bandwidth(55.5e6), "55.5 MB/s")
+            compare(Theme.count(12345), "12.3 k")
+            compare(Theme.ms(0.25), "250 µs")
+            compare(Theme.ms(4.2), "4.20 ms")
+            compare(Theme.ms(0), "–")
+        }
+
+        function test_spinBoxOutOfRangeShowsMessage() {
+            root.applied = []
+            const spin = findByName(spinEditor, "editor_queue_limit")
+            verify(spin)
+            spin.forceActiveFocus()
+            spin.contentItem.selectAll()
+            keyClick(Qt.Key_9); keyClick(Qt.Key_9); keyClick(Qt.Key_9)
+            keyClick(Qt.Key_Return)
+            const err = findByName(spinEditor, "error_queue_limit")
+            verify(err, "the refusal is shown")
+            verify(err.text.indexOf("1..64") >= 0, err.text)
+            compare(root.applied.length, 0, "nothing was set")
+            spin.contentItem.selectAll()
+            keyClick(Qt.Key_3); keyClick(Qt.Key_2)
+            keyClick(Qt.Key_Return)
+            compare(root.applied, ["queue_limit=32"])
+            compare(spinEditor.error, "")
+        }
+
+        function test_choiceAppliesPickedValue() {
+            root.applied = []
+            const combo = findByName(choiceEditor, "editor_read_policy")
+            verify(combo)
+            compare(combo.currentText, "md-legacy")
+            combo.forceActiveFocus()
+            keyClick(Qt.Key_Down)
+            compare(root.applied, ["read_policy=md-rr"])
+        }
+    }
+}

@@ -1,0 +1,296 @@
+// The journey: the real window (Main.qml) driven by object names with
+// simulated clicks and keys, under Xvfb. Create a RAID1 of two new image
+// files on the Arrays page, emulate two SATA SSDs on the Tune page (and see
+// an out-of-range value refused), run md-legacy vs md-rr before/after on
+// the Benchmark page (ratio >= 1.5), see a job file's unknown option
+// reported by line, start a live read and change the policy on the Tune
+// page while it runs: the share chart moves from one-sided to balanced.
+// Screenshots of every page go to $RAIDSCOPE_ARTIFACTS (checked not blank;
+// the dashboard's two moments checked to differ).
+#include <QDir>
+#include <QImage>
+#include <QQmlApplicationEngine>
+#include <QQuickItem>
+#include <QQuickStyle>
+#include <QQuickWindow>
+#include <QTemporaryDir>
+#include <QtQml/qqmlextensionplugin.h>
+#include <QtTest>
+#include <cmath>
+#include <set>
+
+#include "benchmark_controller.hpp"
+#include "live_session.hpp"
+
+Q_IMPORT_QML_PLUGIN(RaidScopePlugin)
+
+using namespace rs::gui;
+
+namespace {
+
+QQuickItem* findItem(QQuickItem* root, const QString& name) {
+  if (!root) return nullptr;
+  if (root->objectName() == name && root->isVisible()) return root;
+  for (QQuickItem* c : root->childItems())
+    if (QQuickItem* f = findItem(c, name)) return f;
+  return nullptr;
+}
+
+// Distinct colours in a sample grid of the image: a blank or single-colour
+// render has a handful.
+int distinctColours(const QImage& img) {
+  std::set<QRgb> seen;
+  for (int y = 0; y < img.height(); y += 4)
+    for (int x = 0; x < img.width(); x += 4) seen.insert(img.pixel(x, y));
+  return int(seen.size());
+}
+
+double fractionDiffering(const QImage& a, const QImage& b) {
+  if (a.size() != b.size()) return 1;
+  int diff = 0, all = 0;
+  for (int y = 0; y < a.height(); y += 2)
+    for (int x = 0; x < a.width(); x += 2, ++all) diff += a.pixel(x, y) != b.pixel(x, y);
+  return double(diff) / all;
+}
+
+}  // namespace
+
+class JourneyTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void createArray();
+  void tuneProfilesAndRefuseOutOfRange();
+  void beforeAfterRatio();
+  void jobFileWithUnknownOption();
+  void policyChangeMovesTheShares();
+  void memberInUseIsRefused();
+  void cleanupTestCase();
+
+ private:
+  QQuickItem* item(const QString& name) {
+    QQuickItem* i = findItem(window_->contentItem(), name);
+    if (!i) i = findItem(window_->contentItem()->parentItem(), name);  // header/footer
+    return i;
+  }
+  // QTest::keyClicks has no QWindow overload: one key event per character.
+  void typeKeys(const QString& text) {
+    for (QChar ch : text) QTest::keyClick(window_, ch.toLatin1());
+  }
+  QPoint centre(QQuickItem* i) { return i->mapToScene(QPointF(i->width() / 2, i->height() / 2)).toPoint(); }
+  void click(const QString& name) {
+    QQuickItem* i = item(name);
+    QVERIFY2(i, qPrintable("no visible item " + name));
+    QVERIFY2(i->isEnabled(), qPrintable(name + " is disabled"));
+    QTest::mouseClick(window_, Qt::LeftButton, {}, centre(i));
+  }
+  // Clicks a text field and replaces its text by typing.
+  void typeInto(const QString& name, const QString& text) {
+    click(name);
+    QTest::keyClick(window_, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClick(window_, Qt::Key_Delete);
+    const QStringList lines = text.split('\n');
+    for (int i = 0; i < lines.size(); ++i) {
+      if (i) QTest::keyClick(window_, Qt::Key_Return);
+      typeKeys(lines[i]);
+    }
+  }
+  // Focuses a combo box and steps it with the arrow keys to `text`.
+  void chooseInCombo(const QString& name, const QString& text) {
+    QQuickItem* c = item(name);
+    QVERIFY2(c, qPrintable("no combo " + name));
+    c->forceActiveFocus(Qt::TabFocusReason);
+    QTest::keyClick(window_, Qt::Key_Home);
+    for (int i = 0; i < 20 && c->property("currentText").toString() != text; ++i) QTest::keyClick(window_, Qt::Key_Down);
+    QCOMPARE(c->property("currentText").toString(), text);
+  }
+  void showPage(const QString& key) {
+    click("nav_" + key);
+    QTest::qWait(300);
+  }
+  QImage shot(const QString& file) {
+    QTest::qWait(200);
+    QImage img = window_->grabWindow();
+    img.save(artifacts_ + "/" + file);
+    return img;
+  }
+  // Mean distance of member 0's share from 50 % over the last `seconds`.
+  double imbalance(double seconds) {
+    const auto& lines = session_->telemetry()->lines("share");
+    if (lines.empty() || lines[0].points.empty()) return -1;
+    const double from = lines[0].points.back().x() - seconds;
+    double sum = 0;
+    int n = 0;
+    for (const auto& p : lines[0].points)
+      if (p.x() >= from) sum += std::abs(p.y() - 50), ++n;
+    return n ? sum / n : -1;
+  }
+
+  QTemporaryDir dir_;
+  QString artifacts_;
+  QQmlApplicationEngine* engine_ = nullptr;
+  QQuickWindow* window_ = nullptr;
+  LiveSession* session_ = nullptr;
+};
+
+void JourneyTest::initTestCase() {
+  QVERIFY(dir_.isValid());
+  qputenv("RAIDSCOPE_RESULTS_DIR", (dir_.path() + "/results").toLocal8Bit());
+  qputenv("RAIDSCOPE_DEMO_DIR", (dir_.path() + "/demo").toLocal8Bit());
+  artifacts_ = qEnvironmentVariable("RAIDSCOPE_ARTIFACTS", dir_.path() + "/shots");
+  QDir().mkpath(artifacts_);
+  QQuickStyle::setStyle("Fusion");
+  engine_ = new QQmlApplicationEngine(this);
+  engine_->addImportPath("qrc:/qt/qml");
+  // No demo: the journey starts from an empty window. Emulated disks are
+  // slowed to a quarter so the host disk never is the limit.
+  engine_->setInitialProperties({{"startDemo", false}, {"profileScale", 0.25}});
+  engine_->load(QUrl("qrc:/qt/qml/RaidScope/Main.qml"));
+  QVERIFY(!engine_->rootObjects().isEmpty());
+  window_ = qobject_cast<QQuickWindow*>(engine_->rootObjects().first());
+  QVERIFY(window_);
+  QVERIFY(QTest::qWaitForWindowExposed(window_));
+  session_ = window_->property("session").value<LiveSession*>();
+  QVERIFY(session_);
+  QCOMPARE(session_->members().size(), 0);
+}
+
+void JourneyTest::createArray() {
+  showPage("arrays");
+  typeInto("membersEditor", dir_.path() + "/j0.img\n" + dir_.path() + "/j1.img");
+  typeInto("sizeField", "64M");
+  QTest::qWait(600);  // the candidates are described as one types
+  shot("journey-arrays-candidates.png");
+  click("createButton");
+  QTRY_COMPARE_WITH_TIMEOUT(session_->members().size(), 2, 30000);
+  QTRY_VERIFY_WITH_TIMEOUT(session_->status() == LiveSession::Idle && session_->tunables()->rowCount() > 0, 30000);
+  QVERIFY(QFile::exists(dir_.path() + "/j0.img") && QFile::exists(dir_.path() + "/j1.img"));
+}
+
+void JourneyTest::tuneProfilesAndRefuseOutOfRange() {
+  showPage("tune");
+  chooseInCombo("editor_rd0/device_profile", "ssd-sata");
+  chooseInCombo("editor_rd1/device_profile", "ssd-sata");
+  QCOMPARE(session_->overrides().size(), size_t(2));
+  // 999 typed into rot_round_down's spin box (1..64): refused, shown, not set.
+  QQuickItem* spin = item("editor_rot_round_down");
+  QVERIFY(spin);
+  QQuickItem* text = spin->property("contentItem").value<QQuickItem*>();
+  QVERIFY(text);
+  text->forceActiveFocus();
+  QTest::keyClick(window_, Qt::Key_A, Qt::ControlModifier);
+  typeKeys("999");
+  QTest::keyClick(window_, Qt::Key_Return);
+  QQuickItem* err = item("error_rot_round_down");
+  QVERIFY2(err, "the refusal is shown under the editor");
+  QVERIFY2(err->property("text").toString().contains("1..64"), qPrintable(err->property("text").toString()));
+  QCOMPARE(session_->tunables()->value("rot_round_down"), QString("8"));
+  for (const auto& kv : session_->overrides()) QVERIFY(kv.first != "rot_round_down");
+  shot("journey-tune-refused.png");
+}
+
+void JourneyTest::beforeAfterRatio() {
+  showPage("benchmark");
+  chooseInCombo("changeBox", "read_policy");
+  chooseInCombo("beforeBox", "md-legacy");
+  chooseInCombo("afterBox", "md-rr");
+  QQuickItem* secs = item("secondsBox");
+  secs->property("contentItem").value<QQuickItem*>()->forceActiveFocus();
+  QTest::keyClick(window_, Qt::Key_A, Qt::ControlModifier);
+  typeKeys("5");
+  QTest::keyClick(window_, Qt::Key_Return);
+  QCOMPARE(secs->property("value").toInt(), 5);
+  click("runBeforeAfterButton");
+  auto* bench = item("benchmarkPage")->property("controller").value<BenchmarkController*>();
+  QVERIFY(bench);
+  QTRY_VERIFY_WITH_TIMEOUT(bench->running(), 5000);
+  QTest::qWait(4000);
+  shot("journey-benchmark-running.png");
+  QTRY_VERIFY_WITH_TIMEOUT(!bench->running(), 60000);
+  QCOMPARE(bench->status(), BenchmarkController::Done);
+  const double ratio = bench->comparison()["ratio"].toDouble();
+  qInfo("before/after md-legacy -> md-rr on two emulated ssd-sata: %.0f -> %.0f MB/s, %.2fx",
+        bench->comparison()["before"].toMap()["bandwidth"].toDouble() / 1e6,
+        bench->comparison()["after"].toMap()["bandwidth"].toDouble() / 1e6, ratio);
+  QVERIFY2(ratio >= 1.5, qPrintable(QString::number(ratio)));
+  QQuickItem* label = item("ratioLabel");
+  QVERIFY(label && label->property("text").toString().contains(QString::number(ratio, 'f', 2)));
+  shot("journey-benchmark-result.png");
+}
+
+void JourneyTest::jobFileWithUnknownOption() {
+  QQuickItem* editor = item("jobFileEditor");
+  QVERIFY(editor);
+  click("jobFileEditor");
+  QTest::keyClick(window_, Qt::Key_End, Qt::ControlModifier);
+  typeKeys("frobnicate=1");
+  QQuickItem* status = item("jobFileStatus");
+  const QString text = status->property("text").toString();
+  QVERIFY2(text.startsWith("Line 10:") && text.contains("frobnicate"), qPrintable(text));
+  QVERIFY(!item("runJobFileButton")->isEnabled());
+  shot("journey-jobfile-error.png");
+}
+
+void JourneyTest::policyChangeMovesTheShares() {
+  // Live sequential read with md-legacy (the array's default), then md-rr
+  // chosen on the Tune page while it goes on.
+  QCOMPARE(session_->tunables()->value("read_policy"), QString("md-legacy"));
+  click("startStopButton");
+  QTRY_VERIFY_WITH_TIMEOUT(session_->running() && session_->telemetry()->elapsed() > 3, 30000);
+  showPage("dashboard");
+  const QImage first = shot("journey-dashboard-legacy.png");
+  const double before = imbalance(2);
+  showPage("tune");
+  chooseInCombo("editor_read_policy", "md-rr");
+  QTRY_COMPARE_WITH_TIMEOUT(session_->tunables()->value("read_policy"), QString("md-rr"), 5000);
+  const double changedAt = session_->telemetry()->elapsed();
+  QTRY_VERIFY_WITH_TIMEOUT(session_->telemetry()->elapsed() > changedAt + 3, 10000);
+  shot("journey-tune-md-rr.png");
+  const double after = imbalance(2);
+  qInfo("share of member 0 off 50 %%: %.1f points with md-legacy, %.1f with md-rr", before, after);
+  // md-legacy hands a sequential read to one member at a time (the smoothed
+  // share swings); md-rr alternates every request (flat at 50 %).
+  QVERIFY2(before > 5 && after < before / 3, qPrintable(QString("%1 -> %2").arg(before).arg(after)));
+  showPage("dashboard");
+  const QImage second = shot("journey-dashboard-md-rr.png");
+  QVERIFY2(distinctColours(first) > 30 && distinctColours(second) > 30, "the dashboard is not blank");
+  const double moved = fractionDiffering(first, second);
+  qInfo("dashboard pixels changed between the two moments: %.1f %%", 100 * moved);
+  QVERIFY(moved > 0.01);
+  // The change is a mark on the time axis.
+  bool marked = false;
+  for (const auto& m : session_->telemetry()->marks()) marked |= m.label == "read_policy=md-rr";
+  QVERIFY(marked);
+}
+
+void JourneyTest::memberInUseIsRefused() {
+  // While the workload holds j0.img, creating another array on it is refused.
+  showPage("arrays");
+  const QString fresh = dir_.path() + "/k1.img";
+  typeInto("membersEditor", dir_.path() + "/j0.img\n" + fresh);
+  click("createButton");
+  QQuickItem* msg = item("createMessage");
+  QTRY_VERIFY_WITH_TIMEOUT(!msg->property("text").toString().isEmpty() &&
+                               msg->property("text").toString() != QStringLiteral("Checking the members and writing the superblocks…"),
+                           20000);
+  const QString text = msg->property("text").toString();
+  QVERIFY2(text.contains("j0.img"), qPrintable(text));
+  QVERIFY(!QFile::exists(fresh));
+  QVERIFY(session_->running());  // the live run goes on
+  shot("journey-arrays-in-use.png");
+  for (const char* page : {"dashboard", "tune", "arrays", "benchmark"}) {
+    showPage(page);
+    const QImage img = shot(QString("journey-page-%1.png").arg(page));
+    QVERIFY2(distinctColours(img) > 20, page);
+  }
+  click("startStopButton");
+  QTRY_COMPARE_WITH_TIMEOUT(session_->status(), LiveSession::Stopped, 20000);
+}
+
+void JourneyTest::cleanupTestCase() {
+  if (session_) session_->stop();
+  delete engine_;
+}
+
+QTEST_MAIN(JourneyTest)
+#include "test_journey.moc"
