@@ -213,6 +213,7 @@ int cmd_bench(const Argv& argv) {
   workload::CliParseResult parsed;
   workload::BenchSpec spec;
   spec.jobs = parse_jobs(s, parsed);
+  for (auto& n : workload::engine_notes(spec.jobs)) std::fprintf(stderr, "%s\n", n.c_str());
   spec.global_options = parsed.global.given;
   fill_settings(s, spec);
   std::ofstream telemetry;

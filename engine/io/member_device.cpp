@@ -212,6 +212,25 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
   return dev;
 }
 
+std::unique_ptr<MemberDevice> MemberDevice::reopen(bool direct, std::string* error) const {
+  const int access = ::fcntl(fd_, F_GETFL) & O_ACCMODE;
+  const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+  const int fd = ::open(self.c_str(), access | O_CLOEXEC | O_NOCTTY | (direct ? O_DIRECT : 0));
+  if (fd < 0) {
+    *error = path() + ": cannot open again" + (direct ? " with O_DIRECT" : " for buffered I/O") + ": " +
+             errno_text(errno);
+    return nullptr;
+  }
+  auto dev = std::unique_ptr<MemberDevice>(new MemberDevice());
+  dev->fd_ = fd;
+  dev->info_ = info_;
+  dev->info_.direct = direct;
+  dev->info_.direct_note = direct ? "" : "buffered I/O asked for";
+  dev->identity_ = identity_;
+  dev->model_ = model_;
+  return dev;
+}
+
 MemberDevice::~MemberDevice() {
   if (fd_ >= 0) ::close(fd_);
   if (backing_lock_fd_ >= 0) ::close(backing_lock_fd_);

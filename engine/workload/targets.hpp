@@ -72,6 +72,10 @@ class DeviceTarget final : public Target, public telemetry::TelemetrySource {
   uint32_t block_size() const override { return dev_->alignment(); }
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override;
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
+  // The job's own open of the file (O_DIRECT or not, as the job says) and
+  // its engine: a sync engine's system calls, else io_uring.
+  JobIo open_job_io(const JobOptions& job, std::string* error) override;
+  bool offers_buffered() const override { return true; }
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override;
   const telemetry::TelemetrySource& telemetry() const override { return *this; }
@@ -96,6 +100,8 @@ class NullTarget final : public Target, public telemetry::TelemetrySource {
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override;
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   std::string describe() const override { return "null (no I/O)"; }
+  JobIo open_job_io(const JobOptions& job, std::string* error) override;
+  bool offers_buffered() const override { return true; }  // nothing is read or written either way
   const telemetry::TelemetrySource& telemetry() const override { return *this; }
   const telemetry::LiveLatencySet& latencies() const override { return latencies_; }
   std::vector<MemberReading> read_members() const override { return {}; }
