@@ -127,11 +127,9 @@ void Raid5Personality::start(ArrayIo& io) {
     return;
   }
   if (!st.stripes.empty()) {
-    raid::ArrayPort* port = io.port;
     ArrayIo* p = &io;
     // Busy: planned again on the I/O's own context when the stripe is released.
-    if (!locks_.try_lock_all(st.stripes, [this, port, p] { port->context().post([this, p] { start(*p); }); }))
-      return;
+    if (!locks_.try_lock_all(st.stripes, {&io.port->context(), [this, p] { start(*p); }})) return;
     st.locked = true;
   }
   issue_reads(io);
@@ -329,9 +327,12 @@ void Raid5Personality::child_finished(ArrayIo& io) {
 void Raid5Personality::after_reads(ArrayIo& io) {
   Io& st = static_cast<Io&>(*io.priv);
   if (st.replan) {  // nothing was written yet: plan again around the failed member
-    if (st.locked) locks_.unlock_all(st.stripes);
+    std::vector<StripeLocks::Waiter> woken;
+    if (st.locked) woken = locks_.unlock_all(st.stripes);
     st.locked = false;
+    io::IoContext* here = &io.port->context();
     start(io);
+    StripeLocks::resume(woken, here);
     return;
   }
   const int disks = geo_.raid_disks;
@@ -394,9 +395,12 @@ void Raid5Personality::issue_writes(ArrayIo& io) {
 
 void Raid5Personality::finish(ArrayIo& io, int result) {
   Io& st = static_cast<Io&>(*io.priv);
-  if (st.locked) locks_.unlock_all(st.stripes);
+  std::vector<StripeLocks::Waiter> woken;
+  if (st.locked) woken = locks_.unlock_all(st.stripes);
   st.locked = false;
-  core_.complete(io, result);
+  io::IoContext* here = &io.port->context();
+  core_.complete(io, result);  // may reuse io at once (a job issues its next I/O from here)
+  StripeLocks::resume(woken, here);
 }
 
 }  // namespace rs::raid5
