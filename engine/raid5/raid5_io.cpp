@@ -42,7 +42,7 @@ struct Raid5Personality::Io : raid::PersonalityIo {
   std::vector<uint64_t> stripes;    // stripes to hold locked
   std::vector<Child> children;
   std::vector<uint8_t> failed;      // members this I/O found failing: planned around
-  std::vector<uint8_t> readable_scratch, written_scratch;
+  std::vector<uint8_t> readable_scratch;  // writes: per member, for choose_write
   std::vector<uint8_t*> vec;        // scratch pointer list for parity
   io::AlignedBuffer scratch;
   size_t n_segs = 0;
@@ -65,7 +65,9 @@ Bounds bounds(const layout::Raid5Geometry& g, uint64_t sectors) {
   const uint64_t rows = sectors / (chunk * dd) + 2;
   const uint64_t pieces = sectors / chunk + 2;
   Bounds b;
-  b.segs = size_t(std::max(rows * (2 * dd + 1), pieces));
+  // Writes: at most 3 segments per stripe (the cuts are 0, the chunk and
+  // the two ends of the written range). Reads: one per chunk piece.
+  b.segs = size_t(std::max(rows * 3, pieces));
   // Page columns of all stripes an I/O touches: at most one chunk per
   // stripe it covers whole, plus the two partial ends.
   b.columns = size_t(std::min(sectors, sectors / dd + 2 * std::min(sectors, chunk)) + 8);
@@ -85,7 +87,6 @@ void Raid5Personality::prepare(ArrayIo& io, uint32_t max_length) const {
   st->children.resize(b.segs * size_t(disks));
   st->failed.assign(size_t(disks), 0);
   st->readable_scratch.resize(size_t(disks));
-  st->written_scratch.resize(size_t(disks));
   st->vec.resize(size_t(disks) * 2 + 2);
   st->scratch = io::AlignedBuffer(std::max<size_t>(b.columns * kSectorBytes * size_t(disks + 1), 4096));
   for (auto& c : st->children) {
@@ -127,11 +128,9 @@ void Raid5Personality::start(ArrayIo& io) {
     return;
   }
   if (!st.stripes.empty()) {
-    raid::ArrayPort* port = io.port;
     ArrayIo* p = &io;
     // Busy: planned again on the I/O's own context when the stripe is released.
-    if (!locks_.try_lock_all(st.stripes, [this, port, p] { port->context().post([this, p] { start(*p); }); }))
-      return;
+    if (!locks_.try_lock_all(st.stripes, {&io.port->context(), [this, p] { start(*p); }})) return;
     st.locked = true;
   }
   issue_reads(io);
@@ -329,9 +328,12 @@ void Raid5Personality::child_finished(ArrayIo& io) {
 void Raid5Personality::after_reads(ArrayIo& io) {
   Io& st = static_cast<Io&>(*io.priv);
   if (st.replan) {  // nothing was written yet: plan again around the failed member
-    if (st.locked) locks_.unlock_all(st.stripes);
+    std::vector<StripeLocks::Waiter> woken;
+    if (st.locked) woken = locks_.unlock_all(st.stripes);
     st.locked = false;
+    io::IoContext* here = &io.port->context();
     start(io);
+    StripeLocks::resume(woken, here);
     return;
   }
   const int disks = geo_.raid_disks;
@@ -394,9 +396,12 @@ void Raid5Personality::issue_writes(ArrayIo& io) {
 
 void Raid5Personality::finish(ArrayIo& io, int result) {
   Io& st = static_cast<Io&>(*io.priv);
-  if (st.locked) locks_.unlock_all(st.stripes);
+  std::vector<StripeLocks::Waiter> woken;
+  if (st.locked) woken = locks_.unlock_all(st.stripes);
   st.locked = false;
-  core_.complete(io, result);
+  io::IoContext* here = &io.port->context();
+  core_.complete(io, result);  // may reuse io at once (a job issues its next I/O from here)
+  StripeLocks::resume(woken, here);
 }
 
 }  // namespace rs::raid5

@@ -2,12 +2,12 @@
 
 namespace rs::raid5 {
 
-bool StripeLocks::try_lock_all(std::span<const uint64_t> stripes, Resume resume) {
+bool StripeLocks::try_lock_all(std::span<const uint64_t> stripes, Waiter waiter) {
   std::lock_guard lock(mutex_);
   for (uint64_t s : stripes) {
     auto it = held_.find(s);
     if (it != held_.end()) {
-      it->second.waiters.push_back(std::move(resume));
+      it->second.waiters.push_back(std::move(waiter));
       return false;
     }
   }
@@ -15,8 +15,8 @@ bool StripeLocks::try_lock_all(std::span<const uint64_t> stripes, Resume resume)
   return true;
 }
 
-void StripeLocks::unlock_all(std::span<const uint64_t> stripes) {
-  std::vector<Resume> wake;
+std::vector<StripeLocks::Waiter> StripeLocks::unlock_all(std::span<const uint64_t> stripes) {
+  std::vector<Waiter> wake;
   {
     std::lock_guard lock(mutex_);
     for (uint64_t s : stripes) {
@@ -26,7 +26,16 @@ void StripeLocks::unlock_all(std::span<const uint64_t> stripes) {
       held_.erase(it);
     }
   }
-  for (auto& w : wake) w();
+  return wake;
+}
+
+void StripeLocks::resume(std::vector<Waiter>& woken, io::IoContext* here) {
+  for (auto& w : woken) {
+    if (w.context == here)
+      w.resume();
+    else
+      w.context->post(std::move(w.resume));
+  }
 }
 
 size_t StripeLocks::held() const {
