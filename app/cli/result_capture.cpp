@@ -24,6 +24,7 @@ ResultCapture::ResultCapture(std::string path, std::vector<std::string> command)
 }
 
 void ResultCapture::begin(workload::BenchSession& session) {
+  std::lock_guard lock(mutex_);
   capture_.target = session.target().describe();
   if (raid::Array* arr = session.array()) {
     capture_.array = report::array_facts(*arr);
@@ -39,6 +40,7 @@ void ResultCapture::sample(const telemetry::Sample& s) {
 }
 
 void ResultCapture::end(workload::BenchSession& session) {
+  std::lock_guard lock(mutex_);
   if (raid::Array* arr = session.array()) {
     capture_.tunables_end = report::tunable_values(arr->tunables());
     capture_.array = report::array_facts(*arr);  // member states after the run (a failed member shows)

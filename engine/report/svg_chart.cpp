@@ -24,33 +24,24 @@ std::string f1(double v) {
   return buf;
 }
 
-// Tick labels: 0, 250, 1.5k, 2M ... short enough for the axis.
-std::string tick_label(double v) {
-  char buf[32];
+// 0, 250, 1.5k, 2M ...: `digits` significant digits, k/M/G from 10 000 up.
+std::string short_number(double v, int digits) {
   const double a = std::fabs(v);
-  if (a >= 1e9)
-    std::snprintf(buf, sizeof buf, "%gG", v / 1e9);
-  else if (a >= 1e6)
-    std::snprintf(buf, sizeof buf, "%gM", v / 1e6);
-  else if (a >= 1e4)
-    std::snprintf(buf, sizeof buf, "%gk", v / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%g", std::round(v * 1000) / 1000);
+  const char* suffix = a >= 1e9 ? "G" : a >= 1e6 ? "M" : a >= 1e4 ? "k" : "";
+  const double scaled = a >= 1e9 ? v / 1e9 : a >= 1e6 ? v / 1e6 : a >= 1e4 ? v / 1e3 : v;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*g%s", digits, scaled, suffix);
   return buf;
+}
+
+// An axis tick: exact round numbers ("7500", "12.5k").
+std::string tick_label(double v) {
+  return short_number(std::round(v * 1000) / 1000, 6);
 }
 
 // A bar's own figure: 3 or 4 significant digits ("603.3", "9206", "11.9k").
 std::string value_label(double v) {
-  char buf[32];
-  if (v >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.3gG", v / 1e9);
-  else if (v >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.3gM", v / 1e6);
-  else if (v >= 1e4)
-    std::snprintf(buf, sizeof buf, "%.3gk", v / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
+  return short_number(v, std::fabs(v) >= 1e4 ? 3 : 4);
 }
 
 // A label cut to `max` characters (with an ellipsis) so it fits its slot.
