@@ -63,7 +63,7 @@ void probe_contents(BlockDevice& d) {
   }
   d.signature = existing_signature(d.node);
   // The md superblock says more than libblkid's "linux_raid_member".
-  if (d.md && !d.md->damaged && d.signature.rfind("an md RAID member signature", 0) == 0) d.signature.clear();
+  if (d.md && d.signature.rfind("an md RAID member signature", 0) == 0) d.signature.clear();
 }
 
 // The device whose sysfs directory is `dir`; `parent` is "" for a whole device.

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <thread>
 
 namespace rs::discovery {
@@ -106,6 +107,14 @@ struct HotplugMonitor::Impl {
     before = std::move(now);
   }
 
+  // Reports what changed while uevents were lost, as if each had arrived.
+  void resync() {
+    std::set<std::string> names;
+    for (const auto& [name, d] : seen) names.insert(name);
+    for (const auto& d : scan_block_devices(roots, quick())) names.insert(d.name);
+    for (const auto& name : names) on_uevent(name);
+  }
+
   void run() {
     pollfd fds[2] = {{udev_monitor_get_fd(monitor), POLLIN, 0}, {stop_fd, POLLIN, 0}};
     for (;;) {
@@ -114,8 +123,13 @@ struct HotplugMonitor::Impl {
         return;
       }
       if (fds[1].revents) return;
-      if (!(fds[0].revents & POLLIN)) continue;
+      if (fds[0].revents & (POLLHUP | POLLNVAL)) return;  // the socket is gone: no more events
+      errno = 0;
       udev_device* dev = udev_monitor_receive_device(monitor);
+      if (!dev && errno == ENOBUFS) {
+        resync();  // the socket overflowed and uevents were lost: compare everything
+        continue;
+      }
       if (!dev) continue;  // a message for another subsystem, or truncated
       const char* name = udev_device_get_sysname(dev);
       if (name) on_uevent(name);
@@ -147,6 +161,9 @@ Result<std::unique_ptr<HotplugMonitor>> HotplugMonitor::start(Post post, Handler
       udev_monitor_enable_receiving(impl->monitor) < 0)
     return make_error(Errc::io_error, std::string("hot-plug: cannot listen for block device uevents: ") +
                                           std::strerror(errno));
+  // A burst (a disk with many partitions, many loop devices at once) should
+  // not overflow the socket; where the size is capped, resync() catches up.
+  udev_monitor_set_receive_buffer_size(impl->monitor, 4 << 20);
   impl->stop_fd = ::eventfd(0, EFD_CLOEXEC);
   if (impl->stop_fd < 0) return make_error(Errc::io_error, std::string("hot-plug: eventfd: ") + std::strerror(errno));
   // Listening before the snapshot: a device that changes in between is

@@ -321,3 +321,29 @@ TEST_CASE("fixture: the processes that hold a member are named") {
   CHECK(assess(d, {procs[1]}).summary() == "open by pid 4242 (raidscope-cli)");
   CHECK(assess(d, {procs[1]}).refused());
 }
+
+TEST_CASE("fixture: an md superblock claiming max_dev 60000 is damaged, read within its 4 KiB") {
+  // The fuzz seed whose role table would reach 120 KiB past the block
+  // (mdadm 4.2 reads past its buffer there); under ASan an over-read fails here.
+  TempDir dir;
+  FixtureSystem sys(dir);
+  sys.add_disk({.name = "sdg", .dev = "8:96", .sectors = 1 << 16});
+  const std::string node = sys.add_node("sdg", (1 << 16) * 512);
+  std::ifstream seed(std::string(RAIDSCOPE_SOURCE_DIR) + "/fuzz/corpus/fuzz_superblock/max-dev-60000.bin",
+                     std::ios::binary);
+  std::string block((std::istreambuf_iterator<char>(seed)), std::istreambuf_iterator<char>());
+  REQUIRE(block.size() == 4096);
+  {
+    std::fstream out(node, std::ios::in | std::ios::out | std::ios::binary);
+    out.seekp(4096);
+    out.write(block.data(), std::streamsize(block.size()));
+    REQUIRE(out.good());
+  }
+  auto d = describe_block_device("sdg", sys.roots);
+  REQUIRE(d);
+  REQUIRE(d->md);
+  CHECK(d->md->damaged);
+  CHECK(d->md->role == "damaged superblock: max_dev 60000 exceeds 1920");
+  CHECK(assess(*d).needs_force());
+  CHECK(assess(*d).summary() == "holds a damaged superblock: max_dev 60000 exceeds 1920");
+}
