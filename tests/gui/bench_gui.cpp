@@ -5,7 +5,7 @@
 // 20 Hz. Prints per round and the medians: bandwidth of each and their
 // ratio (goal >= 0.97), CPU of each process and of the GUI's own threads
 // (main + scene-graph render + X event threads) in % of one core (goal < 10).
-//   bench_gui RAIDSCOPE_CLI MEMBER0 MEMBER1 [SECONDS=10] [ROUNDS=3] [PROFILE=ssd-sata] [SCALE=0.5]
+//   bench_gui RAIDSCOPE_CLI MEMBER0 MEMBER1 [SECONDS=10] [ROUNDS=3] [PROFILE=ssd-sata] [SCALE=0.5] [PAGE=dashboard]
 #include <sys/resource.h>
 #include <time.h>
 
@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
   const int rounds = a.size() > 5 ? a[5].toInt() : 3;
   const QString profile = a.size() > 6 ? a[6] : "ssd-sata";
   const QString scale = a.size() > 7 ? a[7] : "0.5";
+  const QString page = a.size() > 8 ? a[8] : "dashboard";
   const QStringList job = {"--rw=read", "--bs=1M", "--iodepth=16", "--direct=1", "--time_based",
                            "--runtime=" + QString::number(seconds)};
 
@@ -97,6 +98,7 @@ int main(int argc, char** argv) {
   QQmlApplicationEngine engine;
   engine.addImportPath("qrc:/qt/qml");
   engine.setInitialProperties({{"startDemo", false},
+                               {"startPage", page},
                                {"startMembers", QStringList{m0, m1}},
                                {"refreshHz", 20},
                                {"profileScale", scale.toDouble()}});

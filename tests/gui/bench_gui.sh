@@ -2,7 +2,7 @@
 # The GUI's cost during a run (hand-run benchmark, not a test): makes a
 # RAID1 of two written 256 MiB image files and runs bench_gui under Xvfb
 # (or on $DISPLAY when RAIDSCOPE_BENCH_DISPLAY=1).
-#   tests/gui/bench_gui.sh BUILD_DIR [SECONDS=10] [ROUNDS=3]
+#   tests/gui/bench_gui.sh BUILD_DIR [SECONDS=10] [ROUNDS=3] [PAGE=dashboard]
 set -euo pipefail
 BUILD=${1:?usage: $0 BUILD_DIR [SECONDS] [ROUNDS]}
 CLI=$BUILD/app/raidscope-cli
@@ -14,5 +14,5 @@ trap 'rm -rf "$WORK"' EXIT
 if [[ ${RAIDSCOPE_BENCH_DISPLAY:-0} == 1 ]]; then
   exec "$BENCH" "$CLI" "$WORK"/m0.img "$WORK"/m1.img "${2:-10}" "${3:-3}"
 fi
-xvfb-run -a -s "-screen 0 1600x1000x24" "$BENCH" "$CLI" "$WORK"/m0.img "$WORK"/m1.img "${2:-10}" "${3:-3}" 2>&1 |
+xvfb-run -a -s "-screen 0 1600x1000x24" "$BENCH" "$CLI" "$WORK"/m0.img "$WORK"/m1.img "${2:-10}" "${3:-3}" ssd-sata 0.5 "${4:-dashboard}" 2>&1 |
   grep -v XDG_RUNTIME_DIR
