@@ -14,13 +14,15 @@ MODE=${1:-run}
 
 PACKAGES=(
   cmake ninja-build g++ pkg-config python3 e2fsprogs
-  liburing-dev libisal-dev libblkid-dev libudev-dev nlohmann-json3-dev catch2
+  liburing-dev libisal-dev libblkid-dev libudev-dev libsystemd-dev nlohmann-json3-dev catch2
   qt6-base-dev qt6-declarative-dev qt6-charts-dev qt6-tools-dev
   qml6-module-qtquick qml6-module-qtquick-controls qml6-module-qtquick-layouts
   qml6-module-qtquick-templates qml6-module-qtquick-window qml6-module-qtqml
   qml6-module-qtqml-workerscript qml6-module-qtcharts qml6-module-qttest
   qml6-module-qtquick-dialogs
   fio mdadm xvfb xauth time
+  qt6-svg-dev fonts-dejavu-core poppler-utils appstream desktop-file-utils dpkg-dev groff-base
+  clang libclang-rt-dev
 )
 
 install_missing() {
@@ -129,7 +131,7 @@ PY
 }
 
 # The tests that run threads against the engine: what TSan is for.
-TSAN_TESTS="raid:|io:|telemetry:|balance:|workload:.*(array|verify|runner|time_based)|cli: test_(live_session|interrupt|bench)|soak:"
+TSAN_TESTS="raid:|raid5:|io:|telemetry:|balance:|workload:.*(array|verify|runner|time_based)|cli: test_(live_session|interrupt|bench)|soak:"
 
 install_missing
 case "$MODE" in

@@ -2,10 +2,14 @@
 // policy each seed introduces.
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "report/result_doc.hpp"
+#include "report/result_file.hpp"
+#include "result_capture.hpp"
 #include "resources.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/scenario.hpp"
@@ -14,18 +18,33 @@
 namespace rs::cli {
 namespace {
 
+// The bitmap's page writes by size (bytes -> count), from the run's
+// telemetry section ("bitmap.writes_<bytes>_total"); empty without a bitmap.
+std::map<uint32_t, uint64_t> bitmap_write_sizes(const workload::PolicyFigures& f) {
+  std::map<uint32_t, uint64_t> sizes;
+  const std::string prefix = "bitmap.writes_", suffix = "_total";
+  for (auto& [k, v] : f.sections)
+    if (k.rfind(prefix, 0) == 0 && k.size() > prefix.size() + suffix.size() &&
+        k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0)
+      sizes[uint32_t(std::stoul(k.substr(prefix.size(), k.size() - prefix.size() - suffix.size())))] += uint64_t(v);
+  return sizes;
+}
+
 const char* kSimulateHelp = R"(usage: raidscope-cli simulate --list
        raidscope-cli simulate --scenario=NAME|all [--json] [--check] [--policy-before=NAME]
               [--policy-after=NAME] [--members=P1,P2,...] [--profile=P | --profile=INDEX=P ...]
               [--min-contig-read=BYTES] [--rot-round-down=N] [--nonrot-round-down=N]
               [FIO OPTIONS replacing the scenario's: --bs= --iodepth= --rw= --runtime= ...]
 
+  --policy-before/--policy-after give values of the tunable the scenario varies
+  (its policy_tunable: read_policy for the read-balance seeds).
   P is a profile name (resources/profiles/NAME.json) or the path of a profile file.
   --members gives one per member; --profile=P puts P on every member and
   --profile=INDEX=P on member INDEX (0-based; repeatable, applied after --members).
   --check compares every figure the seeds publish with the simulated one
   (bandwidth within 10 % or the seed's stated band, read shares within 5 points)
   and exits 1 when one misses. With overrides there is nothing to compare.
+  --save=FILE.json keeps the run as a result document (raidscope-cli report).
 )";
 
 // One --profile value: "P" (every member, index -1) or "INDEX=P".
@@ -43,8 +62,13 @@ nlohmann::ordered_json row_json(const workload::ScenarioRowResult& r, bool compa
   nlohmann::ordered_json row;
   row["label"] = r.label;
   row["members"] = r.members;
+  row["policy_tunable"] = r.policy_tunable;
   row["policy_before"] = r.policy_before;
   row["policy_after"] = r.policy_after;
+  if (!r.tunables.empty()) {
+    auto& t = row["tunables"] = nlohmann::ordered_json::object();
+    for (auto& [k, v] : r.tunables) t[k] = v;
+  }
   // The seed's figures: as one object (the earlier shape) and flat, next to ours.
   nlohmann::ordered_json seed = nlohmann::ordered_json::object();
   if (r.seed.before_bw) seed["before_bw_bytes"] = r.seed.before_bw;
@@ -66,6 +90,16 @@ nlohmann::ordered_json row_json(const workload::ScenarioRowResult& r, bool compa
     row[key] = {{"bw_bytes", f->bw_bytes},     {"iops", f->iops},
                 {"read_share", f->read_share}, {"mean_clat_us", f->mean_lat_us},
                 {"member_ios", f->member_ios}, {"wall_ns", f->wall_ns}};
+  for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
+    if (!f->sections.empty()) {
+      auto& sec = row[key]["sections"] = nlohmann::ordered_json::object();
+      for (auto& [k, v] : f->sections) sec[k] = v;
+      const auto sizes = bitmap_write_sizes(*f);
+      if (!sizes.empty()) {
+        auto& bw = row[key]["bitmap_write_sizes"] = nlohmann::ordered_json::object();
+        for (auto& [bytes, n] : sizes) bw[std::to_string(bytes)] = n;
+      }
+    }
   row["ratio"] = r.ratio;
   if (compared) {
     row["within"] = r.within;
@@ -99,6 +133,13 @@ void print_table(const workload::Scenario& sc, const std::vector<workload::Scena
                     ? ("x" + std::to_string(r.seed.after_bw / r.seed.before_bw).substr(0, 4)).c_str()
                     : "-",
                 ("x" + std::to_string(r.ratio).substr(0, 4)).c_str());
+    for (auto [label, f] : {std::pair{r.policy_before.c_str(), &r.before}, std::pair{r.policy_after.c_str(), &r.after}}) {
+      const auto sizes = bitmap_write_sizes(*f);
+      if (sizes.empty()) continue;
+      std::string text;
+      for (auto& [bytes, n] : sizes) text += (text.empty() ? "" : ", ") + std::to_string(n) + " x " + std::to_string(bytes) + " B";
+      std::printf("%-44s %-11s bitmap page writes: %s\n", "", label, text.c_str());
+    }
     if (!r.seed.note.empty()) std::printf("%-44s (seed: %s)\n", "", r.seed.note.c_str());
     if (compared)
       for (auto& c : r.checks)
@@ -123,7 +164,7 @@ int cmd_simulate(const Argv& argv) {
     }
   Split s = split_args(argv,
                        {"scenario", "policy-before", "policy-after", "members", "profile", "min-contig-read",
-                        "rot-round-down", "nonrot-round-down"},
+                        "rot-round-down", "nonrot-round-down", "save"},
                        {"json", "list", "check"});
   const auto dirs = resource_dirs("scenarios");
   if (s.ours.count("list")) {
@@ -145,8 +186,18 @@ int cmd_simulate(const Argv& argv) {
     scenarios.push_back(*sc);
   }
   workload::ScenarioOverrides ov;
-  if (auto p = one(s, "policy-before")) policy_or_usage(*p), ov.policy_before = *p;
-  if (auto p = one(s, "policy-after")) policy_or_usage(*p), ov.policy_after = *p;
+  // Read policies are checked here; other policy tunables by the array's
+  // registry when the row runs.
+  bool read_policies = true;
+  for (auto& sc : scenarios) read_policies = read_policies && sc.policy_tunable == workload::kDefaultPolicyTunable;
+  if (auto p = one(s, "policy-before")) {
+    if (read_policies) policy_or_usage(*p);
+    ov.policy_before = *p;
+  }
+  if (auto p = one(s, "policy-after")) {
+    if (read_policies) policy_or_usage(*p);
+    ov.policy_after = *p;
+  }
   if (auto m = one(s, "members")) {
     const auto specs = split(*m, ',');
     for (size_t i = 0; i < specs.size(); ++i) ov.profiles.push_back({int(i), profile_or_usage(specs[i])});
@@ -174,6 +225,8 @@ int cmd_simulate(const Argv& argv) {
     ov.job.emplace_back(std::string(workload::canonical_option_name(key)), val);
   }
   const bool check = s.ours.count("check") > 0;
+  const std::optional<std::string> save = one(s, "save");
+  if (save) check_output_dir("save", *save);
   const bool compared = !ov.any();
   if (check && !compared)
     throw UsageError("--check compares with the seeds' own setups: give it without overrides");
@@ -184,7 +237,7 @@ int cmd_simulate(const Argv& argv) {
     auto rows = workload::run_scenario(sc, ov, resource_dirs("profiles"), &err);
     if (!rows) throw RuntimeError(err);
     for (auto& r : *rows) all_within = all_within && r.within;
-    if (s.ours.count("json")) {
+    if (s.ours.count("json") || save) {
       nlohmann::ordered_json j;
       j["scenario"] = sc.name;
       j["seed_ref"] = sc.seed_ref;
@@ -196,12 +249,23 @@ int cmd_simulate(const Argv& argv) {
       auto& jr = j["rows"] = nlohmann::ordered_json::array();
       for (auto& r : *rows) jr.push_back(row_json(r, compared));
       out.push_back(j);
-    } else {
+    }
+    if (!s.ours.count("json")) {
       if (&sc != &scenarios.front()) std::printf("\n");
       print_table(sc, *rows, compared);
     }
   }
   if (s.ours.count("json")) std::cout << (scenarios.size() == 1 ? out[0] : out).dump(2) << "\n";
+  if (save) {
+    const balance::Tunables t = ov.tunables.value_or(balance::Tunables{});
+    const nlohmann::ordered_json tunables = {{{"name", "min_contig_read"}, {"value", t.min_contig_read}},
+                                             {{"name", "rot_round_down"}, {"value", t.rot_round_down}},
+                                             {{"name", "nonrot_round_down"}, {"value", t.nonrot_round_down}}};
+    Argv command{"simulate"};
+    command.insert(command.end(), argv.begin(), argv.end());
+    const auto doc = report::simulate_document(command, out, tunables);
+    if (Status st = report::write_file_atomic(*save, doc.dump(2) + "\n"); !st) throw RuntimeError(st.error().message);
+  }
   if (check) {
     std::fprintf(stderr, "%s\n",
                  all_within ? "check: every seed figure reproduced"

@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "io/uring_backend.hpp"
 #include "resources.hpp"
+#include "result_capture.hpp"
 #include "telemetry/sample.hpp"
 #include "workload/bench.hpp"
 #include "workload/fio_json.hpp"
@@ -51,6 +52,7 @@ OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-r
               --status-interval=MS  telemetry sample interval (default 100, 20..1000)
               --telemetry=FILE.jsonl  write one JSON object per sample
               --output-format=normal|json   --output=FILE   --force
+              --save=FILE.json    keep the run as a result document (raidscope-cli report)
 Ctrl-C stops the run cleanly and prints what was measured so far (exit 130).
 )";
 
@@ -206,11 +208,12 @@ int cmd_bench(const Argv& argv) {
   Split s = split_args(argv,
                        {"array", "policy", "member-profile", "profile-scale", "min-contig-read", "rot-round-down",
                         "nonrot-round-down", "fail-member", "output", "io-opt", "write-mostly", "set", "set-at",
-                        "status-interval", "telemetry"},
+                        "status-interval", "telemetry", "save"},
                        {"force", "run"});
   workload::CliParseResult parsed;
   workload::BenchSpec spec;
   spec.jobs = parse_jobs(s, parsed);
+  for (auto& n : workload::engine_notes(spec.jobs)) std::fprintf(stderr, "%s\n", n.c_str());
   spec.global_options = parsed.global.given;
   fill_settings(s, spec);
   std::ofstream telemetry;
@@ -219,6 +222,12 @@ int cmd_bench(const Argv& argv) {
     if (!telemetry) throw UsageError("--telemetry=" + *path + ": cannot write there");
   }
   std::optional<std::string> output = one(s, "output");
+  std::optional<ResultCapture> capture;
+  if (auto path = one(s, "save")) {
+    Argv command{"bench"};
+    command.insert(command.end(), argv.begin(), argv.end());
+    capture.emplace(*path, command);
+  }
 
   workload::BenchNotes notes;
   auto session = workload::BenchSession::open(std::move(spec), &notes);
@@ -226,17 +235,24 @@ int cmd_bench(const Argv& argv) {
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
   notes = {};
   auto bench = check(std::move(session));
+  if (capture) capture->begin(*bench);
 
   workload::RunProgress progress;
   std::function<void(const telemetry::Sample&)> on_sample;
   if (telemetry.is_open())
     on_sample = [&telemetry](const telemetry::Sample& smp) { telemetry << telemetry::to_json_line(smp) << '\n'; };
+  if (capture)
+    on_sample = [&telemetry, &capture](const telemetry::Sample& smp) {
+      if (telemetry.is_open()) telemetry << telemetry::to_json_line(smp) << '\n';
+      capture->sample(smp);
+    };
   workload::RunOutcome run;
   {
     Monitor monitor(progress, workload::planned_bytes(bench->spec().jobs), workload::planned_ns(bench->spec().jobs));
     run = bench->run(progress, on_sample, &notes);
   }
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
+  if (capture) capture->end(*bench);
   if (Status st = bench->close(); !st) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", st.error().message.c_str());
   if (telemetry.is_open() && !telemetry.flush()) throw RuntimeError("writing the telemetry file failed");
 
@@ -250,6 +266,7 @@ int cmd_bench(const Argv& argv) {
   } else {
     std::fputs(text.c_str(), stdout);
   }
+  if (capture) capture->save(run.results);
   int status = 0;
   for (auto& m : run.verify_messages) std::fprintf(stderr, "raidscope-cli bench: %s\n", m.c_str()), status = 1;
   for (auto& j : run.results.jobs)

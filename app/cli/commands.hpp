@@ -19,5 +19,7 @@ int cmd_check(const Argv& args, bool repair);
 int cmd_bench(const Argv& args);
 int cmd_simulate(const Argv& args);
 int cmd_tunables(const Argv& args);
+int cmd_report(const Argv& args);
+int cmd_devices(const Argv& args);
 
 }  // namespace rs::cli

@@ -13,7 +13,8 @@ namespace {
 const char* kUsage = R"(usage: raidscope-cli COMMAND [OPTIONS] MEMBER...
 
 Array commands (the array is the set of members given):
-  create --level=1|10 --raid-devices=N [--layout=n2|f2|o2] [--chunk=512K]
+  create --level=1|10|5 --raid-devices=N [--layout=n2|f2|o2 | left-symmetric|left-asymmetric|
+         right-symmetric|right-asymmetric] [--chunk=512K]
          [--name=NAME] [--force] [--create-files=SIZE]
          [--bitmap=internal|none] [--bitmap-chunk=SIZE] MEMBER...
   examine MEMBER                     print one member's md superblock
@@ -26,6 +27,9 @@ Array commands (the array is the set of members given):
   check MEMBER...                    compare copies, print mismatches
   repair MEMBER...                   compare and rewrite differing copies
   tunables [--json] [MEMBER...]      every tunable: range, unit, help (values)
+  devices [--json] [--all] [--watch] block devices: size, rotational, io_opt,
+                                     md membership, whether and why unsafe;
+                                     --watch then prints hot-plug events
 
 Commands that write refuse to start an array with members missing that
 were active at its last update; --run starts it degraded anyway.
@@ -36,6 +40,10 @@ Workloads:
         [--member-profile=PROFILE|INDEX=PROFILE] [--output-format=normal|json]
         [--output=FILE] [--set-at=SECONDS:NAME=VALUE] [--telemetry=FILE.jsonl]
   simulate --scenario=NAME [--json] | --list
+  (bench and simulate take --save=FILE.json: a result for `report`)
+
+Reports:
+  report --format=html|pdf|json|csv --output=FILE [--force] RESULT.json...
 
 Run 'raidscope-cli COMMAND --help' for a command's options.
 )";
@@ -48,6 +56,10 @@ int main(int argc, char** argv) {
       !std::strcmp(argv[1], "help")) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
+  }
+  if (!std::strcmp(argv[1], "--version")) {
+    std::printf("raidscope-cli %s\n", RAIDSCOPE_VERSION);
+    return 0;
   }
   const std::string cmd = argv[1];
   const Argv args(argv + 2, argv + argc);
@@ -65,6 +77,8 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return cmd_bench(args);
     if (cmd == "simulate") return cmd_simulate(args);
     if (cmd == "tunables") return cmd_tunables(args);
+    if (cmd == "report") return cmd_report(args);
+    if (cmd == "devices") return cmd_devices(args);
     std::fprintf(stderr, "raidscope-cli: error: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
     return 2;
   } catch (const Interrupted& e) {

@@ -19,7 +19,9 @@ std::string existing_signature(const std::string& path) {
     const char* v = nullptr;
     if (blkid_probe_lookup_value(pr, "TYPE", &v, nullptr) == 0 && v) {
       std::string type = v;
-      found = type == "linux_raid_member" ? "an md RAID member signature" : "a " + type + " signature";
+      const bool vowel = std::string("aeiou").find(type[0]) != std::string::npos;
+      found = type == "linux_raid_member" ? "an md RAID member signature"
+                                          : (vowel ? "an " : "a ") + type + " signature";
       const char* label = nullptr;
       if (blkid_probe_lookup_value(pr, "LABEL", &label, nullptr) == 0 && label && *label)
         found += std::string(" (label '") + label + "')";

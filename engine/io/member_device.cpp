@@ -14,6 +14,10 @@
 
 #include "discovery/in_use.hpp"
 #include "discovery/loop_devices.hpp"
+#include "discovery/open_by.hpp"
+#include "discovery/privileges.hpp"
+#include "discovery/queue_properties.hpp"
+#include "discovery/udisks.hpp"
 
 namespace rs::io {
 namespace {
@@ -22,21 +26,13 @@ std::string errno_text(int err) {
   return std::strerror(err);
 }
 
-// Reads a number from a sysfs queue attribute of the block device `dev`
-// (for a partition the queue lives in the parent disk's directory).
-bool sysfs_queue_value(dev_t dev, const char* attr, uint64_t* out) {
-  std::string base = "/sys/dev/block/" + std::to_string(major(dev)) + ":" + std::to_string(minor(dev));
-  for (const char* rel : {"/queue/", "/../queue/"}) {
-    std::ifstream f(base + rel + attr);
-    if (f >> *out) return true;
+// rotational and io_opt as discovery reads them: a loop device or an image
+// file reports the disk its bytes live on (seeds 000, 001, 003 decide by these).
+void fill_queue_info(const discovery::Identity& id, DeviceInfo& info) {
+  if (auto q = discovery::member_queue_properties(id)) {
+    info.rotational = q->rotational;
+    info.io_opt = q->io_opt;
   }
-  return false;
-}
-
-void fill_queue_info(dev_t dev, DeviceInfo& info) {
-  uint64_t v = 0;
-  if (sysfs_queue_value(dev, "rotational", &v)) info.rotational = v != 0;
-  if (sysfs_queue_value(dev, "optimal_io_size", &v)) info.io_opt = uint32_t(v);
 }
 
 // Takes the OFD write lock on the whole of `fd`; 0 or the errno. OFD locks
@@ -66,6 +62,8 @@ bool lock_conflict(int err) {
 // file: the likely holder when its lock is taken.
 std::string loops_over_hint(const discovery::Identity& file) {
   std::string hint;
+  if (auto procs = discovery::processes_with_open(file); !procs.empty())
+    hint += "; it is open by " + discovery::describe_processes(procs);
   for (const auto& user : discovery::loops_over(file))
     hint += "; " + user.loop.device_path + " is a loop device over it";
   return hint;
@@ -106,9 +104,11 @@ bool MemberDevice::lock_for_write(std::string* error) {
   backing_lock_fd_ = open_backing_for_lock(b, &info_.lock_note);
   if (backing_lock_fd_ < 0) return true;
   if (int err = take_ofd_write_lock(backing_lock_fd_); err != 0) {
+    const auto procs = discovery::processes_with_open(identity_);
     *error = path() + ": " +
              (lock_conflict(err) ? "in use by another process: " + path() + " is a loop device over " +
-                                       b.path + ", which another process holds"
+                                       b.path + ", which another process holds" +
+                                       (procs.empty() ? "" : " (" + discovery::describe_processes(procs) + ")")
                                  : "cannot lock its backing file " + b.path + ": " + errno_text(err));
     return false;
   }
@@ -142,9 +142,31 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
     fd = ::open(path.c_str(), flags);
     dev->info_.direct_note = "O_DIRECT not supported by the filesystem; using buffered I/O";
   }
+  if (fd < 0 && blk && (errno == EACCES || errno == EPERM)) {
+    // Not ours to open: UDisks2 may open it for us (polkit decides).
+    const int denied = errno;
+    auto via = discovery::udisks_open_device(path, flags | O_DIRECT);
+    if (via.fd < 0) {
+      *error = discovery::missing_permission_message(path, denied, via.note);
+      return nullptr;
+    }
+    fd = via.fd;
+    dev->info_.direct = true;
+    dev->info_.direct_note.clear();
+  }
   if (fd < 0) {
     int err = errno;
     std::string why = err == EBUSY ? discovery::member_in_use(path) : "";
+    if (err == EBUSY && why.empty()) {
+      // No kernel holder: another process opened it exclusively. Name it.
+      if (auto id = discovery::identify(path); id.ok())
+        if (auto procs = discovery::processes_with_open(*id); !procs.empty())
+          why = "open by " + discovery::describe_processes(procs);
+    }
+    if (err == EACCES || err == EPERM) {
+      *error = discovery::missing_permission_message(path, err);
+      return nullptr;
+    }
     *error =
         path + ": " +
         (err != EBUSY  ? errno_text(err)
@@ -180,13 +202,32 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
     ::ioctl(fd, BLKSSZGET, &lbs);
     dev->info_.size_bytes = bytes;
     dev->info_.logical_block_size = uint32_t(lbs);
-    fill_queue_info(st.st_rdev, dev->info_);
+    fill_queue_info(dev->identity_, dev->info_);
   } else {
     dev->info_.size_bytes = uint64_t(st.st_size);
     dev->info_.logical_block_size = 512;
     // An image file behaves like the disk it lives on.
-    fill_queue_info(st.st_dev, dev->info_);
+    fill_queue_info(dev->identity_, dev->info_);
   }
+  return dev;
+}
+
+std::unique_ptr<MemberDevice> MemberDevice::reopen(bool direct, std::string* error) const {
+  const int access = ::fcntl(fd_, F_GETFL) & O_ACCMODE;
+  const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+  const int fd = ::open(self.c_str(), access | O_CLOEXEC | O_NOCTTY | (direct ? O_DIRECT : 0));
+  if (fd < 0) {
+    *error = path() + ": cannot open again" + (direct ? " with O_DIRECT" : " for buffered I/O") + ": " +
+             errno_text(errno);
+    return nullptr;
+  }
+  auto dev = std::unique_ptr<MemberDevice>(new MemberDevice());
+  dev->fd_ = fd;
+  dev->info_ = info_;
+  dev->info_.direct = direct;
+  dev->info_.direct_note = direct ? "" : "buffered I/O asked for";
+  dev->identity_ = identity_;
+  dev->model_ = model_;
   return dev;
 }
 

@@ -45,6 +45,12 @@ class MemberDevice {
   MemberDevice(const MemberDevice&) = delete;
   MemberDevice& operator=(const MemberDevice&) = delete;
 
+  // A second open of the same file or device with its own file description
+  // (its own offset, its own O_DIRECT setting), for one job's I/O: direct
+  // false goes through the page cache. It takes no lock: this device's
+  // locks already keep other processes out, and it must not outlive it.
+  std::unique_ptr<MemberDevice> reopen(bool direct, std::string* error) const;
+
   int fd() const { return fd_; }
   const DeviceInfo& info() const { return info_; }
   const std::string& path() const { return info_.path; }

@@ -104,6 +104,9 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // Simulated arrays: the (virtual-time) context the bitmap's page writes
   // and daemon run on; called on that context's thread.
   void attach_bitmap_context(io::IoContext& context);
+  // Simulated arrays: stops the daemon and drops the bitmap's port; call it
+  // before the context attach_bitmap_context() named goes away.
+  void detach_bitmap_context() { stop_bitmap(); }
   const WriteIntentBitmap* bitmap() const { return bitmap_.get(); }
   // Stops tasks and the metadata thread; writes the final state like close()
   // if close() was not called (errors then only go to the event log).

@@ -109,6 +109,8 @@ Json raidscope_object(const RaidscopeJobExtension& ext) {
   Json o;
   o["target"] = ext.target;
   o["policy"] = ext.policy;
+  o["engine"] = ext.engine;
+  o["io_mode"] = ext.io_mode;
   Json members = Json::array();
   for (const MemberShare& m : ext.members) {
     Json j;

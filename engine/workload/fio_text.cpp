@@ -134,6 +134,8 @@ std::string raidscope_block(const RaidscopeJobExtension& ext) {
   std::string out = sfmt("  raidscope    : target=%s", ext.target.c_str());
   if (!ext.policy.empty()) out += sfmt(", policy=%s", ext.policy.c_str());
   out += "\n";
+  if (!ext.engine.empty()) out += sfmt("     engine=%s\n", ext.engine.c_str());
+  if (!ext.io_mode.empty()) out += sfmt("     io=%s\n", ext.io_mode.c_str());
   for (const MemberShare& m : ext.members) {
     out += sfmt("     %s: reads=%llu (%3.2f%%), read=%s, writes=%llu, written=%s, avg pending=%.2f\n",
                 m.path.c_str(), static_cast<ull>(m.reads), m.read_share * 100.0,

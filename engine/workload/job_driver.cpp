@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "workload/sync_engines.hpp"
 #include "workload/verify.hpp"
 
 namespace rs::workload {
@@ -41,8 +42,9 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       progress_(progress),
       gen_(job, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
-      verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)) {
-  const uint64_t slot_bytes = (std::max(job.bs[0], job.bs[1]) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
+      verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
+      executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
+  const uint64_t slot_bytes = (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
   slots_.resize(job.iodepth);
   buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);
   free_.reserve(job.iodepth);
@@ -83,23 +85,33 @@ void JobDriver::start() {
   start_ns_ = now + ns(job_.startdelay);
   stats_start_ns_ = start_ns_ + ns(job_.ramp_time);
   deadline_ns_ = job_.runtime.count() > 0 ? stats_start_ns_ + ns(job_.runtime) : kNever;
-  // fio: without time_based a job moves `size` bytes once; with it, it loops
-  // until the runtime is over.
-  budget_bytes_ = job_.time_based ? kNever : job_.size;
+  // fio: without time_based a job moves io_size (default: size) bytes,
+  // `loops` times; with it, it loops until the runtime is over. A verifying
+  // job writes one pass (even when time based), verifies it, and starts the
+  // next pass while passes (loops, or time) remain (backend.c thread_main).
+  pass_bytes_ = job_.io_size ? job_.io_size : job_.size;
+  passes_left_ = job_.loops;
+  if (verifying_job_ && job_.do_verify)
+    budget_bytes_ = pass_bytes_;
+  else
+    budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
+  pass_start_ns_ = stats_start_ns_;
   phase_ = Phase::Waiting;
   pump();
 }
 
 bool JobDriver::can_issue(uint64_t now) {
-  if (stop_ || (progress_ && progress_->cancel.load(std::memory_order_relaxed))) return false;
+  if (stop_ || cancelled()) return false;
   if (phase_ == Phase::Verifying) {
     const uint64_t blocks = job_.size / job_.bs[kDdirWrite];
     while (verify_cursor_ < blocks && !(written_[verify_cursor_ / 64] & (1ull << (verify_cursor_ % 64))))
       ++verify_cursor_;
-    return verify_cursor_ < blocks;
+    // fio's runtime covers the verify pass too.
+    return verify_cursor_ < blocks && now < deadline_ns_;
   }
   if (phase_ != Phase::Running) return false;
   if (now >= deadline_ns_ || issued_bytes_ >= budget_bytes_) return false;
+  if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
   // Rate limits: keep each direction's issued total at or below rate x
   // elapsed time since the job started.
@@ -141,6 +153,7 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     issued_bytes_ += r.length;
     issued_dir_bytes_[size_t(d)] += r.length;
     ++issued_dir_ios_[size_t(d)];
+    ++issued_ios_;
     if (job_.thinktime.count() > 0) next_issue_ns_ = now + ns(job_.thinktime);
   }
   io.issue_ns = now;
@@ -178,12 +191,19 @@ void JobDriver::commit() {
   backend_.submit();
   out_.depth_dist.record_submit(unsigned(unstamped_.size()));
   const uint64_t now = backend_.now_ns();
-  for (Slot* s : unstamped_) s->io.submit_ns = now;
+  // A sync engine's I/O runs inside submit(): fio records no submission
+  // latency for them, all of it is completion latency.
+  for (Slot* s : unstamped_) s->io.submit_ns = executes_at_submit_ ? s->io.issue_ns : now;
   unstamped_.clear();
 }
 
 void JobDriver::record_reap(unsigned completions) {
   if (completions) out_.depth_dist.record_complete(completions);
+}
+
+bool JobDriver::cancelled() const {
+  return (progress_ && progress_->cancel.load(std::memory_order_relaxed)) ||
+         (stop_flag_ && stop_flag_->load(std::memory_order_relaxed));
 }
 
 void JobDriver::on_done(TargetIo& io, int result) {
@@ -238,6 +258,9 @@ void JobDriver::complete(Slot& slot, int result) {
       d.clat.record(now - io.submit_ns);
       d.lat.record(now - io.issue_ns);
       out_.latency_dist.record(now - io.submit_ns);
+      if (logs_)
+        logs_->record(now - start_ns_, io.write ? kDdirWrite : kDdirRead, io.length, io.offset,
+                      io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns);
     }
     if (progress_) {
       progress_->bytes.fetch_add(io.length, std::memory_order_relaxed);
@@ -255,13 +278,16 @@ void JobDriver::complete(Slot& slot, int result) {
 
 void JobDriver::advance_phase(uint64_t now) {
   if (in_flight_ > 0) return;
+  const bool cancelled = this->cancelled();
+  const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
-    const bool cancelled = progress_ && progress_->cancel.load(std::memory_order_relaxed);
-    const bool over = stop_ || cancelled || now >= deadline_ns_ || issued_bytes_ >= budget_bytes_;
+    const bool over = stop_ || cancelled || out_of_time || issued_bytes_ >= budget_bytes_ ||
+                      (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
     end_phase(now);
-    if (verifying_job_ && job_.do_verify && !stop_ && !cancelled) {
-      // fio's verify pass: read back every block written and check it.
+    // fio's verify pass: read back every block written and check it; a
+    // write pass cut short by the runtime ends the job unverified, as in fio.
+    if (verifying_job_ && job_.do_verify && !stop_ && !cancelled && !out_of_time) {
       phase_ = Phase::Verifying;
       verify_phase_start_ns_ = now;
       while (!free_.empty() && can_issue(now)) {
@@ -270,26 +296,51 @@ void JobDriver::advance_phase(uint64_t now) {
         issue(*s, now);
       }
       if (in_flight_ > 0) return;
+    } else {
+      phase_ = Phase::Done;
+      end_ns_ = now;
+      return;
     }
-    phase_ = Phase::Done;
-    end_ns_ = now;
-    return;
   }
   if (phase_ == Phase::Verifying && !can_issue(now)) {
     out_.read.runtime_ns += now - verify_phase_start_ns_;
-    phase_ = Phase::Done;
-    end_ns_ = now;
+    // Another write pass while loops or (time based) the runtime remain.
+    const bool more = !stop_ && !cancelled && !out_of_time &&
+                      (job_.time_based ? deadline_ns_ != kNever : --passes_left_ > 0) &&
+                      !(job_.number_ios && issued_ios_ >= job_.number_ios);
+    if (!more) {
+      phase_ = Phase::Done;
+      end_ns_ = now;
+      return;
+    }
+    std::fill(written_.begin(), written_.end(), 0);
+    verify_cursor_ = 0;
+    budget_bytes_ = issued_bytes_ + pass_bytes_;
+    pass_start_ns_ = now;
+    phase_ = Phase::Running;
+    while (!free_.empty() && can_issue(now)) {
+      Slot* s = free_.back();
+      free_.pop_back();
+      issue(*s, now);
+    }
   }
 }
 
 void JobDriver::end_phase(uint64_t now) {
-  // fio's runtime: from the end of ramp time to the end of the phase.
-  const uint64_t t = now > stats_start_ns_ ? now - stats_start_ns_ : 0;
+  // fio's runtime: from the end of ramp time to the end of the phase; a
+  // verifying job's write time is the sum of its write passes.
+  const uint64_t from = std::max(pass_start_ns_, stats_start_ns_);
+  const uint64_t t = now > from ? now - from : 0;
+  if (verifying_job_) {
+    out_.write.runtime_ns += t;
+    return;
+  }
   if (out_.read.total_ios) out_.read.runtime_ns = t;
   if (out_.write.total_ios) out_.write.runtime_ns = t;
 }
 
 void JobDriver::finish() {
+  if (logs_) logs_->finish(end_ns_ > start_ns_ ? end_ns_ - start_ns_ : 0);
   out_.job_runtime_ns = (end_ns_ > stats_start_ns_ ? end_ns_ - stats_start_ns_ : 0);
   if (!first_verify_error_.empty() && out_.error_text.empty()) out_.error_text = first_verify_error_;
   if (verify_errors_ && !out_.error) {

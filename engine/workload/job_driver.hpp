@@ -17,6 +17,7 @@
 
 #include "io/backend.hpp"
 #include "io/member_device.hpp"
+#include "workload/fio_logs.hpp"
 #include "workload/job_options.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/results.hpp"
@@ -42,6 +43,12 @@ class JobDriver {
   JobDriver(const JobDriver&) = delete;
   JobDriver& operator=(const JobDriver&) = delete;
 
+  // Another way to end the job early (fio's exitall: another job of the
+  // group finished); read like a cancel. Set before start().
+  void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
+  // fio's log files for this job (may be null); must outlive the driver.
+  void set_logs(JobLogs* logs) { logs_ = logs; }
+
   void start();
   // Issues what the job may issue now; returns when it wants to be called
   // again (kNever: only completions matter now).
@@ -65,6 +72,7 @@ class JobDriver {
     JobDriver* driver = nullptr;
   };
   static void on_done(TargetIo& io, int result);
+  bool cancelled() const;
   void complete(Slot& slot, int result);
   bool can_issue(uint64_t now);
   void issue(Slot& slot, uint64_t now);
@@ -78,9 +86,12 @@ class JobDriver {
   io::Backend& backend_;
   JobResults& out_;
   RunProgress* progress_;
+  const std::atomic<bool>* stop_flag_ = nullptr;
+  JobLogs* logs_ = nullptr;
   OffsetGenerator gen_;
   uint64_t seed_;
   bool verifying_job_;
+  bool executes_at_submit_;  // a sync engine: the I/O runs inside submit()
 
   std::vector<Slot> slots_;
   std::vector<Slot*> free_;
@@ -97,6 +108,10 @@ class JobDriver {
   uint64_t end_ns_ = 0;
   uint64_t verify_phase_start_ns_ = 0;
   uint64_t budget_bytes_ = kNever;
+  uint64_t pass_bytes_ = 0;     // io_size, else size
+  unsigned passes_left_ = 1;    // loops, for verifying jobs
+  uint64_t pass_start_ns_ = 0;  // when the current write pass began
+  uint64_t issued_ios_ = 0;     // for number_ios
   uint64_t issued_bytes_ = 0;
   std::array<uint64_t, 2> issued_dir_bytes_{};
   std::array<uint64_t, 2> issued_dir_ios_{};

@@ -1,5 +1,6 @@
 #include "workload/job_options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -18,8 +19,14 @@ enum class Opt {
   rwmixread,
   rwmixwrite,
   bs,
+  bsrange,
+  bssplit,
   size,
   offset,
+  filesize,
+  io_size,
+  loops,
+  number_ios,
   iodepth,
   iodepth_batch_submit,
   iodepth_batch_complete_min,
@@ -30,6 +37,7 @@ enum class Opt {
   ramp_time,
   startdelay,
   direct,
+  buffered,
   ioengine,
   randrepeat,
   randseed,
@@ -46,6 +54,19 @@ enum class Opt {
   percentile_list,
   thread,
   scramble_buffers,
+  blockalign,
+  new_group,
+  wait_for,
+  gtod_reduce,
+  random_generator,
+  exitall,
+  exit_what,
+  write_bw_log,
+  write_iops_log,
+  write_lat_log,
+  log_avg_msec,
+  log_offset,
+  per_job_logs,
 };
 
 struct OptionSpec {
@@ -64,8 +85,14 @@ constexpr OptionSpec kOptions[] = {
     {"rwmixread", "", Opt::rwmixread, false},
     {"rwmixwrite", "", Opt::rwmixwrite, false},
     {"bs", "blocksize", Opt::bs, false},
+    {"bsrange", "blocksize_range", Opt::bsrange, false},
+    {"bssplit", "", Opt::bssplit, false},
     {"size", "", Opt::size, false},
     {"offset", "fileoffset", Opt::offset, false},
+    {"filesize", "", Opt::filesize, false},
+    {"io_size", "io_limit", Opt::io_size, false},
+    {"loops", "", Opt::loops, false},
+    {"number_ios", "", Opt::number_ios, false},
     {"iodepth", "", Opt::iodepth, false},
     {"iodepth_batch_submit", "iodepth_batch", Opt::iodepth_batch_submit, false},
     {"iodepth_batch_complete_min", "iodepth_batch_complete", Opt::iodepth_batch_complete_min, false},
@@ -76,6 +103,7 @@ constexpr OptionSpec kOptions[] = {
     {"ramp_time", "", Opt::ramp_time, false},
     {"startdelay", "", Opt::startdelay, false},
     {"direct", "", Opt::direct, false},
+    {"buffered", "", Opt::buffered, false},
     {"ioengine", "", Opt::ioengine, false},
     {"randrepeat", "allrandrepeat", Opt::randrepeat, false},
     {"randseed", "", Opt::randseed, false},
@@ -90,7 +118,20 @@ constexpr OptionSpec kOptions[] = {
     {"group_reporting", "", Opt::group_reporting, true},
     {"stonewall", "wait_for_previous", Opt::stonewall, true},
     {"percentile_list", "", Opt::percentile_list, false},
-    {"thread", "", Opt::thread, true},
+    {"thread", "threads", Opt::thread, true},
+    {"blockalign", "ba", Opt::blockalign, false},
+    {"new_group", "", Opt::new_group, true},
+    {"wait_for", "", Opt::wait_for, false},
+    {"gtod_reduce", "", Opt::gtod_reduce, false},
+    {"exitall", "", Opt::exitall, true},
+    {"write_bw_log", "", Opt::write_bw_log, true},
+    {"write_iops_log", "", Opt::write_iops_log, true},
+    {"write_lat_log", "", Opt::write_lat_log, true},
+    {"log_avg_msec", "", Opt::log_avg_msec, false},
+    {"log_offset", "", Opt::log_offset, false},
+    {"per_job_logs", "", Opt::per_job_logs, false},
+    {"exit_what", "", Opt::exit_what, false},
+    {"random_generator", "", Opt::random_generator, false},
     {"scramble_buffers", "", Opt::scramble_buffers, false},
 };
 
@@ -103,14 +144,10 @@ const OptionSpec* find_option(std::string_view name) {
 // Hints for fio options people commonly carry over.
 std::string unsupported_message(std::string_view name) {
   std::string msg = "unsupported option '" + std::string(name) + "'";
-  if (name == "bsrange" || name == "blocksize_range" || name == "bssplit")
-    msg += " (only fixed block sizes: bs=SIZE or bs=READ,WRITE)";
-  else if (name == "include")
+  if (name == "include")
     msg += " (include files are not supported)";
   else if (name == "kb_base")
     msg += " (sizes always use fio's default kb_base=1024)";
-  else if (name == "buffered")
-    msg += " (use direct=0 or direct=1)";
   return msg;
 }
 
@@ -151,8 +188,13 @@ std::string parse_per_direction(std::string_view option, std::string_view v, std
   }
   std::string_view parts[2] = {v.substr(0, comma), v.substr(comma + 1)};
   if (size_t second = parts[1].find(','); second != std::string_view::npos) {
-    if (!parts[1].substr(second + 1).empty())
-      return std::string(option) + ": a third (trim) value is not supported: " + quoted(v);
+    // The third value is for trims, which RaidScope jobs never issue (rw=trim
+    // is refused): it is checked and has nothing to apply to.
+    std::string_view trim = parts[1].substr(second + 1);
+    if (!trim.empty()) {
+      T ignored{};
+      if (auto err = parse(trim, ignored); !err.empty()) return err;
+    }
     parts[1] = parts[1].substr(0, second);
   }
   if (parts[0].empty() && parts[1].empty()) return std::string(option) + ": no value in " + quoted(v);
@@ -167,7 +209,19 @@ std::string parse_per_direction(std::string_view option, std::string_view v, std
 
 std::string apply_rw(JobOptions& job, std::string_view v) {
   std::string_view mode = v.substr(0, v.find(':'));
-  if (mode.size() != v.size()) return "rw=" + std::string(v) + ": the ':N' sequence postfix is not supported";
+  job.seq_add = 0;
+  if (mode.size() != v.size()) {
+    // fio's postfix: rw=read:8k skips 8k after each I/O, read:-8k goes back.
+    std::string_view add = v.substr(mode.size() + 1);
+    const bool negative = !add.empty() && add.front() == '-';
+    if (negative) add.remove_prefix(1);
+    NumberResult r = parse_size(add);
+    if (!r.ok() || r.value > (uint64_t(1) << 40)) return "rw=" + std::string(v) + ": bad ':N' postfix";
+    job.seq_add = negative ? -int64_t(r.value) : int64_t(r.value);
+    if (mode.starts_with("rand"))
+      return "rw=" + std::string(v) + ": for random I/O the ':N' postfix (a new random offset every N I/Os) is "
+             "not supported";
+  }
   if (mode == "read")
     job.rw = RwMode::read;
   else if (mode == "write")
@@ -187,14 +241,85 @@ std::string apply_rw(JobOptions& job, std::string_view v) {
   return {};
 }
 
+// bsrange=MIN-MAX[,MIN-MAX]: per direction, like bs=.
+std::string apply_bsrange(JobOptions& job, std::string_view v) {
+  std::array<std::pair<uint32_t, uint32_t>, 2> r{{{job.bs[0], max_bs(job, 0)}, {job.bs[1], max_bs(job, 1)}}};
+  std::string err = parse_per_direction("bsrange", v, r, [](std::string_view part, std::pair<uint32_t, uint32_t>& out) -> std::string {
+    const size_t dash = part.find('-');
+    if (dash == std::string_view::npos) return "bsrange: expected MIN-MAX, got " + quoted(part);
+    NumberResult lo = parse_size(part.substr(0, dash)), hi = parse_size(part.substr(dash + 1));
+    if (!lo.ok() || !hi.ok() || lo.value == 0 || hi.value > std::numeric_limits<uint32_t>::max())
+      return "bsrange: bad range " + quoted(part);
+    out = {uint32_t(std::min(lo.value, hi.value)), uint32_t(std::max(lo.value, hi.value))};
+    return {};
+  });
+  if (!err.empty()) return err;
+  for (int d = 0; d < 2; ++d) {
+    job.bs[size_t(d)] = r[size_t(d)].first;
+    job.bs_max[size_t(d)] = r[size_t(d)].second;
+    job.bssplit[size_t(d)].clear();
+  }
+  return {};
+}
+
+// bssplit=BS/PERCENT:BS/PERCENT...[,READ-LIST-THEN-WRITE-LIST] (fio's
+// bssplit_ddir): a size without a percentage shares what the others leave.
+std::string apply_bssplit(JobOptions& job, std::string_view v) {
+  std::array<std::vector<JobOptions::BsShare>, 2> lists = job.bssplit;
+  std::string err = parse_per_direction("bssplit", v, lists, [](std::string_view part, std::vector<JobOptions::BsShare>& out) -> std::string {
+    out.clear();
+    unsigned sum = 0, missing = 0;
+    size_t start = 0;
+    while (start <= part.size()) {
+      size_t colon = part.find(':', start);
+      std::string_view item = part.substr(start, colon == std::string_view::npos ? part.npos : colon - start);
+      const size_t slash = item.find('/');
+      NumberResult bs = parse_size(item.substr(0, slash));
+      if (!bs.ok() || bs.value == 0 || bs.value > std::numeric_limits<uint32_t>::max())
+        return "bssplit: bad block size in " + quoted(item);
+      unsigned percent = ~0u;
+      if (slash != std::string_view::npos) {
+        std::string_view rest = item.substr(slash + 1);
+        if (rest.find('/') != std::string_view::npos) return "bssplit: " + quoted(item) + " has more than BS/PERCENT";
+        NumberResult p = parse_integer(rest, 0, 100);
+        if (!p.ok()) return "bssplit: bad percentage in " + quoted(item);
+        percent = unsigned(p.value);
+        sum += percent;
+      } else {
+        ++missing;
+      }
+      out.push_back({uint32_t(bs.value), percent});
+      if (colon == std::string_view::npos) break;
+      start = colon + 1;
+    }
+    if (sum > 100) return "bssplit: percentages add up to more than 100 in " + quoted(part);
+    for (auto& e : out)
+      if (e.percent == ~0u) e.percent = (missing == 1 && out.size() == 1) ? 100 : (100 - sum) / missing;
+    std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.percent < b.percent; });
+    return {};
+  });
+  if (!err.empty()) return err;
+  for (int d = 0; d < 2; ++d) {
+    auto& list = lists[size_t(d)];
+    if (list.empty()) continue;
+    uint32_t lo = ~0u, hi = 0;
+    for (auto& e : list) lo = std::min(lo, e.bs), hi = std::max(hi, e.bs);
+    job.bs[size_t(d)] = lo;
+    job.bs_max[size_t(d)] = hi;
+    job.bssplit[size_t(d)] = std::move(list);
+  }
+  return {};
+}
+
 std::string apply_ioengine(JobOptions& job, std::string_view v) {
   struct Engine {
     std::string_view name;
     IoEngine e;
   };
   static constexpr Engine kEngines[] = {
-      {"io_uring", IoEngine::io_uring}, {"libaio", IoEngine::libaio}, {"psync", IoEngine::psync},
-      {"sync", IoEngine::sync},         {"pvsync", IoEngine::pvsync}, {"posixaio", IoEngine::posixaio},
+      {"io_uring", IoEngine::io_uring}, {"libaio", IoEngine::libaio},   {"psync", IoEngine::psync},
+      {"sync", IoEngine::sync},         {"vsync", IoEngine::vsync},     {"pvsync", IoEngine::pvsync},
+      {"pvsync2", IoEngine::pvsync2},   {"posixaio", IoEngine::posixaio}, {"mmap", IoEngine::mmap},
       {"null", IoEngine::null},
   };
   for (const auto& e : kEngines) {
@@ -204,7 +329,7 @@ std::string apply_ioengine(JobOptions& job, std::string_view v) {
     }
   }
   return "ioengine " + quoted(v) +
-         " is not supported (io_uring, libaio, psync, sync, pvsync, posixaio, null)";
+         " is not supported (io_uring, libaio, psync, sync, vsync, pvsync, pvsync2, posixaio, mmap, null)";
 }
 
 std::string apply_verify(JobOptions& job, std::string_view v) {
@@ -218,6 +343,44 @@ std::string apply_verify(JobOptions& job, std::string_view v) {
     return "verify=none is not a fio value: fio spells no verification verify=0";
   else
     return "verify=" + std::string(v) + " is not supported (0, crc32c, crc32c-intel, md5)";
+  return {};
+}
+
+// random_distribution=zoned:A1/R1:A2/R2... (fio's parse_zoned_distribution):
+// A% of the I/Os go to the next R% of the region. One list for every
+// direction; per-direction lists (",") are refused.
+std::string apply_zoned(JobOptions& job, std::string_view v, std::string_view params) {
+  if (params.find(',') != std::string_view::npos)
+    return "random_distribution=zoned with per-direction lists is not supported: " + quoted(v);
+  std::vector<JobOptions::Zone> zones;
+  double access = 0, region = 0;
+  size_t start = 0;
+  while (start < params.size()) {
+    size_t colon = params.find(':', start);
+    std::string_view item = params.substr(start, colon == std::string_view::npos ? params.npos : colon - start);
+    const size_t slash = item.find('/');
+    JobOptions::Zone z{};
+    // fio reads an empty region ("20/") as 0; the last zone then takes what is left.
+    std::string_view region_text = slash == std::string_view::npos ? "" : item.substr(slash + 1);
+    bool region_ok = region_text.empty() ? (z.region_percent = -1, true) : parse_double(region_text, z.region_percent);
+    if (slash == std::string_view::npos || !parse_double(item.substr(0, slash), z.access_percent) || !region_ok ||
+        z.access_percent < 0 || (z.region_percent < 0 && !region_text.empty()))
+      return "bad zone " + quoted(item) + " in " + quoted(v) + " (ACCESS%/REGION%)";
+    access += z.access_percent;
+    if (z.region_percent > 0) region += z.region_percent;
+    zones.push_back(z);
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  if (zones.empty()) return "random_distribution=zoned needs zones: " + quoted(v);
+  for (auto& z : zones)
+    if (z.region_percent < 0) z.region_percent = &z == &zones.back() ? std::max(0.0, 100.0 - region) : 0.0;
+  if (access > 100.0 + 1e-9 || region > 100.0 + 1e-9)
+    return "random_distribution=zoned: access or region percentages add up to more than 100: " + quoted(v);
+  job.random_distribution = Distribution::zoned;
+  job.zones = std::move(zones);
+  job.distribution_param = 0.0;
+  job.distribution_center = -1.0;
   return {};
 }
 
@@ -238,8 +401,10 @@ std::string apply_distribution(JobOptions& job, std::string_view v) {
     value = 0.2;
   } else if (kind == "normal") {
     d = Distribution::normal;
-  } else if (kind == "zoned" || kind == "zoned_abs") {
-    return "random_distribution=" + std::string(kind) + " is not supported (random, zipf, pareto, normal)";
+  } else if (kind == "zoned") {
+    return apply_zoned(job, v, params);
+  } else if (kind == "zoned_abs") {
+    return "random_distribution=zoned_abs is not supported (random, zipf, pareto, normal, zoned)";
   } else if (kind != "random") {
     return "bad random_distribution " + quoted(v) + " (random, zipf:THETA, pareto:H, normal:DEV)";
   }
@@ -263,6 +428,7 @@ std::string apply_distribution(JobOptions& job, std::string_view v) {
   if (d == Distribution::normal && (value < 0.0 || value >= 100.0))
     return "normal deviation must be in [0, 100): " + quoted(v);
   job.random_distribution = d;
+  job.zones.clear();
   job.distribution_param = value;
   job.distribution_center = center;
   return {};
@@ -328,8 +494,14 @@ std::string_view to_string(IoEngine e) noexcept {
       return "psync";
     case IoEngine::sync:
       return "sync";
+    case IoEngine::vsync:
+      return "vsync";
     case IoEngine::pvsync:
       return "pvsync";
+    case IoEngine::pvsync2:
+      return "pvsync2";
+    case IoEngine::mmap:
+      return "mmap";
     case IoEngine::posixaio:
       return "posixaio";
     case IoEngine::null:
@@ -348,6 +520,8 @@ std::string_view to_string(Distribution d) noexcept {
       return "pareto";
     case Distribution::normal:
       return "normal";
+    case Distribution::zoned:
+      return "zoned";
   }
   return "?";
 }
@@ -377,6 +551,7 @@ bool option_value_optional(std::string_view canonical_name) noexcept {
 std::string apply_option(JobOptions& job, std::string_view name, std::optional<std::string_view> value) {
   const OptionSpec* spec = find_option(name);
   if (!spec) return unsupported_message(name);
+  const bool bare = !value;
   if (!value) {
     if (!spec->value_optional)
       return "option '" + std::string(name) + "' requires a value (" + std::string(spec->name) + "=...)";
@@ -438,6 +613,8 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
     case Opt::bs:
       if (v.find(':') != std::string_view::npos || v.find('-') != std::string_view::npos)
         return "bs: block size ranges (" + quoted(v) + ") are not supported; use bs=SIZE or bs=READ,WRITE";
+      job.bs_max = {0, 0};
+      job.bssplit = {};
       return parse_per_direction("bs", v, job.bs, [](std::string_view part, uint32_t& out) -> std::string {
         NumberResult r = parse_size(part);
         if (!r.ok()) return "bs: " + r.error;
@@ -446,12 +623,41 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
         out = static_cast<uint32_t>(r.value);
         return {};
       });
+    case Opt::bsrange:
+      return apply_bsrange(job, v);
+    case Opt::bssplit:
+      return apply_bssplit(job, v);
     case Opt::size: {
       if (auto err = size_or_percent(job.size, job.size_percent); !err.empty()) return err;
       return {};
     }
     case Opt::offset:
       return size_or_percent(job.offset, job.offset_percent);
+    case Opt::filesize: {
+      // One target file here: filesize is that file's region when size= is
+      // not given (fio: size defaults to filesize x nrfiles). A range
+      // (lo-hi) is refused: one file cannot have several sizes.
+      if (v.find('-') != std::string_view::npos || v.find(':') != std::string_view::npos)
+        return "filesize ranges (" + quoted(v) + ") are not supported: one target file has one size";
+      NumberResult r = parse_size(v);
+      if (!r.ok()) return "filesize: " + r.error;
+      if (job.size == 0 && job.size_percent == 0) job.size = r.value;
+      return {};
+    }
+    case Opt::io_size: {
+      NumberResult r = parse_size(v);
+      if (!r.ok()) return "io_size: " + r.error;
+      job.io_size = r.value;
+      return {};
+    }
+    case Opt::loops:
+      return integer(job.loops, 1, 1u << 30);
+    case Opt::number_ios: {
+      NumberResult r = parse_integer(v, 0, std::numeric_limits<uint64_t>::max());
+      if (!r.ok()) return "number_ios: " + r.error;
+      job.number_ios = r.value;
+      return {};
+    }
     case Opt::iodepth:
       return integer(job.iodepth, 1, 65535);
     case Opt::iodepth_batch_submit:
@@ -476,7 +682,15 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
         return "startdelay ranges are not supported: " + quoted(v);
       return apply_time(job.startdelay, v, TimeUnit::seconds);
     case Opt::direct:
+      job.direct_given = true;
       return boolean(job.direct);
+    case Opt::buffered: {  // fio: buffered=1 is direct=0 and the other way round
+      bool buffered = false;
+      if (auto err = boolean(buffered); !err.empty()) return err;
+      job.direct = !buffered;
+      job.direct_given = true;
+      return {};
+    }
     case Opt::ioengine:
       return apply_ioengine(job, v);
     case Opt::randrepeat:
@@ -526,6 +740,60 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return boolean(job.thread);
     case Opt::scramble_buffers:
       return boolean(job.scramble_buffers);
+    case Opt::blockalign: {
+      NumberResult r = parse_size(v);
+      if (!r.ok() || r.value == 0 || r.value > std::numeric_limits<uint32_t>::max())
+        return "blockalign: bad size " + quoted(v) + " (per-direction values are not supported)";
+      job.blockalign = uint32_t(r.value);
+      return {};
+    }
+    case Opt::new_group:
+      return boolean(job.new_group);
+    case Opt::exitall:
+      return boolean(job.exitall);
+    case Opt::write_bw_log:
+      job.bw_log = true;
+      job.bw_log_prefix = bare ? "" : std::string(v);
+      return {};
+    case Opt::write_iops_log:
+      job.iops_log = true;
+      job.iops_log_prefix = bare ? "" : std::string(v);
+      return {};
+    case Opt::write_lat_log:
+      job.lat_log = true;
+      job.lat_log_prefix = bare ? "" : std::string(v);
+      return {};
+    case Opt::log_avg_msec:
+      return integer(job.log_avg_msec, 0, 1u << 30);
+    case Opt::log_offset:
+      return boolean(job.log_offset);
+    case Opt::per_job_logs:
+      return boolean(job.per_job_logs);
+    case Opt::exit_what:
+      if (v == "group")
+        job.exit_what = JobOptions::ExitWhat::group;
+      else if (v == "stonewall")
+        job.exit_what = JobOptions::ExitWhat::stonewall;
+      else if (v == "all")
+        job.exit_what = JobOptions::ExitWhat::all;
+      else
+        return "bad exit_what " + quoted(v) + " (group, stonewall, all)";
+      return {};
+    case Opt::wait_for:
+      job.wait_for = std::string(v);
+      return {};
+    case Opt::gtod_reduce: {
+      // fio's gtod_reduce only saves clock reads; RaidScope reads the clock
+      // once per reaped batch anyway and keeps every latency figure.
+      bool ignored = false;
+      return boolean(ignored);
+    }
+    case Opt::random_generator:
+      // Which generator draws the offsets: fio's tausworthe64, lfsr or
+      // tausworthe all give uniform offsets; RaidScope has one generator.
+      if (v != "tausworthe" && v != "lfsr" && v != "tausworthe64")
+        return "bad random_generator " + quoted(v) + " (tausworthe, lfsr, tausworthe64)";
+      return {};
   }
   return "internal error: unhandled option '" + std::string(name) + "'";
 }

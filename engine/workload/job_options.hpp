@@ -22,11 +22,20 @@ inline constexpr int kDdirWrite = 1;
 // rw=. fio's trim modes (trim, randtrim, trimwrite, randtrimwrite) are refused.
 enum class RwMode { read, write, randread, randwrite, readwrite, randrw };
 
-// ioengine=: recorded and reported. Real targets always run on io_uring;
-// `null` selects the null target.
-enum class IoEngine { io_uring, libaio, psync, sync, pvsync, posixaio, null };
+// ioengine=. How each runs (sync_engines.hpp, targets.cpp): the synchronous
+// engines (psync, sync, vsync, pvsync, pvsync2, mmap) do one I/O at a time
+// per job with their own system call, as fio does (fio caps their depth at
+// 1); io_uring runs on io_uring; libaio and posixaio are queued engines that
+// RaidScope runs on io_uring, and says so; `null` selects the null target.
+enum class IoEngine { io_uring, libaio, psync, sync, vsync, pvsync, pvsync2, posixaio, mmap, null };
 
-enum class Distribution { random, zipf, pareto, normal };
+// fio's FIO_SYNCIO engines: one I/O at a time per job whatever iodepth says.
+inline bool is_sync_engine(IoEngine e) noexcept {
+  return e == IoEngine::psync || e == IoEngine::sync || e == IoEngine::vsync || e == IoEngine::pvsync ||
+         e == IoEngine::pvsync2 || e == IoEngine::mmap;
+}
+
+enum class Distribution { random, zipf, pareto, normal, zoned };
 
 // verify=: fio spells "no verification" verify=0.
 enum class VerifyKind { none, crc32c, md5 };
@@ -40,11 +49,26 @@ struct JobOptions {
   std::string filename;  // empty: not given (the runner's target applies)
   RwMode rw = RwMode::read;
   unsigned rwmixread = 50;  // percent of I/Os that read in readwrite/randrw; rwmixwrite=x sets 100-x
-  std::array<uint32_t, 2> bs{4096, 4096};  // per direction: bs=4k or bs=READ,WRITE
+  std::array<uint32_t, 2> bs{4096, 4096};  // per direction: bs=4k or bs=READ,WRITE; the smallest with ranges
+  // Variable block sizes per direction (fio's get_next_buflen): bsrange=
+  // MIN-MAX sets bs=MIN and bs_max=MAX; bssplit= a weighted list. bs_max 0:
+  // fixed bs.
+  std::array<uint32_t, 2> bs_max{0, 0};
+  struct BsShare {
+    uint32_t bs;
+    unsigned percent;
+  };
+  std::array<std::vector<BsShare>, 2> bssplit;  // sorted by percent, as fio sorts it
+  // rw=read:8k (holes) or rw=read:-8k (backwards): bytes added to the end of
+  // one sequential I/O to find the next (fio's ddir_seq_add).
+  int64_t seq_add = 0;
   uint64_t size = 0;                       // bytes of the region; 0: up to the end of the target
   unsigned size_percent = 0;               // size=N%: 1..100 of the target, 0: not a percentage
   uint64_t offset = 0;                     // bytes
   unsigned offset_percent = 0;             // offset=N%, 0: not a percentage
+  uint64_t io_size = 0;                    // io_size= (io_limit=): bytes per pass; 0: size
+  unsigned loops = 1;                      // loops=: passes over the region (not time based)
+  uint64_t number_ios = 0;                 // number_ios=: stop after this many I/Os; 0: no limit
   unsigned iodepth = 1;                    // >= 1
   // fio's batching (see submit_batch()/reap_batch_max()): I/Os per submit
   // call (0: iodepth), completions to wait for once the queue is full, and
@@ -59,6 +83,7 @@ struct JobOptions {
   std::chrono::microseconds ramp_time{0};
   std::chrono::microseconds startdelay{0};
   bool direct = false;
+  bool direct_given = false;  // direct= or buffered= was written (fio's default direct=0 otherwise)
   IoEngine ioengine = IoEngine::psync;  // fio's default engine
   bool randrepeat = true;
   uint64_t randseed = 0x89;  // fio's default
@@ -67,6 +92,23 @@ struct JobOptions {
   Distribution random_distribution = Distribution::random;
   double distribution_param = 0.0;      // zipf theta, pareto h, normal deviation in percent
   double distribution_center = -1.0;    // 0..1; -1: fio's default placement
+  struct Zone {
+    double access_percent;  // share of the I/Os
+    double region_percent;  // share of the region, zones in order from its start
+  };
+  std::vector<Zone> zones;  // random_distribution=zoned:ACCESS/REGION:...
+  uint32_t blockalign = 0;  // random offsets aligned to this; 0: the smallest bs
+  bool new_group = false;   // new_group: a new reporting group (jobs still run side by side)
+  std::string wait_for;     // wait_for=NAME: start once that job has finished
+  bool exitall = false;     // exitall: when this job finishes, end the others (exit_what says which)
+  enum class ExitWhat { group, stonewall, all } exit_what = ExitWhat::group;
+  // fio's log files (fio_logs.hpp): write_bw_log, write_iops_log,
+  // write_lat_log with an optional file prefix (empty: the job's name).
+  bool bw_log = false, iops_log = false, lat_log = false;
+  std::string bw_log_prefix, iops_log_prefix, lat_log_prefix;
+  unsigned log_avg_msec = 0;  // 0: lat logs per I/O, bw/iops every 500 ms
+  bool log_offset = false;
+  bool per_job_logs = true;
   std::array<uint64_t, 2> rate{};       // bytes/s per direction, 0: unlimited
   std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited
   std::chrono::microseconds thinktime{0};
@@ -94,6 +136,14 @@ struct JobOptions {
   std::vector<std::pair<std::string, std::string>> given;
   std::vector<std::pair<std::string, std::string>> inherited;
 };
+
+// The largest block a direction may use.
+inline uint32_t max_bs(const JobOptions& j, int ddir) noexcept {
+  return j.bs_max[size_t(ddir)] > j.bs[size_t(ddir)] ? j.bs_max[size_t(ddir)] : j.bs[size_t(ddir)];
+}
+inline bool fixed_bs(const JobOptions& j) noexcept {
+  return max_bs(j, 0) == j.bs[0] && max_bs(j, 1) == j.bs[1];
+}
 
 inline bool is_random(RwMode m) noexcept {
   return m == RwMode::randread || m == RwMode::randwrite || m == RwMode::randrw;
@@ -124,7 +174,7 @@ inline unsigned reap_batch_max(const JobOptions& j) noexcept {
 // fio's spellings: "read", "write", "randread", "randwrite", "rw", "randrw".
 std::string_view to_string(RwMode m) noexcept;
 std::string_view to_string(IoEngine e) noexcept;
-std::string_view to_string(Distribution d) noexcept;  // "random", "zipf", "pareto", "normal"
+std::string_view to_string(Distribution d) noexcept;  // "random", "zipf", "pareto", "normal", "zoned"
 std::string_view to_string(VerifyKind v) noexcept;    // "0", "crc32c", "md5"
 
 // fio's canonical name for an option or alias RaidScope supports

@@ -309,9 +309,12 @@ std::string validate_against_target(JobOptions& job, uint64_t target_bytes, uint
   if (job.direct && block_size > 1) {
     for (int d : {kDdirRead, kDdirWrite}) {
       bool used = d == kDdirRead ? does_read(job.rw) : does_write(job.rw);
-      if (used && job.bs[d] % block_size != 0)
+      uint32_t odd = job.bs[d] % block_size ? job.bs[d] : max_bs(job, d) % block_size ? max_bs(job, d) : 0;
+      for (const auto& e : job.bssplit[size_t(d)])
+        if (e.bs % block_size) odd = e.bs;
+      if (used && odd)
         return who + ": direct=1 needs bs to be a multiple of the target's block size " +
-               std::to_string(block_size) + ", got " + std::to_string(job.bs[d]);
+               std::to_string(block_size) + ", got " + std::to_string(odd);
     }
     if (job.offset % block_size != 0)
       return who + ": direct=1 needs offset to be a multiple of the target's block size " +

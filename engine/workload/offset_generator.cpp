@@ -1,5 +1,6 @@
 #include "workload/offset_generator.hpp"
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -18,25 +19,37 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
     : rw_(job.rw),
       rwmixread_(job.rwmixread),
       region_offset_(job.offset),
+      region_size_(job.size),
+      seq_add_(is_random(job.rw) ? 0 : job.seq_add),
+      bytewise_(!fixed_bs(job) || seq_add_ != 0 ||
+                (is_random(job.rw) && job.blockalign && job.blockalign != std::min(job.bs[0], job.bs[1]))),
+      zones_(job.zones),
       offset_rng_(seed),
-      direction_rng_(mix64(seed ^ 0xd1b54a32d192ed03ULL)) {
+      direction_rng_(mix64(seed ^ 0xd1b54a32d192ed03ULL)),
+      length_rng_(mix64(seed ^ 0x9e3779b97f4a7c15ULL)) {
   if (job.size == 0 || job.size_percent || job.offset_percent)
     throw std::invalid_argument("job '" + job.name + "': size/offset not resolved against the target");
 
   if (!is_random(rw_))
     pattern_ = Pattern::sequential;
+  else if (job.random_distribution == Distribution::zoned)
+    pattern_ = Pattern::zoned;
   else if (job.random_distribution != Distribution::random)
     pattern_ = Pattern::skewed;
   else
     pattern_ = job.norandommap ? Pattern::uniform : Pattern::random_map;
 
-  shared_ = pattern_ != Pattern::sequential && job.bs[kDdirRead] == job.bs[kDdirWrite];
+  if (bytewise_ && pattern_ == Pattern::random_map) pattern_ = Pattern::uniform;
+  align_ = job.blockalign ? job.blockalign : std::min(job.bs[0], job.bs[1]);
+  shared_ = pattern_ != Pattern::sequential && job.bs[kDdirRead] == job.bs[kDdirWrite] && fixed_bs(job);
   for (int d : {kDdirRead, kDdirWrite}) {
     if (shared_ && d == kDdirWrite) continue;
     bool used = shared_ || (d == kDdirRead ? does_read(rw_) : does_write(rw_));
     if (!used) continue;
     Stream& s = streams_[d];
     s.bs = job.bs[d];
+    s.max_bs = max_bs(job, d);
+    if (!job.bssplit[size_t(d)].empty()) s.split = &job.bssplit[size_t(d)];
     s.blocks = s.bs ? job.size / s.bs : 0;
     if (s.blocks == 0)
       throw std::invalid_argument("job '" + job.name + "': bs " + std::to_string(s.bs) +
@@ -67,8 +80,84 @@ uint64_t OffsetGenerator::next_block(Stream& s) noexcept {
       return offset_rng_.below(s.blocks);
     case Pattern::skewed:
       return s.skew->next(offset_rng_);
+    case Pattern::zoned:
+      return next_zoned(s.blocks);
   }
   return 0;
+}
+
+uint64_t OffsetGenerator::next_zoned(uint64_t slots) noexcept {
+  double access_total = 0;
+  for (const auto& z : zones_) access_total += z.access_percent;
+  const double u = double(offset_rng_.next() >> 11) / double(1ull << 53) * access_total;
+  double access = 0, region_start = 0;
+  for (const auto& z : zones_) {
+    const double region_end = region_start + z.region_percent;
+    access += z.access_percent;
+    if (u < access && z.region_percent > 0) {
+      uint64_t lo = uint64_t(double(slots) * region_start / 100.0);
+      uint64_t hi = std::min<uint64_t>(slots, uint64_t(double(slots) * region_end / 100.0));
+      if (hi <= lo) hi = std::min<uint64_t>(lo + 1, slots);
+      if (lo >= slots) lo = slots - 1;
+      return lo + offset_rng_.below(hi - lo);
+    }
+    region_start = region_end;
+  }
+  return offset_rng_.below(slots);
+}
+
+uint32_t OffsetGenerator::next_length(Stream& s) noexcept {
+  if (s.max_bs == s.bs) return s.bs;
+  uint64_t len = s.bs;
+  const double u = double(length_rng_.next() >> 11) / double(1ull << 53);  // [0, 1)
+  if (!s.split) {
+    len = s.bs + uint64_t(double(s.max_bs) * u);  // fio's formula, capped below
+  } else {
+    // Sorted by percent: the first whose running sum passes u wins.
+    unsigned sum = 0;
+    for (const auto& e : *s.split) {
+      if (!e.percent) continue;
+      len = e.bs;
+      sum += e.percent;
+      if (u * 100.0 < double(sum)) break;
+    }
+  }
+  if ((s.bs & (s.bs - 1)) == 0)
+    len &= ~uint64_t(s.bs - 1);
+  else
+    len -= len % s.bs;
+  if (len > s.max_bs) len = s.max_bs;
+  if (len < s.bs) len = s.bs;
+  if (len > region_size_) len = s.bs;
+  return uint32_t(len);
+}
+
+uint64_t OffsetGenerator::next_byte_offset(Stream& s, uint32_t length) noexcept {
+  if (pattern_ != Pattern::sequential) {
+    const uint64_t slots = (region_size_ - length) / align_ + 1;
+    uint64_t slot = 0;
+    if (pattern_ == Pattern::skewed)
+      slot = s.skew->next(offset_rng_) % slots;
+    else if (pattern_ == Pattern::zoned)
+      slot = next_zoned(slots);
+    else
+      slot = offset_rng_.below(slots);
+    return slot * align_;
+  }
+  uint64_t pos = s.next_byte;
+  if (s.started && seq_add_ != 0) {
+    // fio: move by the postfix; past either end, wrap (forwards to the
+    // start, backwards to the end plus the postfix).
+    const int64_t moved = int64_t(pos) + seq_add_;
+    if (moved < 0 || uint64_t(moved) >= region_size_)
+      pos = seq_add_ > 0 ? 0 : uint64_t(std::max<int64_t>(int64_t(region_size_) + seq_add_, 0));
+    else
+      pos = uint64_t(moved);
+  }
+  if (pos + length > region_size_) pos = 0;
+  s.started = true;
+  s.next_byte = pos + length;
+  return pos;
 }
 
 IoRequest OffsetGenerator::next() noexcept {
@@ -87,6 +176,10 @@ IoRequest OffsetGenerator::next() noexcept {
       break;
   }
   Stream& s = streams_[shared_ ? kDdirRead : (write ? kDdirWrite : kDdirRead)];
+  if (bytewise_) {
+    const uint32_t length = next_length(s);
+    return IoRequest{region_offset_ + next_byte_offset(s, length), length, write};
+  }
   return IoRequest{region_offset_ + next_block(s) * s.bs, s.bs, write};
 }
 

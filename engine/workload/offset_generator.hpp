@@ -17,6 +17,15 @@
 // space (one random map for both directions, as fio's per-file map); when
 // they differ each direction has its own, in its own bs.
 //
+//  - Variable block sizes (bsrange, bssplit): each I/O's length is drawn as
+//    fio's get_next_buflen draws it; random offsets are then uniform in
+//    min-bs units with the block inside the region (no random map).
+//    Sequential I/O continues where the last one ended.
+//  - random_distribution=zoned: a zone drawn by its access share, then a
+//    uniform offset inside it (no random map, as in fio).
+//  - rw=read:N / read:-N (fio's ddir_seq_add): the next sequential I/O starts
+//    N bytes after (before) where the last one ended, wrapping as fio's
+//    get_next_seq_offset does.
 // Deterministic: the same job and seed give the same sequence. next() takes
 // no lock and allocates nothing.
 #pragma once
@@ -53,26 +62,41 @@ class OffsetGenerator {
   IoRequest next() noexcept;
 
  private:
-  enum class Pattern { sequential, random_map, uniform, skewed };
+  enum class Pattern { sequential, random_map, uniform, skewed, zoned };
 
   struct Stream {
-    uint32_t bs = 0;
+    uint32_t bs = 0;  // the smallest block
+    uint32_t max_bs = 0;
+    const std::vector<JobOptions::BsShare>* split = nullptr;  // bssplit, or null
     uint64_t blocks = 0;
+    uint64_t next_byte = 0;  // byte-wise sequential: where the next I/O starts
+    bool started = false;
     uint64_t pos = 0;  // sequential: next block; random map: index into the permutation
     RandomPermutation perm;
     std::optional<SkewDistribution> skew;
   };
 
   uint64_t next_block(Stream& s) noexcept;
+  // zoned: a zone by its access share, then a slot uniformly inside it.
+  uint64_t next_zoned(uint64_t slots) noexcept;
+  uint32_t next_length(Stream& s) noexcept;
+  // Variable sizes or a sequence postfix: the offset, in bytes into the region.
+  uint64_t next_byte_offset(Stream& s, uint32_t length) noexcept;
 
   Pattern pattern_;
   RwMode rw_;
   unsigned rwmixread_;
   uint64_t region_offset_;
+  uint64_t region_size_;
+  int64_t seq_add_;
+  bool bytewise_;  // variable block sizes, a sequence postfix, or blockalign
+  uint32_t align_ = 0;  // bytewise random offsets: multiples of this (blockalign, else the smallest bs)
+  std::vector<JobOptions::Zone> zones_;
   bool shared_;  // both directions draw from streams_[0]
   std::array<Stream, 2> streams_;
   Rng offset_rng_;
   Rng direction_rng_;
+  Rng length_rng_;
 };
 
 }  // namespace rs::workload

@@ -92,8 +92,10 @@ struct MemberShare {
 // The "raidscope" extension of a job. Member counters are those attributable
 // to this job (deltas over its run), so a group's figures are their sums.
 struct RaidscopeJobExtension {
-  std::string target;  // Target::describe()
-  std::string policy;  // read-balancing policy name, empty if not an array
+  std::string target;   // Target::describe()
+  std::string policy;   // read-balancing policy name, empty if not an array
+  std::string engine;   // what ran for this job (JobIo::engine), never only what was asked
+  std::string io_mode;  // "buffered (page cache)", "direct (O_DIRECT)", ... (JobIo::io_mode)
   std::vector<MemberShare> members;
 };
 

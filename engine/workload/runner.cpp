@@ -3,6 +3,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <memory>
 #include <thread>
@@ -15,13 +17,19 @@ namespace rs::workload {
 
 namespace {
 
+bool starts_run_group(const JobOptions& job) {
+  return job.stonewall || !job.wait_for.empty();
+}
+
 struct Instance {
   const JobOptions* job;
   unsigned index;
-  int groupid;
+  int run_group;  // instances of one run group start together
+  int groupid;    // fio's reporting group
   JobResults result;
   uint64_t verify_errors = 0;
   std::string verify_message;
+  std::string engine, io_mode;  // what ran (JobIo)
 };
 
 rusage thread_rusage() {
@@ -38,15 +46,44 @@ uint64_t ns_of(const timeval& t) {
 // fill the queue (the driver submits in iodepth_batch_submit batches), push
 // a partial batch, then wait for iodepth_batch_complete_min completions and
 // handle at most iodepth_batch_complete_max of them before filling again.
-void run_thread(Instance& inst, Target& target, RunProgress* progress) {
+// fio's exitall: the first job with it that finishes ends the others of its
+// run group (exit_what=group or stonewall: RaidScope runs a stonewall group
+// as one), or every job still to come (all).
+struct ExitFlags {
+  std::atomic<bool> group{false};
+  std::atomic<bool>* all = nullptr;
+};
+void on_job_finished(const JobOptions& job, ExitFlags& exit) {
+  if (!job.exitall) return;
+  exit.group = true;
+  if (job.exit_what == JobOptions::ExitWhat::all && exit.all) *exit.all = true;
+}
+
+void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags* exit) {
   const rusage ru0 = thread_rusage();
-  auto made = target.make_backend(inst.job->iodepth);
-  made->set_reap_limit(reap_batch_max(*inst.job));
-  io::IoContext context(std::move(made), "job");
+  std::string error;
+  JobIo jio = target.open_job_io(*inst.job, &error);  // outlives the context and its backend
+  if (!jio.backend) {
+    inst.result.error = EIO;
+    inst.result.error_text = error.empty() ? "cannot set up the job's I/O" : error;
+    return;
+  }
+  inst.engine = jio.engine;
+  inst.io_mode = jio.io_mode;
+  jio.backend->set_reap_limit(reap_batch_max(*inst.job));
+  io::IoContext context(std::move(jio.backend), "job");
   io::Backend& backend = context.backend();
   auto port = target.open_port(context);
   const unsigned complete_min = inst.job->iodepth_batch_complete_min;
+  auto logs = JobLogs::open(*inst.job, inst.index + 1, &error);
+  if (!logs && !error.empty()) {
+    inst.result.error = EIO;
+    inst.result.error_text = error;
+    return;
+  }
   JobDriver driver(*inst.job, inst.index, target, *port, inst.result, progress);
+  driver.set_stop_flag(&exit->group);
+  driver.set_logs(logs.get());
   driver.start();
   while (!driver.finished()) {
     const uint64_t wake = driver.pump();
@@ -58,6 +95,7 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress) {
       context.run_once(1, wake == kNever ? io::kNoDeadline : wake);
   }
   driver.finish();
+  on_job_finished(*inst.job, *exit);
   inst.verify_errors = driver.verify_errors();
   inst.verify_message = driver.first_verify_error();
   const double run = double(std::max<uint64_t>(inst.result.job_runtime_ns, 1));
@@ -71,27 +109,43 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress) {
 
 // Every instance of a group on the shared virtual-time backend.
 void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext& context,
-                   RunProgress* progress) {
+                   RunProgress* progress, ExitFlags* exit) {
   io::Backend& shared = context.backend();
   auto* sim = dynamic_cast<io::SimBackend*>(&shared);
   std::vector<std::unique_ptr<TargetPort>> ports;
   std::vector<std::unique_ptr<JobDriver>> drivers;
+  std::vector<std::unique_ptr<JobLogs>> logs;
   for (Instance* inst : group) {
+    inst->engine = "simulated: no engine is modelled, the queue depth as written (ioengine=" +
+                   std::string(to_string(inst->job->ioengine)) + ")";
+    inst->io_mode = "simulated (no page cache)";
     ports.push_back(target.open_port(context));
     drivers.push_back(
         std::make_unique<JobDriver>(*inst->job, inst->index, target, *ports.back(), inst->result, progress));
+    std::string error;
+    logs.push_back(JobLogs::open(*inst->job, inst->index + 1, &error));
+    if (!error.empty()) inst->result.error = EIO, inst->result.error_text = error;
+    drivers.back()->set_logs(logs.back().get());
   }
-  for (auto& d : drivers) d->start();
+  for (auto& d : drivers) d->set_stop_flag(&exit->group), d->start();
+  std::vector<bool> seen_done(drivers.size(), false);
   for (;;) {
     uint64_t wake = kNever;
     bool all_done = true;
-    for (auto& d : drivers) {
-      if (d->finished()) continue;
-      wake = std::min(wake, d->pump());
+    for (size_t i = 0; i < drivers.size(); ++i) {
+      auto& d = drivers[i];
+      if (!d->finished()) wake = std::min(wake, d->pump());
+      if (d->finished() && !seen_done[i]) seen_done[i] = true, on_job_finished(*group[i]->job, *exit);
       all_done = all_done && d->finished();
     }
     if (all_done) break;
     for (auto& d : drivers) d->commit();
+    // Work posted to the context (a bitmap page write, a write released by
+    // it) runs before virtual time moves on.
+    if (context.posted_pending() > 0) {
+      context.run_once(0);
+      continue;
+    }
     if (wake <= shared.now_ns()) continue;  // a job can issue right away
     if (shared.in_flight() > 0 && (!sim || sim->next_completion_ns() <= wake))
       shared.reap(1);
@@ -111,14 +165,64 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
 
 }  // namespace
 
+std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
+  std::vector<std::string> notes;
+  bool said_queued[2] = {false, false};
+  for (const auto& job : jobs) {
+    if (is_sync_engine(job.ioengine) && job.iodepth > 1)
+      notes.push_back("note: job '" + job.name + "': both iodepth >= 1 and synchronous I/O engine (" +
+                      std::string(to_string(job.ioengine)) + ") are selected, queue depth will be capped at 1");
+    if (!job.wait_for.empty())
+      notes.push_back("note: job '" + job.name + "': wait_for=" + job.wait_for +
+                      ": it starts once every job defined before it has finished");
+    const int q = job.ioengine == IoEngine::libaio ? 0 : job.ioengine == IoEngine::posixaio ? 1 : -1;
+    if (q >= 0 && !said_queued[q]) {
+      said_queued[q] = true;
+      notes.push_back("note: ioengine=" + std::string(to_string(job.ioengine)) +
+                      " runs on io_uring here (RaidScope has no " + std::string(to_string(job.ioengine)) +
+                      " engine): same queue depth and batching, a different system call");
+    }
+  }
+  return notes;
+}
+
 std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].wait_for.empty()) continue;
+    bool before = false;
+    for (size_t k = 0; k < i; ++k) before |= jobs[k].name == jobs[i].wait_for;
+    if (!before)
+      return "job '" + jobs[i].name + "': wait_for=" + jobs[i].wait_for +
+             " names no job defined before it (RaidScope runs wait_for as a barrier after the jobs before it)";
+  }
   for (auto& job : jobs) {
+    if (job.seq_add != 0 && is_random(job.rw))
+      return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
+             ":N (a new random offset every N I/Os) is not supported";
+    if (!job.direct && job.direct_given && !target.offers_buffered())
+      return "job '" + job.name + "': direct=0 / buffered=1 asks for the page cache, which " +
+             target.describe() + " does not offer (an array has no page cache of its own); use direct=1";
+    if (job.ioengine == IoEngine::mmap && !target.offers_buffered())
+      return "job '" + job.name + "': ioengine=mmap needs a file or block device to map; " + target.describe() +
+             " cannot be mapped";
+    // fio caps the synchronous engines at depth 1 (engine_notes() says so).
+    // A simulation models no engine: its jobs keep the depth as written.
+    if (is_sync_engine(job.ioengine) && !const_cast<Target&>(target).shared_context()) {
+      job.iodepth = 1;
+      job.iodepth_batch_submit = 1;
+      job.iodepth_batch_complete_min = 1;
+      job.iodepth_batch_complete_max = 0;
+    }
     std::string err = validate_against_target(job, target.size_bytes(), target.block_size());
     if (!err.empty()) return "job '" + job.name + "': " + err;
     if (job.verify != VerifyKind::none && is_mixed(job.rw))
       return "job '" + job.name +
              "': verify with mixed reads and writes (rw=" + std::string(to_string(job.rw)) +
              ") is not supported; verify a write job, or read back with a read job that has verify set";
+    if (job.verify != VerifyKind::none && (!fixed_bs(job) || job.seq_add != 0))
+      return "job '" + job.name +
+             "': verify with variable block sizes (bsrange, bssplit) or a sequence postfix (rw=write:N) is "
+             "not supported";
     if (job.verify != VerifyKind::none && std::min(job.bs[0], job.bs[1]) < 512)
       return "job '" + job.name + "': verify needs bs of at least 512 bytes";
   }
@@ -129,7 +233,8 @@ uint64_t planned_bytes(const std::vector<JobOptions>& jobs) {
   uint64_t total = 0;
   for (auto& j : jobs) {
     if (j.time_based) return 0;
-    total += j.size * j.numjobs * ((j.verify != VerifyKind::none && j.do_verify && !does_read(j.rw)) ? 2 : 1);
+    const uint64_t pass = j.io_size ? j.io_size : j.size;
+    total += pass * j.loops * j.numjobs * ((j.verify != VerifyKind::none && j.do_verify && !does_read(j.rw)) ? 2 : 1);
   }
   return total;
 }
@@ -137,7 +242,7 @@ uint64_t planned_bytes(const std::vector<JobOptions>& jobs) {
 uint64_t planned_ns(const std::vector<JobOptions>& jobs) {
   uint64_t total = 0, group = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (i > 0 && jobs[i].stonewall) total += group, group = 0;
+    if (i > 0 && starts_run_group(jobs[i])) total += group, group = 0;
     const auto& j = jobs[i];
     if (j.runtime.count() > 0)
       group = std::max<uint64_t>(group, uint64_t((j.startdelay + j.ramp_time + j.runtime).count()) * 1000);
@@ -149,14 +254,19 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
                     RunProgress* progress) {
   RunOutcome out;
   std::vector<std::unique_ptr<Instance>> instances;
-  int groupid = 0;
+  // fio's groups: stonewall starts a new reporting group and waits for the
+  // jobs before it; new_group only starts a reporting group; wait_for only
+  // waits (check_jobs made sure it names a job before it).
+  int groupid = 0, run_groups = 0;
   unsigned index = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (i > 0 && jobs[i].stonewall) ++groupid;
+    if (i > 0 && (jobs[i].stonewall || jobs[i].new_group)) ++groupid;
+    if (i > 0 && starts_run_group(jobs[i])) ++run_groups;
     for (unsigned c = 0; c < jobs[i].numjobs; ++c) {
       auto inst = std::make_unique<Instance>();
       inst->job = &jobs[i];
       inst->index = index++;
+      inst->run_group = run_groups;
       inst->groupid = groupid;
       inst->result.groupid = groupid;
       inst->result.pid = int(::getpid());
@@ -166,18 +276,22 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
   const auto wall_start = std::chrono::steady_clock::now();
   io::IoContext* shared = target.shared_context();
   auto target_now = [&] { return shared ? shared->backend().now_ns() : io::monotonic_ns(); };
-  for (int g = 0; g <= groupid; ++g) {
+  std::atomic<bool> exit_all{false};
+  for (int g = 0; g <= run_groups; ++g) {
+    if (exit_all) break;  // exitall with exit_what=all: the rest never start
+    ExitFlags exit;
+    exit.all = &exit_all;
     std::vector<Instance*> group;
     for (auto& inst : instances)
-      if (inst->groupid == g) group.push_back(inst.get());
+      if (inst->run_group == g) group.push_back(inst.get());
     const auto before = target.members();
     const uint64_t t0 = target_now();
     if (shared) {
-      run_simulated(group, target, *shared, progress);
+      run_simulated(group, target, *shared, progress, &exit);
     } else {
       std::vector<std::thread> threads;
       for (Instance* inst : group)
-        threads.emplace_back(run_thread, std::ref(*inst), std::ref(target), progress);
+        threads.emplace_back(run_thread, std::ref(*inst), std::ref(target), progress, &exit);
       for (auto& t : threads) t.join();
     }
     const uint64_t span = std::max<uint64_t>(target_now() - t0, 1);
@@ -203,7 +317,11 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
     // Member figures are the array's over the group: with group_reporting
     // the group's entry gets them once (fio sums merged entries).
     for (size_t i = 0; i < group.size(); ++i)
-      if (i == 0 || !group[i]->job->group_reporting) group[i]->result.raidscope = ext;
+      if (i == 0 || !group[i]->job->group_reporting) {
+        group[i]->result.raidscope = ext;
+        group[i]->result.raidscope->engine = group[i]->engine;
+        group[i]->result.raidscope->io_mode = group[i]->io_mode;
+      }
   }
   const auto elapsed = std::chrono::steady_clock::now() - wall_start;
   out.results.raidscope_version = "0.1.0";

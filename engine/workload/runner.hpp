@@ -22,13 +22,20 @@ struct RunOutcome {
   std::vector<std::string> verify_messages;  // first failure per job
 };
 
-// Checks every job against the target (sizes, alignment, verify mode);
-// returns "" or the first problem, naming the job.
+// Checks every job against the target (sizes, alignment, verify mode, a
+// page cache for direct=0 written out, mmap needing a file) and applies
+// fio's fix-ups (the sync engines' depth capped at 1); returns "" or the
+// first problem, naming the job.
 std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target);
 
 // Total bytes the run will move when none is time based (0 otherwise), and
 // its longest planned duration in ns (0 if none is time limited): for
 // progress and ETA.
+// fio's notes about the engines, one line each, for the output: a sync
+// engine's iodepth capped at 1 (per job), libaio/posixaio run on io_uring
+// (once per engine). Call before check_jobs(), which caps the depth.
+std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs);
+
 uint64_t planned_bytes(const std::vector<JobOptions>& jobs);
 uint64_t planned_ns(const std::vector<JobOptions>& jobs);
 

@@ -50,13 +50,20 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     sc.name = j.at("name").get<std::string>();
     sc.description = j.value("description", "");
     sc.seed_ref = j.value("seed", "");
-    sc.policy_before = j.at("policy_before").get<std::string>();
-    sc.policy_after = j.at("policy_after").get<std::string>();
+    sc.policy_tunable = j.value("policy_tunable", std::string(kDefaultPolicyTunable));
+    sc.policy_before = as_text(j.at("policy_before"));
+    sc.policy_after = as_text(j.at("policy_after"));
     for (auto& r : j.at("rows")) {
       ScenarioRow row;
       row.label = r.at("label").get<std::string>();
       row.level = r.value("level", 1);
-      row.layout = r.value("layout", "n2");
+      row.layout = r.value("layout", "");
+      row.chunk_bytes = r.value("chunk_bytes", kDefaultScenarioChunkBytes);
+      row.bitmap_chunk_bytes = r.value("bitmap_chunk_bytes", 0u);
+      row.member_bytes = r.value("member_bytes", uint64_t{0});
+      row.policy_tunable = sc.policy_tunable;
+      if (r.contains("tunables"))
+        for (auto& [k, v] : r.at("tunables").items()) row.tunables.emplace_back(k, as_text(v));
       row.members = r.at("members").get<std::vector<std::string>>();
       for (auto& [k, v] : r.at("job").items()) row.job.emplace_back(k, as_text(v));
       if (r.contains("seed")) {
@@ -71,8 +78,10 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
       }
       sc.rows.push_back(std::move(row));
     }
+    // Read policies are known here; any other tunable's values are checked
+    // by the array's registry when the row runs.
     for (const auto& p : {sc.policy_before, sc.policy_after})
-      if (!balance::policy_from_name(p)) {
+      if (sc.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(p)) {
         *error = origin + ": unknown policy '" + p + "'";
         return std::nullopt;
       }
@@ -136,7 +145,58 @@ void check_share(std::vector<FigureCheck>& out, const char* what, const std::vec
   out.push_back(c);
 }
 
+// md's shape for a row: level, layout word and chunk from the row's names.
+std::optional<raid::Shape> row_shape(const ScenarioRow& row, int disks, uint64_t member_bytes, std::string* error) {
+  raid::Shape shape;
+  shape.level = row.level;
+  shape.raid_disks = disks;
+  uint64_t granule = 1024;  // sectors: whole 512 KiB, as before chunks were configurable
+  if (row.level == 10 || row.level == 5) {
+    if (row.chunk_bytes < 4096 || row.chunk_bytes % 4096 != 0) {
+      *error = row.label + ": chunk_bytes " + std::to_string(row.chunk_bytes) + " is not a multiple of 4096";
+      return std::nullopt;
+    }
+    shape.chunk_sectors = row.chunk_bytes / 512;
+    granule = std::max<uint64_t>(granule, shape.chunk_sectors);
+  }
+  if (row.level == 10) {
+    auto l = layout::parse_raid10_layout(row.layout.empty() ? "n2" : row.layout, disks);
+    if (!l) {
+      *error = row.label + ": " + l.error().message;
+      return std::nullopt;
+    }
+    shape.layout = *l;
+  } else if (row.level == 5) {
+    auto l = layout::parse_raid5_layout(row.layout.empty() ? "left-symmetric" : row.layout);
+    if (!l) {
+      *error = row.label + ": " + l.error().message;
+      return std::nullopt;
+    }
+    shape.layout = uint32_t(*l);
+  }
+  shape.dev_sectors = member_bytes / 512 / granule * granule;
+  return shape;
+}
+
+Status set_tunable(telemetry::TunableRegistry& reg, const std::string& row, const std::string& name,
+                   const std::string& value) {
+  if (!reg.has(name)) {
+    std::string known;
+    for (auto& t : reg.list()) known += (known.empty() ? "" : ", ") + t.spec.name;
+    return make_error(Errc::invalid_argument,
+                      row + ": this array has no tunable '" + name + "' (it has: " + known + ")");
+  }
+  if (Status st = reg.set(name, value); !st) return make_error(st.error().code, row + ": " + st.error().message);
+  return {};
+}
+
 }  // namespace
+
+double PolicyFigures::section(const std::string& key, double fallback) const {
+  for (auto& [k, v] : sections)
+    if (k == key) return v;
+  return fallback;
+}
 
 std::vector<FigureCheck> check_against_seed(const SeedFigures& seed, const PolicyFigures& before,
                                             const PolicyFigures& after) {
@@ -191,25 +251,19 @@ std::optional<Scenario> find_scenario(const std::string& name, const std::vector
 std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
                                           const std::vector<io::DeviceProfile>& profiles,
                                           const balance::Tunables& tunables, std::string* error) {
-  auto pid = balance::policy_from_name(policy);
-  if (!pid) {
+  if (row.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(policy)) {
     *error = "unknown policy '" + policy + "'";
     return std::nullopt;
   }
-  const int disks = int(profiles.size());
-  raid::Shape shape;
-  shape.level = row.level;
-  shape.raid_disks = disks;
-  if (row.level == 10) {
-    auto l = layout::parse_raid10_layout(row.layout, disks);
-    if (!l) {
-      *error = l.error().message;
-      return std::nullopt;
-    }
-    shape.layout = *l;
-    shape.chunk_sectors = 1024;
+  const uint64_t capacity = member_bytes(profiles);
+  if (row.member_bytes > capacity) {
+    *error = row.label + ": member_bytes " + std::to_string(row.member_bytes) + " is more than the members hold (" +
+             std::to_string(capacity) + ")";
+    return std::nullopt;
   }
-  shape.dev_sectors = member_bytes(profiles) / 512 / 1024 * 1024;
+  auto made_shape = row_shape(row, int(profiles.size()), row.member_bytes ? row.member_bytes : capacity, error);
+  if (!made_shape) return std::nullopt;
+  const raid::Shape& shape = *made_shape;
   std::vector<std::shared_ptr<io::DeviceModel>> models;
   for (auto& p : profiles) {
     std::string why;
@@ -219,21 +273,32 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
     }
     models.push_back(io::make_model(p));
   }
-  auto made = SimArrayTarget::make(shape, models);
+  auto made = SimArrayTarget::make(shape, models, row.bitmap_chunk_bytes);
   if (!made) {
     *error = made.error().message;
     return std::nullopt;
   }
   SimArrayTarget& target = **made;
   auto& reg = target.array().tunables();
-  for (auto [name, value] : {std::pair<std::string, std::string>{"read_policy", policy},
-                             {"min_contig_read", std::to_string(tunables.min_contig_read)},
+  // The read-balance knobs where the level has them (mirrors), then the
+  // row's own tunables, then the policy under test.
+  for (auto [name, value] : {std::pair<std::string, std::string>{"min_contig_read", std::to_string(tunables.min_contig_read)},
                              {"rot_round_down", std::to_string(tunables.rot_round_down)},
                              {"nonrot_round_down", std::to_string(tunables.nonrot_round_down)}})
-    if (Status st = reg.set(name, value); !st) {
+    if (reg.has(name))
+      if (Status st = reg.set(name, value); !st) {
+        *error = st.error().message;
+        return std::nullopt;
+      }
+  for (auto& [name, value] : row.tunables)
+    if (Status st = set_tunable(reg, row.label, name, value); !st) {
       *error = st.error().message;
       return std::nullopt;
     }
+  if (Status st = set_tunable(reg, row.label, row.policy_tunable, policy); !st) {
+    *error = st.error().message;
+    return std::nullopt;
+  }
 
   // The row's fio options, as `--key=value` arguments of one job.
   std::vector<std::string> args = {"--name=" + row.label};
@@ -272,6 +337,8 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
       f.member_ios += m.reads + m.writes;
     }
   f.wall_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(wall).count());
+  for (auto& sec : target.array().read_sections())
+    for (auto& [k, v] : sec.values) f.sections.emplace_back(sec.name + "." + k, v);
   return f;
 }
 
@@ -313,6 +380,8 @@ std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, c
     }
     ScenarioRowResult r;
     r.label = row.label;
+    r.policy_tunable = row.policy_tunable;
+    r.tunables = row.tunables;
     for (auto& p : profiles) r.members.push_back(p.name);
     r.seed = row.seed;
     r.policy_before = ov.policy_before.empty() ? sc.policy_before : ov.policy_before;

@@ -2,6 +2,14 @@
 // once with the policy before the patch and once with the policy after, on
 // emulated disks whose profiles were calibrated to the seed's hardware.
 // Scenario files are JSON in resources/scenarios/ (one per seed table).
+//
+// The "policy" is the value of one tunable of the array's registry, named by
+// the scenario's `policy_tunable` (default "read_policy": the read-balance
+// seeds); a RAID5 scenario varies "stripe_scheduling", a bitmap one its own
+// knob. A row may also fix other tunables (`tunables`: {name: value}, applied
+// before the policy), the chunk (`chunk_bytes`, default 512 KiB), a
+// write-intent bitmap (`bitmap_chunk_bytes`) and the members' usable size
+// (`member_bytes`).
 #pragma once
 #include <map>
 #include <optional>
@@ -36,10 +44,22 @@ struct FigureCheck {
   std::string detail;  // seed vs simulated, for the reader
 };
 
+inline constexpr const char* kDefaultPolicyTunable = "read_policy";
+inline constexpr uint32_t kDefaultScenarioChunkBytes = 512 * 1024;
+
 struct ScenarioRow {
   std::string label;
   int level = 1;
-  std::string layout = "n2";
+  std::string layout;  // mdadm's name for the level ("n2", "left-symmetric"); "": the level's default
+  uint32_t chunk_bytes = kDefaultScenarioChunkBytes;  // levels 10 and 5
+  uint32_t bitmap_chunk_bytes = 0;  // a write-intent bitmap of this chunk; 0: none
+  // Each member's usable size (what is left after md's data offset, as the
+  // seed's array had it); 0: the smallest profile's capacity.
+  uint64_t member_bytes = 0;
+  // The tunable simulate_row() sets to the policy (the scenario's).
+  std::string policy_tunable = kDefaultPolicyTunable;
+  // Tunables set on the array before the policy, in order ("stripe_cache_size": "512").
+  std::vector<std::pair<std::string, std::string>> tunables;
   std::vector<std::string> members;                      // profile name per member
   std::vector<std::pair<std::string, std::string>> job;  // fio options
   SeedFigures seed;
@@ -47,7 +67,8 @@ struct ScenarioRow {
 
 struct Scenario {
   std::string name, description, seed_ref;
-  std::string policy_before, policy_after;
+  std::string policy_tunable = kDefaultPolicyTunable;
+  std::string policy_before, policy_after;  // values of policy_tunable
   std::vector<ScenarioRow> rows;
 };
 
@@ -57,10 +78,16 @@ struct PolicyFigures {
   double mean_lat_us = 0;
   uint64_t member_ios = 0;  // member I/Os the simulator executed
   uint64_t wall_ns = 0;     // wall-clock time the run took
+  // The array's telemetry sections at the end of the run, flattened as
+  // "section.key" (e.g. "raid5.prereads_total"): what a level counted.
+  std::vector<std::pair<std::string, double>> sections;
+  // The value of `key` in sections, or `fallback` when absent.
+  double section(const std::string& key, double fallback = 0) const;
 };
 
 struct ScenarioRowResult {
-  std::string label, policy_before, policy_after;
+  std::string label, policy_tunable, policy_before, policy_after;
+  std::vector<std::pair<std::string, std::string>> tunables;  // the row's fixed tunables
   std::vector<std::string> members;
   SeedFigures seed;
   PolicyFigures before, after;
@@ -97,9 +124,10 @@ std::optional<Scenario> find_scenario(const std::string& name, const std::vector
                                       std::string* error);
 std::vector<Scenario> list_scenarios(const std::vector<std::string>& dirs);
 
-// Runs one row with one policy on a fresh simulated array of the given
-// emulated disks, each as big as the smallest of them (md's rule for a
-// mirror). Deterministic.
+// Runs one row with one policy (the value of row.policy_tunable) on a fresh
+// simulated array of the given emulated disks, each as big as the smallest
+// of them (md's rule). `tunables` (the read-balance knobs) are set only on
+// arrays that have them. Deterministic.
 std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
                                           const std::vector<io::DeviceProfile>& profiles,
                                           const balance::Tunables& tunables, std::string* error);

@@ -52,6 +52,7 @@ SkewDistribution::SkewDistribution(Distribution kind, uint64_t n, double param, 
       break;
     }
     case Distribution::random:
+    case Distribution::zoned:  // the offset generator draws zones itself
       break;
   }
 }
@@ -65,6 +66,7 @@ uint64_t SkewDistribution::next(Rng& rng) noexcept {
     case Distribution::normal:
       return next_normal(rng);
     case Distribution::random:
+    case Distribution::zoned:
       return rng.below(n_);
   }
   return 0;

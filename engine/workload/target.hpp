@@ -15,6 +15,7 @@
 #include "telemetry/live_histogram.hpp"
 #include "telemetry/member_counters.hpp"
 #include "telemetry/sampler.hpp"
+#include "workload/job_options.hpp"
 
 namespace rs::workload {
 
@@ -55,6 +56,15 @@ class TargetPort {
   io::Backend& backend() { return context().backend(); }
 };
 
+// What one job's I/O runs on (Target::open_job_io), and what the output
+// says about it: only what actually runs.
+struct JobIo {
+  std::shared_ptr<void> keep;  // what the backend uses (the job's own open of the file); outlives it
+  std::unique_ptr<io::Backend> backend;
+  std::string engine;   // "psync (pread/pwrite, one I/O at a time)", "libaio, run on io_uring ..."
+  std::string io_mode;  // "buffered (page cache)", "direct (O_DIRECT)", ...
+};
+
 class Target {
  public:
   virtual ~Target() = default;
@@ -66,6 +76,13 @@ class Target {
   // jobs then run on the calling thread). Real targets: null.
   virtual io::IoContext* shared_context() { return nullptr; }
   virtual std::unique_ptr<TargetPort> open_port(io::IoContext& context) = 0;
+  // One job's backend, following its ioengine and direct options as far as
+  // this target can; the default (arrays, null) is make_backend() with
+  // the sync engines at depth 1. Empty backend and *error set on failure.
+  virtual JobIo open_job_io(const JobOptions& job, std::string* error);
+  // Whether direct=0 can go through a page cache here (a file or device
+  // can; an array has none of its own).
+  virtual bool offers_buffered() const { return false; }
   virtual std::string describe() const = 0;
   // Per-member counters (arrays), for read shares and pending depth.
   virtual std::vector<MemberTelemetry> members() const { return {}; }

@@ -6,8 +6,33 @@
 #include "io/uring_backend.hpp"
 #include "levels/levels.hpp"
 #include "raid/array_port.hpp"
+#include "workload/sync_engines.hpp"
 
 namespace rs::workload {
+
+// ---- every target ----
+
+namespace {
+// The queued engines RaidScope does not have: run on io_uring, said so.
+std::string queued_engine_label(IoEngine e, const std::string& backend) {
+  if (e == IoEngine::libaio || e == IoEngine::posixaio)
+    return std::string(to_string(e)) + ", run on " + backend + " (RaidScope has no " +
+           std::string(to_string(e)) + " engine; same queue depth and batching)";
+  return backend;
+}
+}  // namespace
+
+JobIo Target::open_job_io(const JobOptions& job, std::string*) {
+  JobIo j;
+  const bool sync = is_sync_engine(job.ioengine);
+  j.backend = make_backend(sync ? 1 : job.iodepth);
+  const std::string path = j.backend ? j.backend->describe() : "io_uring";
+  j.engine = sync ? std::string(to_string(job.ioengine)) + ", one I/O at a time through the array's " + path +
+                        " path (the array is RaidScope's own I/O path, not a system call)"
+                  : queued_engine_label(job.ioengine, path);
+  j.io_mode = "direct (the array has no page cache; its members are opened with O_DIRECT)";
+  return j;
+}
 
 // ---- ArrayTarget ----
 
@@ -67,10 +92,11 @@ std::string ArrayTarget::policy() const {
 // ---- SimArrayTarget ----
 
 Result<std::unique_ptr<SimArrayTarget>> SimArrayTarget::make(const raid::Shape& shape,
-                                                             std::vector<std::shared_ptr<io::DeviceModel>> models) {
+                                                             std::vector<std::shared_ptr<io::DeviceModel>> models,
+                                                             uint32_t bitmap_chunk_bytes) {
   auto t = std::unique_ptr<SimArrayTarget>(new SimArrayTarget());
   t->models_ = std::move(models);
-  auto arr = raid::Array::simulated(levels::builtin(), shape, t->models_);
+  auto arr = raid::Array::simulated(levels::builtin(), shape, t->models_, bitmap_chunk_bytes);
   if (!arr) return arr.take_error();
   t->array_ = std::move(*arr);
   t->inner_ = std::make_unique<ArrayTarget>(*t->array_);
@@ -79,10 +105,15 @@ Result<std::unique_ptr<SimArrayTarget>> SimArrayTarget::make(const raid::Shape& 
   auto sim = std::make_unique<io::SimBackend>(raw, nullptr, 4096);
   t->sim_ = sim.get();
   t->context_ = std::make_unique<io::IoContext>(std::move(sim), "sim");
+  t->array_->attach_bitmap_context(*t->context_);
   return t;
 }
 
-SimArrayTarget::~SimArrayTarget() = default;
+// The bitmap's daemon timer and port live on the context: stop them before
+// the context completes what is still queued on its backend.
+SimArrayTarget::~SimArrayTarget() {
+  if (array_) array_->detach_bitmap_context();
+}
 
 std::string SimArrayTarget::describe() const {
   return inner_->describe() + ", simulated";
@@ -151,8 +182,32 @@ std::unique_ptr<TargetPort> DeviceTarget::open_port(io::IoContext& context) {
 }
 
 std::string DeviceTarget::describe() const {
-  return dev_->path() + (dev_->info().block_device ? " (block device" : " (file") +
-         (dev_->info().direct ? ", O_DIRECT)" : ", buffered)");
+  return dev_->path() + (dev_->info().block_device ? " (block device)" : " (file)");
+}
+
+JobIo DeviceTarget::open_job_io(const JobOptions& job, std::string* error) {
+  JobIo j;
+  // The filesystem may refuse O_DIRECT (tmpfs): then the job runs buffered
+  // and says so.
+  const bool direct = job.direct && dev_->info().direct;
+  auto dev = std::shared_ptr<io::MemberDevice>(dev_->reopen(direct, error));
+  if (!dev) return j;
+  j.io_mode = direct           ? "direct (O_DIRECT)"
+              : job.direct     ? "buffered (page cache): " + dev_->info().direct_note
+                               : "buffered (page cache)";
+  if (is_sync_engine(job.ioengine)) {
+    j.backend = SyncEngineBackend::make(job.ioengine, *dev, does_write(job.rw), is_random(job.rw), error);
+    if (!j.backend) return j;
+    j.engine = describe_sync_engine(job.ioengine);
+  } else {
+    io::MemberDevice* devs[] = {dev.get()};
+    std::string fallback;
+    j.backend = io::make_real_backend(devs, job.iodepth, &fallback);
+    j.engine = queued_engine_label(job.ioengine, j.backend->describe());
+    if (!fallback.empty()) j.engine += ": " + fallback;
+  }
+  j.keep = dev;
+  return j;
 }
 
 std::vector<MemberTelemetry> DeviceTarget::members() const {
@@ -231,6 +286,14 @@ class NullPort final : public TargetPort {
   NullTarget& target_;
   io::IoContext& context_;
 };
+
+JobIo NullTarget::open_job_io(const JobOptions& job, std::string*) {
+  JobIo j;
+  j.backend = make_backend(job.iodepth);
+  j.engine = "null (no I/O)";
+  j.io_mode = "none";
+  return j;
+}
 
 std::unique_ptr<io::Backend> NullTarget::make_backend(unsigned depth) {
   return std::make_unique<NullBackend>(depth);

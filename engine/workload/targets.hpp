@@ -34,10 +34,13 @@ class ArrayTarget final : public Target {
 // A simulated array of emulated disks on one shared virtual-time context.
 class SimArrayTarget final : public Target {
  public:
-  // `models[i]` is member i; nullptr makes it missing. Fails when the shape
-  // is not one the levels accept.
+  // `models[i]` is member i; nullptr makes it missing. `bitmap_chunk_bytes`
+  // (0: none) gives the array a write-intent bitmap whose page writes and
+  // daemon run on the simulator's context. Fails when the shape is not one
+  // the levels accept.
   static Result<std::unique_ptr<SimArrayTarget>> make(const raid::Shape& shape,
-                                                      std::vector<std::shared_ptr<io::DeviceModel>> models);
+                                                      std::vector<std::shared_ptr<io::DeviceModel>> models,
+                                                      uint32_t bitmap_chunk_bytes = 0);
   ~SimArrayTarget() override;
   raid::Array& array() { return *array_; }
   io::SimBackend& sim() { return *sim_; }
@@ -69,6 +72,10 @@ class DeviceTarget final : public Target, public telemetry::TelemetrySource {
   uint32_t block_size() const override { return dev_->alignment(); }
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override;
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
+  // The job's own open of the file (O_DIRECT or not, as the job says) and
+  // its engine: a sync engine's system calls, else io_uring.
+  JobIo open_job_io(const JobOptions& job, std::string* error) override;
+  bool offers_buffered() const override { return true; }
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override;
   const telemetry::TelemetrySource& telemetry() const override { return *this; }
@@ -93,6 +100,8 @@ class NullTarget final : public Target, public telemetry::TelemetrySource {
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override;
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   std::string describe() const override { return "null (no I/O)"; }
+  JobIo open_job_io(const JobOptions& job, std::string* error) override;
+  bool offers_buffered() const override { return true; }  // nothing is read or written either way
   const telemetry::TelemetrySource& telemetry() const override { return *this; }
   const telemetry::LiveLatencySet& latencies() const override { return latencies_; }
   std::vector<MemberReading> read_members() const override { return {}; }

@@ -32,7 +32,7 @@ PY
 pass "array bench JSON"
 
 # fio's batching options: the first fill goes in as one batch of 8.
-"$CLI" bench --array=a.img,b.img --name=batched --rw=randread --bs=4k --iodepth=8 --size=8m --direct=1 \
+"$CLI" bench --array=a.img,b.img --name=batched --ioengine=io_uring --rw=randread --bs=4k --iodepth=8 --size=8m --direct=1 \
   --iodepth_batch_submit=8 --iodepth_batch_complete_max=8 --output-format=json --output=batched.json
 python3 - batched.json <<'PY' || fail "batched submission JSON"
 import json, sys

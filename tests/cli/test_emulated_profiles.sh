@@ -14,7 +14,7 @@ source "$(dirname "$0")/lib.sh"
 run() {  # run OUTPUT POLICY [EXTRA...]
   local out=$1 policy=$2; shift 2
   "$CLI" bench --array=a.img,b.img --member-profile=virtio-100mbs --policy="$policy" "$@" --name=seq --rw=read \
-    --bs=1M --iodepth=16 --runtime=2 --time_based --direct=1 --output-format=json --output="$out.json" 2>"$out.err" ||
+    --bs=1M --iodepth=16 --ioengine=io_uring --runtime=2 --time_based --direct=1 --output-format=json --output="$out.json" 2>"$out.err" ||
     { cat "$out.err" >&2; fail "bench with $policy"; }
 }
 run md-legacy md-legacy

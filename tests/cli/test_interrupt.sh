@@ -40,7 +40,7 @@ for trial in 1 2 3; do
   array_is_sound "check interrupted after $d ms"
   interrupt $d "$CLI" repair m0.img m1.img m2.img m3.img
   array_is_sound "repair interrupted after $d ms"
-  interrupt $d "$CLI" bench --array=m0.img,m1.img,m2.img,m3.img --name=w --rw=randwrite --bs=4k --iodepth=8 \
+  interrupt $d "$CLI" bench --array=m0.img,m1.img,m2.img,m3.img --name=w --rw=randwrite --bs=4k --iodepth=8 --ioengine=io_uring \
     --offset=0 --size=64m --runtime=5 --time_based --direct=1
   [[ $status == 130 ]] && { grep -q "WRITE: bw=" "$WORK/int.out" || fail "bench printed nothing after SIGINT"; }
   array_is_sound "bench interrupted after $d ms"

@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.sh"
 # ~40 1 MiB reads each, so one read more or less moves a sample by 2.5 %.
 "$CLI" create --level=1 --raid-devices=2 --create-files=1G v0.img v1.img >/dev/null
 expect_status 0 "bench with --set-at" -- "$CLI" bench --array=v0.img,v1.img --member-profile=virtio-100mbs \
-  --policy=md-legacy --name=seq --rw=read --bs=1M --iodepth=16 --runtime=6 --time_based --direct=1 \
+  --policy=md-legacy --name=seq --rw=read --bs=1M --iodepth=16 --ioengine=io_uring --runtime=6 --time_based --direct=1 \
   --set-at=3:read_policy=md-rr --telemetry=t.jsonl --status-interval=200
 python3 - t.jsonl <<'PY'
 import json, sys
@@ -50,7 +50,7 @@ pass "bad live settings are usage errors"
 
 # Ctrl-C: the run stops within a second, prints what it measured, exit 130.
 set +e
-"$CLI" bench --array=v0.img,v1.img --member-profile=virtio-100mbs --rw=read --bs=1M --iodepth=8 --runtime=30 \
+"$CLI" bench --array=v0.img,v1.img --member-profile=virtio-100mbs --rw=read --bs=1M --iodepth=8 --ioengine=io_uring --runtime=30 \
   --time_based --direct=1 >int.out 2>int.err &
 pid=$!
 sleep 2

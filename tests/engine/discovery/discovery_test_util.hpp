@@ -57,10 +57,11 @@ struct FixtureSystem {
   // A bound loop device loopN (major 7) over `backing`, as the kernel lays
   // it out: /sys/block/loopN/{dev,loop/backing_file,loop/autoclear,holders}
   // and the /sys/dev/block/7:N symlink to it.
-  void add_loop(int n, const std::string& backing) {
+  void add_loop(int n, const std::string& backing, uint64_t sectors = 2048) {
     const std::string name = "loop" + std::to_string(n);
     const std::string dir = roots.sysfs + "/block/" + name;
     write_text(dir + "/dev", "7:" + std::to_string(n) + "\n");
+    write_text(dir + "/size", std::to_string(sectors) + "\n");
     write_text(dir + "/loop/backing_file", backing + "\n");
     write_text(dir + "/loop/autoclear", "0\n");
     std::filesystem::create_directories(dir + "/holders");
@@ -88,6 +89,52 @@ struct FixtureSystem {
   void add_swap(const std::string& name) {
     std::ofstream out(roots.proc + "/swaps", std::ios::app);
     out << name << "\t\t\t\tpartition\t1048572\t\t0\t\t-2\n";
+  }
+  // A whole disk as a driver lays it out: /sys/block/<name>/{dev,size,
+  // removable,ro,queue/...,device/model,device/serial,holders/} and the
+  // /sys/dev/block/<dev> symlink.
+  struct Disk {
+    std::string name, dev;  // "sda", "8:0"
+    uint64_t sectors = 1 << 21;
+    int rotational = 0;
+    uint32_t io_opt = 0, logical_block_size = 512, physical_block_size = 512;
+    std::string model, serial;
+    bool removable = false;
+  };
+  void add_disk(const Disk& d) {
+    const std::string dir = roots.sysfs + "/block/" + d.name;
+    write_text(dir + "/dev", d.dev + "\n");
+    write_text(dir + "/size", std::to_string(d.sectors) + "\n");
+    write_text(dir + "/removable", std::string(d.removable ? "1" : "0") + "\n");
+    write_text(dir + "/ro", "0\n");
+    write_text(dir + "/queue/rotational", std::to_string(d.rotational) + "\n");
+    write_text(dir + "/queue/optimal_io_size", std::to_string(d.io_opt) + "\n");
+    write_text(dir + "/queue/logical_block_size", std::to_string(d.logical_block_size) + "\n");
+    write_text(dir + "/queue/physical_block_size", std::to_string(d.physical_block_size) + "\n");
+    // SCSI pads the model to 16 characters; discovery trims it.
+    if (!d.model.empty()) write_text(dir + "/device/model", d.model + "    \n");
+    if (!d.serial.empty()) write_text(dir + "/device/serial", d.serial + "\n");
+    std::filesystem::create_directories(dir + "/holders");
+    std::filesystem::create_directory_symlink("../../block/" + d.name, roots.sysfs + "/dev/block/" + d.dev);
+  }
+  // A partition <disk>/<name> of `sectors` (a partition has no queue/ of its own).
+  void add_disk_partition(const std::string& disk, const std::string& name, const std::string& dev,
+                          uint64_t sectors) {
+    const std::string dir = roots.sysfs + "/block/" + disk + "/" + name;
+    write_text(dir + "/partition", name.substr(name.find_last_not_of("0123456789") + 1) + "\n");
+    write_text(dir + "/dev", dev + "\n");
+    write_text(dir + "/size", std::to_string(sectors) + "\n");
+    write_text(dir + "/ro", "0\n");
+    std::filesystem::create_directories(dir + "/holders");
+    std::filesystem::create_directory_symlink("../../block/" + disk + "/" + name, roots.sysfs + "/dev/block/" + dev);
+  }
+  // The device node <dev>/<name>: here a sparse regular file of `bytes`, so
+  // the content probes (md superblock, libblkid) read something.
+  std::string add_node(const std::string& name, uint64_t bytes) {
+    const std::string p = roots.dev + "/" + name;
+    write_text(p, "");
+    REQUIRE(::truncate(p.c_str(), off_t(bytes)) == 0);
+    return p;
   }
   std::string loop_node(int n) const { return roots.dev + "/loop" + std::to_string(n); }
 };

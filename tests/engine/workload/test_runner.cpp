@@ -236,7 +236,7 @@ TEST_CASE("submission and reaping follow fio's iodepth_batch options", "[runner]
   const uint64_t ios = (16ull << 20) / 4096;
   NullTarget target(16ull << 20);
   SECTION("fio's defaults: one I/O per submit call, one completion per reap") {
-    auto jobs = jobs_from({"--name=d", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m"});
+    auto jobs = jobs_from({"--name=d", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m", "--ioengine=null"});
     auto out = run(jobs, target);
     const auto& j = out.results.jobs[0];
     REQUIRE(j.read.total_ios == ios);
@@ -247,7 +247,7 @@ TEST_CASE("submission and reaping follow fio's iodepth_batch options", "[runner]
     CHECK(dd.complete[1] == ios);
   }
   SECTION("batches of the queue depth") {
-    auto jobs = jobs_from({"--name=b", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m",
+    auto jobs = jobs_from({"--name=b", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m", "--ioengine=null",
                            "--iodepth_batch_submit=32", "--iodepth_batch_complete_max=32"});
     auto out = run(jobs, target);
     const auto& j = out.results.jobs[0];
@@ -260,7 +260,7 @@ TEST_CASE("submission and reaping follow fio's iodepth_batch options", "[runner]
     CHECK(dd.complete[4] >= ios / 32 - 1);
   }
   SECTION("a reap limit between the two") {
-    auto jobs = jobs_from({"--name=m", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m",
+    auto jobs = jobs_from({"--name=m", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m", "--ioengine=null",
                            "--iodepth_batch_submit=0", "--iodepth_batch_complete_min=2",
                            "--iodepth_batch_complete_max=6"});
     auto out = run(jobs, target);

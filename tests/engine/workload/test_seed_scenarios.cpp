@@ -102,10 +102,13 @@ const std::vector<SeedRow> kSeedRows = {
     {"seed-btrfs-qlen", "2 HDDs, pid on the modern, 32k randread QD16", 12.4e6, 18.4e6, {0, 1}, {}},
     {"seed-btrfs-qlen", "HDD+SSD, pid on the HDD, 32k randread QD16", 8.712e6, 379e6, {1, 0}, {}},
     {"seed-btrfs-qlen", "HDD+SSD, pid on the SSD, 32k randread QD16", 454e6, 379e6, {0, 1}, {}},
+    // Seed 001: fio randwrite 4k on md0, 6869 kB/s -> 64.4 MB/s.
+    {"seed-md-bitmap-io-opt", "4k randwrite QD1, 64M bitmap chunks", 6.869e6, 64.4e6, {}, {}},
 };
 
 // Figures the mechanisms do not reach (README, "Reading a simulate
-// table"): md-rr on 2 and 3 HDDs, simulated 569 and 774 MB/s. Kept out of
+// table"): md-rr on 2 and 3 HDDs, simulated 569 and 774 MB/s; seed 001's
+// QD1 writes. Kept out of
 // the acceptance test below and asserted as misses, so that the day a
 // model change reaches them this list has to go.
 struct KnownMiss {
@@ -116,6 +119,11 @@ struct KnownMiss {
 const std::vector<KnownMiss> kKnownMisses = {
     {"seed-md-rr-hdd", "2 disks, 1M read QD16 jobs=1", "after bandwidth"},
     {"seed-md-rr-hdd", "3 disks, 1M read QD16 jobs=1", "after bandwidth"},
+    // No host or kernel cost per I/O in the models: a QD1 4 KiB write
+    // without the sub-4k penalty comes out about 3x the seed's, the
+    // penalised side about 15 % fast (the scenario's description).
+    {"seed-md-bitmap-io-opt", "4k randwrite QD1, 64M bitmap chunks", "before bandwidth"},
+    {"seed-md-bitmap-io-opt", "4k randwrite QD1, 64M bitmap chunks", "after bandwidth"},
 };
 
 bool known_miss(const SeedRow& s, const std::string& what) {

@@ -1,0 +1,146 @@
+#include "raid5/raid5.hpp"
+
+#include "layout/layout_names.hpp"
+
+namespace rs::raid5 {
+
+using raid::MemberState;
+
+Raid5Personality::Raid5Personality(const raid::Shape& shape, const layout::Raid5Geometry& geometry,
+                                   raid::ArrayCore& core)
+    : shape_(shape), geo_(geometry), core_(core) {}
+
+uint64_t Raid5Personality::array_sectors() const { return layout::raid5_array_sectors(geo_); }
+
+std::string Raid5Personality::describe() const {
+  return "layout " + layout_name() + ", chunk " + std::to_string(geo_.chunk_sectors / 2) + "K, " +
+         std::to_string(geo_.data_disks()) + " data + 1 parity per stripe";
+}
+
+std::string Raid5Personality::layout_name() const { return layout::raid5_algorithm_name(geo_.algorithm); }
+
+// md runs raid5 with at most one member short of in sync (max_degraded 1).
+bool Raid5Personality::can_run(const raid::MemberTable& table, const std::vector<uint64_t>&) const {
+  int short_of_sync = 0;
+  for (int i = 0; i < geo_.raid_disks; ++i) {
+    const raid::Member& m = table[i];
+    if (!m.present() || m.state != MemberState::in_sync) ++short_of_sync;
+  }
+  return short_of_sync <= 1;
+}
+
+// ---- the write-intent bitmap: md's raid5 counts per-member stripe sectors ----
+
+uint64_t Raid5Personality::bitmap_sectors() const {
+  return geo_.dev_sectors / geo_.chunk_sectors * geo_.chunk_sectors;
+}
+
+std::pair<uint64_t, uint64_t> Raid5Personality::bitmap_range(uint64_t array_lo, uint64_t array_hi) const {
+  if (array_hi <= array_lo) return {0, 0};
+  const uint64_t chunk = geo_.chunk_sectors, row = row_sectors();
+  const uint64_t first = array_lo / row, last = (array_hi - 1) / row;
+  // Within one chunk: exactly the sectors written; otherwise whole chunks
+  // of the stripes touched (every member's part of those stripes).
+  if (array_lo / chunk == (array_hi - 1) / chunk)
+    return {first * chunk + array_lo % chunk, first * chunk + (array_hi - 1) % chunk + 1};
+  return {first * chunk, (last + 1) * chunk};
+}
+
+std::pair<uint64_t, uint64_t> Raid5Personality::array_range_of_bitmap(uint64_t lo, uint64_t hi) const {
+  if (hi <= lo) return {0, 0};
+  const uint64_t chunk = geo_.chunk_sectors, row = row_sectors();
+  return {lo / chunk * row, std::min(array_sectors(), ((hi - 1) / chunk + 1) * row)};
+}
+
+// ---- tunables and telemetry ----
+
+void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
+  using telemetry::TunableSpec;
+  using telemetry::TunableType;
+  // md's limits: raid5_store_stripe_cache_size refuses <= 16 and > 32768.
+  reg.add(
+      TunableSpec{"stripe_cache_size", TunableType::integer, 17, 32768, {}, "stripes",
+                  "stripe heads (one 4 KiB page per member) the stripe cache may hold (no effect until the cache is built)"},
+      [this](int) { return std::to_string(stripe_cache_size()); },
+      [this](int, const telemetry::TunableValue& v) {
+        cache_size_.store(int(v.number), std::memory_order_relaxed);
+        return Status{};
+      });
+  TunableSpec bypass{"preread_bypass_threshold", TunableType::integer, 0, 32768, {}, "stripes",
+                     "seed 004: times a stripe needing pre-reads may be bypassed by full-stripe writes "
+                     "(0: it waits until no full-stripe write is pending; no effect until the stripe cache is built)"};
+  // md: 0..stripe_cache_size (raid5_store_preread_threshold).
+  bypass.check = [this](int64_t v) {
+    const int size = stripe_cache_size();
+    return v > size ? "above stripe_cache_size (" + std::to_string(size) + "): valid 0.." + std::to_string(size)
+                    : std::string();
+  };
+  reg.add(
+      bypass, [this](int) { return std::to_string(bypass_threshold()); },
+      [this](int, const telemetry::TunableValue& v) {
+        bypass_threshold_.store(int(v.number), std::memory_order_relaxed);
+        return Status{};
+      });
+  reg.add(
+      TunableSpec{"stripe_scheduling", TunableType::choice, 0, 0, {"legacy", "priority"}, "",
+                  "how raid5d picks the next stripe: before seed 004 (legacy) or get_priority_stripe (priority); "
+                  "no effect until the stripe cache is built"},
+      [this](int) { return std::string(scheduling_name(scheduling())); },
+      [this](int, const telemetry::TunableValue& v) {
+        scheduling_.store(uint8_t(*scheduling_from_name(v.text)), std::memory_order_relaxed);
+        return Status{};
+      });
+}
+
+void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const {
+  telemetry::Section s;
+  s.name = "raid5";
+  const auto full = counters_.full_stripe.load(std::memory_order_relaxed);
+  const auto rmw = counters_.rmw.load(std::memory_order_relaxed);
+  const auto rcw = counters_.rcw.load(std::memory_order_relaxed);
+  const auto pre = counters_.prereads.load(std::memory_order_relaxed);
+  const double active = double(active_stripes());
+  s.values = {{"active_stripes", active},
+              {"stripe_cache_size", double(stripe_cache_size())},
+              {"preread_bypass_threshold", double(bypass_threshold())},
+              // per interval (since the previous sample)
+              {"full_stripe_writes", double(full - last_full_)},
+              {"rmw_writes", double(rmw - last_rmw_)},
+              {"rcw_writes", double(rcw - last_rcw_)},
+              {"prereads", double(pre - last_prereads_)},
+              // since the array started
+              {"full_stripe_writes_total", double(full)},
+              {"rmw_writes_total", double(rmw)},
+              {"rcw_writes_total", double(rcw)},
+              {"prereads_total", double(pre)},
+              {"degraded_reads_total", double(counters_.degraded_reads.load(std::memory_order_relaxed))}};
+  last_full_ = full;
+  last_rmw_ = rmw;
+  last_rcw_ = rcw;
+  last_prereads_ = pre;
+  out.push_back(std::move(s));
+}
+
+// ---- factory ----
+
+Result<std::unique_ptr<raid::Personality>> make_raid5(const raid::Shape& shape, raid::ArrayCore& core) {
+  std::string err;
+  auto g = layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors, &err);
+  if (!g) return make_error(Errc::invalid_argument, err);
+  return std::unique_ptr<raid::Personality>(new Raid5Personality(shape, *g, core));
+}
+
+Result<uint64_t> raid5_used_dev_sectors(const raid::Shape& shape, uint64_t member_sectors) {
+  std::string err;
+  if (!layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, member_sectors, &err))
+    return make_error(Errc::invalid_argument, err);
+  const uint64_t used = member_sectors / shape.chunk_sectors * shape.chunk_sectors;  // md: whole chunks
+  if (used == 0)
+    return make_error(Errc::invalid_argument,
+                      "the chunk (" + std::to_string(uint64_t(shape.chunk_sectors) * 512) +
+                          " bytes) is larger than a member's data area (" + std::to_string(member_sectors * 512) +
+                          " bytes): the array would hold nothing");
+  return used;
+}
+
+}  // namespace rs::raid5

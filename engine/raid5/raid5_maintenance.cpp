@@ -1,0 +1,96 @@
+// Rebuild, check and repair of RAID5 stripes, one stripe (chunk-row) at a
+// time on a task's thread, with synchronous member I/O (the front's resync
+// barrier holds array writes off the stripe meanwhile).
+#include <algorithm>
+#include <vector>
+
+#include "io/member_device.hpp"
+#include "raid5/parity.hpp"
+#include "raid5/raid5.hpp"
+
+namespace rs::raid5 {
+
+using raid::kSectorBytes;
+using raid::MemberState;
+
+namespace {
+// One block per member plus one, per maintenance thread.
+std::vector<uint8_t*> member_blocks(size_t members, size_t bytes) {
+  thread_local io::AlignedBuffer buf;
+  if (buf.size() < members * bytes) buf = io::AlignedBuffer(members * bytes);
+  std::vector<uint8_t*> v(members);
+  for (size_t i = 0; i < members; ++i) v[i] = buf.data() + i * bytes;
+  return v;
+}
+}  // namespace
+
+raid::PieceRange Raid5Personality::rebuild_range(int, uint64_t dev_sector) const {
+  const uint64_t chunk = geo_.chunk_sectors, stripe = dev_sector / chunk;
+  raid::PieceRange r;
+  r.dev_sectors = std::min(chunk - dev_sector % chunk, shape_.dev_sectors - dev_sector);
+  r.array_lo = std::min(stripe * row_sectors(), array_sectors());
+  r.array_hi = std::min((stripe + 1) * row_sectors(), array_sectors());
+  return r;
+}
+
+// The target's block is the XOR of every other member's block of the stripe.
+Status Raid5Personality::rebuild_piece(const raid::MemberTable& table, int target, uint64_t dev_sector,
+                                       const raid::PieceRange& range) {
+  if (range.array_lo == range.array_hi) return {};  // beyond the last whole chunk: unused
+  const int disks = geo_.raid_disks;
+  const uint64_t bytes = range.dev_sectors * kSectorBytes;
+  auto blocks = member_blocks(size_t(disks), bytes);
+  std::vector<uint8_t*> sources;
+  for (int i = 0; i < disks; ++i) {
+    if (i == target) continue;
+    if (!table[i].present() || table[i].state != MemberState::in_sync)
+      return make_error(Errc::io_error, "member " + std::to_string(i) + " is not in sync: stripe at device sector " +
+                                            std::to_string(dev_sector) + " cannot be rebuilt");
+    if (Status s = core_.read_member(table, i, dev_sector, blocks[size_t(i)], bytes); !s) return s;
+    sources.push_back(blocks[size_t(i)]);
+  }
+  uint8_t* out = blocks[size_t(target)];
+  xor_into(out, sources.data(), int(sources.size()), bytes);
+  return core_.write_member(table, target, dev_sector, out, bytes);
+}
+
+raid::PieceRange Raid5Personality::check_range(uint64_t array_sector) const {
+  const uint64_t row = row_sectors();
+  raid::PieceRange r;
+  r.array_lo = array_sector;
+  r.array_hi = std::min((array_sector / row + 1) * row, array_sectors());
+  return r;
+}
+
+// md's check: a stripe head whose blocks do not XOR to zero adds its
+// STRIPE_SECTORS (8) to mismatch_cnt; repair writes the parity the data gives.
+Result<raid::CheckPieceResult> Raid5Personality::check_piece(const raid::MemberTable& table,
+                                                             const raid::PieceRange& range, bool repair) {
+  raid::CheckPieceResult out;
+  out.sectors = range.array_hi - range.array_lo;
+  const int disks = geo_.raid_disks;
+  for (int i = 0; i < disks; ++i)
+    if (!table[i].present() || table[i].state != MemberState::in_sync) return out;  // degraded: nothing to compare
+  const uint64_t chunk = geo_.chunk_sectors, stripe = range.array_lo / row_sectors();
+  const uint64_t dev = stripe * chunk, bytes = chunk * kSectorBytes;
+  const int pd = layout::raid5_parity_disk(geo_, stripe);
+  auto blocks = member_blocks(size_t(disks) + 1, bytes);
+  for (int i = 0; i < disks; ++i)
+    if (Status s = core_.read_member(table, i, dev, blocks[size_t(i)], bytes); !s) return s.error();
+  std::vector<uint8_t*> page(static_cast<size_t>(disks)), data;
+  for (uint64_t off = 0; off < bytes; off += 4096) {
+    for (int i = 0; i < disks; ++i) page[size_t(i)] = blocks[size_t(i)] + off;
+    if (xor_is_zero(page.data(), disks, 4096)) continue;
+    out.mismatches += 4096 / kSectorBytes;
+    if (!repair) continue;
+    data.clear();
+    for (int i = 0; i < disks; ++i)
+      if (i != pd) data.push_back(page[size_t(i)]);
+    uint8_t* parity = blocks[size_t(disks)];
+    xor_into(parity, data.data(), int(data.size()), 4096);
+    if (Status s = core_.write_member(table, pd, dev + off / kSectorBytes, parity, 4096); !s) return s.error();
+  }
+  return out;
+}
+
+}  // namespace rs::raid5

@@ -1,0 +1,84 @@
+// The stripe-queue state of md's raid5 (raid5_conf's lists and counters)
+// and the order raid5d takes stripes in, as seed 004 defines it
+// (__get_priority_stripe) or as md did before it (legacy: the head of
+// handle_list). Pure bookkeeping: no I/O, no threads (its owner serialises
+// calls), so tests drive it with scripted stripe states.
+//
+// Lists, as md's: handle_list (stripes ready to handle), hold_list (stripes
+// that need pre-reads and were released from delayed_list: seed 004's new
+// list), delayed_list (pre-read stripes waiting for the plug), and the
+// inactive count. Stripes are named by an id the owner chooses.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace rs::raid5 {
+
+enum class Scheduling : uint8_t { legacy, priority };
+
+// md's IO_THRESHOLD: delayed stripes are released only while fewer than
+// this many stripes have pre-reads active.
+inline constexpr int kIoThreshold = 1;
+// md's BYPASS_THRESHOLD: preread_bypass_threshold's default.
+inline constexpr int kDefaultBypassThreshold = 1;
+
+class StripeQueues {
+ public:
+  struct Stripe {
+    bool delayed = false;         // STRIPE_DELAYED: on delayed_list
+    bool preread_active = false;  // STRIPE_PREREAD_ACTIVE: counted in preread_active_stripes
+    bool io_started = false;      // STRIPE_IO_STARTED: member I/O issued since last handled
+    bool full_write = false;      // STRIPE_FULL_WRITE: counted in pending_full_writes
+  };
+
+  void set_scheduling(Scheduling s) { scheduling_ = s; }
+  Scheduling scheduling() const { return scheduling_; }
+  void set_bypass_threshold(int t) { bypass_threshold_ = t; }
+  int bypass_threshold() const { return bypass_threshold_; }
+
+  // ---- stripes entering the queues ----
+  void add_handle(uint64_t id);   // ready: tail of handle_list
+  void add_delayed(uint64_t id);  // needs pre-reads, held for the plug: tail of delayed_list
+  // md's raid5_activate_delayed: when fewer than kIoThreshold stripes have
+  // pre-reads active, every delayed stripe becomes pre-read active and
+  // goes to hold_list (priority) or straight to handle_list (legacy).
+  void activate_delayed();
+
+  // ---- stripe state the handler reports ----
+  void io_started(uint64_t id);           // ops_run_io: set STRIPE_IO_STARTED
+  void full_write_started(uint64_t id);   // all data blocks overwritten: STRIPE_FULL_WRITE
+  void write_completed(uint64_t id);      // clears STRIPE_FULL_WRITE (pending_full_writes--)
+  void preread_done(uint64_t id);         // clears STRIPE_PREREAD_ACTIVE
+  void forget(uint64_t id);               // the stripe went back to the inactive list
+
+  // The next stripe raid5d handles, taken off its list, or nothing.
+  std::optional<uint64_t> next();
+
+  // ---- what the telemetry shows ----
+  size_t handle_len() const { return handle_.size(); }
+  size_t hold_len() const { return hold_.size(); }
+  size_t delayed_len() const { return delayed_.size(); }
+  int bypass_count() const { return bypass_count_; }
+  int pending_full_writes() const { return pending_full_writes_; }
+  int preread_active_stripes() const { return preread_active_; }
+  const Stripe* stripe(uint64_t id) const;
+
+ private:
+  std::optional<uint64_t> get_priority_stripe();
+  Stripe& at(uint64_t id) { return stripes_[id]; }
+
+  Scheduling scheduling_ = Scheduling::priority;
+  int bypass_threshold_ = kDefaultBypassThreshold;
+  std::deque<uint64_t> handle_, hold_, delayed_;
+  std::unordered_map<uint64_t, Stripe> stripes_;
+  int bypass_count_ = 0, pending_full_writes_ = 0, preread_active_ = 0;
+  std::optional<uint64_t> last_hold_;  // hold_list's head when last sampled (md's last_hold)
+};
+
+const char* scheduling_name(Scheduling s);
+std::optional<Scheduling> scheduling_from_name(const std::string& name);
+
+}  // namespace rs::raid5

@@ -1,0 +1,38 @@
+#include "raid5/write_plan.hpp"
+
+namespace rs::raid5 {
+
+const char* write_method_name(WriteMethod m) {
+  switch (m) {
+    case WriteMethod::full_stripe:
+      return "full-stripe";
+    case WriteMethod::rmw:
+      return "rmw";
+    case WriteMethod::rcw:
+      return "rcw";
+  }
+  return "?";
+}
+
+WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<const uint8_t> readable) {
+  const int disks = int(written.size());
+  const int unreadable = 2 * disks;  // md's penalty for a block it cannot read
+  int rmw = 0, rcw = 0;
+  for (int i = 0; i < disks; ++i) {
+    const int cost = readable[size_t(i)] ? 1 : unreadable;
+    if (written[size_t(i)] || i == pd) rmw += cost;  // old data / old parity
+    if (!written[size_t(i)] && i != pd) rcw += cost; // data not being overwritten
+  }
+  WriteChoice c;
+  if (rmw < rcw && rmw > 0) {
+    c.method = WriteMethod::rmw;
+    c.prereads = rmw;
+  } else {
+    c.method = rcw == 0 ? WriteMethod::full_stripe : WriteMethod::rcw;
+    c.prereads = rcw;
+  }
+  c.possible = c.prereads < unreadable;
+  return c;
+}
+
+}  // namespace rs::raid5

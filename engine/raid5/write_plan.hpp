@@ -1,0 +1,32 @@
+// How a stripe write gets its parity, chosen as md's handle_stripe_dirtying
+// does: count the blocks each method must read first and take the cheaper.
+//  - read-modify-write (rmw) reads the old contents of the blocks being
+//    written and the old parity: P' = P ^ D_old ^ D_new;
+//  - reconstruct-write (rcw) reads the data blocks not being written and
+//    computes parity from all data: P' = XOR of every data block;
+//  - a write of every data block (full-stripe write) is an rcw that needs
+//    no reads.
+// A block that cannot be read (failed member, or recovering beyond its
+// recovery point) costs 2 * raid_disks, as in md, so the method that avoids
+// it wins; md takes rmw only when it is strictly cheaper (rmw_level
+// PARITY_ENABLE_RMW) and not free.
+#pragma once
+#include <cstdint>
+#include <span>
+
+namespace rs::raid5 {
+
+enum class WriteMethod : uint8_t { full_stripe, rmw, rcw };
+const char* write_method_name(WriteMethod m);
+
+struct WriteChoice {
+  WriteMethod method = WriteMethod::rcw;
+  int prereads = 0;       // blocks the method reads first
+  bool possible = true;   // false: every method needs a block that cannot be read
+};
+
+// One stripe: `written[i]` says member i's data block is written,
+// `readable[i]` whether member i can be read; `pd` is the parity member.
+WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<const uint8_t> readable);
+
+}  // namespace rs::raid5

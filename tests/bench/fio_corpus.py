@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""The issue-16 job corpus (tests/fio-jobs/engines) with fio and with
+`raidscope-cli bench`, side by side: each file runs ROUNDS times per tool,
+alternating which goes first, on the same target file, with --runtime given
+on the command line. Per job it prints fio's and our median IOPS and the
+median of the round-by-round ratios ours/fio, and whether the job/group
+structure matches (job names and group ids in order). Run by fio_corpus.sh.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return None, (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
+    text = p.stdout
+    try:
+        return json.loads(text[text.find("{"):]), ""
+    except (ValueError, json.JSONDecodeError):
+        return None, "no JSON"
+
+
+def jobs_of(doc):
+    return [(j["jobname"], j["groupid"], j["read"]["iops"] + j["write"]["iops"]) for j in doc["jobs"]]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rs", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--target", required=True)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--runtime", default="2")
+    args = ap.parse_args()
+    files = sorted(f for f in os.listdir(args.corpus) if f.endswith(".fio"))
+    total = within = 0
+    print("%-22s %-14s %12s %12s %7s  %s" % ("file", "job", "fio IOPS", "ours IOPS", "ratio", "note"))
+    for name in files:
+        path = os.path.join(args.corpus, name)
+        common = ["--runtime=" + args.runtime, "--filename=" + args.target, "--output-format=json", path]
+        rounds = []
+        problem = ""
+        for r in range(args.rounds):
+            order = ["fio", "rs"] if r % 2 == 0 else ["rs", "fio"]
+            res = {}
+            for who in order:
+                cmd = (["fio"] if who == "fio" else [args.rs, "bench"]) + common
+                res[who] = run(cmd)
+            if res["fio"][0] is None or res["rs"][0] is None:
+                problem = "fio: " + res["fio"][1] if res["fio"][0] is None else "ours: " + res["rs"][1]
+                break
+            rounds.append((jobs_of(res["fio"][0]), jobs_of(res["rs"][0])))
+        if not rounds:
+            print("%-22s %-14s %12s %12s %7s  %s" % (name, "-", "-", "-", "-", problem))
+            continue
+        f0, r0 = rounds[0]
+        same = [(n, g) for n, g, _ in f0] == [(n, g) for n, g, _ in r0]
+        for i, (jn, gid, _) in enumerate(f0):
+            if i >= len(r0):
+                break
+            fio_iops = statistics.median(fr[i][2] for fr, _ in rounds)
+            our_iops = statistics.median(rr[i][2] for _, rr in rounds)
+            ratios = [rr[i][2] / fr[i][2] for fr, rr in rounds if fr[i][2] > 0]
+            ratio = statistics.median(ratios) if ratios else float("nan")
+            ok = ratios and abs(ratio - 1) <= 0.15
+            total += 1
+            within += 1 if ok else 0
+            note = ("" if same else "job/group structure differs; ") + ("" if ok else "outside 15%")
+            print("%-22s %-14s %12.0f %12.0f %7.2f  %s" % (name, jn[:14], fio_iops, our_iops, ratio, note))
+    print("\njobs compared: %d; median ratio within 15%%: %d" % (total, within))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""fio's own example job files, run with fio and with `raidscope-cli bench`.
+
+Run by hand (see fio_examples.sh, which finds the tools and a work directory).
+Each example is prepared the way issue 16 describes:
+  - `filename=` and `directory=` lines removed: every job runs on one target
+    file of 256 MiB given on the command line (--filename=TARGET);
+  - `runtime=` lines removed and --runtime=2 given on the command line;
+  - every size (size, filesize, io_size, io_limit) above 256 MiB capped to 256m;
+  - `fill_device=` lines removed: on a file it fills the whole filesystem
+    (a shared disk here); the job then covers the target file.
+Then it runs fio (--output-format=json) and ours, alternating which goes
+first, and prints per file: whether fio accepted it, whether ours ran it or
+refused it (with the reason), and the IOPS ratio ours/fio per job and for the
+file. "Plain engines" are sync, psync, vsync, pvsync, pvsync2, libaio,
+posixaio, io_uring, null and mmap (or no ioengine=: fio's default psync).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+PLAIN = {"sync", "psync", "vsync", "pvsync", "pvsync2", "libaio", "posixaio", "io_uring", "null", "mmap"}
+SIZE_OPTS = {"size", "filesize", "io_size", "io_limit"}
+CAP = 256 << 20
+UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
+
+
+def parse_size(text):
+    m = re.fullmatch(r"\s*(\d+)\s*([kmgtp]?)(i?b)?\s*", text, re.I)
+    if not m:
+        return None
+    return int(m.group(1)) * UNITS[m.group(2).lower()]
+
+
+def cap_value(value):
+    """Caps each part of a size or a size range (1k-10M) to 256m."""
+    parts = re.split(r"([-:,])", value)
+    out = []
+    for p in parts:
+        n = parse_size(p) if p not in "-:," else None
+        out.append("256m" if n is not None and n > CAP else p)
+    return "".join(out)
+
+
+def prepare(text):
+    lines = []
+    for line in text.splitlines():
+        body = line.strip()
+        key = re.split(r"[=\s]", body, maxsplit=1)[0] if body and body[0] not in ";#[" else ""
+        if key in ("filename", "directory", "runtime", "timeout", "fill_device", "fill_fs"):
+            continue
+        if key in SIZE_OPTS and "=" in body:
+            k, v = body.split("=", 1)
+            v = re.split(r"[;#]", v, maxsplit=1)[0]
+            line = k.strip() + "=" + cap_value(v.strip())
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def engines(text):
+    found = set()
+    for line in text.splitlines():
+        m = re.match(r"\s*ioengine\s*=\s*([^\s;#]+)", line)
+        if m:
+            found.add(m.group(1))
+    return found or {"psync"}
+
+
+def job_iops(doc):
+    """[(jobname, read+write IOPS)] in the order of the JSON."""
+    out = []
+    for j in doc.get("jobs", []):
+        out.append((j.get("jobname", "?"), j["read"]["iops"] + j["write"]["iops"] + j.get("trim", {}).get("iops", 0)))
+    return out
+
+
+def run(cmd, cwd, timeout):
+    t0 = time.monotonic()
+    # Its own process group: fio forks its jobs, and a timeout must end them all.
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        out, errtext = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, 9)
+        p.communicate()
+        return None, "timed out after %ds" % timeout, time.monotonic() - t0
+    p.stdout, p.stderr = out, errtext
+    doc = None
+    if p.returncode == 0:
+        text = p.stdout
+        start = text.find("{")  # fio prints notes before its JSON
+        try:
+            doc = json.loads(text[start:]) if start >= 0 else None
+        except json.JSONDecodeError:
+            doc = None
+    err = (p.stderr.strip().splitlines() or [""])
+    reason = "exit %d: %s" % (p.returncode, err[-1][:150]) if p.returncode else ""
+    if p.returncode == 0 and doc is None:
+        reason = "exit 0 but no JSON"
+    return doc, reason, time.monotonic() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rs", required=True)
+    ap.add_argument("--examples", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--target", required=True)
+    ap.add_argument("--only", default="", help="regex of file names to run")
+    ap.add_argument("--timeout", type=int, default=90)
+    args = ap.parse_args()
+
+    files = sorted(f for f in os.listdir(args.examples) if f.endswith(".fio"))
+    if args.only:
+        files = [f for f in files if re.search(args.only, f)]
+    prepdir = os.path.join(args.work, "prepared")
+    os.makedirs(prepdir, exist_ok=True)
+    rows = []
+    for i, name in enumerate(files):
+        text = open(os.path.join(args.examples, name), errors="replace").read()
+        plain = engines(text) <= PLAIN
+        path = os.path.join(prepdir, name)
+        with open(path, "w") as f:
+            f.write(prepare(text))
+        common = ["--runtime=2", "--filename=" + args.target, "--output-format=json", path]
+        fio_cmd = ["fio"] + common
+        rs_cmd = [args.rs, "bench"] + common
+        order = [("fio", fio_cmd), ("rs", rs_cmd)] if i % 2 == 0 else [("rs", rs_cmd), ("fio", fio_cmd)]
+        res = {}
+        for who, cmd in order:
+            res[who] = run(cmd, args.work, args.timeout)
+        rows.append((name, plain, res))
+        fdoc, freason, _ = res["fio"]
+        rdoc, rreason, _ = res["rs"]
+        line = "%-40s %-5s fio=%-8s rs=%-8s" % (name, "plain" if plain else "-", "ok" if fdoc else "refused",
+                                               "ok" if rdoc else "refused")
+        if fdoc and rdoc:
+            fi, ri = job_iops(fdoc), job_iops(rdoc)
+            ft, rt = sum(x for _, x in fi), sum(x for _, x in ri)
+            ratio = rt / ft if ft > 0 else float("nan")
+            per = " ".join("%s=%.2f" % (n, (r / f) if f > 0 else float("nan"))
+                           for (n, f), (_, r) in zip(fi, ri))
+            line += " jobs fio/rs %d/%d ratio %.2f  [%s]" % (len(fi), len(ri), ratio, per[:200])
+        elif not rdoc:
+            line += " (" + rreason + ")"
+        if not fdoc:
+            line += " fio: " + freason
+        print(line, flush=True)
+
+    def count(pred):
+        return sum(1 for r in rows if pred(r))
+    fio_ok = lambda r: r[2]["fio"][0] is not None
+    rs_ok = lambda r: r[2]["rs"][0] is not None
+
+    def within(r, tol):
+        fi, ri = job_iops(r[2]["fio"][0]), job_iops(r[2]["rs"][0])
+        ft, rt = sum(x for _, x in fi), sum(x for _, x in ri)
+        return len(fi) == len(ri) and ft > 0 and abs(rt / ft - 1) <= tol
+    print()
+    print("files: %d; fio accepts %d; raidscope runs %d" % (len(rows), count(fio_ok), count(rs_ok)))
+    plain_fio = [r for r in rows if r[1] and fio_ok(r)]
+    print("plain engines and fio accepts: %d; raidscope runs %d; same job count and IOPS within 25%%: %d; "
+          "refused: %d" % (len(plain_fio), sum(1 for r in plain_fio if rs_ok(r)),
+                           sum(1 for r in plain_fio if rs_ok(r) and within(r, 0.25)),
+                           sum(1 for r in plain_fio if not rs_ok(r))))
+    for r in plain_fio:
+        if not rs_ok(r):
+            print("  refused: %s: %s" % (r[0], r[2]["rs"][1]))
+        elif not within(r, 0.25):
+            print("  outside 25%%: %s" % r[0])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# fio's engines and I/O modes through raidscope-cli bench (issue 16): the
+# output says which engine and which I/O mode ran, never one that did not;
+# psync's depth is capped at 1 with fio's note; libaio is said to run on
+# io_uring; an array refuses direct=0 written out; job files from the corpus
+# (tests/fio-jobs/engines) run.
+source "$(dirname "$0")/lib.sh"
+SRC=${RAIDSCOPE_SOURCE_DIR:?}
+command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+
+dd if=/dev/urandom of=data.img bs=1M count=16 status=none
+
+# direct=0: the page cache, and the output says so (never O_DIRECT).
+"$CLI" bench --filename=data.img --name=b --rw=randread --bs=4k --size=16m --direct=0 --runtime=1 >buf.txt 2>buf.err
+grep -q "io=buffered (page cache)" buf.txt || { cat buf.txt; fail "direct=0 output does not say buffered"; }
+! grep -q "O_DIRECT" buf.txt || { cat buf.txt; fail "direct=0 output claims O_DIRECT"; }
+grep -q "engine=psync (pread/pwrite" buf.txt || { cat buf.txt; fail "the default engine is not psync"; }
+pass "direct=0 runs buffered and says so"
+
+"$CLI" bench --filename=data.img --name=d --rw=randread --bs=4k --size=16m --direct=1 --ioengine=io_uring \
+  --iodepth=8 --runtime=1 >dir.txt
+grep -q "io=direct (O_DIRECT)" dir.txt || { cat dir.txt; fail "direct=1 output does not say O_DIRECT"; }
+grep -q "engine=io_uring" dir.txt || { cat dir.txt; fail "io_uring not named"; }
+pass "direct=1 runs O_DIRECT and says so"
+
+# psync with iodepth=16: fio's note, depth 1 in the IO depths line.
+"$CLI" bench --filename=data.img --name=p --ioengine=psync --iodepth=16 --rw=randread --bs=4k --size=16m \
+  --direct=1 --runtime=1 --output-format=json --output=p.json 2>p.err
+grep -q "queue depth will be capped at 1" p.err || { cat p.err; fail "no depth note for psync"; }
+python3 - p.json <<'PY' || fail "psync JSON"
+import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+assert job["iodepth_level"]["1"] == 100.0, job["iodepth_level"]
+assert job["raidscope"]["engine"].startswith("psync (pread/pwrite"), job["raidscope"]["engine"]
+assert job["raidscope"]["io_mode"] == "direct (O_DIRECT)", job["raidscope"]["io_mode"]
+PY
+pass "psync depth capped at 1"
+
+# libaio: run on io_uring, said once for two jobs.
+"$CLI" bench --filename=data.img --ioengine=libaio --iodepth=8 --rw=randread --bs=4k --size=16m --direct=1 \
+  --runtime=1 --name=a --name=b >aio.txt 2>aio.err
+[[ $(grep -c "libaio runs on io_uring" aio.err) == 1 ]] || { cat aio.err; fail "libaio note not printed once"; }
+grep -q "engine=libaio, run on io_uring" aio.txt || { cat aio.txt; fail "libaio job does not say io_uring ran"; }
+pass "libaio said to run on io_uring"
+
+# An array: direct=0 written out is refused naming it; mmap too.
+"$CLI" create --level=1 --raid-devices=2 --create-files=32M a.img b.img >/dev/null
+expect_status 2 "array direct=0" -- "$CLI" bench --array=a.img,b.img --rw=read --size=1m --direct=0
+expect_error_mentions "direct=0"
+expect_error_mentions "page cache"
+expect_status 2 "array mmap" -- "$CLI" bench --array=a.img,b.img --rw=read --size=1m --direct=1 --ioengine=mmap
+expect_error_mentions "ioengine=mmap"
+pass "array refuses buffered and mmap"
+
+# The corpus: every job file in tests/fio-jobs/engines runs on the file.
+for f in "$SRC"/tests/fio-jobs/engines/*.fio; do
+  "$CLI" bench --filename=data.img --runtime=1 "$f" >run.txt 2>run.err || { cat run.err; fail "$(basename "$f") did not run"; }
+  grep -q "Run status group 0" run.txt || { cat run.txt; fail "$(basename "$f"): no run status"; }
+done
+pass "corpus job files run"
+
+# A missing directory is named before anything is laid out.
+expect_status 1 "missing directory" -- "$CLI" bench --filename="$WORK/no/such/dir/f" --rw=write --size=1g
+expect_error_mentions "does not exist"
+[[ ! -e "$WORK/no" ]] || fail "something was created"
+pass "missing directory named"

@@ -1,0 +1,461 @@
+// fio's engine and I/O mode semantics on a file (issue 16): direct=0 goes
+// through the page cache, the synchronous engines do one I/O at a time with
+// their own system calls, libaio runs on io_uring and says so, mmap maps,
+// verify follows fio's phase rules; loops, io_size and number_ios.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "../../common/temp_dir.hpp"
+#include "raid/array.hpp"
+#include "levels/levels.hpp"
+#include "workload/job_parser.hpp"
+#include "workload/offset_generator.hpp"
+#include "workload/runner.hpp"
+#include "workload/targets.hpp"
+
+using namespace rs;
+using namespace rs::workload;
+
+namespace {
+
+std::vector<JobOptions> jobs_from(std::vector<std::string> args) {
+  CliParseResult r = parse_cli_job(args);
+  INFO(r.error);
+  REQUIRE(r.ok);
+  return r.jobs;
+}
+
+RunOutcome run(std::vector<JobOptions>& jobs, Target& target) {
+  std::string bad = check_jobs(jobs, target);
+  INFO(bad);
+  REQUIRE(bad.empty());
+  return run_jobs(jobs, {}, target, nullptr);
+}
+
+// A file of `bytes` of real (non-zero, allocated) data, so reads reach the disk.
+void write_file(const std::string& path, uint64_t bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  REQUIRE(fd >= 0);
+  std::vector<uint8_t> buf(1 << 20, 0x5a);
+  for (uint64_t done = 0; done < bytes; done += buf.size())
+    REQUIRE(::pwrite(fd, buf.data(), buf.size(), off_t(done)) == ssize_t(buf.size()));
+  ::fsync(fd);
+  ::close(fd);
+}
+
+std::unique_ptr<DeviceTarget> open_target(const std::string& path) {
+  std::string err;
+  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+  INFO(err);
+  REQUIRE(dev);
+  return std::make_unique<DeviceTarget>(std::move(dev));
+}
+
+// Evicts the file from the page cache, then counts its resident pages.
+void drop_cache(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  ::fdatasync(fd);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ::close(fd);
+}
+double resident_share(const std::string& path, uint64_t bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  void* p = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
+  REQUIRE(p != MAP_FAILED);
+  const size_t page = size_t(::sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> vec((bytes + page - 1) / page);
+  REQUIRE(::mincore(p, bytes, vec.data()) == 0);
+  size_t in = 0;
+  for (unsigned char c : vec) in += c & 1;
+  ::munmap(p, bytes);
+  ::close(fd);
+  return double(in) / double(vec.size());
+}
+
+uint64_t depth_level_ios(const JobResults& j, size_t level) {
+  return j.depth_dist.level[level];
+}
+
+}  // namespace
+
+TEST_CASE("direct=0 reads go through the page cache, direct=1 reads do not, and the output says which",
+          "[engines][needs-uring]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  constexpr uint64_t kBytes = 16ull << 20;
+  write_file(path, kBytes);
+  auto target = open_target(path);
+
+  for (const char* engine : {"psync", "io_uring"}) {
+    drop_cache(path);
+    REQUIRE(resident_share(path, kBytes) < 0.05);
+    auto buffered = jobs_from({"--name=b", "--rw=read", "--bs=64k", "--size=16m", "--direct=0",
+                               std::string("--ioengine=") + engine});
+    auto out = run(buffered, *target);
+    REQUIRE(out.results.jobs[0].error == 0);
+    CHECK(out.results.jobs[0].read.io_bytes == kBytes);
+    // Every page read is now cached: the reads went through the page cache.
+    CHECK(resident_share(path, kBytes) > 0.95);
+    REQUIRE(out.results.jobs[0].raidscope);
+    CHECK(out.results.jobs[0].raidscope->io_mode == "buffered (page cache)");
+    CHECK(out.results.jobs[0].raidscope->target.find("O_DIRECT") == std::string::npos);
+
+    drop_cache(path);
+    auto direct = jobs_from({"--name=d", "--rw=read", "--bs=64k", "--size=16m", "--direct=1",
+                             std::string("--ioengine=") + engine});
+    out = run(direct, *target);
+    REQUIRE(out.results.jobs[0].error == 0);
+    CHECK(out.results.jobs[0].read.io_bytes == kBytes);
+    CHECK(resident_share(path, kBytes) < 0.05);
+    CHECK(out.results.jobs[0].raidscope->io_mode == "direct (O_DIRECT)");
+  }
+}
+
+TEST_CASE("buffered=1 is direct=0, buffered=0 is direct=1", "[engines]") {
+  auto jobs = jobs_from({"--name=a", "--buffered=1", "--name=b", "--buffered=0", "--name=c"});
+  CHECK_FALSE(jobs[0].direct);
+  CHECK(jobs[0].direct_given);
+  CHECK(jobs[1].direct);
+  CHECK_FALSE(jobs[2].direct);  // fio's default
+  CHECK_FALSE(jobs[2].direct_given);
+}
+
+TEST_CASE("psync with iodepth=16 runs one I/O at a time, as fio caps it; io_uring keeps 16 in flight",
+          "[engines][needs-uring]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  write_file(path, 8ull << 20);
+  auto target = open_target(path);
+
+  auto psync = jobs_from({"--name=p", "--ioengine=psync", "--iodepth=16", "--rw=randread", "--bs=4k",
+                          "--size=8m", "--direct=1"});
+  const auto notes = engine_notes(psync);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("queue depth will be capped at 1") != std::string::npos);
+  auto out = run(psync, *target);
+  const JobResults& p = out.results.jobs[0];
+  REQUIRE(p.error == 0);
+  CHECK(p.read.total_ios == 2048);
+  // fio's "IO depths": every I/O was issued with nothing else in flight.
+  CHECK(depth_level_ios(p, 0) == 2048);
+  CHECK(p.raidscope->engine == "psync (pread/pwrite, one I/O at a time)");
+  // A sync engine's I/O is its system call: all of it is completion latency.
+  CHECK(p.read.slat.max() == 0);
+
+  auto uring = jobs_from({"--name=u", "--ioengine=io_uring", "--iodepth=16", "--rw=randread", "--bs=4k",
+                          "--size=8m", "--direct=1"});
+  CHECK(engine_notes(uring).empty());
+  out = run(uring, *target);
+  const JobResults& u = out.results.jobs[0];
+  REQUIRE(u.error == 0);
+  CHECK(depth_level_ios(u, 0) < u.read.total_ios / 2);  // most were issued into a deeper queue
+  CHECK(u.raidscope->engine.rfind("io_uring", 0) == 0);
+}
+
+TEST_CASE("every sync engine and mmap writes where it should: a verify pass through the same engine passes",
+          "[engines][verify]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  write_file(path, 4ull << 20);
+  auto target = open_target(path);
+  for (const char* engine : {"psync", "sync", "vsync", "pvsync", "pvsync2", "mmap"}) {
+    for (const char* direct : {"0", "1"}) {
+      INFO(engine << " direct=" << direct);
+      auto jobs = jobs_from({"--name=v", std::string("--ioengine=") + engine, std::string("--direct=") + direct,
+                             "--rw=randwrite", "--bs=8k", "--size=4m", "--verify=crc32c"});
+      auto out = run(jobs, *target);
+      const JobResults& j = out.results.jobs[0];
+      CHECK(j.error == 0);
+      CHECK(out.verify_errors == 0);
+      CHECK(j.write.io_bytes == 4ull << 20);
+      CHECK(j.read.io_bytes == 4ull << 20);  // the verify pass read everything back
+      CHECK(j.raidscope->engine.rfind(engine, 0) == 0);
+    }
+  }
+  // A stale block is caught: the file is overwritten behind the job's back
+  // between a write job and a read job that verifies.
+  auto writer = jobs_from({"--name=w", "--ioengine=sync", "--rw=write", "--bs=4k", "--size=1m", "--verify=md5",
+                           "--do_verify=0"});
+  run(writer, *target);
+  {
+    const int fd = ::open(path.c_str(), O_WRONLY);
+    const char junk[16] = "not what fio wr";
+    REQUIRE(::pwrite(fd, junk, sizeof junk, 8192 + 100) == ssize_t(sizeof junk));
+    ::close(fd);
+  }
+  auto reader = jobs_from({"--name=r", "--ioengine=mmap", "--rw=read", "--bs=4k", "--size=1m", "--verify=md5"});
+  auto out = run(reader, *target);
+  CHECK(out.verify_errors == 1);
+}
+
+TEST_CASE("libaio runs on io_uring and says so, once", "[engines][needs-uring]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  write_file(path, 4ull << 20);
+  auto target = open_target(path);
+  auto jobs = jobs_from({"--ioengine=libaio", "--iodepth=8", "--rw=randread", "--bs=4k", "--size=4m",
+                         "--name=a", "--name=b"});
+  const auto notes = engine_notes(jobs);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("libaio runs on io_uring") != std::string::npos);
+  auto out = run(jobs, *target);
+  for (const auto& j : out.results.jobs) {
+    CHECK(j.error == 0);
+    CHECK(j.raidscope->engine.rfind("libaio, run on io_uring", 0) == 0);
+  }
+}
+
+TEST_CASE("an array refuses direct=0 written out and mmap, naming them; fio's default runs direct and says so",
+          "[engines]") {
+  test::TempDir dir("rs-engines");
+  raid::CreateOptions o;
+  o.level = 1;
+  o.raid_disks = 2;
+  o.create_files_bytes = 16ull << 20;
+  auto arr = raid::Array::create(levels::builtin(), o, {dir.file("a.img"), dir.file("b.img")});
+  REQUIRE(arr.ok());
+  ArrayTarget target(**arr);
+  auto buffered = jobs_from({"--name=b", "--direct=0", "--rw=read", "--size=1m"});
+  std::string why = check_jobs(buffered, target);
+  CHECK(why.find("direct=0") != std::string::npos);
+  CHECK(why.find("page cache") != std::string::npos);
+  auto mapped = jobs_from({"--name=m", "--direct=1", "--ioengine=mmap", "--rw=read", "--size=1m"});
+  CHECK(check_jobs(mapped, target).find("ioengine=mmap") != std::string::npos);
+
+  auto plain = jobs_from({"--name=p", "--rw=read", "--bs=64k", "--size=1m", "--iodepth=4"});
+  auto out = run(plain, target);
+  REQUIRE(out.results.jobs[0].error == 0);
+  CHECK(out.results.jobs[0].raidscope->io_mode.rfind("direct", 0) == 0);
+  // psync on an array: depth 1, and the output says it is not a system call.
+  auto ps = jobs_from({"--name=s", "--ioengine=psync", "--iodepth=8", "--rw=randread", "--bs=4k", "--size=1m"});
+  out = run(ps, target);
+  CHECK(depth_level_ios(out.results.jobs[0], 0) == out.results.jobs[0].read.total_ios);
+  CHECK(out.results.jobs[0].raidscope->engine.find("not a system call") != std::string::npos);
+  (*arr)->close();
+}
+
+TEST_CASE("verify follows fio's phases: one write pass, then verify, within the runtime", "[engines][verify]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  write_file(path, 4ull << 20);
+  auto target = open_target(path);
+
+  SECTION("loops=2: two write passes, each verified") {
+    auto jobs = jobs_from({"--name=v", "--rw=write", "--bs=64k", "--size=2m", "--verify=crc32c", "--loops=2"});
+    auto out = run(jobs, *target);
+    CHECK(out.results.jobs[0].write.io_bytes == 4ull << 20);
+    CHECK(out.results.jobs[0].read.io_bytes == 4ull << 20);
+    CHECK(out.verify_errors == 0);
+  }
+  SECTION("a write pass cut by the runtime ends the job unverified, as fio does") {
+    // 512 writes at 1000 IOPS need about 0.5 s; the runtime is 0.2 s.
+    auto jobs = jobs_from({"--name=v", "--rw=randwrite", "--bs=4k", "--size=2m", "--verify=crc32c",
+                           "--rate_iops=1000", "--runtime=200ms"});
+    auto out = run(jobs, *target);
+    const JobResults& j = out.results.jobs[0];
+    CHECK(j.write.total_ios > 100);
+    CHECK(j.write.total_ios < 400);
+    CHECK(j.read.total_ios == 0);
+    CHECK(j.job_runtime_ns < 400'000'000ull);
+  }
+  SECTION("time_based with verify: passes of size bytes, each verified, until the runtime") {
+    auto jobs = jobs_from({"--name=v", "--rw=write", "--bs=64k", "--size=1m", "--verify=md5", "--runtime=500ms",
+                           "--time_based", "--rate_iops=200"});
+    auto out = run(jobs, *target);
+    const JobResults& j = out.results.jobs[0];
+    // 16 writes per pass at 200 IOPS: about 80 ms per pass, a few passes in 0.5 s.
+    CHECK(j.write.total_ios >= 32);
+    CHECK(j.read.total_ios >= 16);  // at least the first pass was verified
+    CHECK(j.read.total_ios <= j.write.total_ios);
+    CHECK(j.job_runtime_ns < 700'000'000ull);
+    CHECK(out.verify_errors == 0);
+  }
+}
+
+TEST_CASE("io_size, number_ios and filesize bound what a job moves", "[engines]") {
+  NullTarget target(64ull << 20);
+  auto jobs = jobs_from({"--name=a", "--rw=randread", "--bs=4k", "--size=1m", "--io_size=3m", "--name=b",
+                         "--rw=read", "--bs=4k", "--size=8m", "--number_ios=100", "--name=c", "--rw=read",
+                         "--bs=4k", "--loops=3", "--size=1m", "--name=d", "--rw=read", "--bs=4k", "--filesize=2m"});
+  auto out = run(jobs, target);
+  CHECK(out.results.jobs[0].read.io_bytes == 3ull << 20);
+  CHECK(out.results.jobs[1].read.total_ios == 100);
+  CHECK(out.results.jobs[2].read.io_bytes == 3ull << 20);
+  CHECK(out.results.jobs[3].read.io_bytes == 2ull << 20);
+}
+
+TEST_CASE("options of the issue's list parse to fio's meaning", "[engines][job_parser]") {
+  auto jobs = jobs_from({"--name=a", "--bs=4k,8k,16k", "--rate=1m,2m,3m", "--name=b", "--bssplit=4k/50:16k:64k/20",
+                         "--name=c", "--bsrange=4k-32k,8k-8k", "--name=d", "--rw=read:-8k", "--name=e",
+                         "--random_distribution=zoned:50/5:30/15:20/", "--name=f", "--exitall",
+                         "--exit_what=all", "--new_group", "--name=g", "--wait_for=f", "--threads=1"});
+  // A third (trim) value has nothing to apply to: RaidScope issues no trims.
+  CHECK(jobs[0].bs == std::array<uint32_t, 2>{4096, 8192});
+  CHECK(jobs[0].rate == std::array<uint64_t, 2>{1 << 20, 2 << 20});
+  // fio's bssplit: a size without a percentage gets what the others leave
+  // (100 - 50 - 20 = 30), and the list is sorted by percentage.
+  REQUIRE(jobs[1].bssplit[0].size() == 3);
+  CHECK(jobs[1].bssplit[0][0].bs == 65536);
+  CHECK(jobs[1].bssplit[0][0].percent == 20);
+  CHECK(jobs[1].bssplit[0][1].bs == 16384);
+  CHECK(jobs[1].bssplit[0][1].percent == 30);
+  CHECK(jobs[1].bs[0] == 4096);
+  CHECK(max_bs(jobs[1], 0) == 65536);
+  CHECK(jobs[2].bs == std::array<uint32_t, 2>{4096, 8192});
+  CHECK(max_bs(jobs[2], 0) == 32768);
+  CHECK(max_bs(jobs[2], 1) == 8192);
+  CHECK(jobs[3].seq_add == -8192);
+  REQUIRE(jobs[4].zones.size() == 3);
+  CHECK(jobs[4].zones[2].region_percent == 80.0);  // the empty last region takes the rest
+  CHECK(jobs[5].exitall);
+  CHECK(jobs[5].exit_what == JobOptions::ExitWhat::all);
+  CHECK(jobs[5].new_group);
+  CHECK(jobs[6].wait_for == "f");
+  CHECK(jobs[6].thread);
+}
+
+TEST_CASE("variable block sizes, holes, backwards and zones land where fio puts them", "[engines]") {
+  auto resolve = [](std::vector<JobOptions> jobs) {
+    REQUIRE(validate_against_target(jobs[0], 1 << 20, 512).empty());
+    return jobs[0];
+  };
+  SECTION("bssplit: lengths follow the weights, offsets stay in the region and aligned") {
+    JobOptions j = resolve(jobs_from({"--name=s", "--rw=randread", "--bssplit=4k/75:64k/25", "--size=1m"}));
+    OffsetGenerator gen(j, 7);
+    int big = 0;
+    for (int i = 0; i < 4000; ++i) {
+      IoRequest r = gen.next();
+      CHECK((r.length == 4096 || r.length == 65536));
+      CHECK(r.offset % 4096 == 0);
+      CHECK(r.offset + r.length <= (1u << 20));
+      big += r.length == 65536;
+    }
+    CHECK(big > 850);  // 25 % of 4000 = 1000
+    CHECK(big < 1150);
+  }
+  SECTION("blockalign: 512-byte blocks at 4k-aligned offsets") {
+    JobOptions j = resolve(jobs_from({"--name=a", "--rw=randread", "--bssplit=512/50:4k/50", "--blockalign=4k",
+                                      "--size=1m"}));
+    OffsetGenerator gen(j, 7);
+    for (int i = 0; i < 1000; ++i) CHECK(gen.next().offset % 4096 == 0);
+  }
+  SECTION("rw=read:8k reads 4k then skips 8k") {
+    JobOptions j = resolve(jobs_from({"--name=h", "--rw=read:8k", "--bs=4k", "--size=1m"}));
+    OffsetGenerator gen(j, 7);
+    CHECK(gen.next().offset == 0);
+    CHECK(gen.next().offset == 12288);
+    CHECK(gen.next().offset == 24576);
+  }
+  SECTION("rw=read:-8k: fio's backwards read (0, then from the end down in 4k steps)") {
+    JobOptions j = resolve(jobs_from({"--name=b", "--rw=read:-8k", "--bs=4k", "--size=1m"}));
+    OffsetGenerator gen(j, 7);
+    CHECK(gen.next().offset == 0);
+    CHECK(gen.next().offset == (1u << 20) - 8192);
+    CHECK(gen.next().offset == (1u << 20) - 12288);
+    CHECK(gen.next().offset == (1u << 20) - 16384);
+  }
+  SECTION("zoned:50/5:30/15:20/80") {
+    JobOptions j = resolve(jobs_from({"--name=z", "--rw=randread", "--bs=4k", "--size=1m",
+                                      "--random_distribution=zoned:50/5:30/15:20/80"}));
+    OffsetGenerator gen(j, 7);
+    int first = 0, second = 0, rest = 0;
+    const uint64_t five = (1u << 20) / 20, twenty = (1u << 20) / 5;
+    for (int i = 0; i < 10000; ++i) {
+      const uint64_t off = gen.next().offset;
+      (off < five ? first : off < twenty ? second : rest)++;
+    }
+    CHECK(std::abs(first - 5000) < 300);
+    CHECK(std::abs(second - 3000) < 300);
+    CHECK(std::abs(rest - 2000) < 300);
+  }
+}
+
+TEST_CASE("new_group, wait_for and exitall shape the run as in fio", "[engines]") {
+  NullTarget target(64ull << 20);
+  SECTION("new_group: a new reporting group, jobs still start together") {
+    auto jobs = jobs_from({"--ioengine=null", "--name=a", "--rw=read", "--size=4m", "--name=b", "--new_group",
+                           "--rw=read", "--size=4m"});
+    auto out = run(jobs, target);
+    CHECK(out.results.jobs[0].groupid == 0);
+    CHECK(out.results.jobs[1].groupid == 1);
+  }
+  SECTION("wait_for: starts after the named job, same reporting group") {
+    auto jobs = jobs_from({"--ioengine=null", "--name=a", "--rw=read", "--size=4m", "--rate_iops=2000",
+                           "--name=b", "--wait_for=a", "--rw=read", "--size=4m"});
+    const auto t0 = std::chrono::steady_clock::now();
+    auto out = run(jobs, target);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(out.results.jobs[1].groupid == 0);
+    CHECK(secs > 0.45);  // a's 1024 I/Os at 2000 IOPS came first
+    auto bad = jobs_from({"--name=x", "--wait_for=nobody", "--size=1m"});
+    CHECK(check_jobs(bad, target).find("wait_for=nobody") != std::string::npos);
+  }
+  SECTION("exitall: the first job to finish ends the others of its group") {
+    auto jobs = jobs_from({"--ioengine=null", "--name=quick", "--exitall", "--rw=read", "--size=1m",
+                           "--rate_iops=1000", "--name=slow", "--rw=read", "--size=64m", "--rate_iops=1000",
+                           "--name=later", "--stonewall", "--rw=read", "--size=1m"});
+    auto out = run(jobs, target);
+    CHECK(out.results.jobs[0].read.total_ios == 256);
+    CHECK(out.results.jobs[1].read.total_ios < 400);  // stopped with quick, near 256
+    CHECK(out.results.jobs[2].read.total_ios == 256);  // exit_what=group: the next group runs
+  }
+}
+
+TEST_CASE("write_lat_log and write_bw_log write fio's log files", "[engines][logs]") {
+  test::TempDir dir("rs-logs");
+  NullTarget target(64ull << 20);
+  const std::string prefix = dir.file("run");
+  auto jobs = jobs_from({"--ioengine=null", "--name=j", "--rw=randread", "--bs=4k", "--size=64m", "--runtime=1100ms",
+                         "--time_based", "--rate_iops=1000", "--write_lat_log=" + prefix,
+                         "--write_bw_log=" + prefix, "--write_iops_log=" + prefix, "--log_offset=1"});
+  auto out = run(jobs, target);
+  const uint64_t ios = out.results.jobs[0].read.total_ios;
+  auto lines = [](const std::string& path) {
+    std::vector<std::string> v;
+    FILE* f = std::fopen(path.c_str(), "r");
+    REQUIRE(f);
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, f)) v.emplace_back(buf);
+    std::fclose(f);
+    return v;
+  };
+  // lat logs: one line per I/O: "ms, ns, ddir, bs, offset, prio".
+  for (const char* kind : {"_lat.1.log", "_clat.1.log", "_slat.1.log"}) {
+    INFO(kind);
+    auto v = lines(prefix + kind);
+    CHECK(v.size() == ios);
+    unsigned long long ms = 0, val = 0, off = 0;
+    int ddir = -1, prio = -1;
+    unsigned bs = 0;
+    REQUIRE(std::sscanf(v.back().c_str(), "%llu, %llu, %d, %u, %llu, %d", &ms, &val, &ddir, &bs, &off, &prio) == 6);
+    CHECK(ddir == 0);
+    CHECK(bs == 4096);
+    CHECK(off % 4096 == 0);
+    CHECK(ms <= 1200);
+  }
+  // bw and iops: every 500 ms (fio's default averaging time): 1000 IOPS is
+  // 4000 KiB/s.
+  auto bw = lines(prefix + "_bw.1.log");
+  REQUIRE(bw.size() == 2);
+  unsigned long long ms = 0, kib = 0;
+  REQUIRE(std::sscanf(bw[1].c_str(), "%llu, %llu", &ms, &kib) == 2);
+  CHECK(ms == 1000);
+  CHECK(kib > 3600);
+  CHECK(kib < 4400);
+  auto iops = lines(prefix + "_iops.1.log");
+  REQUIRE(iops.size() == 2);
+  REQUIRE(std::sscanf(iops[0].c_str(), "%llu, %llu", &ms, &kib) == 2);
+  CHECK(ms == 500);
+  CHECK(kib > 900);
+  CHECK(kib < 1100);
+}
