@@ -84,7 +84,7 @@ ScrollView {
                     }
                 }
                 RowLayout {
-                    visible: arrays.status !== ArraysController.Idle
+                    visible: arrays.status !== ArraysController.Idle && !arrays.creating
                     spacing: 8
                     Label { text: arrays.taskName; font.bold: true }
                     ProgressBar {
@@ -174,6 +174,11 @@ ScrollView {
                         }
                     }
                     Timer { id: inspectTimer; interval: 400; onTriggered: arrays.inspect(page.memberPaths()) }
+                    // Described again once an operation ends (a create makes files exist).
+                    Connections {
+                        target: arrays
+                        function onStatusChanged() { if (!arrays.working) inspectTimer.restart() }
+                    }
                 }
                 // The candidates: what each path is, before anything is written.
                 GridLayout {
@@ -230,6 +235,7 @@ ScrollView {
                         objectName: "createMessage"
                         Layout.fillWidth: true
                         wrapMode: Text.Wrap
+                        visible: arrays.creating
                         text: arrays.errorString.length ? arrays.errorString : arrays.message
                         color: arrays.errorString.length ? Theme.negative : pal.windowText
                     }

@@ -157,12 +157,22 @@ ScrollView {
             }
             ChartCard {
                 objectName: "raid5Chart"
-                visible: page.tm && page.tm.hasRaid5
+                visible: page.tm && page.tm.hasRaid5 && chart.lineCount > 0
                 Layout.fillWidth: true
                 title: qsTr("RAID5 stripe queues")
                 model: page.tm
                 metric: "raid5"
-                help: qsTr("Lengths of the stripe lists: handle, hold, delayed, inactive")
+                help: qsTr("Lengths of the stripe lists (handle, hold, delayed, inactive) and the active stripes")
+            }
+            ChartCard {
+                objectName: "raid5WritesChart"
+                visible: page.tm && page.tm.hasRaid5 && chart.lineCount > 0
+                Layout.fillWidth: true
+                title: qsTr("RAID5 writes")
+                unit: "/s"
+                model: page.tm
+                metric: "raid5_writes"
+                help: qsTr("Full-stripe, read-modify-write and reconstruct-write stripe writes and prereads per second")
             }
         }
         SectionsPanel {

@@ -89,13 +89,8 @@ ApplicationWindow {
                 width: 10; height: 10; radius: 5
                 color: session.running ? Theme.positive : session.status === LiveSession.Error ? Theme.negative
                                                                                                  : session.busy ? Theme.neutral : pal.mid
-                SequentialAnimation on opacity {
-                    running: session.running
-                    loops: Animation.Infinite
-                    NumberAnimation { to: 0.35; duration: 700 }
-                    NumberAnimation { to: 1; duration: 700 }
-                    onRunningChanged: if (!running) runDot.opacity = 1
-                }
+                // No pulsing: an animation would redraw the window at the
+                // display's rate the whole time a workload runs.
             }
             Label {
                 objectName: "runStatus"

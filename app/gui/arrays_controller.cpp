@@ -135,6 +135,7 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
   const raid::LevelInfo* info = nullptr;
   for (const auto& l : levels::builtin().levels)
     if (l.level == level) info = &l;
+  creating_ = true;
   auto refuse = [&](const QString& why) {
     setStatus(Error, {}, why);
     return false;
@@ -210,6 +211,7 @@ void ArraysController::open(const QStringList& paths) {
   QStringList ps;
   for (const auto& p : paths)
     if (!p.trimmed().isEmpty()) ps << p.trimmed();
+  creating_ = true;
   if (ps.isEmpty()) {
     setStatus(Error, {}, tr("Give the array's members"));
     return;
@@ -219,6 +221,7 @@ void ArraysController::open(const QStringList& paths) {
 
 bool ArraysController::onArray(const QString& name, Work work) {
   if (working() || !session_) return false;
+  creating_ = false;
   if (session_->members().isEmpty()) {
     setStatus(Error, {}, tr("No array is open"));
     return false;

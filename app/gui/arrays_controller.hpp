@@ -31,6 +31,9 @@ class ArraysController : public QObject {
   Q_PROPERTY(QString taskName READ taskName NOTIFY statusChanged)
   Q_PROPERTY(double progress READ progress NOTIFY progressChanged)  // 0..1, -1 unknown
   Q_PROPERTY(bool working READ working NOTIFY statusChanged)
+  // The last operation was a create (shown by the create form) rather than
+  // a task on the open array (shown by the array's card).
+  Q_PROPERTY(bool creating READ creating NOTIFY statusChanged)
   Q_PROPERTY(QVariantList candidates READ candidates NOTIFY candidatesChanged)
   Q_PROPERTY(QVariantList levels READ levels CONSTANT)
 
@@ -49,6 +52,7 @@ class ArraysController : public QObject {
   QString taskName() const { return task_name_; }
   double progress() const { return progress_; }
   bool working() const { return status_ == Working; }
+  bool creating() const { return creating_; }
   QVariantList candidates() const { return candidates_; }
   QVariantList levels() const;  // [{level, name, min, max}]
 
@@ -86,6 +90,7 @@ class ArraysController : public QObject {
   Status status_ = Idle;
   QString error_, message_, task_name_;
   double progress_ = -1;
+  bool creating_ = false;
   QVariantList candidates_;
   QTimer poll_;
   std::mutex mutex_;

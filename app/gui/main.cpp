@@ -2,6 +2,8 @@
 // the system palette, loads the RaidScope QML module's Main.qml and, for
 // --screenshot, saves the window after --after seconds and exits.
 #include <QApplication>
+#include <QCursor>
+#include <QScreen>
 #include <QIcon>
 #include <QPalette>
 #include <QQmlApplicationEngine>
@@ -53,6 +55,8 @@ int main(int argc, char** argv) {
   if (engine.rootObjects().isEmpty()) return 1;
   auto* window = qobject_cast<QQuickWindow*>(engine.rootObjects().first());
   if (!opt.screenshot.isEmpty() && window) {
+    // The pointer out of the way: a tooltip under it would be in the picture.
+    QCursor::setPos(window->screen()->geometry().bottomRight());
     QTimer::singleShot(int(opt.after_s * 1000), window, [window, &opt] {
       const bool ok = window->grabWindow().save(opt.screenshot);
       if (!ok) std::fprintf(stderr, "raidscope: cannot write %s\n", qPrintable(opt.screenshot));

@@ -10,8 +10,11 @@ namespace {
 
 const std::vector<SeriesLine> kNoLines;
 
-// The raid5 section's stripe lists, charted together when the section exists.
-const char* const kRaid5Lists[] = {"handle", "hold", "delayed", "inactive"};
+// The raid5 section's stripe list lengths (md's handle/hold/delayed/
+// inactive lists and the active stripes), charted together as they are.
+const char* const kRaid5Lists[] = {"handle", "hold", "delayed", "inactive", "active_stripes"};
+// Its per-interval write counts, charted as rates per second.
+const char* const kRaid5Writes[] = {"full_stripe_writes", "rmw_writes", "rcw_writes", "prereads"};
 
 QString shortName(const std::string& path) {
   const QString p = QString::fromStdString(path);
@@ -148,11 +151,17 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     sections_.push_back(row);
     if (sec.name == "raid5") {
       has_raid5_ = true;
+      auto find = [&](const char* key) {
+        return std::find_if(sec.values.begin(), sec.values.end(), [&](const auto& kv) { return kv.first == key; });
+      };
       size_t idx = 0;
-      for (const char* list : kRaid5Lists) {
-        auto it = std::find_if(sec.values.begin(), sec.values.end(), [&](const auto& kv) { return kv.first == list; });
-        if (it != sec.values.end()) line("raid5", idx++, QString::fromLatin1(list)).points.push_back({t, it->second});
-      }
+      for (const char* list : kRaid5Lists)
+        if (auto it = find(list); it != sec.values.end())
+          line("raid5", idx++, QString::fromLatin1(list)).points.push_back({t, it->second});
+      idx = 0;
+      for (const char* count : kRaid5Writes)
+        if (auto it = find(count); it != sec.values.end())
+          line("raid5_writes", idx++, QString::fromLatin1(count)).points.push_back({t, dt > 0 ? it->second / dt : 0});
     }
   }
 

@@ -71,7 +71,8 @@ class TelemetryModel : public QObject {
   void addMark(double t, const QString& label);
 
   // The series of one chart: "share" (%), "pending" (requests), "iops",
-  // "bandwidth" (MB/s), "latency" (ms), "raid5" (stripe list lengths).
+  // "bandwidth" (MB/s), "latency" (ms), "raid5" (stripe list lengths),
+  // "raid5_writes" (full-stripe, rmw, rcw writes and prereads per second).
   const std::vector<SeriesLine>& lines(const QString& metric) const;
   const std::vector<TimeMark>& marks() const { return marks_; }
 

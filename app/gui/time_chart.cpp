@@ -2,8 +2,9 @@
 
 #include <QFontMetricsF>
 #include <QPainter>
-#include <QPainterPath>
+#include <QTimer>
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace rs::gui {
@@ -37,11 +38,28 @@ void TimeChart::setModel(TelemetryModel* m) {
   model_ = m;
   if (m)
     conn_ = connect(m, &TelemetryModel::updated, this, [this] {
-      update();
+      scheduleRepaint();
       emit painted();
     });
   emit modelChanged();
   update();
+}
+
+void TimeChart::scheduleRepaint() {
+  if (repaint_pending_) return;
+  const qint64 period = 1000 / max_repaint_hz_;
+  const qint64 waited = since_repaint_.isValid() ? since_repaint_.elapsed() : period;
+  if (waited >= period) {
+    since_repaint_.start();
+    update();
+    return;
+  }
+  repaint_pending_ = true;
+  QTimer::singleShot(int(period - waited), this, [this] {
+    repaint_pending_ = false;
+    since_repaint_.start();
+    update();
+  });
 }
 
 void TimeChart::setMetric(const QString& m) {
@@ -114,7 +132,8 @@ void TimeChart::paint(QPainter* p) {
   auto X = [&](double t) { return plot.left() + (t - t0) / window_ * plot.width(); };
   auto Y = [&](double v) { return plot.bottom() - std::clamp(v / ymax, 0.0, 1.02) * plot.height(); };
 
-  // Grid and labels.
+  // Grid and labels, not antialiased (1 px lines on pixel centres).
+  p->setRenderHint(QPainter::Antialiasing, false);
   QPen gridPen(grid_, 1);
   gridPen.setCosmetic(true);
   p->setPen(gridPen);
@@ -171,21 +190,39 @@ void TimeChart::paint(QPainter* p) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto& pts = lines[i].points;
     if (pts.empty()) continue;
-    QPainterPath path;
-    bool started = false;
+    // At most two points per pixel column (its lowest and highest value,
+    // in the order they came): 60 s at 20 Hz is 1200 points for a few
+    // hundred pixels, and drawing every one costs more than it shows.
+    QPolygonF poly;
+    poly.reserve(int(plot.width()) * 2 + 4);
+    auto add = [&](double x, double y) { poly.push_back(QPointF(x, Y(y))); };
+    int column = INT_MIN;
+    double lo = 0, hi = 0;
+    bool loFirst = true;
+    auto flush = [&] {
+      if (column == INT_MIN) return;
+      add(column, loFirst ? lo : hi);
+      if (lo != hi) add(column, loFirst ? hi : lo);
+    };
     auto it = std::lower_bound(pts.begin(), pts.end(), t0 - 1.0, [](const QPointF& a, double t) { return a.x() < t; });
     for (; it != pts.end(); ++it) {
-      const QPointF q(X(it->x()), Y(it->y()));
-      if (!started)
-        path.moveTo(q), started = true;
-      else
-        path.lineTo(q);
+      const int c = int(std::floor(X(it->x())));
+      if (c != column) {
+        flush();
+        column = c, lo = hi = it->y(), loFirst = true;
+      } else if (it->y() < lo) {
+        lo = it->y(), loFirst = false;
+      } else if (it->y() > hi) {
+        hi = it->y(), loFirst = true;
+      }
     }
-    QPen pen(lineColor(int(i)), 2);
-    pen.setJoinStyle(Qt::RoundJoin);
+    flush();
+    // Bevel joins: round ones make the stroker build arcs at every vertex.
+    QPen pen(lineColor(int(i)), 2, Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin);
     p->setPen(pen);
     p->setBrush(Qt::NoBrush);
-    p->drawPath(path);
+    p->setRenderHint(QPainter::Antialiasing, true);
+    p->drawPolyline(poly);
   }
   p->restore();
 
@@ -197,9 +234,7 @@ void TimeChart::paint(QPainter* p) {
     if (!l.points.empty()) s += ": " + tickLabel(l.points.back().y()) + (unit_.isEmpty() ? "" : " " + unit_);
     const double w = fm.horizontalAdvance(s);
     if (lx + 14 + w > all.right()) break;
-    p->setPen(Qt::NoPen);
-    p->setBrush(lineColor(int(i)));
-    p->drawRoundedRect(QRectF(lx, all.top() + (lineH - 8) / 2 + 1, 10, 8), 2, 2);
+    p->fillRect(QRectF(lx, all.top() + (lineH - 8) / 2 + 1, 10, 8), lineColor(int(i)));
     p->setPen(text_);
     p->drawText(QPointF(lx + 14, all.top() + fm.ascent() + 1), s);
     lx += 14 + w + 14;

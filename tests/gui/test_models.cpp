@@ -29,7 +29,8 @@ class ScriptedSource : public telemetry::TelemetrySource {
   telemetry::MemberCountersSnapshot read_array() const override { return array; }
   std::vector<telemetry::Section> read_sections() const override {
     if (!raid5) return {};
-    return {{"raid5", {{"handle", handle}, {"hold", 2}, {"delayed", 3}, {"inactive", 4}, {"bypass_count", 7}}}};
+    return {{"raid5",
+             {{"handle", handle}, {"hold", 2}, {"delayed", 3}, {"inactive", 4}, {"bypass_count", 7}, {"rmw_writes", 10}}}};
   }
   // Advances by one interval: member i completed reads[i] 1 MiB reads.
   void step(std::vector<uint64_t> reads) {
@@ -139,10 +140,15 @@ void ModelsTest::eventsBecomeMarksAndSectionsAreGeneric() {
   QCOMPARE(q[0].name, QString("handle"));
   QCOMPARE(q[0].points.back().y(), 5.0);
   QCOMPARE(q[3].name, QString("inactive"));
+  // Per-interval write counts become rates: 10 rmw writes in the 2 s
+  // interval (1.5 s before the event, 0.5 s after) = 5/s.
+  QCOMPARE(int(model.lines("raid5_writes").size()), 1);
+  QCOMPARE(model.lines("raid5_writes")[0].name, QString("rmw_writes"));
+  QCOMPARE(model.lines("raid5_writes")[0].points.back().y(), 5.0);
   const auto sections = model.sections();
   QCOMPARE(sections.size(), 1);
   QCOMPARE(sections[0].toMap()["name"].toString(), QString("raid5"));
-  QCOMPARE(sections[0].toMap()["values"].toList().size(), 5);  // bypass_count too, shown generically
+  QCOMPARE(sections[0].toMap()["values"].toList().size(), 6);  // bypass_count too, shown generically
   s.src.raid5 = false;
   model.addSample(s.step({0, 0}, 100));
   QVERIFY(!model.hasRaid5());
