@@ -130,6 +130,15 @@ bool JobDriver::can_issue(uint64_t now) {
       return false;
     }
   }
+  // fio's flow_threshold_exceeded: ahead of its weight's share, the job
+  // waits for its I/O in flight, then flow_sleep, before it tries again.
+  if (flow_ && job_.flow) {
+    const uint64_t all = flow_->issued.load(std::memory_order_relaxed);
+    if (all > 0 && double(flow_issued_) / double(all) > double(job_.flow) / double(flow_->total_weight)) {
+      if (in_flight_ == 0) next_issue_ns_ = now + std::max<uint64_t>(ns(job_.flow_sleep), 10000);
+      return false;
+    }
+  }
   return true;
 }
 
@@ -154,6 +163,10 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     issued_dir_bytes_[size_t(d)] += r.length;
     ++issued_dir_ios_[size_t(d)];
     ++issued_ios_;
+    if (flow_ && job_.flow) {
+      ++flow_issued_;
+      flow_->issued.fetch_add(1, std::memory_order_relaxed);
+    }
     if (job_.thinktime.count() > 0) next_issue_ns_ = now + ns(job_.thinktime);
   }
   io.issue_ns = now;

@@ -34,6 +34,13 @@ struct RunProgress {
   std::atomic<bool> cancel{false};
 };
 
+// One flow_id's shared state (fio flow.c): I/Os issued by its jobs, and the
+// sum of their flow weights.
+struct FlowGroup {
+  std::atomic<uint64_t> issued{0};
+  uint64_t total_weight = 0;
+};
+
 class JobDriver {
  public:
   // `job` must have passed validate_against_target(). `job_index` is the
@@ -48,6 +55,8 @@ class JobDriver {
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
   // fio's log files for this job (may be null); must outlive the driver.
   void set_logs(JobLogs* logs) { logs_ = logs; }
+  // The job's flow group when it has a flow weight (may be null).
+  void set_flow(FlowGroup* flow) { flow_ = flow; }
 
   void start();
   // Issues what the job may issue now; returns when it wants to be called
@@ -88,6 +97,8 @@ class JobDriver {
   RunProgress* progress_;
   const std::atomic<bool>* stop_flag_ = nullptr;
   JobLogs* logs_ = nullptr;
+  FlowGroup* flow_ = nullptr;
+  uint64_t flow_issued_ = 0;  // this job's I/Os counted in its flow group
   OffsetGenerator gen_;
   uint64_t seed_;
   bool verifying_job_;

@@ -61,6 +61,15 @@ enum class Opt {
   random_generator,
   exitall,
   exit_what,
+  invalidate,
+  fadvise_hint,
+  zonemode,
+  zonesize,
+  zonerange,
+  zoneskip,
+  flow,
+  flow_id,
+  flow_sleep,
   write_bw_log,
   write_iops_log,
   write_lat_log,
@@ -124,6 +133,15 @@ constexpr OptionSpec kOptions[] = {
     {"wait_for", "", Opt::wait_for, false},
     {"gtod_reduce", "", Opt::gtod_reduce, false},
     {"exitall", "", Opt::exitall, true},
+    {"invalidate", "", Opt::invalidate, false},
+    {"zonemode", "", Opt::zonemode, false},
+    {"zonesize", "", Opt::zonesize, false},
+    {"zonerange", "", Opt::zonerange, false},
+    {"zoneskip", "", Opt::zoneskip, false},
+    {"flow", "", Opt::flow, false},
+    {"flow_id", "", Opt::flow_id, false},
+    {"flow_sleep", "", Opt::flow_sleep, false},
+    {"fadvise_hint", "", Opt::fadvise_hint, false},
     {"write_bw_log", "", Opt::write_bw_log, true},
     {"write_iops_log", "", Opt::write_iops_log, true},
     {"write_lat_log", "", Opt::write_lat_log, true},
@@ -751,6 +769,34 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return boolean(job.new_group);
     case Opt::exitall:
       return boolean(job.exitall);
+    case Opt::zonemode:
+      if (v == "none") {
+        job.zonesize = job.zonerange = job.zoneskip = 0;
+        return {};
+      }
+      if (v == "strided") return {};
+      return "zonemode=" + std::string(v) + " is not supported (none, strided)";
+    case Opt::zonesize:
+    case Opt::zonerange:
+    case Opt::zoneskip: {
+      NumberResult r = parse_size(v);
+      if (!r.ok()) return std::string(spec->name) + ": " + r.error;
+      (spec->id == Opt::zonesize ? job.zonesize : spec->id == Opt::zonerange ? job.zonerange : job.zoneskip) = r.value;
+      return {};
+    }
+    case Opt::flow:
+      if (v.front() == '-') return "flow: negative weights are not supported: " + quoted(v);
+      return integer(job.flow, 0, 1u << 20);
+    case Opt::flow_id:
+      return integer(job.flow_id, 0, 1u << 30);
+    case Opt::flow_sleep:
+      return apply_time(job.flow_sleep, v, TimeUnit::microseconds);
+    case Opt::invalidate:
+      return boolean(job.invalidate);
+    case Opt::fadvise_hint:
+      if (v == "random" || v == "sequential")
+        return "fadvise_hint=" + std::string(v) + " is not supported (0 or 1)";
+      return boolean(job.fadvise_hint);
     case Opt::write_bw_log:
       job.bw_log = true;
       job.bw_log_prefix = bare ? "" : std::string(v);
