@@ -280,6 +280,10 @@ void JobDriver::complete(Slot& slot, int result) {
       progress_->ios.fetch_add(1, std::memory_order_relaxed);
     }
   }
+  // fio thinks after an I/O is issued; a sync engine's I/O is done by then,
+  // so the think time runs from its completion.
+  if (executes_at_submit_ && job_.thinktime.count() > 0 && phase_ == Phase::Running)
+    next_issue_ns_ = now + ns(job_.thinktime);
   free_.push_back(&slot);
   while (!free_.empty() && can_issue(now)) {
     Slot* s = free_.back();

@@ -521,3 +521,17 @@ TEST_CASE("a buffered job starts with the region dropped from the page cache (fi
   run(drop, *target);
   CHECK(resident_share(path, kBytes) < 0.5);
 }
+
+TEST_CASE("a sync engine's think time runs from the I/O's completion", "[engines]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  write_file(path, 4ull << 20);
+  auto target = open_target(path);
+  // 100 reads, 2 ms of think time after each: at least 198 ms, whatever the reads cost.
+  auto jobs = jobs_from({"--name=t", "--ioengine=psync", "--rw=randread", "--bs=4k", "--size=4m",
+                         "--number_ios=100", "--thinktime=2000", "--direct=1"});
+  auto out = run(jobs, *target);
+  const JobResults& j = out.results.jobs[0];
+  CHECK(j.read.total_ios == 100);
+  CHECK(j.job_runtime_ns >= 198'000'000ull + 99 * j.read.clat.min());
+}
