@@ -43,7 +43,8 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       gen_(job, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
       verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
-      executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
+      executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr),
+      steady_(job) {
   const uint64_t slot_bytes = (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
   slots_.resize(job.iodepth);
   buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);
@@ -96,6 +97,7 @@ void JobDriver::start() {
   else
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
   pass_start_ns_ = stats_start_ns_;
+  if (steady_.enabled()) ss_next_ns_ = stats_start_ns_ + ns(job_.ss_ramp) + ns(job_.ss_interval);
   phase_ = Phase::Waiting;
   pump();
 }
@@ -110,7 +112,7 @@ bool JobDriver::can_issue(uint64_t now) {
     return verify_cursor_ < blocks && now < deadline_ns_;
   }
   if (phase_ != Phase::Running) return false;
-  if (now >= deadline_ns_ || issued_bytes_ >= budget_bytes_) return false;
+  if (now >= deadline_ns_ || issued_bytes_ >= budget_bytes_ || steady_reached_) return false;
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
   // Rate limits: keep each direction's issued total at or below rate x
@@ -275,6 +277,15 @@ void JobDriver::complete(Slot& slot, int result) {
         logs_->record(now - start_ns_, io.write ? kDdirWrite : kDdirRead, io.length, io.offset,
                       io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns);
     }
+    if (steady_.enabled()) {
+      while (now >= ss_next_ns_ && !steady_reached_) {  // an interval ended: one sample
+        const double secs = double(ns(job_.ss_interval)) / 1e9;
+        steady_reached_ = steady_.add_sample(double(ss_ios_) / secs, double(ss_bytes_) / secs);
+        ss_ios_ = ss_bytes_ = 0;
+        ss_next_ns_ += ns(job_.ss_interval);
+      }
+      if (now + ns(job_.ss_interval) >= ss_next_ns_) ++ss_ios_, ss_bytes_ += io.length;  // past the ramp
+    }
     if (progress_) {
       progress_->bytes.fetch_add(io.length, std::memory_order_relaxed);
       progress_->ios.fetch_add(1, std::memory_order_relaxed);
@@ -298,7 +309,7 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool cancelled = this->cancelled();
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
-    const bool over = stop_ || cancelled || out_of_time || issued_bytes_ >= budget_bytes_ ||
+    const bool over = stop_ || cancelled || out_of_time || steady_reached_ || issued_bytes_ >= budget_bytes_ ||
                       (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
     end_phase(now);

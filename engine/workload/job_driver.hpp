@@ -21,6 +21,7 @@
 #include "workload/job_options.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/results.hpp"
+#include "workload/steady_state.hpp"
 #include "workload/target.hpp"
 
 namespace rs::workload {
@@ -98,6 +99,11 @@ class JobDriver {
   const std::atomic<bool>* stop_flag_ = nullptr;
   JobLogs* logs_ = nullptr;
   FlowGroup* flow_ = nullptr;
+  // steady state: samples every ss_interval after ss_ramp
+  SteadyState steady_;
+  bool steady_reached_ = false;
+  uint64_t ss_next_ns_ = kNever;
+  uint64_t ss_ios_ = 0, ss_bytes_ = 0;
   uint64_t flow_issued_ = 0;  // this job's I/Os counted in its flow group
   OffsetGenerator gen_;
   uint64_t seed_;

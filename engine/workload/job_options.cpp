@@ -63,6 +63,11 @@ enum class Opt {
   exit_what,
   invalidate,
   fadvise_hint,
+  ss,
+  ss_dur,
+  ss_ramp,
+  ss_interval,
+  create_serialize,
   zonemode,
   zonesize,
   zonerange,
@@ -134,6 +139,11 @@ constexpr OptionSpec kOptions[] = {
     {"gtod_reduce", "", Opt::gtod_reduce, false},
     {"exitall", "", Opt::exitall, true},
     {"invalidate", "", Opt::invalidate, false},
+    {"steadystate", "ss", Opt::ss, false},
+    {"steadystate_duration", "ss_dur", Opt::ss_dur, false},
+    {"steadystate_ramp_time", "ss_ramp", Opt::ss_ramp, false},
+    {"steadystate_check_interval", "ss_interval", Opt::ss_interval, false},
+    {"create_serialize", "", Opt::create_serialize, false},
     {"zonemode", "", Opt::zonemode, false},
     {"zonesize", "", Opt::zonesize, false},
     {"zonerange", "", Opt::zonerange, false},
@@ -769,6 +779,37 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return boolean(job.new_group);
     case Opt::exitall:
       return boolean(job.exitall);
+    case Opt::ss: {
+      const size_t colon = v.find(':');
+      const std::string_view kind = v.substr(0, colon);
+      if (kind == "iops")
+        job.ss = JobOptions::SteadyKind::iops;
+      else if (kind == "iops_slope")
+        job.ss = JobOptions::SteadyKind::iops_slope;
+      else if (kind == "bw")
+        job.ss = JobOptions::SteadyKind::bw;
+      else if (kind == "bw_slope")
+        job.ss = JobOptions::SteadyKind::bw_slope;
+      else
+        return "bad steadystate " + quoted(v) + " (iops, iops_slope, bw, bw_slope, then :LIMIT or :LIMIT%)";
+      std::string_view limit = colon == std::string_view::npos ? std::string_view{} : v.substr(colon + 1);
+      job.ss_percent = !limit.empty() && limit.back() == '%';
+      if (job.ss_percent) limit.remove_suffix(1);
+      if (!parse_double(limit, job.ss_limit) || job.ss_limit < 0) return "bad steadystate limit in " + quoted(v);
+      return {};
+    }
+    case Opt::ss_dur:
+      return apply_time(job.ss_dur, v, TimeUnit::seconds);
+    case Opt::ss_ramp:
+      return apply_time(job.ss_ramp, v, TimeUnit::seconds);
+    case Opt::ss_interval:
+      return apply_time(job.ss_interval, v, TimeUnit::seconds);
+    case Opt::create_serialize: {
+      // Files are laid out one after another before any job starts: fio's
+      // create_serialize=1; 0 has nothing to run in parallel here.
+      bool ignored = false;
+      return boolean(ignored);
+    }
     case Opt::zonemode:
       if (v == "none") {
         job.zonesize = job.zonerange = job.zoneskip = 0;

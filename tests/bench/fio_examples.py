@@ -90,7 +90,11 @@ def run(cmd, cwd, timeout):
         out, errtext = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, 9)
-        p.communicate()
+        # A job process fio forked may have left the group and still hold
+        # the pipes: do not wait for them to close.
+        p.stdout.close()
+        p.stderr.close()
+        p.wait()
         return None, "timed out after %ds" % timeout, time.monotonic() - t0
     p.stdout, p.stderr = out, errtext
     doc = None

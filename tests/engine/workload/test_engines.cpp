@@ -19,6 +19,7 @@
 #include "workload/job_parser.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/runner.hpp"
+#include "workload/steady_state.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
@@ -534,4 +535,45 @@ TEST_CASE("a sync engine's think time runs from the I/O's completion", "[engines
   const JobResults& j = out.results.jobs[0];
   CHECK(j.read.total_ios == 100);
   CHECK(j.job_runtime_ns >= 198'000'000ull + 99 * j.read.clat.min());
+}
+
+TEST_CASE("steady state: a job whose IOPS hold still ends once the window says so", "[engines]") {
+  NullTarget target(64ull << 20);
+  // 1000 IOPS, samples every 200 ms, a window of 5 samples (1 s) after 200 ms of ramp.
+  auto steady = jobs_from({"--ioengine=null", "--name=s", "--rw=randread", "--bs=4k", "--size=64m",
+                           "--runtime=4", "--time_based", "--rate_iops=1000", "--ss=iops:20%", "--ss_dur=1",
+                           "--ss_ramp=200ms", "--ss_interval=200ms"});
+  auto out = run(steady, target);
+  CHECK(out.results.jobs[0].job_runtime_ns > 1'100'000'000ull);
+  CHECK(out.results.jobs[0].job_runtime_ns < 2'500'000'000ull);
+  // A limit of 0 is never met (fio compares strictly): the job runs its whole runtime.
+  auto never = jobs_from({"--ioengine=null", "--name=n", "--rw=randread", "--bs=4k", "--size=64m",
+                          "--runtime=1500ms", "--time_based", "--rate_iops=1000", "--ss=iops:0",
+                          "--ss_dur=1", "--ss_interval=200ms"});
+  out = run(never, target);
+  CHECK(out.results.jobs[0].job_runtime_ns >= 1'450'000'000ull);
+  SteadyState s(never[0]);
+  REQUIRE(s.enabled());
+}
+
+TEST_CASE("steady state criteria are fio's: deviation from the mean, or the least-squares slope", "[engines]") {
+  auto make = [](const char* ss) {
+    auto jobs = jobs_from({"--name=x", std::string("--ss=") + ss, "--ss_dur=4", "--ss_interval=1"});
+    return SteadyState(jobs[0]);
+  };
+  SteadyState dev = make("iops:10%");
+  CHECK_FALSE(dev.add_sample(100, 0));
+  CHECK_FALSE(dev.add_sample(109, 0));
+  CHECK_FALSE(dev.add_sample(95, 0));
+  CHECK(dev.add_sample(100, 0));  // mean 101, largest deviation 8 (7.9 %)
+  SteadyState wide = make("iops:5%");
+  for (double y : {100.0, 109.0, 95.0}) wide.add_sample(y, 0);
+  CHECK_FALSE(wide.add_sample(100, 0));
+  // Slope of 10, 20, 30, 40 is 10 per sample: 40 % of the mean 25.
+  SteadyState slope = make("bw_slope:41%");
+  for (double y : {10.0, 20.0, 30.0}) CHECK_FALSE(slope.add_sample(0, y));
+  CHECK(slope.add_sample(0, 40));
+  SteadyState steep = make("bw_slope:39%");
+  for (double y : {10.0, 20.0, 30.0}) steep.add_sample(0, y);
+  CHECK_FALSE(steep.add_sample(0, 40));
 }
