@@ -43,7 +43,8 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       gen_(job, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
       verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
-      executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
+      executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr),
+      steady_(job) {
   const uint64_t slot_bytes = (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
   slots_.resize(job.iodepth);
   buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);
@@ -96,6 +97,7 @@ void JobDriver::start() {
   else
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
   pass_start_ns_ = stats_start_ns_;
+  if (steady_.enabled()) ss_next_ns_ = stats_start_ns_ + ns(job_.ss_ramp) + ns(job_.ss_interval);
   phase_ = Phase::Waiting;
   pump();
 }
@@ -110,7 +112,7 @@ bool JobDriver::can_issue(uint64_t now) {
     return verify_cursor_ < blocks && now < deadline_ns_;
   }
   if (phase_ != Phase::Running) return false;
-  if (now >= deadline_ns_ || issued_bytes_ >= budget_bytes_) return false;
+  if (now >= deadline_ns_ || issued_bytes_ >= budget_bytes_ || steady_reached_) return false;
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
   // Rate limits: keep each direction's issued total at or below rate x
@@ -127,6 +129,15 @@ bool JobDriver::can_issue(uint64_t now) {
         double(issued_dir_ios_[size_t(d)]) > double(job_.rate_iops[size_t(d)]) * elapsed_s) {
       next_issue_ns_ =
           start_ns_ + uint64_t(double(issued_dir_ios_[size_t(d)]) / double(job_.rate_iops[size_t(d)]) * 1e9);
+      return false;
+    }
+  }
+  // fio's flow_threshold_exceeded: ahead of its weight's share, the job
+  // waits for its I/O in flight, then flow_sleep, before it tries again.
+  if (flow_ && job_.flow) {
+    const uint64_t all = flow_->issued.load(std::memory_order_relaxed);
+    if (all > 0 && double(flow_issued_) / double(all) > double(job_.flow) / double(flow_->total_weight)) {
+      if (in_flight_ == 0) next_issue_ns_ = now + std::max<uint64_t>(ns(job_.flow_sleep), 10000);
       return false;
     }
   }
@@ -154,6 +165,10 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     issued_dir_bytes_[size_t(d)] += r.length;
     ++issued_dir_ios_[size_t(d)];
     ++issued_ios_;
+    if (flow_ && job_.flow) {
+      ++flow_issued_;
+      flow_->issued.fetch_add(1, std::memory_order_relaxed);
+    }
     if (job_.thinktime.count() > 0) next_issue_ns_ = now + ns(job_.thinktime);
   }
   io.issue_ns = now;
@@ -262,11 +277,24 @@ void JobDriver::complete(Slot& slot, int result) {
         logs_->record(now - start_ns_, io.write ? kDdirWrite : kDdirRead, io.length, io.offset,
                       io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns);
     }
+    if (steady_.enabled()) {
+      while (now >= ss_next_ns_ && !steady_reached_) {  // an interval ended: one sample
+        const double secs = double(ns(job_.ss_interval)) / 1e9;
+        steady_reached_ = steady_.add_sample(double(ss_ios_) / secs, double(ss_bytes_) / secs);
+        ss_ios_ = ss_bytes_ = 0;
+        ss_next_ns_ += ns(job_.ss_interval);
+      }
+      if (now + ns(job_.ss_interval) >= ss_next_ns_) ++ss_ios_, ss_bytes_ += io.length;  // past the ramp
+    }
     if (progress_) {
       progress_->bytes.fetch_add(io.length, std::memory_order_relaxed);
       progress_->ios.fetch_add(1, std::memory_order_relaxed);
     }
   }
+  // fio thinks after an I/O is issued; a sync engine's I/O is done by then,
+  // so the think time runs from its completion.
+  if (executes_at_submit_ && job_.thinktime.count() > 0 && phase_ == Phase::Running)
+    next_issue_ns_ = now + ns(job_.thinktime);
   free_.push_back(&slot);
   while (!free_.empty() && can_issue(now)) {
     Slot* s = free_.back();
@@ -281,7 +309,7 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool cancelled = this->cancelled();
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
-    const bool over = stop_ || cancelled || out_of_time || issued_bytes_ >= budget_bytes_ ||
+    const bool over = stop_ || cancelled || out_of_time || steady_reached_ || issued_bytes_ >= budget_bytes_ ||
                       (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
     end_phase(now);

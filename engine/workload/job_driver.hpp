@@ -21,6 +21,7 @@
 #include "workload/job_options.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/results.hpp"
+#include "workload/steady_state.hpp"
 #include "workload/target.hpp"
 
 namespace rs::workload {
@@ -32,6 +33,13 @@ struct RunProgress {
   std::atomic<uint64_t> bytes{0};
   std::atomic<uint64_t> ios{0};
   std::atomic<bool> cancel{false};
+};
+
+// One flow_id's shared state (fio flow.c): I/Os issued by its jobs, and the
+// sum of their flow weights.
+struct FlowGroup {
+  std::atomic<uint64_t> issued{0};
+  uint64_t total_weight = 0;
 };
 
 class JobDriver {
@@ -48,6 +56,8 @@ class JobDriver {
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
   // fio's log files for this job (may be null); must outlive the driver.
   void set_logs(JobLogs* logs) { logs_ = logs; }
+  // The job's flow group when it has a flow weight (may be null).
+  void set_flow(FlowGroup* flow) { flow_ = flow; }
 
   void start();
   // Issues what the job may issue now; returns when it wants to be called
@@ -88,6 +98,13 @@ class JobDriver {
   RunProgress* progress_;
   const std::atomic<bool>* stop_flag_ = nullptr;
   JobLogs* logs_ = nullptr;
+  FlowGroup* flow_ = nullptr;
+  // steady state: samples every ss_interval after ss_ramp
+  SteadyState steady_;
+  bool steady_reached_ = false;
+  uint64_t ss_next_ns_ = kNever;
+  uint64_t ss_ios_ = 0, ss_bytes_ = 0;
+  uint64_t flow_issued_ = 0;  // this job's I/Os counted in its flow group
   OffsetGenerator gen_;
   uint64_t seed_;
   bool verifying_job_;

@@ -61,6 +61,20 @@ enum class Opt {
   random_generator,
   exitall,
   exit_what,
+  invalidate,
+  fadvise_hint,
+  ss,
+  ss_dur,
+  ss_ramp,
+  ss_interval,
+  create_serialize,
+  zonemode,
+  zonesize,
+  zonerange,
+  zoneskip,
+  flow,
+  flow_id,
+  flow_sleep,
   write_bw_log,
   write_iops_log,
   write_lat_log,
@@ -124,6 +138,20 @@ constexpr OptionSpec kOptions[] = {
     {"wait_for", "", Opt::wait_for, false},
     {"gtod_reduce", "", Opt::gtod_reduce, false},
     {"exitall", "", Opt::exitall, true},
+    {"invalidate", "", Opt::invalidate, false},
+    {"steadystate", "ss", Opt::ss, false},
+    {"steadystate_duration", "ss_dur", Opt::ss_dur, false},
+    {"steadystate_ramp_time", "ss_ramp", Opt::ss_ramp, false},
+    {"steadystate_check_interval", "ss_interval", Opt::ss_interval, false},
+    {"create_serialize", "", Opt::create_serialize, false},
+    {"zonemode", "", Opt::zonemode, false},
+    {"zonesize", "", Opt::zonesize, false},
+    {"zonerange", "", Opt::zonerange, false},
+    {"zoneskip", "", Opt::zoneskip, false},
+    {"flow", "", Opt::flow, false},
+    {"flow_id", "", Opt::flow_id, false},
+    {"flow_sleep", "", Opt::flow_sleep, false},
+    {"fadvise_hint", "", Opt::fadvise_hint, false},
     {"write_bw_log", "", Opt::write_bw_log, true},
     {"write_iops_log", "", Opt::write_iops_log, true},
     {"write_lat_log", "", Opt::write_lat_log, true},
@@ -751,6 +779,65 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return boolean(job.new_group);
     case Opt::exitall:
       return boolean(job.exitall);
+    case Opt::ss: {
+      const size_t colon = v.find(':');
+      const std::string_view kind = v.substr(0, colon);
+      if (kind == "iops")
+        job.ss = JobOptions::SteadyKind::iops;
+      else if (kind == "iops_slope")
+        job.ss = JobOptions::SteadyKind::iops_slope;
+      else if (kind == "bw")
+        job.ss = JobOptions::SteadyKind::bw;
+      else if (kind == "bw_slope")
+        job.ss = JobOptions::SteadyKind::bw_slope;
+      else
+        return "bad steadystate " + quoted(v) + " (iops, iops_slope, bw, bw_slope, then :LIMIT or :LIMIT%)";
+      std::string_view limit = colon == std::string_view::npos ? std::string_view{} : v.substr(colon + 1);
+      job.ss_percent = !limit.empty() && limit.back() == '%';
+      if (job.ss_percent) limit.remove_suffix(1);
+      if (!parse_double(limit, job.ss_limit) || job.ss_limit < 0) return "bad steadystate limit in " + quoted(v);
+      return {};
+    }
+    case Opt::ss_dur:
+      return apply_time(job.ss_dur, v, TimeUnit::seconds);
+    case Opt::ss_ramp:
+      return apply_time(job.ss_ramp, v, TimeUnit::seconds);
+    case Opt::ss_interval:
+      return apply_time(job.ss_interval, v, TimeUnit::seconds);
+    case Opt::create_serialize: {
+      // Files are laid out one after another before any job starts: fio's
+      // create_serialize=1; 0 has nothing to run in parallel here.
+      bool ignored = false;
+      return boolean(ignored);
+    }
+    case Opt::zonemode:
+      if (v == "none") {
+        job.zonesize = job.zonerange = job.zoneskip = 0;
+        return {};
+      }
+      if (v == "strided") return {};
+      return "zonemode=" + std::string(v) + " is not supported (none, strided)";
+    case Opt::zonesize:
+    case Opt::zonerange:
+    case Opt::zoneskip: {
+      NumberResult r = parse_size(v);
+      if (!r.ok()) return std::string(spec->name) + ": " + r.error;
+      (spec->id == Opt::zonesize ? job.zonesize : spec->id == Opt::zonerange ? job.zonerange : job.zoneskip) = r.value;
+      return {};
+    }
+    case Opt::flow:
+      if (v.front() == '-') return "flow: negative weights are not supported: " + quoted(v);
+      return integer(job.flow, 0, 1u << 20);
+    case Opt::flow_id:
+      return integer(job.flow_id, 0, 1u << 30);
+    case Opt::flow_sleep:
+      return apply_time(job.flow_sleep, v, TimeUnit::microseconds);
+    case Opt::invalidate:
+      return boolean(job.invalidate);
+    case Opt::fadvise_hint:
+      if (v == "random" || v == "sequential")
+        return "fadvise_hint=" + std::string(v) + " is not supported (0 or 1)";
+      return boolean(job.fadvise_hint);
     case Opt::write_bw_log:
       job.bw_log = true;
       job.bw_log_prefix = bare ? "" : std::string(v);

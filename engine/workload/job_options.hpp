@@ -83,7 +83,12 @@ struct JobOptions {
   std::chrono::microseconds ramp_time{0};
   std::chrono::microseconds startdelay{0};
   bool direct = false;
-  bool direct_given = false;  // direct= or buffered= was written (fio's default direct=0 otherwise)
+  bool direct_given = false;
+  // fio's defaults: drop the region's cached pages before the job starts
+  // (invalidate=1), and tell the kernel the access pattern (fadvise_hint=1:
+  // random or sequential by rw).
+  bool invalidate = true;
+  bool fadvise_hint = true;  // direct= or buffered= was written (fio's default direct=0 otherwise)
   IoEngine ioengine = IoEngine::psync;  // fio's default engine
   bool randrepeat = true;
   uint64_t randseed = 0x89;  // fio's default
@@ -97,9 +102,28 @@ struct JobOptions {
     double region_percent;  // share of the region, zones in order from its start
   };
   std::vector<Zone> zones;  // random_distribution=zoned:ACCESS/REGION:...
+  // zonemode=strided (fio's default once zonesize is given): I/O stays in a
+  // zone of zonerange bytes (default zonesize) until zonesize bytes were
+  // done there, then moves on by zonerange + zoneskip, wrapping at the end.
+  uint64_t zonesize = 0;  // 0: no zones
+  uint64_t zonerange = 0;
+  uint64_t zoneskip = 0;
   uint32_t blockalign = 0;  // random offsets aligned to this; 0: the smallest bs
   bool new_group = false;   // new_group: a new reporting group (jobs still run side by side)
   std::string wait_for;     // wait_for=NAME: start once that job has finished
+  // fio's flow control: jobs of one flow_id keep their I/O counts in the
+  // ratio of their flow weights; a job ahead of its share waits (flow_sleep
+  // microseconds when nothing of it is in flight).
+  // fio's steady state (steady_state.hpp): ss=iops|iops_slope|bw|bw_slope:LIMIT[%]
+  enum class SteadyKind { none, iops, iops_slope, bw, bw_slope } ss = SteadyKind::none;
+  double ss_limit = 0;
+  bool ss_percent = false;
+  std::chrono::microseconds ss_dur{0};
+  std::chrono::microseconds ss_ramp{0};
+  std::chrono::microseconds ss_interval{1000000};
+  unsigned flow = 0;
+  unsigned flow_id = 0;
+  std::chrono::microseconds flow_sleep{0};
   bool exitall = false;     // exitall: when this job finishes, end the others (exit_what says which)
   enum class ExitWhat { group, stonewall, all } exit_what = ExitWhat::group;
   // fio's log files (fio_logs.hpp): write_bw_log, write_iops_log,

@@ -1,7 +1,10 @@
 #include "workload/job_parser.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <map>
 #include <optional>
 
@@ -57,6 +60,50 @@ unsigned line_of(const LineMap& lines, std::string_view option) {
   return it == lines.end() ? 0 : it->second;
 }
 
+// fio's substitutions in a job file line (options.c fio_option_dup_subs and
+// fio_keyword_replace): ${VAR} becomes the environment variable's value
+// (empty when unset: its name goes to *unset), $pagesize, $mb_memory and
+// $ncpus the machine's figures. fio's arithmetic on them is not done.
+std::string expand_variables(std::string_view line, std::vector<std::string>* unset) {
+  std::string out;
+  for (size_t i = 0; i < line.size();) {
+    if (line[i] == '$' && i + 1 < line.size() && line[i + 1] == '{') {
+      const size_t close = line.find('}', i + 2);
+      if (close != std::string_view::npos && close > i + 2) {
+        const std::string name(line.substr(i + 2, close - i - 2));
+        if (const char* v = std::getenv(name.c_str()))
+          out += v;
+        else
+          unset->push_back(name);
+        i = close + 1;
+        continue;
+      }
+    }
+    if (line[i] == '$') {
+      struct Keyword {
+        std::string_view word;
+        long value;
+      };
+      const Keyword keywords[] = {
+          {"$pagesize", ::sysconf(_SC_PAGESIZE)},
+          {"$mb_memory", long(uint64_t(::sysconf(_SC_PHYS_PAGES)) * uint64_t(::sysconf(_SC_PAGESIZE)) >> 20)},
+          {"$ncpus", ::sysconf(_SC_NPROCESSORS_ONLN)},
+      };
+      bool replaced = false;
+      for (const auto& k : keywords)
+        if (line.substr(i).starts_with(k.word)) {
+          out += std::to_string(k.value);
+          i += k.word.size();
+          replaced = true;
+          break;
+        }
+      if (replaced) continue;
+    }
+    out += line[i++];
+  }
+  return out;
+}
+
 struct Section {
   bool global = false;
   unsigned header_line = 0;
@@ -104,7 +151,9 @@ class FileParser {
   }
 
   bool handle_line(std::string_view raw, unsigned lineno) {
-    std::string_view line = trim_front(raw);
+    std::vector<std::string> unset;
+    const std::string expanded = expand_variables(raw, &unset);
+    std::string_view line = trim_front(expanded);
     // fio: a line whose first non-blank is ';' or '#' is a comment; elsewhere
     // the first ';' or '#' starts one.
     if (line.empty() || line.front() == ';' || line.front() == '#') return true;
@@ -114,6 +163,9 @@ class FileParser {
     if (!section_) {
       return error(lineno, "option '" + std::string(line) + "' outside of any [section]");
     }
+    if (!unset.empty() && line.back() == '=')
+      return error(lineno, "'" + std::string(trim(raw)) + "': ${" + unset.front() +
+                               "} is not set in the environment (fio would use an empty value)");
     return handle_option(line, lineno);
   }
 

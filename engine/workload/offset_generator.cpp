@@ -21,7 +21,10 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
       region_offset_(job.offset),
       region_size_(job.size),
       seq_add_(is_random(job.rw) ? 0 : job.seq_add),
-      bytewise_(!fixed_bs(job) || seq_add_ != 0 ||
+      zone_size_(job.zonesize),
+      zone_range_(job.zonesize ? std::min(job.size, job.zonerange ? job.zonerange : job.zonesize) : 0),
+      zone_step_(zone_range_ + job.zoneskip),
+      bytewise_(!fixed_bs(job) || seq_add_ != 0 || job.zonesize != 0 ||
                 (is_random(job.rw) && job.blockalign && job.blockalign != std::min(job.bs[0], job.bs[1]))),
       zones_(job.zones),
       offset_rng_(seed),
@@ -133,6 +136,24 @@ uint32_t OffsetGenerator::next_length(Stream& s) noexcept {
 }
 
 uint64_t OffsetGenerator::next_byte_offset(Stream& s, uint32_t length) noexcept {
+  if (zone_size_ && length <= zone_range_) {
+    if (zone_done_ >= zone_size_) {  // on to the next zone
+      zone_done_ = 0;
+      zone_start_ += zone_step_;
+      if (zone_start_ + length > region_size_) zone_start_ = 0;
+      s.next_byte = 0;
+    }
+    zone_done_ += length;
+    const uint64_t span = std::min(zone_range_, region_size_ - zone_start_);
+    uint64_t in_zone = 0;
+    if (pattern_ == Pattern::sequential) {
+      in_zone = s.next_byte + length > span ? 0 : s.next_byte;
+      s.next_byte = in_zone + length;
+    } else {
+      in_zone = offset_rng_.below((span - length) / align_ + 1) * align_;
+    }
+    return zone_start_ + in_zone;
+  }
   if (pattern_ != Pattern::sequential) {
     const uint64_t slots = (region_size_ - length) / align_ + 1;
     uint64_t slot = 0;

@@ -21,6 +21,9 @@
 //    fio's get_next_buflen draws it; random offsets are then uniform in
 //    min-bs units with the block inside the region (no random map).
 //    Sequential I/O continues where the last one ended.
+//  - zonemode=strided: offsets (sequential or random) inside the current
+//    zone of zonerange bytes; after zonesize bytes the zone moves by
+//    zonerange + zoneskip, back to the region's start past its end.
 //  - random_distribution=zoned: a zone drawn by its access share, then a
 //    uniform offset inside it (no random map, as in fio).
 //  - rw=read:N / read:-N (fio's ddir_seq_add): the next sequential I/O starts
@@ -89,6 +92,9 @@ class OffsetGenerator {
   uint64_t region_offset_;
   uint64_t region_size_;
   int64_t seq_add_;
+  // zonemode=strided: the current zone and the bytes done in it.
+  uint64_t zone_size_ = 0, zone_range_ = 0, zone_step_ = 0;
+  uint64_t zone_start_ = 0, zone_done_ = 0;
   bool bytewise_;  // variable block sizes, a sequence postfix, or blockalign
   uint32_t align_ = 0;  // bytewise random offsets: multiples of this (blockalign, else the smallest bs)
   std::vector<JobOptions::Zone> zones_;

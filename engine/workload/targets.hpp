@@ -69,7 +69,10 @@ class DeviceTarget final : public Target, public telemetry::TelemetrySource {
  public:
   explicit DeviceTarget(std::unique_ptr<io::MemberDevice> dev) : dev_(std::move(dev)) {}
   uint64_t size_bytes() const override { return dev_->size_bytes(); }
-  uint32_t block_size() const override { return dev_->alignment(); }
+  // What direct I/O must keep, as fio checks it: the logical block size
+  // (512 for an image file; the filesystem may still ask more and fail the
+  // I/O, as it does under fio).
+  uint32_t block_size() const override { return dev_->info().direct ? dev_->info().logical_block_size : 512; }
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override;
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   // The job's own open of the file (O_DIRECT or not, as the job says) and

@@ -9,6 +9,8 @@
 # WORKDIR       where the 256 MiB target file goes; a real disk, not tmpfs
 #               (default: a fresh directory in ${TMPDIR:-/var/tmp}, removed)
 # ONLY=REGEX    run only the files whose name matches
+# ROUNDS=N      runs per tool and file, alternating; the median round is shown
+# PLAIN_ONLY=1  only the files that use plain engines
 # How the files are prepared, and what is printed: fio_examples.py.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,4 +27,4 @@ trap 'rm -rf -- "$WORK"' EXIT
 # The target: 256 MiB of data written once (neither tool lays it out).
 dd if=/dev/urandom of="$WORK/target" bs=1M count=256 status=none
 python3 "$here/fio_examples.py" --rs "$RS" --examples "$EX" --work "$WORK" --target "$WORK/target" \
-  --only "${ONLY:-}"
+  --only "${ONLY:-}" --rounds "${ROUNDS:-1}" ${PLAIN_ONLY:+--plain-only}

@@ -19,6 +19,7 @@
 #include "workload/job_parser.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/runner.hpp"
+#include "workload/steady_state.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
@@ -204,7 +205,7 @@ TEST_CASE("libaio runs on io_uring and says so, once", "[engines][needs-uring]")
   write_file(path, 4ull << 20);
   auto target = open_target(path);
   auto jobs = jobs_from({"--ioengine=libaio", "--iodepth=8", "--rw=randread", "--bs=4k", "--size=4m",
-                         "--name=a", "--name=b"});
+                         "--direct=1", "--name=a", "--name=b"});
   const auto notes = engine_notes(jobs);
   REQUIRE(notes.size() == 1);
   CHECK(notes[0].find("libaio runs on io_uring") != std::string::npos);
@@ -213,6 +214,13 @@ TEST_CASE("libaio runs on io_uring and says so, once", "[engines][needs-uring]")
     CHECK(j.error == 0);
     CHECK(j.raidscope->engine.rfind("libaio, run on io_uring", 0) == 0);
   }
+  // Buffered, Linux AIO does the I/O inside io_submit: so do we, and say so.
+  auto buffered = jobs_from({"--name=c", "--ioengine=libaio", "--iodepth=8", "--rw=randread", "--bs=4k",
+                             "--size=4m", "--direct=0"});
+  out = run(buffered, *target);
+  CHECK(out.results.jobs[0].error == 0);
+  CHECK(out.results.jobs[0].raidscope->engine.find("inside io_submit") != std::string::npos);
+  CHECK(out.results.jobs[0].raidscope->io_mode == "buffered (page cache)");
 }
 
 TEST_CASE("an array refuses direct=0 written out and mmap, naming them; fio's default runs direct and says so",
@@ -458,4 +466,114 @@ TEST_CASE("write_lat_log and write_bw_log write fio's log files", "[engines][log
   CHECK(ms == 500);
   CHECK(kib > 900);
   CHECK(kib < 1100);
+}
+
+TEST_CASE("flow keeps jobs of one flow_id in the ratio of their weights", "[engines]") {
+  NullTarget target(64ull << 20);
+  // fio's flow.fio: a write job of weight 1 beside a read job of weight 8.
+  auto jobs = jobs_from({"--ioengine=null", "--runtime=300ms", "--time_based", "--bs=4k", "--size=64m",
+                         "--name=w", "--rw=write", "--flow=1", "--name=r", "--rw=randread", "--flow=8"});
+  auto out = run(jobs, target);
+  const double w = double(out.results.jobs[0].write.total_ios), r = double(out.results.jobs[1].read.total_ios);
+  REQUIRE(w > 100);
+  CHECK(r / w > 7.5);
+  CHECK(r / w < 8.5);
+}
+
+TEST_CASE("zonemode=strided: zonesize bytes per zone, then on by zonerange + zoneskip", "[engines]") {
+  auto jobs = jobs_from({"--name=z", "--rw=read", "--bs=64k", "--size=1m", "--zonesize=128k", "--zoneskip=256k"});
+  REQUIRE(validate_against_target(jobs[0], 1 << 20, 512).empty());
+  OffsetGenerator gen(jobs[0], 1);
+  const uint64_t want[] = {0, 65536, 393216, 458752, 786432, 851968, 0, 65536};
+  for (uint64_t w : want) CHECK(gen.next().offset == w);
+}
+
+TEST_CASE("${VAR} and $ncpus in job files, as fio substitutes them", "[engines][job_parser]") {
+  ::setenv("RS_TEST_BLOCK_SIZE", "16k", 1);
+  auto r = parse_job_file("[j]\nbs=${RS_TEST_BLOCK_SIZE}\nnumjobs=$ncpus\n", "env.fio");
+  INFO(r.error);
+  REQUIRE(r.ok);
+  CHECK(r.jobs[0].bs[0] == 16384);
+  CHECK(r.jobs[0].numjobs == unsigned(::sysconf(_SC_NPROCESSORS_ONLN)));
+  ::unsetenv("RS_TEST_BLOCK_SIZE");
+  r = parse_job_file("[j]\nbs=${RS_TEST_BLOCK_SIZE}\n", "env.fio");
+  REQUIRE_FALSE(r.ok);
+  CHECK(r.error.find("RS_TEST_BLOCK_SIZE} is not set") != std::string::npos);
+}
+
+TEST_CASE("a buffered job starts with the region dropped from the page cache (fio's invalidate=1)",
+          "[engines][needs-uring]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  constexpr uint64_t kBytes = 8ull << 20;
+  write_file(path, kBytes);
+  auto target = open_target(path);
+  // Read everything into the page cache, then a buffered job that reads
+  // only the first 64 KiB: with invalidate=1 the rest is no longer cached,
+  // with invalidate=0 it still is.
+  auto warm = jobs_from({"--name=w", "--rw=read", "--bs=1m", "--size=8m", "--direct=0", "--invalidate=0"});
+  run(warm, *target);
+  REQUIRE(resident_share(path, kBytes) > 0.95);
+  auto keep = jobs_from({"--name=k", "--rw=read", "--bs=64k", "--size=8m", "--io_size=64k", "--direct=0",
+                         "--invalidate=0"});
+  run(keep, *target);
+  CHECK(resident_share(path, kBytes) > 0.95);
+  auto drop = jobs_from({"--name=d", "--rw=read", "--bs=64k", "--size=8m", "--io_size=64k", "--direct=0"});
+  run(drop, *target);
+  CHECK(resident_share(path, kBytes) < 0.5);
+}
+
+TEST_CASE("a sync engine's think time runs from the I/O's completion", "[engines]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  write_file(path, 4ull << 20);
+  auto target = open_target(path);
+  // 100 reads, 2 ms of think time after each: at least 198 ms, whatever the reads cost.
+  auto jobs = jobs_from({"--name=t", "--ioengine=psync", "--rw=randread", "--bs=4k", "--size=4m",
+                         "--number_ios=100", "--thinktime=2000", "--direct=1"});
+  auto out = run(jobs, *target);
+  const JobResults& j = out.results.jobs[0];
+  CHECK(j.read.total_ios == 100);
+  CHECK(j.job_runtime_ns >= 198'000'000ull + 99 * j.read.clat.min());
+}
+
+TEST_CASE("steady state: a job whose IOPS hold still ends once the window says so", "[engines]") {
+  NullTarget target(64ull << 20);
+  // 1000 IOPS, samples every 200 ms, a window of 5 samples (1 s) after 200 ms of ramp.
+  auto steady = jobs_from({"--ioengine=null", "--name=s", "--rw=randread", "--bs=4k", "--size=64m",
+                           "--runtime=4", "--time_based", "--rate_iops=1000", "--ss=iops:20%", "--ss_dur=1",
+                           "--ss_ramp=200ms", "--ss_interval=200ms"});
+  auto out = run(steady, target);
+  CHECK(out.results.jobs[0].job_runtime_ns > 1'100'000'000ull);
+  CHECK(out.results.jobs[0].job_runtime_ns < 2'500'000'000ull);
+  // A limit of 0 is never met (fio compares strictly): the job runs its whole runtime.
+  auto never = jobs_from({"--ioengine=null", "--name=n", "--rw=randread", "--bs=4k", "--size=64m",
+                          "--runtime=1500ms", "--time_based", "--rate_iops=1000", "--ss=iops:0",
+                          "--ss_dur=1", "--ss_interval=200ms"});
+  out = run(never, target);
+  CHECK(out.results.jobs[0].job_runtime_ns >= 1'450'000'000ull);
+  SteadyState s(never[0]);
+  REQUIRE(s.enabled());
+}
+
+TEST_CASE("steady state criteria are fio's: deviation from the mean, or the least-squares slope", "[engines]") {
+  auto make = [](const char* ss) {
+    auto jobs = jobs_from({"--name=x", std::string("--ss=") + ss, "--ss_dur=4", "--ss_interval=1"});
+    return SteadyState(jobs[0]);
+  };
+  SteadyState dev = make("iops:10%");
+  CHECK_FALSE(dev.add_sample(100, 0));
+  CHECK_FALSE(dev.add_sample(109, 0));
+  CHECK_FALSE(dev.add_sample(95, 0));
+  CHECK(dev.add_sample(100, 0));  // mean 101, largest deviation 8 (7.9 %)
+  SteadyState wide = make("iops:5%");
+  for (double y : {100.0, 109.0, 95.0}) wide.add_sample(y, 0);
+  CHECK_FALSE(wide.add_sample(100, 0));
+  // Slope of 10, 20, 30, 40 is 10 per sample: 40 % of the mean 25.
+  SteadyState slope = make("bw_slope:41%");
+  for (double y : {10.0, 20.0, 30.0}) CHECK_FALSE(slope.add_sample(0, y));
+  CHECK(slope.add_sample(0, 40));
+  SteadyState steep = make("bw_slope:39%");
+  for (double y : {10.0, 20.0, 30.0}) steep.add_sample(0, y);
+  CHECK_FALSE(steep.add_sample(0, 40));
 }

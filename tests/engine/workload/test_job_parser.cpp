@@ -579,7 +579,7 @@ TEST_CASE("option errors carry the option's own line", "[job_parser]") {
       {"[j]\n=4k\n", "x.fio:2: option without a name"},
       {"[]\nbs=4k\n", "x.fio:1: empty section name"},
       {"[a]b]\n", "x.fio:1: bad section header"},
-      {"[j]\nsize=$mb_memory\n", "x.fio:2: variable expansion is not supported"},
+      {"[j]\nsize=$nosuchkeyword\n", "x.fio:2: variable expansion is not supported"},
   };
   for (const auto& c : cases) {
     INFO(c.text);
@@ -651,7 +651,7 @@ TEST_CASE("command line: errors name the argument", "[job_parser][cli]") {
     const char* error;
   };
   const std::vector<Case> cases = {
-      {{"--name=a", "--zonemode=zbd"}, "command line: '--zonemode=zbd': unsupported option 'zonemode'"},
+      {{"--name=a", "--zonerandom=1"}, "command line: '--zonerandom=1': unsupported option 'zonerandom'"},
       {{"--name=a", "--bs=4q"}, "command line: '--bs=4q': bs: bad size '4q'"},
       {{"--name=a", "--bs"}, "command line: '--bs': option 'bs' requires a value"},
       {{"--name=a", "--direct"}, "command line: '--direct': option 'direct' requires a value"},
