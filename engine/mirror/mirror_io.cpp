@@ -120,7 +120,8 @@ void MirrorPersonality::fill_snapshots(const raid::MemberTable& table, Io& st, C
                   (m.state == MemberState::recovering &&
                    s.sector + c.sectors <= rt.recovery_offset.load(std::memory_order_acquire)));
     s.write_mostly = rt.write_mostly.load(std::memory_order_relaxed);
-    s.rotational = m.rotational();
+    const int8_t rotational_override = rt.rotational_override.load(std::memory_order_relaxed);
+    s.rotational = rotational_override < 0 ? m.rotational() : rotational_override != 0;
     s.nr_pending = rt.counters.nr_pending.load(std::memory_order_relaxed);
     s.head_position = rt.counters.head_position.load(std::memory_order_relaxed);
     s.next_seq_sect = ms.next_seq_sect.load(std::memory_order_relaxed);

@@ -81,6 +81,20 @@ void Array::register_front_tunables() {
         runtime(m).io_opt_override.store(uint32_t(v.number));
         return Status{};
       });
+  TunableSpec rot{"rotational", TunableType::choice, 0, 0, {"auto", "no", "yes"}, "",
+                  "whether the read policies treat the member as a spinning disk (auto: what the device "
+                  "reports; a loop device or image file reports the disk under it)"};
+  rot.per_member = true;
+  tunables_.add(
+      rot,
+      [this](int m) {
+        const int8_t o = runtime(m).rotational_override.load();
+        return std::string((o < 0 ? (*table())[m].rotational() : o != 0) ? "yes" : "no");
+      },
+      [this](int m, const telemetry::TunableValue& v) {
+        runtime(m).rotational_override.store(v.number == 0 ? -1 : v.number == 2 ? 1 : 0);
+        return Status{};
+      });
 }
 
 Array::~Array() {

@@ -61,6 +61,7 @@ struct SlotRuntime {
   std::atomic<uint64_t> recovery_offset{0};
   std::atomic<bool> write_mostly{false};
   std::atomic<uint32_t> io_opt_override{0};  // bytes, 0: the device's (or model's)
+  std::atomic<int8_t> rotational_override{-1};  // -1: the device's (or model's); 0 or 1 forced
 };
 
 }  // namespace rs::raid
