@@ -82,7 +82,7 @@ ensure_demo() {
     echo "== creating a RAID1 demo array of two image files in $DEMO"
     "$CLI" create --level=1 --raid-devices=2 --name=demo --create-files=256M "$DEMO"/member{0,1}.img
     # Written through once, so reads reach the disk (holes would read as zeros for free).
-    "$CLI" bench --array="$DEMO/member0.img,$DEMO/member1.img" --name=fill --rw=write --bs=1M --iodepth=8 \
+    "$CLI" bench --array="$DEMO/member0.img,$DEMO/member1.img" --name=fill --rw=write --bs=1M --iodepth=8 --ioengine=io_uring \
       --direct=1 >/dev/null
   fi
 }
@@ -111,7 +111,7 @@ demo_headless() {
     local p
     for p in md-legacy md-rr; do
       "$cli" bench --array="${members[0]},${members[1]}" --policy=$p --member-profile=0=ssd-sata \
-        --member-profile=1=optane-pmem --profile-scale=0.25 --name=seqread --rw=read --bs=1M --iodepth=16 \
+        --member-profile=1=optane-pmem --profile-scale=0.25 --name=seqread --rw=read --bs=1M --iodepth=16 --ioengine=io_uring \
         --runtime=5 --time_based --direct=1 --output-format=json --output="$demo/bench-$p.json" 2>/dev/null ||
         { echo "   $p: bench failed"; return 0; }
     done

@@ -133,10 +133,13 @@ ScrollView {
                     TextField {
                         id: layoutField
                         objectName: "layoutField"
-                        enabled: arrays.levels[levelBox.currentIndex] && arrays.levels[levelBox.currentIndex].level === 10
-                        placeholderText: "n2"
-                        implicitWidth: 70
-                        ToolTip.visible: hovered; ToolTip.text: qsTr("RAID10 layout as mdadm spells it: n2, f2, o2"); ToolTip.delay: 600
+                        readonly property int level: arrays.levels[levelBox.currentIndex] ? arrays.levels[levelBox.currentIndex].level : 1
+                        enabled: level === 10 || level === 5
+                        placeholderText: level === 5 ? "left-symmetric" : level === 10 ? "n2" : ""
+                        implicitWidth: 130
+                        ToolTip.visible: hovered
+                        ToolTip.text: qsTr("As mdadm spells it: RAID10 n2, f2, o2; RAID5 left-symmetric, right-asymmetric, …")
+                        ToolTip.delay: 600
                     }
                     Label { text: qsTr("Chunk") }
                     TextField {

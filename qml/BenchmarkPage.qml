@@ -211,7 +211,7 @@ ScrollView {
                         id: jobText
                         objectName: "jobFileEditor"
                         font.family: "monospace"
-                        text: "[global]\nrw=randread\nbs=4k\niodepth=16\ndirect=1\ntime_based\nruntime=5\n\n[random-read]\n"
+                        text: "[global]\nioengine=io_uring\nrw=randread\nbs=4k\niodepth=16\ndirect=1\ntime_based\nruntime=5\n\n[random-read]\n"
                         onTextChanged: jobCheck.result = bench.checkJobFile(text)
                         background: Rectangle { color: pal.base; border.color: pal.mid; radius: 3 }
                     }
@@ -224,7 +224,7 @@ ScrollView {
                         Layout.fillWidth: true
                         wrapMode: Text.Wrap
                         text: result.ok ? qsTr("%n job(s), no errors", "", result.jobs)
-                                        : (result.line > 0 ? qsTr("Line %1: ").arg(result.line) : "") + result.error
+                                        : (result.line > 0 ? qsTr("Line %1: ").arg(result.line) : "") + result.message
                         color: result.ok ? pal.windowText : Theme.negative
                     }
                     Button {

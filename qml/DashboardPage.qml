@@ -89,8 +89,10 @@ ScrollView {
             Layout.fillWidth: true
             members: page.tm ? page.tm.members : []
             profiles: page.memberProfiles
-            subtitle: page.session && page.session.tunables.revision >= 0
-                      ? qsTr("read policy: %1").arg(page.session.tunables.value("read_policy") || "–") : ""
+            // RAID5 has no read policy: then no subtitle.
+            readonly property string policy: page.session && page.session.tunables.revision >= 0
+                                             ? page.session.tunables.value("read_policy") : ""
+            subtitle: policy ? qsTr("read policy: %1").arg(policy) : ""
         }
 
         // Delegates are keyed by count, not by the list (which is new every

@@ -11,6 +11,7 @@ ApplicationWindow {
     property string startPage: "dashboard"
     property bool startDemo: true
     property var startMembers: []
+    property string startWorkload      // with startMembers: run it once the array is open
     property alias refreshHz: session.refreshHz
     property alias profileScale: session.profileScale
     readonly property var pageKeys: ["dashboard", "tune", "arrays", "benchmark"]
@@ -59,6 +60,17 @@ ApplicationWindow {
     onClosing: shutdown()
 
     LiveSession { id: session }
+    Connections {
+        target: session
+        enabled: win.startWorkload.length > 0
+        function onStatusChanged() {
+            if (session.status === LiveSession.Idle && session.tunables.count > 0) {
+                const w = win.startWorkload
+                win.startWorkload = ""
+                session.start(w)
+            }
+        }
+    }
 
     Component.onCompleted: {
         showPage(startPage)

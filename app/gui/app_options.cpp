@@ -7,6 +7,7 @@ QString appUsage() {
       "usage: raidscope [--demo | MEMBER...] [--page=dashboard|tune|arrays|benchmark]\n"
       "                 [--screenshot=FILE.png [--after=SECONDS]] [--refresh-hz=N]\n"
       "                 [--color-scheme=light|dark] [--size=WIDTHxHEIGHT] [--profile-scale=F]\n"
+      "                 [--start=seqread|randread|mixed|seqwrite]   (with MEMBER...: run it once open)\n"
       "Without arguments: the demo (a RAID1 of two image files under ~/.local/share/raidscope/demo,\n"
       "emulated as two different disks, with a sequential read running).\n"
       "--screenshot renders the page with live data for --after seconds (default 4), saves it, exits.\n");
@@ -43,6 +44,10 @@ bool parseAppOptions(const QStringList& args, AppOptions& o, QString* error) {
       o.profile_scale = value.toDouble(&ok);
       if (!ok || !(o.profile_scale > 0 && o.profile_scale <= 1))
         return fail("--profile-scale=" + value + ": a number above 0 and at most 1");
+    } else if (a.startsWith("--start=")) {
+      if (!QStringList{"seqread", "randread", "mixed", "seqwrite"}.contains(value))
+        return fail("--start=" + value + ": one of seqread, randread, mixed, seqwrite");
+      o.start = value;
     } else if (a.startsWith("--color-scheme=")) {
       if (value != "light" && value != "dark") return fail("--color-scheme=" + value + ": light or dark");
       o.color_scheme = value;
@@ -60,6 +65,7 @@ bool parseAppOptions(const QStringList& args, AppOptions& o, QString* error) {
     }
   }
   if (o.demo && !o.members.isEmpty()) return fail("--demo opens its own array: give either --demo or members");
+  if (!o.start.isEmpty() && o.members.isEmpty()) return fail("--start needs the array's members");
   if (o.members.isEmpty()) o.demo = true;
   return true;
 }

@@ -8,6 +8,7 @@
 //   --color-scheme=light|dark      override the system palette
 //   --size=WxH                     window size (default 1280x860)
 //   --profile-scale=F              slow every emulated disk by F (0 < F <= 1)
+//   --start=WORKLOAD               with MEMBER...: start seqread|randread|mixed|seqwrite once open
 #pragma once
 #include <QSize>
 #include <QString>
@@ -25,6 +26,7 @@ struct AppOptions {
   QString color_scheme;  // "", "light", "dark"
   QSize size{1280, 860};
   double profile_scale = 0;
+  QString start;
   bool help = false;
 };
 

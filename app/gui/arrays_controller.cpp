@@ -156,10 +156,16 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
       return refuse(tr("Chunk %1: a power of two from 4K to 1G").arg(chunk));
     o.chunk_bytes = uint32_t(c.value);
   }
-  if (level == 10 && !layout.trimmed().isEmpty()) {
+  if (level == 5) {  // mdadm's default left-symmetric (the engine takes the word as given)
+    auto w = layout::parse_raid5_layout(layout.trimmed().isEmpty() ? "left-symmetric" : layout.trimmed().toStdString());
+    if (!w) return refuse(QString::fromStdString(w.error().message));
+    o.layout = uint32_t(*w);
+  } else if (level == 10 && !layout.trimmed().isEmpty()) {
     auto w = layout::parse_raid10_layout(layout.trimmed().toStdString(), o.raid_disks);
     if (!w) return refuse(QString::fromStdString(w.error().message));
     o.layout = *w;
+  } else if (!layout.trimmed().isEmpty()) {
+    return refuse(tr("A layout applies to raid10 and raid5 only"));
   }
   bool anyMissing = false;
   for (const auto& p : paths) anyMissing |= !QFileInfo::exists(p);

@@ -63,7 +63,8 @@ class BenchmarkController : public QObject {
   // are checked first; a bad one is an error and nothing runs.
   Q_INVOKABLE bool runBeforeAfter(const QString& preset, const QString& tunable, const QString& before,
                                   const QString& after, double seconds);
-  // Parses a fio job file: {ok, error, line (1-based, 0 if none), jobs}.
+  // Parses a fio job file: {ok, error, line (1-based, 0 if none), message
+  // (the error without its "job file:LINE:" prefix), jobs, warnings}.
   Q_INVOKABLE QVariantMap checkJobFile(const QString& text) const;
   Q_INVOKABLE bool runJobFile(const QString& text, double seconds);
   // A seed scenario on the simulator (no member I/O): rows before/after.

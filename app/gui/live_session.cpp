@@ -33,12 +33,13 @@ struct Workload {
   std::vector<std::string> args;
 };
 
+// io_uring explicitly: fio's default engine (psync) runs one I/O at a time.
 const std::vector<Workload>& liveWorkloads() {
   static const std::vector<Workload> w = {
-      {"seqread", "Sequential read, 1 MiB blocks, queue depth 16", {"--rw=read", "--bs=1M", "--iodepth=16"}},
-      {"randread", "Random read, 4 KiB blocks, queue depth 32", {"--rw=randread", "--bs=4k", "--iodepth=32"}},
-      {"mixed", "Random 70 % read / 30 % write, 64 KiB, QD16", {"--rw=randrw", "--rwmixread=70", "--bs=64k", "--iodepth=16"}},
-      {"seqwrite", "Sequential write, 1 MiB blocks, queue depth 8", {"--rw=write", "--bs=1M", "--iodepth=8"}},
+      {"seqread", "Sequential read, 1 MiB blocks, queue depth 16", {"--rw=read", "--bs=1M", "--iodepth=16", "--ioengine=io_uring"}},
+      {"randread", "Random read, 4 KiB blocks, queue depth 32", {"--rw=randread", "--bs=4k", "--iodepth=32", "--ioengine=io_uring"}},
+      {"mixed", "Random 70 % read / 30 % write, 64 KiB, QD16", {"--rw=randrw", "--rwmixread=70", "--bs=64k", "--iodepth=16", "--ioengine=io_uring"}},
+      {"seqwrite", "Sequential write, 1 MiB blocks, queue depth 8", {"--rw=write", "--bs=1M", "--iodepth=8", "--ioengine=io_uring"}},
   };
   return w;
 }
@@ -126,7 +127,7 @@ QString LiveSession::describeArray() const {
   if (members_.isEmpty()) return tr("No array open");
   QStringList names;
   for (const auto& m : members_) names << QFileInfo(m).fileName();
-  return tr("RAID1 of %1 members: %2").arg(members_.size()).arg(names.join(", "));
+  return tr("%1 members: %2").arg(members_.size()).arg(names.join(", "));
 }
 
 void LiveSession::openArray(const QStringList& members) {
@@ -213,6 +214,12 @@ bool LiveSession::beginRun(RunRequest request, std::function<void(const RunRepor
           tick();  // the tail sample
           timer_.stop();
           if (!report.tunables.empty()) tunables_.refresh(std::move(report.tunables));
+          if (!report.array_text.isEmpty() && !demo_) {
+            QStringList names;
+            for (const auto& m : members_) names << QFileInfo(m).fileName();
+            array_text_ = report.array_text + ": " + names.join(", ");
+            emit membersChanged();
+          }
           if (inspect && report.ok)
             setStatus(Idle, tr("Ready"));
           else if (report.ok || report.cancelled)
@@ -333,7 +340,7 @@ rs::Status LiveSession::prepareDemo() {
   if (sparse(m0) || sparse(m1)) {
     // Written through once, so reads reach the disk (holes read as zeros for free).
     workload::BenchSpec spec;
-    auto parsed = workload::parse_cli_job({"--name=fill", "--rw=write", "--bs=1M", "--iodepth=8", "--direct=1"});
+    auto parsed = workload::parse_cli_job({"--name=fill", "--rw=write", "--bs=1M", "--iodepth=8", "--ioengine=io_uring", "--direct=1"});
     if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
     spec.jobs = parsed.jobs;
     spec.global_options = parsed.global.given;
@@ -437,6 +444,12 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
     return rep;
   }
   std::shared_ptr<workload::BenchSession> session(std::move(*opened));
+  if (raid::Array* a = session->array())
+    rep.array_text = QStringLiteral("%1 of %2 members, %3 MiB, %4")
+                         .arg(QString::fromLatin1(a->level().name))
+                         .arg(a->raid_disks())
+                         .arg(a->size_bytes() >> 20)
+                         .arg(QString::fromStdString(a->state_text()));
   std::vector<std::pair<std::string, std::string>> restore;
   for (const auto& [name, value] : req.set) {
     auto before = session->tunables()->get(name);

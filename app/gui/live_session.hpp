@@ -57,6 +57,7 @@ struct RunReport {
   double share[8] = {};  // read share per member over the whole run (%); up to 8 members
   int members = 0;
   std::vector<telemetry::TunableInfo> tunables;  // the registry at the end of the run
+  QString array_text;  // "raid5 of 4 members, 192 MiB, clean" as assembled
 };
 
 class LiveSession : public QObject {

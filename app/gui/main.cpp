@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
                                {"startMembers", opt.members},
                                {"refreshHz", opt.refresh_hz},
                                {"profileScale", opt.profile_scale},
+                               {"startWorkload", opt.start},
                                {"width", opt.size.width()},
                                {"height", opt.size.height()}});
   engine.load(QUrl("qrc:/qt/qml/RaidScope/Main.qml"));

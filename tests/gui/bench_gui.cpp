@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   const QString profile = a.size() > 6 ? a[6] : "ssd-sata";
   const QString scale = a.size() > 7 ? a[7] : "0.5";
   const QString page = a.size() > 8 ? a[8] : "dashboard";
-  const QStringList job = {"--rw=read", "--bs=1M", "--iodepth=16", "--direct=1", "--time_based",
+  const QStringList job = {"--rw=read", "--bs=1M", "--iodepth=16", "--ioengine=io_uring", "--direct=1", "--time_based",
                            "--runtime=" + QString::number(seconds)};
 
   QQuickStyle::setStyle("Fusion");

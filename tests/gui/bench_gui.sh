@@ -10,7 +10,7 @@ BENCH=$BUILD/tests/gui/bench_gui
 WORK=$(mktemp -d /tmp/raidscope-bench-gui.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 "$CLI" create --level=1 --raid-devices=2 --create-files=256M "$WORK"/m0.img "$WORK"/m1.img >/dev/null
-"$CLI" bench --array="$WORK/m0.img,$WORK/m1.img" --name=fill --rw=write --bs=1M --iodepth=8 --direct=1 >/dev/null
+"$CLI" bench --array="$WORK/m0.img,$WORK/m1.img" --name=fill --rw=write --bs=1M --iodepth=8 --ioengine=io_uring --direct=1 >/dev/null
 if [[ ${RAIDSCOPE_BENCH_DISPLAY:-0} == 1 ]]; then
   exec "$BENCH" "$CLI" "$WORK"/m0.img "$WORK"/m1.img "${2:-10}" "${3:-3}"
 fi
