@@ -6,7 +6,8 @@ Each example is prepared the way issue 16 describes:
   - `filename=` and `directory=` lines removed: every job runs on one target
     file of 256 MiB given on the command line (--filename=TARGET);
   - `runtime=` lines removed and --runtime=2 given on the command line;
-  - every size (size, filesize, io_size, io_limit) above 256 MiB capped to 256m;
+  - every size (size, filesize, io_size, io_limit) above 256 MiB, or given
+    in zones ("128z"), capped to 256m; an offset in zones becomes 0;
   - `fill_device=` lines removed: on a file it fills the whole filesystem
     (a shared disk here); the job then covers the target file.
 Then it runs fio (--output-format=json) and ours, alternating which goes
@@ -37,12 +38,15 @@ def parse_size(text):
 
 
 def cap_value(value):
-    """Caps each part of a size or a size range (1k-10M) to 256m."""
+    """Caps each part of a size or a size range (1k-10M) to 256m. A size in
+    zones (fio's "128z", 256 MiB zones in the zbd examples) is capped too:
+    uncapped it writes tens of GiB to the target file."""
     parts = re.split(r"([-:,])", value)
     out = []
     for p in parts:
         n = parse_size(p) if p not in "-:," else None
-        out.append("256m" if n is not None and n > CAP else p)
+        zoned = re.fullmatch(r"\s*\d+\s*z\s*", p, re.I) is not None
+        out.append("256m" if zoned or (n is not None and n > CAP) else p)
     return "".join(out)
 
 
@@ -53,7 +57,9 @@ def prepare(text):
         key = re.split(r"[=\s]", body, maxsplit=1)[0] if body and body[0] not in ";#[" else ""
         if key in ("filename", "directory", "runtime", "timeout", "fill_device", "fill_fs"):
             continue
-        if key in SIZE_OPTS and "=" in body:
+        if key == "offset" and re.search(r"\d\s*z\b", body, re.I):
+            line = "offset=0"  # zones past a 256 MiB target: the job starts at its beginning
+        elif key in SIZE_OPTS and "=" in body:
             k, v = body.split("=", 1)
             v = re.split(r"[;#]", v, maxsplit=1)[0]
             line = k.strip() + "=" + cap_value(v.strip())
