@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Randomized kill trials: a writer on a RAID1 or RAID10 (n2, f2, o2) of image
+# Randomized kill trials: a writer on a RAID1, RAID10 (n2, f2, o2) or RAID5 of image
 # files, with or without a write-intent bitmap, is SIGKILLed at a random moment (during data writes or superblock
 # updates: the writer closes and reassembles the array every few dozen
 # writes); the array must assemble (at most with a resync), every write
@@ -16,7 +16,7 @@ WORK=$(mktemp -d /tmp/raidscope-kill.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 # level, members, layout, write-intent bitmap chunk (- none)
-shapes=("1 2 - -" "10 4 n2 -" "10 4 f2 64K" "10 4 o2 -" "1 3 - 64K" "1 2 - 128K" "10 4 n2 64K")
+shapes=("1 2 - -" "10 4 n2 -" "10 4 f2 64K" "5 3 left-symmetric -" "10 4 o2 -" "1 3 - 64K" "5 4 right-asymmetric 64K" "1 2 - 128K" "10 4 n2 64K" "5 5 left-asymmetric -")
 failures=0
 for ((t = 1; t <= TRIALS; t++)); do
   read -r level disks layout bitmap <<<"${shapes[$((t % ${#shapes[@]}))]}"
