@@ -40,11 +40,11 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       backend_(port.backend()),
       out_(out),
       progress_(progress),
+      steady_(job),
       gen_(job, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
       verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
-      executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr),
-      steady_(job) {
+      executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
   const uint64_t slot_bytes = (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
   slots_.resize(job.iodepth);
   buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);

@@ -249,7 +249,7 @@ TEST_CASE("an array refuses direct=0 written out and mmap, naming them; fio's de
   out = run(ps, target);
   CHECK(depth_level_ios(out.results.jobs[0], 0) == out.results.jobs[0].read.total_ios);
   CHECK(out.results.jobs[0].raidscope->engine.find("not a system call") != std::string::npos);
-  (*arr)->close();
+  CHECK((*arr)->close().ok());
 }
 
 TEST_CASE("verify follows fio's phases: one write pass, then verify, within the runtime", "[engines][verify]") {
