@@ -17,7 +17,7 @@ cd "$WORK"
 "$RS" create --level=1 --raid-devices=2 --create-files=1100M --bitmap=internal --bitmap-chunk="$CHUNK" b0.img b1.img \
   >/dev/null
 "$RS" create --level=1 --raid-devices=2 --create-files=1100M --bitmap=none n0.img n1.img >/dev/null
-job=(--name=w --rw=randwrite --bs=4k --iodepth=16 --size=1g --runtime=$RUNTIME --time_based --direct=1
+job=(--name=w --rw=randwrite --bs=4k --iodepth=16 --ioengine=io_uring --size=1g --runtime=$RUNTIME --time_based --direct=1
   --output-format=json)
 iops() { python3 -c 'import json,sys; print(sum(j["write"]["iops"] for j in json.load(open(sys.argv[1]))["jobs"]))' "$1"; }
 ratios=()

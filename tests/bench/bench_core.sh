@@ -25,7 +25,7 @@ cd "$WORK"
 DATA_OFFSET=1048576  # where create puts the data in each member
 SIZE=$((1024 << 20))
 
-job=(--rw=randread --bs=4k --iodepth=32 --direct=1 --runtime=$RUNTIME --time_based --size=$SIZE --randrepeat=0)
+job=(--rw=randread --bs=4k --iodepth=32 --ioengine=io_uring --direct=1 --runtime=$RUNTIME --time_based --size=$SIZE --randrepeat=0)
 iops() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(j["read"]["iops"] for j in d["jobs"]))' "$1"; }
 
 run_engine() {  # run_engine OUT [extra options]
@@ -35,7 +35,7 @@ run_engine() {  # run_engine OUT [extra options]
 run_fio() {
   # Both member files, the same region (their data areas), one job: fio
   # spreads the I/O over the files as the array spreads reads over mirrors.
-  fio --name=r --filename=m0.img:m1.img --ioengine=io_uring --offset=$DATA_OFFSET "${job[@]}" \
+  fio --name=r --filename=m0.img:m1.img --offset=$DATA_OFFSET "${job[@]}" \
     --output-format=json --output="$1" >/dev/null
 }
 

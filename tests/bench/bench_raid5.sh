@@ -37,7 +37,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? 
 
 # 1. Full stripes: 3 x 512K of data per write, 4 in flight (= 4 x 512K per member).
 engine_write() {
-  "$RS" bench --array="$ARRAY" --name=w --rw=write --bs=1536k --iodepth=4 --direct=1 --runtime=$RUNTIME \
+  "$RS" bench --array="$ARRAY" --ioengine=io_uring --name=w --rw=write --bs=1536k --iodepth=4 --direct=1 --runtime=$RUNTIME \
     --time_based --output-format=json --output="$1" 2>/dev/null
 }
 fio_write() {  # each member file written sequentially over its data area, 512K x 4 in flight, all at once
@@ -47,7 +47,7 @@ fio_write() {  # each member file written sequentially over its data area, 512K 
     "${args[@]}" --output-format=json --output="$1" >/dev/null
 }
 # 2. 4k random reads QD32 over the data areas.
-read_job=(--rw=randread --bs=4k --iodepth=32 --direct=1 --runtime=$RUNTIME --time_based --randrepeat=0)
+read_job=(--rw=randread --bs=4k --iodepth=32 --ioengine=io_uring --direct=1 --runtime=$RUNTIME --time_based --randrepeat=0)
 engine_read() {
   "$RS" bench --array="$ARRAY" --name=r "${read_job[@]}" --size=$((3 * MEMBER_DATA)) --output-format=json \
     --output="$1" 2>/dev/null

@@ -155,7 +155,7 @@ pair() {
       'log "$label: fio (round $r/$REPEAT)"
        run_fio "$name.r$r" --name="$name" --filename="$DATA" --size="$SIZE" --ioengine=io_uring "${opts[@]}"' \
       'log "$label: raidscope-cli bench (round $r/$REPEAT)"
-       run_rs "$name.r$r" --name="$name" --filename="$DATA" --size="$SIZE" "${opts[@]}"'
+       run_rs "$name.r$r" --name="$name" --filename="$DATA" --size="$SIZE" --ioengine=io_uring "${opts[@]}"'
   done
   local d
   for d in $dirs; do
