@@ -16,6 +16,15 @@ interrupt() {
   set +e
   "$@" >"$WORK/int.out" 2>"$WORK/int.err" &
   local pid=$!
+  # bash starts a background command with SIGINT ignored; it counts from
+  # when the command has its own handler (SigCgt bit 2), as a Ctrl-C at a
+  # terminal would find it (a sanitizer build takes ~150 ms to get there).
+  local i caught
+  for ((i = 0; i < 500; i++)); do
+    caught=$(awk '/^SigCgt:/ {print $2}' /proc/$pid/status 2>/dev/null || true)
+    [[ -n $caught ]] && (((16#$caught >> 1) & 1)) && break
+    sleep 0.01
+  done
   sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
   local t0=$(date +%s%N)
   kill -INT $pid 2>/dev/null
