@@ -2,33 +2,20 @@
 // policy each seed introduces.
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
 #include "commands.hpp"
 #include "report/result_doc.hpp"
 #include "report/result_file.hpp"
-#include "result_capture.hpp"
 #include "resources.hpp"
+#include "result_capture.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/scenario.hpp"
 #include "workload_args.hpp"
 
 namespace rs::cli {
 namespace {
-
-// The bitmap's page writes by size (bytes -> count), from the run's
-// telemetry section ("bitmap.writes_<bytes>_total"); empty without a bitmap.
-std::map<uint32_t, uint64_t> bitmap_write_sizes(const workload::PolicyFigures& f) {
-  std::map<uint32_t, uint64_t> sizes;
-  const std::string prefix = "bitmap.writes_", suffix = "_total";
-  for (auto& [k, v] : f.sections)
-    if (k.rfind(prefix, 0) == 0 && k.size() > prefix.size() + suffix.size() &&
-        k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0)
-      sizes[uint32_t(std::stoul(k.substr(prefix.size(), k.size() - prefix.size() - suffix.size())))] += uint64_t(v);
-  return sizes;
-}
 
 const char* kSimulateHelp = R"(usage: raidscope-cli simulate --list
        raidscope-cli simulate --scenario=NAME|all [--json] [--check] [--policy-before=NAME]
@@ -94,7 +81,7 @@ nlohmann::ordered_json row_json(const workload::ScenarioRowResult& r, bool compa
     if (!f->sections.empty()) {
       auto& sec = row[key]["sections"] = nlohmann::ordered_json::object();
       for (auto& [k, v] : f->sections) sec[k] = v;
-      const auto sizes = bitmap_write_sizes(*f);
+      const auto& sizes = f->bitmap_writes;
       if (!sizes.empty()) {
         auto& bw = row[key]["bitmap_write_sizes"] = nlohmann::ordered_json::object();
         for (auto& [bytes, n] : sizes) bw[std::to_string(bytes)] = n;
@@ -133,11 +120,13 @@ void print_table(const workload::Scenario& sc, const std::vector<workload::Scena
                     ? ("x" + std::to_string(r.seed.after_bw / r.seed.before_bw).substr(0, 4)).c_str()
                     : "-",
                 ("x" + std::to_string(r.ratio).substr(0, 4)).c_str());
-    for (auto [label, f] : {std::pair{r.policy_before.c_str(), &r.before}, std::pair{r.policy_after.c_str(), &r.after}}) {
-      const auto sizes = bitmap_write_sizes(*f);
+    for (auto [label, f] :
+         {std::pair{r.policy_before.c_str(), &r.before}, std::pair{r.policy_after.c_str(), &r.after}}) {
+      const auto& sizes = f->bitmap_writes;
       if (sizes.empty()) continue;
       std::string text;
-      for (auto& [bytes, n] : sizes) text += (text.empty() ? "" : ", ") + std::to_string(n) + " x " + std::to_string(bytes) + " B";
+      for (auto& [bytes, n] : sizes)
+        text += (text.empty() ? "" : ", ") + std::to_string(n) + " x " + std::to_string(bytes) + " B";
       std::printf("%-44s %-11s bitmap page writes: %s\n", "", label, text.c_str());
     }
     if (!r.seed.note.empty()) std::printf("%-44s (seed: %s)\n", "", r.seed.note.c_str());
@@ -189,7 +178,8 @@ int cmd_simulate(const Argv& argv) {
   // Read policies are checked here; other policy tunables by the array's
   // registry when the row runs.
   bool read_policies = true;
-  for (auto& sc : scenarios) read_policies = read_policies && sc.policy_tunable == workload::kDefaultPolicyTunable;
+  for (auto& sc : scenarios)
+    read_policies = read_policies && sc.policy_tunable == workload::kDefaultPolicyTunable;
   if (auto p = one(s, "policy-before")) {
     if (read_policies) policy_or_usage(*p);
     ov.policy_before = *p;
@@ -264,7 +254,8 @@ int cmd_simulate(const Argv& argv) {
     Argv command{"simulate"};
     command.insert(command.end(), argv.begin(), argv.end());
     const auto doc = report::simulate_document(command, out, tunables);
-    if (Status st = report::write_file_atomic(*save, doc.dump(2) + "\n"); !st) throw RuntimeError(st.error().message);
+    if (Status st = report::write_file_atomic(*save, doc.dump(2) + "\n"); !st)
+      throw RuntimeError(st.error().message);
   }
   if (check) {
     std::fprintf(stderr, "%s\n",

@@ -45,7 +45,8 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       seed_(job_seed(job, job_index)),
       verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
       executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
-  const uint64_t slot_bytes = (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
+  const uint64_t slot_bytes =
+      (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
   slots_.resize(job.iodepth);
   buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);
   free_.reserve(job.iodepth);
@@ -309,8 +310,8 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool cancelled = this->cancelled();
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
-    const bool over = stop_ || cancelled || out_of_time || steady_reached_ || issued_bytes_ >= budget_bytes_ ||
-                      (job_.number_ios && issued_ios_ >= job_.number_ios);
+    const bool over = stop_ || cancelled || out_of_time || steady_reached_ ||
+                      issued_bytes_ >= budget_bytes_ || (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
     end_phase(now);
     // fio's verify pass: read back every block written and check it; a

@@ -186,7 +186,8 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
   for (const auto& job : jobs) {
     if (is_sync_engine(job.ioengine) && job.iodepth > 1)
       notes.push_back("note: job '" + job.name + "': both iodepth >= 1 and synchronous I/O engine (" +
-                      std::string(to_string(job.ioengine)) + ") are selected, queue depth will be capped at 1");
+                      std::string(to_string(job.ioengine)) +
+                      ") are selected, queue depth will be capped at 1");
     if (!job.wait_for.empty())
       notes.push_back("note: job '" + job.name + "': wait_for=" + job.wait_for +
                       ": it starts once every job defined before it has finished");
@@ -208,7 +209,8 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
     for (size_t k = 0; k < i; ++k) before |= jobs[k].name == jobs[i].wait_for;
     if (!before)
       return "job '" + jobs[i].name + "': wait_for=" + jobs[i].wait_for +
-             " names no job defined before it (RaidScope runs wait_for as a barrier after the jobs before it)";
+             " names no job defined before it (RaidScope runs wait_for as a barrier after the jobs before "
+             "it)";
   }
   for (auto& job : jobs) {
     if (job.seq_add != 0 && is_random(job.rw))
@@ -218,8 +220,8 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
       return "job '" + job.name + "': direct=0 / buffered=1 asks for the page cache, which " +
              target.describe() + " does not offer (an array has no page cache of its own); use direct=1";
     if (job.ioengine == IoEngine::mmap && !target.offers_buffered())
-      return "job '" + job.name + "': ioengine=mmap needs a file or block device to map; " + target.describe() +
-             " cannot be mapped";
+      return "job '" + job.name + "': ioengine=mmap needs a file or block device to map; " +
+             target.describe() + " cannot be mapped";
     // fio caps the synchronous engines at depth 1 (engine_notes() says so).
     // A simulation models no engine: its jobs keep the depth as written.
     if (is_sync_engine(job.ioengine) && !const_cast<Target&>(target).shared_context()) {
@@ -249,7 +251,8 @@ uint64_t planned_bytes(const std::vector<JobOptions>& jobs) {
   for (auto& j : jobs) {
     if (j.time_based) return 0;
     const uint64_t pass = j.io_size ? j.io_size : j.size;
-    total += pass * j.loops * j.numjobs * ((j.verify != VerifyKind::none && j.do_verify && !does_read(j.rw)) ? 2 : 1);
+    total += pass * j.loops * j.numjobs *
+             ((j.verify != VerifyKind::none && j.do_verify && !does_read(j.rw)) ? 2 : 1);
   }
   return total;
 }

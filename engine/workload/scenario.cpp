@@ -146,7 +146,8 @@ void check_share(std::vector<FigureCheck>& out, const char* what, const std::vec
 }
 
 // md's shape for a row: level, layout word and chunk from the row's names.
-std::optional<raid::Shape> row_shape(const ScenarioRow& row, int disks, uint64_t member_bytes, std::string* error) {
+std::optional<raid::Shape> row_shape(const ScenarioRow& row, int disks, uint64_t member_bytes,
+                                     std::string* error) {
   raid::Shape shape;
   shape.level = row.level;
   shape.raid_disks = disks;
@@ -186,7 +187,8 @@ Status set_tunable(telemetry::TunableRegistry& reg, const std::string& row, cons
     return make_error(Errc::invalid_argument,
                       row + ": this array has no tunable '" + name + "' (it has: " + known + ")");
   }
-  if (Status st = reg.set(name, value); !st) return make_error(st.error().code, row + ": " + st.error().message);
+  if (Status st = reg.set(name, value); !st)
+    return make_error(st.error().code, row + ": " + st.error().message);
   return {};
 }
 
@@ -256,12 +258,11 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
     return std::nullopt;
   }
   const uint64_t capacity = member_bytes(profiles);
-  if (row.member_bytes > capacity) {
-    *error = row.label + ": member_bytes " + std::to_string(row.member_bytes) + " is more than the members hold (" +
-             std::to_string(capacity) + ")";
-    return std::nullopt;
-  }
-  auto made_shape = row_shape(row, int(profiles.size()), row.member_bytes ? row.member_bytes : capacity, error);
+  // The seed's disks' usable size; smaller disks given instead (--profile)
+  // are used whole.
+  const uint64_t usable = row.member_bytes ? std::min(row.member_bytes, capacity) : capacity;
+  auto made_shape =
+      row_shape(row, int(profiles.size()), usable, error);
   if (!made_shape) return std::nullopt;
   const raid::Shape& shape = *made_shape;
   std::vector<std::shared_ptr<io::DeviceModel>> models;
@@ -282,9 +283,10 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
   auto& reg = target.array().tunables();
   // The read-balance knobs where the level has them (mirrors), then the
   // row's own tunables, then the policy under test.
-  for (auto [name, value] : {std::pair<std::string, std::string>{"min_contig_read", std::to_string(tunables.min_contig_read)},
-                             {"rot_round_down", std::to_string(tunables.rot_round_down)},
-                             {"nonrot_round_down", std::to_string(tunables.nonrot_round_down)}})
+  for (auto [name, value] :
+       {std::pair<std::string, std::string>{"min_contig_read", std::to_string(tunables.min_contig_read)},
+        {"rot_round_down", std::to_string(tunables.rot_round_down)},
+        {"nonrot_round_down", std::to_string(tunables.nonrot_round_down)}})
     if (reg.has(name))
       if (Status st = reg.set(name, value); !st) {
         *error = st.error().message;
@@ -337,6 +339,7 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
       f.member_ios += m.reads + m.writes;
     }
   f.wall_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(wall).count());
+  if (const auto* bitmap = target.array().bitmap()) f.bitmap_writes = bitmap->write_sizes();
   for (auto& sec : target.array().read_sections())
     for (auto& [k, v] : sec.values) f.sections.emplace_back(sec.name + "." + k, v);
   return f;

@@ -52,7 +52,7 @@ struct ScenarioRow {
   int level = 1;
   std::string layout;  // mdadm's name for the level ("n2", "left-symmetric"); "": the level's default
   uint32_t chunk_bytes = kDefaultScenarioChunkBytes;  // levels 10 and 5
-  uint32_t bitmap_chunk_bytes = 0;  // a write-intent bitmap of this chunk; 0: none
+  uint32_t bitmap_chunk_bytes = 0;                    // a write-intent bitmap of this chunk; 0: none
   // Each member's usable size (what is left after md's data offset, as the
   // seed's array had it); 0: the smallest profile's capacity.
   uint64_t member_bytes = 0;
@@ -81,6 +81,8 @@ struct PolicyFigures {
   // The array's telemetry sections at the end of the run, flattened as
   // "section.key" (e.g. "raid5.prereads_total"): what a level counted.
   std::vector<std::pair<std::string, double>> sections;
+  // The bitmap's page writes by size (bytes -> count); empty without one.
+  std::map<uint32_t, uint64_t> bitmap_writes;
   // The value of `key` in sections, or `fallback` when absent.
   double section(const std::string& key, double fallback = 0) const;
 };

@@ -93,9 +93,9 @@ std::string ArrayTarget::policy() const {
 
 // ---- SimArrayTarget ----
 
-Result<std::unique_ptr<SimArrayTarget>> SimArrayTarget::make(const raid::Shape& shape,
-                                                             std::vector<std::shared_ptr<io::DeviceModel>> models,
-                                                             uint32_t bitmap_chunk_bytes) {
+Result<std::unique_ptr<SimArrayTarget>> SimArrayTarget::make(
+    const raid::Shape& shape, std::vector<std::shared_ptr<io::DeviceModel>> models,
+    uint32_t bitmap_chunk_bytes) {
   auto t = std::unique_ptr<SimArrayTarget>(new SimArrayTarget());
   t->models_ = std::move(models);
   auto arr = raid::Array::simulated(levels::builtin(), shape, t->models_, bitmap_chunk_bytes);
@@ -201,9 +201,9 @@ JobIo DeviceTarget::open_job_io(const JobOptions& job, std::string* error) {
   if (job.invalidate) ::posix_fadvise(dev->fd(), off_t(job.offset), off_t(job.size), POSIX_FADV_DONTNEED);
   if (job.fadvise_hint)
     ::posix_fadvise(dev->fd(), 0, 0, is_random(job.rw) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
-  j.io_mode = direct           ? "direct (O_DIRECT)"
-              : job.direct     ? "buffered (page cache): " + dev_->info().direct_note
-                               : "buffered (page cache)";
+  j.io_mode = direct       ? "direct (O_DIRECT)"
+              : job.direct ? "buffered (page cache): " + dev_->info().direct_note
+                           : "buffered (page cache)";
   if (is_sync_engine(job.ioengine)) {
     j.backend = SyncEngineBackend::make(job.ioengine, *dev, does_write(job.rw), is_random(job.rw), error);
     if (!j.backend) return j;
@@ -214,8 +214,9 @@ JobIo DeviceTarget::open_job_io(const JobOptions& job, std::string* error) {
     // time is the same thing; the queue depth and batching stay the job's.
     j.backend = SyncEngineBackend::make(IoEngine::psync, *dev, does_write(job.rw), is_random(job.rw), error);
     if (!j.backend) return j;
-    j.engine = "libaio on a buffered file: each I/O done at submission with pread/pwrite, as Linux AIO does "
-               "buffered I/O inside io_submit";
+    j.engine =
+        "libaio on a buffered file: each I/O done at submission with pread/pwrite, as Linux AIO does "
+        "buffered I/O inside io_submit";
   } else {
     io::MemberDevice* devs[] = {dev.get()};
     std::string fallback;

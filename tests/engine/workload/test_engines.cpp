@@ -8,14 +8,14 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "../../common/temp_dir.hpp"
-#include "raid/array.hpp"
 #include "levels/levels.hpp"
+#include "raid/array.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/runner.hpp"
@@ -172,8 +172,9 @@ TEST_CASE("every sync engine and mmap writes where it should: a verify pass thro
   for (const char* engine : {"psync", "sync", "vsync", "pvsync", "pvsync2", "mmap"}) {
     for (const char* direct : {"0", "1"}) {
       INFO(engine << " direct=" << direct);
-      auto jobs = jobs_from({"--name=v", std::string("--ioengine=") + engine, std::string("--direct=") + direct,
-                             "--rw=randwrite", "--bs=8k", "--size=4m", "--verify=crc32c"});
+      auto jobs =
+          jobs_from({"--name=v", std::string("--ioengine=") + engine, std::string("--direct=") + direct,
+                     "--rw=randwrite", "--bs=8k", "--size=4m", "--verify=crc32c"});
       auto out = run(jobs, *target);
       const JobResults& j = out.results.jobs[0];
       CHECK(j.error == 0);
@@ -185,8 +186,8 @@ TEST_CASE("every sync engine and mmap writes where it should: a verify pass thro
   }
   // A stale block is caught: the file is overwritten behind the job's back
   // between a write job and a read job that verifies.
-  auto writer = jobs_from({"--name=w", "--ioengine=sync", "--rw=write", "--bs=4k", "--size=1m", "--verify=md5",
-                           "--do_verify=0"});
+  auto writer = jobs_from(
+      {"--name=w", "--ioengine=sync", "--rw=write", "--bs=4k", "--size=1m", "--verify=md5", "--do_verify=0"});
   run(writer, *target);
   {
     const int fd = ::open(path.c_str(), O_WRONLY);
@@ -194,7 +195,8 @@ TEST_CASE("every sync engine and mmap writes where it should: a verify pass thro
     REQUIRE(::pwrite(fd, junk, sizeof junk, 8192 + 100) == ssize_t(sizeof junk));
     ::close(fd);
   }
-  auto reader = jobs_from({"--name=r", "--ioengine=mmap", "--rw=read", "--bs=4k", "--size=1m", "--verify=md5"});
+  auto reader =
+      jobs_from({"--name=r", "--ioengine=mmap", "--rw=read", "--bs=4k", "--size=1m", "--verify=md5"});
   auto out = run(reader, *target);
   CHECK(out.verify_errors == 1);
 }
@@ -223,8 +225,9 @@ TEST_CASE("libaio runs on io_uring and says so, once", "[engines][needs-uring]")
   CHECK(out.results.jobs[0].raidscope->io_mode == "buffered (page cache)");
 }
 
-TEST_CASE("an array refuses direct=0 written out and mmap, naming them; fio's default runs direct and says so",
-          "[engines]") {
+TEST_CASE(
+    "an array refuses direct=0 written out and mmap, naming them; fio's default runs direct and says so",
+    "[engines]") {
   test::TempDir dir("rs-engines");
   raid::CreateOptions o;
   o.level = 1;
@@ -245,21 +248,24 @@ TEST_CASE("an array refuses direct=0 written out and mmap, naming them; fio's de
   REQUIRE(out.results.jobs[0].error == 0);
   CHECK(out.results.jobs[0].raidscope->io_mode.rfind("direct", 0) == 0);
   // psync on an array: depth 1, and the output says it is not a system call.
-  auto ps = jobs_from({"--name=s", "--ioengine=psync", "--iodepth=8", "--rw=randread", "--bs=4k", "--size=1m"});
+  auto ps =
+      jobs_from({"--name=s", "--ioengine=psync", "--iodepth=8", "--rw=randread", "--bs=4k", "--size=1m"});
   out = run(ps, target);
   CHECK(depth_level_ios(out.results.jobs[0], 0) == out.results.jobs[0].read.total_ios);
   CHECK(out.results.jobs[0].raidscope->engine.find("not a system call") != std::string::npos);
   CHECK((*arr)->close().ok());
 }
 
-TEST_CASE("verify follows fio's phases: one write pass, then verify, within the runtime", "[engines][verify]") {
+TEST_CASE("verify follows fio's phases: one write pass, then verify, within the runtime",
+          "[engines][verify]") {
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
   write_file(path, 4ull << 20);
   auto target = open_target(path);
 
   SECTION("loops=2: two write passes, each verified") {
-    auto jobs = jobs_from({"--name=v", "--rw=write", "--bs=64k", "--size=2m", "--verify=crc32c", "--loops=2"});
+    auto jobs =
+        jobs_from({"--name=v", "--rw=write", "--bs=64k", "--size=2m", "--verify=crc32c", "--loops=2"});
     auto out = run(jobs, *target);
     CHECK(out.results.jobs[0].write.io_bytes == 4ull << 20);
     CHECK(out.results.jobs[0].read.io_bytes == 4ull << 20);
@@ -277,8 +283,8 @@ TEST_CASE("verify follows fio's phases: one write pass, then verify, within the 
     CHECK(j.job_runtime_ns < 400'000'000ull);
   }
   SECTION("time_based with verify: passes of size bytes, each verified, until the runtime") {
-    auto jobs = jobs_from({"--name=v", "--rw=write", "--bs=64k", "--size=1m", "--verify=md5", "--runtime=500ms",
-                           "--time_based", "--rate_iops=200"});
+    auto jobs = jobs_from({"--name=v", "--rw=write", "--bs=64k", "--size=1m", "--verify=md5",
+                           "--runtime=500ms", "--time_based", "--rate_iops=200"});
     auto out = run(jobs, *target);
     const JobResults& j = out.results.jobs[0];
     // 16 writes per pass at 200 IOPS: about 80 ms per pass, a few passes in 0.5 s.
@@ -292,9 +298,10 @@ TEST_CASE("verify follows fio's phases: one write pass, then verify, within the 
 
 TEST_CASE("io_size, number_ios and filesize bound what a job moves", "[engines]") {
   NullTarget target(64ull << 20);
-  auto jobs = jobs_from({"--name=a", "--rw=randread", "--bs=4k", "--size=1m", "--io_size=3m", "--name=b",
-                         "--rw=read", "--bs=4k", "--size=8m", "--number_ios=100", "--name=c", "--rw=read",
-                         "--bs=4k", "--loops=3", "--size=1m", "--name=d", "--rw=read", "--bs=4k", "--filesize=2m"});
+  auto jobs =
+      jobs_from({"--name=a", "--rw=randread", "--bs=4k", "--size=1m", "--io_size=3m", "--name=b", "--rw=read",
+                 "--bs=4k", "--size=8m", "--number_ios=100", "--name=c", "--rw=read", "--bs=4k", "--loops=3",
+                 "--size=1m", "--name=d", "--rw=read", "--bs=4k", "--filesize=2m"});
   auto out = run(jobs, target);
   CHECK(out.results.jobs[0].read.io_bytes == 3ull << 20);
   CHECK(out.results.jobs[1].read.total_ios == 100);
@@ -303,10 +310,11 @@ TEST_CASE("io_size, number_ios and filesize bound what a job moves", "[engines]"
 }
 
 TEST_CASE("options of the issue's list parse to fio's meaning", "[engines][job_parser]") {
-  auto jobs = jobs_from({"--name=a", "--bs=4k,8k,16k", "--rate=1m,2m,3m", "--name=b", "--bssplit=4k/50:16k:64k/20",
-                         "--name=c", "--bsrange=4k-32k,8k-8k", "--name=d", "--rw=read:-8k", "--name=e",
-                         "--random_distribution=zoned:50/5:30/15:20/", "--name=f", "--exitall",
-                         "--exit_what=all", "--new_group", "--name=g", "--wait_for=f", "--threads=1"});
+  auto jobs =
+      jobs_from({"--name=a", "--bs=4k,8k,16k", "--rate=1m,2m,3m", "--name=b", "--bssplit=4k/50:16k:64k/20",
+                 "--name=c", "--bsrange=4k-32k,8k-8k", "--name=d", "--rw=read:-8k", "--name=e",
+                 "--random_distribution=zoned:50/5:30/15:20/", "--name=f", "--exitall", "--exit_what=all",
+                 "--new_group", "--name=g", "--wait_for=f", "--threads=1"});
   // A third (trim) value has nothing to apply to: RaidScope issues no trims.
   CHECK(jobs[0].bs == std::array<uint32_t, 2>{4096, 8192});
   CHECK(jobs[0].rate == std::array<uint64_t, 2>{1 << 20, 2 << 20});
@@ -352,8 +360,8 @@ TEST_CASE("variable block sizes, holes, backwards and zones land where fio puts 
     CHECK(big < 1150);
   }
   SECTION("blockalign: 512-byte blocks at 4k-aligned offsets") {
-    JobOptions j = resolve(jobs_from({"--name=a", "--rw=randread", "--bssplit=512/50:4k/50", "--blockalign=4k",
-                                      "--size=1m"}));
+    JobOptions j = resolve(
+        jobs_from({"--name=a", "--rw=randread", "--bssplit=512/50:4k/50", "--blockalign=4k", "--size=1m"}));
     OffsetGenerator gen(j, 7);
     for (int i = 0; i < 1000; ++i) CHECK(gen.next().offset % 4096 == 0);
   }
@@ -414,7 +422,7 @@ TEST_CASE("new_group, wait_for and exitall shape the run as in fio", "[engines]"
                            "--name=later", "--stonewall", "--rw=read", "--size=1m"});
     auto out = run(jobs, target);
     CHECK(out.results.jobs[0].read.total_ios == 256);
-    CHECK(out.results.jobs[1].read.total_ios < 400);  // stopped with quick, near 256
+    CHECK(out.results.jobs[1].read.total_ios < 400);   // stopped with quick, near 256
     CHECK(out.results.jobs[2].read.total_ios == 256);  // exit_what=group: the next group runs
   }
 }
@@ -423,8 +431,8 @@ TEST_CASE("write_lat_log and write_bw_log write fio's log files", "[engines][log
   test::TempDir dir("rs-logs");
   NullTarget target(64ull << 20);
   const std::string prefix = dir.file("run");
-  auto jobs = jobs_from({"--ioengine=null", "--name=j", "--rw=randread", "--bs=4k", "--size=64m", "--runtime=1100ms",
-                         "--time_based", "--rate_iops=1000", "--write_lat_log=" + prefix,
+  auto jobs = jobs_from({"--ioengine=null", "--name=j", "--rw=randread", "--bs=4k", "--size=64m",
+                         "--runtime=1100ms", "--time_based", "--rate_iops=1000", "--write_lat_log=" + prefix,
                          "--write_bw_log=" + prefix, "--write_iops_log=" + prefix, "--log_offset=1"});
   auto out = run(jobs, target);
   const uint64_t ios = out.results.jobs[0].read.total_ios;
@@ -445,7 +453,8 @@ TEST_CASE("write_lat_log and write_bw_log write fio's log files", "[engines][log
     unsigned long long ms = 0, val = 0, off = 0;
     int ddir = -1, prio = -1;
     unsigned bs = 0;
-    REQUIRE(std::sscanf(v.back().c_str(), "%llu, %llu, %d, %u, %llu, %d", &ms, &val, &ddir, &bs, &off, &prio) == 6);
+    REQUIRE(std::sscanf(v.back().c_str(), "%llu, %llu, %d, %u, %llu, %d", &ms, &val, &ddir, &bs, &off,
+                        &prio) == 6);
     CHECK(ddir == 0);
     CHECK(bs == 4096);
     CHECK(off % 4096 == 0);
@@ -474,14 +483,16 @@ TEST_CASE("flow keeps jobs of one flow_id in the ratio of their weights", "[engi
   auto jobs = jobs_from({"--ioengine=null", "--runtime=300ms", "--time_based", "--bs=4k", "--size=64m",
                          "--name=w", "--rw=write", "--flow=1", "--name=r", "--rw=randread", "--flow=8"});
   auto out = run(jobs, target);
-  const double w = double(out.results.jobs[0].write.total_ios), r = double(out.results.jobs[1].read.total_ios);
+  const double w = double(out.results.jobs[0].write.total_ios),
+               r = double(out.results.jobs[1].read.total_ios);
   REQUIRE(w > 100);
   CHECK(r / w > 7.5);
   CHECK(r / w < 8.5);
 }
 
 TEST_CASE("zonemode=strided: zonesize bytes per zone, then on by zonerange + zoneskip", "[engines]") {
-  auto jobs = jobs_from({"--name=z", "--rw=read", "--bs=64k", "--size=1m", "--zonesize=128k", "--zoneskip=256k"});
+  auto jobs =
+      jobs_from({"--name=z", "--rw=read", "--bs=64k", "--size=1m", "--zonesize=128k", "--zoneskip=256k"});
   REQUIRE(validate_against_target(jobs[0], 1 << 20, 512).empty());
   OffsetGenerator gen(jobs[0], 1);
   const uint64_t want[] = {0, 65536, 393216, 458752, 786432, 851968, 0, 65536};
@@ -514,8 +525,8 @@ TEST_CASE("a buffered job starts with the region dropped from the page cache (fi
   auto warm = jobs_from({"--name=w", "--rw=read", "--bs=1m", "--size=8m", "--direct=0", "--invalidate=0"});
   run(warm, *target);
   REQUIRE(resident_share(path, kBytes) > 0.95);
-  auto keep = jobs_from({"--name=k", "--rw=read", "--bs=64k", "--size=8m", "--io_size=64k", "--direct=0",
-                         "--invalidate=0"});
+  auto keep = jobs_from(
+      {"--name=k", "--rw=read", "--bs=64k", "--size=8m", "--io_size=64k", "--direct=0", "--invalidate=0"});
   run(keep, *target);
   CHECK(resident_share(path, kBytes) > 0.95);
   auto drop = jobs_from({"--name=d", "--rw=read", "--bs=64k", "--size=8m", "--io_size=64k", "--direct=0"});
@@ -547,16 +558,17 @@ TEST_CASE("steady state: a job whose IOPS hold still ends once the window says s
   CHECK(out.results.jobs[0].job_runtime_ns > 1'100'000'000ull);
   CHECK(out.results.jobs[0].job_runtime_ns < 2'500'000'000ull);
   // A limit of 0 is never met (fio compares strictly): the job runs its whole runtime.
-  auto never = jobs_from({"--ioengine=null", "--name=n", "--rw=randread", "--bs=4k", "--size=64m",
-                          "--runtime=1500ms", "--time_based", "--rate_iops=1000", "--ss=iops:0",
-                          "--ss_dur=1", "--ss_interval=200ms"});
+  auto never =
+      jobs_from({"--ioengine=null", "--name=n", "--rw=randread", "--bs=4k", "--size=64m", "--runtime=1500ms",
+                 "--time_based", "--rate_iops=1000", "--ss=iops:0", "--ss_dur=1", "--ss_interval=200ms"});
   out = run(never, target);
   CHECK(out.results.jobs[0].job_runtime_ns >= 1'450'000'000ull);
   SteadyState s(never[0]);
   REQUIRE(s.enabled());
 }
 
-TEST_CASE("steady state criteria are fio's: deviation from the mean, or the least-squares slope", "[engines]") {
+TEST_CASE("steady state criteria are fio's: deviation from the mean, or the least-squares slope",
+          "[engines]") {
   auto make = [](const char* ss) {
     auto jobs = jobs_from({"--name=x", std::string("--ss=") + ss, "--ss_dur=4", "--ss_interval=1"});
     return SteadyState(jobs[0]);

@@ -23,7 +23,8 @@ struct Outcome {
 
 Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
   std::string err;
-  auto profile = io::find_profile("nvme-p5520", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"}, &err);
+  auto profile =
+      io::find_profile("nvme-p5520", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"}, &err);
   INFO(err);
   REQUIRE(profile);
   raid::Shape shape;
@@ -46,8 +47,9 @@ Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
   REQUIRE(target.array().bitmap()->chunks() == 57228);
   REQUIRE(target.array().bitmap()->page_bytes(1) == 3314);
   REQUIRE(target.array().tunables().set("bitmap_io_opt", io_opt_sizing ? "on" : "off").ok());
-  CliParseResult parsed = parse_cli_job({"--name=seed001", "--rw=randwrite", "--bs=4k", "--iodepth=1", "--direct=1",
-                                         "--time_based", "--runtime=2", "--offset=" + offset, "--randrepeat=1"});
+  CliParseResult parsed =
+      parse_cli_job({"--name=seed001", "--rw=randwrite", "--bs=4k", "--iodepth=1", "--direct=1",
+                     "--time_based", "--runtime=2", "--offset=" + offset, "--randrepeat=1"});
   INFO(parsed.error);
   REQUIRE(parsed.ok);
   REQUIRE(check_jobs(parsed.jobs, target).empty());
