@@ -18,13 +18,15 @@ namespace rs::cli {
 namespace {
 
 const char* kSimulateHelp = R"(usage: raidscope-cli simulate --list
-       raidscope-cli simulate --scenario=NAME|all [--json] [--check] [--policy-before=NAME]
+       raidscope-cli simulate --scenario=NAME|FILE.json|all [--json] [--check] [--policy-before=NAME]
               [--policy-after=NAME] [--members=P1,P2,...] [--profile=P | --profile=INDEX=P ...]
               [--min-contig-read=BYTES] [--rot-round-down=N] [--nonrot-round-down=N]
               [FIO OPTIONS replacing the scenario's: --bs= --iodepth= --rw= --runtime= ...]
 
   --policy-before/--policy-after give values of the tunable the scenario varies
   (its policy_tunable: read_policy for the read-balance seeds).
+  NAME is a shipped scenario (simulate --list); FILE.json a scenario file of
+  the same format (resources/scenarios/*.json are examples).
   P is a profile name (resources/profiles/NAME.json) or the path of a profile file.
   --members gives one per member; --profile=P puts P on every member and
   --profile=INDEX=P on member INDEX (0-based; repeatable, applied after --members).
@@ -170,7 +172,12 @@ int cmd_simulate(const Argv& argv) {
     scenarios = workload::list_scenarios(dirs);
     if (scenarios.empty()) throw UsageError("no scenarios found");
   } else {
-    auto sc = workload::find_scenario(*name, dirs, &err);
+    // A path (it has a '/' or ends in .json) is the user's own scenario file;
+    // anything else is the name of one shipped in resources/scenarios.
+    const bool is_path = name->find('/') != std::string::npos ||
+                         (name->size() > 5 && name->compare(name->size() - 5, 5, ".json") == 0);
+    auto sc =
+        is_path ? workload::load_scenario_file(*name, &err) : workload::find_scenario(*name, dirs, &err);
     if (!sc) throw UsageError(err);
     scenarios.push_back(*sc);
   }
