@@ -111,7 +111,8 @@ void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const
                 {"waiting_writes", double(waiters_.size())},
                 {"preread_active_stripes", double(queues_.preread_active_stripes())},
                 {"bypass_count", double(queues_.bypass_count())},
-                {"pending_full_writes", double(queues_.pending_full_writes())}};
+                {"pending_full_writes", double(queues_.pending_full_writes())},
+                {"delayed_released_total", double(queues_.released_total())}};
   }
   s.values.insert(s.values.end(),
                   {{"stripe_cache_size", double(stripe_cache_size())},

@@ -105,6 +105,8 @@ class Raid5Personality final : public raid::Personality {
   void raid5d(io::IoContext* here);
   // md's unplug: releases the delayed heads (raid5_activate_delayed).
   void unplug(io::IoContext* here);
+  void plug_locked();
+  void post_unplug(io::IoContext* at);
   void batch_finished(Batch* batch);
 
   // ---- stripe_batch.cpp: one batch of heads on one context ----
@@ -124,7 +126,8 @@ class Raid5Personality final : public raid::Personality {
   StripeQueues queues_;
   std::vector<raid::ArrayIo*> waiters_;  // writes waiting for a free head
   size_t in_round_ = 0;                  // heads a batch is handling
-  bool unplug_posted_ = false;
+  bool unplug_pending_ = false;           // an unplug is posted (to unplug_at_ until it is sent)
+  io::IoContext* unplug_at_ = nullptr;
   uint64_t touch_pass_ = 0;
   std::atomic<int> cache_size_{256};  // md's default stripe_cache_size
   std::atomic<int> bypass_threshold_{kDefaultBypassThreshold};

@@ -14,10 +14,13 @@
 // pre-reads and is not pre-read active waits on delayed_list until an
 // unplug releases the delayed heads (raid5_activate_delayed, only while
 // fewer than IO_THRESHOLD heads have pre-reads active). md unplugs when a
-// writer waits for a free head and on its 3 ms timer or when the submitter
-// waits for its I/O; here a writer that waits unplugs at once, and when
-// raid5d has nothing else to do the unplug is posted to a bio's context,
-// which runs it once that submitter has queued what it had and waits.
+// writer waits for a free head, and on its 3 ms timer or when a submitter
+// waits for its I/O. Here a writer that waits unplugs at once; otherwise
+// the first head delayed (or a pre-read head finishing while heads are
+// delayed) posts the unplug to a bio's context, where it runs when that
+// submitter has queued what it had and turns its loop to wait: md's
+// unplug on waiting, without a wall-clock timer, so the simulator's
+// virtual time stays exact.
 #include <algorithm>
 
 #include "raid/array_port.hpp"
@@ -42,6 +45,7 @@ void Raid5Personality::attach(ArrayIo& io) {
   Io& st = static_cast<Io&>(*io.priv);
   io::IoContext* here = &io.port->context();
   bool parked = false, ready = false, run = false;
+  io::IoContext* unplug_at = nullptr;
   {
     std::lock_guard lock(mutex_);
     if (st.n_pieces > 0) apply_tunables_locked();
@@ -79,7 +83,9 @@ void Raid5Personality::attach(ArrayIo& io) {
     }
     // Nothing new for raid5d: a read with no piece to rebuild.
     run = parked || !st.touched.empty();
+    unplug_at = std::exchange(unplug_at_, nullptr);
   }
+  if (unplug_at) post_unplug(unplug_at);
   if (ready) finish_bio(io);
   if (run) raid5d(here);
 }
@@ -106,10 +112,25 @@ void Raid5Personality::queue_head_locked(StripeHead* h) {
   queues_.remove(h->column);
   const StripeQueues::Stripe* s = queues_.stripe(h->column);
   const bool preread_active = s && s->preread_active;
-  if (!h->toread.empty() || preread_active || !needs_prereads(*h))
+  if (!h->toread.empty() || preread_active || !needs_prereads(*h)) {
     queues_.add_handle(h->column);
-  else
+  } else {
     queues_.add_delayed(h->column);
+    plug_locked();
+  }
+}
+
+// The queue has delayed heads: make sure an unplug will come.
+void Raid5Personality::plug_locked() {
+  if (unplug_pending_ || queues_.delayed_len() == 0) return;
+  StripeHead* h = cache_.find(*queues_.delayed_front());
+  if (!h || h->bios.empty()) return;
+  unplug_pending_ = true;
+  unplug_at_ = &h->bios.front()->port->context();
+}
+
+void Raid5Personality::post_unplug(io::IoContext* at) {
+  at->post([this, at] { unplug(at); });
 }
 
 void Raid5Personality::raid5d(io::IoContext* here) {
@@ -140,12 +161,18 @@ void Raid5Personality::raid5d(io::IoContext* here) {
       }
       (*b)->heads.push_back(h);
     }
-    // Idle with heads still plugged: unplug once their submitter waits.
-    if (in_round_ == 0 && queues_.delayed_len() > 0)
-      if (StripeHead* h = cache_.find(*queues_.delayed_front()); h && !h->bios.empty())
-        unplug_at = &h->bios.front()->port->context();
+    // Nothing in flight and heads still plugged: unplug once their submitter
+    // waits, even if an unplug is posted already (one posted to a context
+    // that went away with its last bio is dropped; a second one is harmless:
+    // with nothing in flight no head has pre-reads active, so it releases
+    // them all).
+    if (in_round_ == 0 && queues_.delayed_len() > 0) {
+      unplug_pending_ = false;
+      plug_locked();
+    }
+    unplug_at = std::exchange(unplug_at_, nullptr);
   }
-  if (unplug_at) unplug_at->post([this, unplug_at] { unplug(unplug_at); });
+  if (unplug_at) post_unplug(unplug_at);
   for (Batch* b : batches) {
     std::sort(b->heads.begin(), b->heads.end(),
               [](const StripeHead* x, const StripeHead* y) { return x->column < y->column; });
@@ -160,6 +187,7 @@ void Raid5Personality::unplug(io::IoContext* here) {
   {
     std::lock_guard lock(mutex_);
     apply_tunables_locked();
+    unplug_pending_ = false;
     queues_.activate_delayed();
   }
   raid5d(here);
@@ -171,6 +199,7 @@ void Raid5Personality::batch_finished(Batch* b) {
   io::IoContext* here = b->context;
   const uint64_t epoch = b->parent->metadata_epoch;  // a member failed under its writes
   std::vector<ArrayIo*> done, wake;
+  io::IoContext* unplug_at = nullptr;
   {
     std::lock_guard lock(mutex_);
     for (size_t hi = 0; hi < b->heads.size(); ++hi) {
@@ -198,9 +227,14 @@ void Raid5Personality::batch_finished(Batch* b) {
         cache_.release(h);
       }
     }
+    // md re-plugs when it could not release the delayed heads; they go
+    // once no head has pre-reads active.
+    if (queues_.preread_active_stripes() < kIoThreshold) plug_locked();
+    unplug_at = std::exchange(unplug_at_, nullptr);
     wake.swap(waiters_);
   }
   delete b;
+  if (unplug_at) post_unplug(unplug_at);
   for (ArrayIo* bio : done) {
     if (&bio->port->context() == here)
       finish_bio(*bio);

@@ -62,6 +62,7 @@ void StripeQueues::activate_delayed() {
   if (preread_active_ >= kIoThreshold) return;  // md leaves the queue plugged
   while (!delayed_.empty()) {
     const uint64_t id = pop(Stripe::List::delayed);
+    ++released_total_;
     Stripe& s = at(id);
     s.delayed = false;
     if (!s.preread_active) {

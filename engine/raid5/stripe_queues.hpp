@@ -71,6 +71,7 @@ class StripeQueues {
   int pending_full_writes() const { return pending_full_writes_; }
   int preread_active_stripes() const { return preread_active_; }
   std::optional<uint64_t> delayed_front() const;
+  uint64_t released_total() const { return released_total_; }  // stripes activate_delayed released
   const Stripe* stripe(uint64_t id) const;
 
  private:
@@ -85,6 +86,7 @@ class StripeQueues {
   std::list<uint64_t> handle_, hold_, delayed_;
   std::unordered_map<uint64_t, Stripe> stripes_;
   int bypass_count_ = 0, pending_full_writes_ = 0, preread_active_ = 0;
+  uint64_t released_total_ = 0;
   std::optional<uint64_t> last_hold_;  // hold_list's head when last sampled (md's last_hold)
 };
 
