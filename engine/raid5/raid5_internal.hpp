@@ -56,6 +56,7 @@ struct Raid5Personality::Batch {
   raid::ArrayIo* parent = nullptr;  // a bio of the batch on `context`: its member I/O goes through it
   std::vector<StripeHead*> heads;   // by column
   std::vector<uint8_t> io;          // heads x disks: the page is read (reading) or written (writing)
+  std::vector<uint8_t*> buf;        // heads x disks: where it is written from (the bio's data, or the cache's page)
   std::vector<uint8_t> error;       // per head: its round failed
   std::vector<WriteMethod> method;  // per head
   std::vector<int> pd;              // per head: parity member

@@ -3,7 +3,8 @@
 // or every other block for a degraded read), read, compute (reconstruct,
 // then parity: rmw P ^= D_old ^ D_new, rcw P = XOR of the data), write.
 // Pages of adjacent heads are adjacent in the cache's arena
-// (stripe_cache.hpp), so a run of heads is one member I/O per member.
+// (stripe_cache.hpp), and a full-stripe write's data goes out straight
+// from its bio, so a run of heads is one member I/O per member.
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -26,6 +27,7 @@ void Raid5Personality::batch_start(Batch& b) {
     b.method.assign(n, WriteMethod::rcw);
     b.pd.assign(n, -1);
     b.io.assign(n * disks, 0);
+    b.buf.assign(n * disks, nullptr);
     b.children.resize(n * disks);
     b.run_heads.resize(n * disks);
     b.scratch_written.resize(disks);
@@ -82,7 +84,7 @@ bool Raid5Personality::batch_plan(Batch& b) {
 }
 
 // The flagged pages of b.io, one member I/O per run of heads whose columns
-// and arena slots are both consecutive.
+// and buffers are both consecutive.
 void Raid5Personality::batch_issue(Batch& b, bool write) {
   const int disks = geo_.raid_disks;
   size_t next_child = 0, next_run = 0;
@@ -98,10 +100,12 @@ void Raid5Personality::batch_issue(Batch& b, bool write) {
       }
       const size_t first = next_run;
       const StripeHead* start = b.heads[hi];
+      uint8_t* const start_buf = write ? b.buf[hi * size_t(disks) + size_t(m)] : cache_.page(m, start->slot);
       uint32_t count = 0;
       for (; hi < b.heads.size() && b.io[hi * size_t(disks) + size_t(m)] && count < kMaxRunPages; ++hi, ++count) {
         const StripeHead* h = b.heads[hi];
-        if (count && (h->column != start->column + count || h->slot != start->slot + count)) break;
+        const uint8_t* buf = write ? b.buf[hi * size_t(disks) + size_t(m)] : cache_.page(m, h->slot);
+        if (count && (h->column != start->column + count || buf != start_buf + size_t(count) * kPageBytes)) break;
         b.run_heads[next_run++] = b.heads[hi];
         if (!write && std::any_of(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; })) ++prereads;
       }
@@ -114,7 +118,7 @@ void Raid5Personality::batch_issue(Batch& b, bool write) {
       c.dev_sector = start->column * kPageSectors;
       c.sectors = count * kPageSectors;
       c.array_sector = 0;
-      c.buffer = cache_.page(m, start->slot);
+      c.buffer = start_buf;
       c.first = uint32_t(first);
       c.count = count;
       ++b.outstanding;
@@ -202,22 +206,25 @@ void Raid5Personality::batch_compute(Batch& b) {
         }
       xor_into(scratch, vec.data(), n, kPageBytes);
       std::memcpy(page(pd), scratch, kPageBytes);
-      for (int i = 0; i < disks; ++i)
-        if (h.writing[size_t(i)]) std::memcpy(page(i), h.writing[size_t(i)], kPageBytes);
     } else {  // P' = XOR of every data block, new where written
-      for (int i = 0; i < disks; ++i) {
-        if (i == pd) continue;
-        if (h.writing[size_t(i)]) std::memcpy(page(i), h.writing[size_t(i)], kPageBytes);
-        vec[size_t(n++)] = page(i);
-        h.uptodate[size_t(i)] = 1;
-      }
+      for (int i = 0; i < disks; ++i)
+        if (i != pd) vec[size_t(n++)] = h.writing[size_t(i)] ? h.writing[size_t(i)] : page(i);
       xor_into(page(pd), vec.data(), n, kPageBytes);
     }
     h.uptodate[size_t(pd)] = 1;
+    // A full-stripe write goes out straight from the bio, and its pages are
+    // stale from then on; a partial one drains the new data into the pages
+    // (md's biodrain), which keeps the head whole for the write that
+    // completes the stripe (no second pre-read).
+    const bool direct = b.method[hi] == WriteMethod::full_stripe;
     uint8_t* out = &b.io[hi * size_t(disks)];
+    uint8_t** from = &b.buf[hi * size_t(disks)];
     for (int i = 0; i < disks; ++i) {
-      if (h.writing[size_t(i)]) h.uptodate[size_t(i)] = 1;
-      out[i] = (h.writing[size_t(i)] || i == pd) && writable(table, b.failed, i);
+      uint8_t* data = h.writing[size_t(i)];
+      if (data && !direct) std::memcpy(page(i), data, kPageBytes);
+      if (data) h.uptodate[size_t(i)] = !direct;
+      out[i] = (data || i == pd) && writable(table, b.failed, i);
+      from[i] = i == pd || !direct ? page(i) : data;
     }
     auto& counter = b.method[hi] == WriteMethod::rmw   ? counters_.rmw
                     : b.method[hi] == WriteMethod::rcw ? counters_.rcw
