@@ -8,7 +8,7 @@ using raid::MemberState;
 
 Raid5Personality::Raid5Personality(const raid::Shape& shape, const layout::Raid5Geometry& geometry,
                                    raid::ArrayCore& core)
-    : shape_(shape), geo_(geometry), core_(core) {}
+    : shape_(shape), geo_(geometry), core_(core), cache_(geometry.raid_disks) {}
 
 uint64_t Raid5Personality::array_sectors() const { return layout::raid5_array_sectors(geo_); }
 
@@ -60,7 +60,7 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
   // md's limits: raid5_store_stripe_cache_size refuses <= 16 and > 32768.
   reg.add(
       TunableSpec{"stripe_cache_size", TunableType::integer, 17, 32768, {}, "stripes",
-                  "stripe heads (one 4 KiB page per member) the stripe cache may hold (no effect until the cache is built)"},
+                  "stripe heads (one 4 KiB page per member) the stripe cache may hold"},
       [this](int) { return std::to_string(stripe_cache_size()); },
       [this](int, const telemetry::TunableValue& v) {
         cache_size_.store(int(v.number), std::memory_order_relaxed);
@@ -68,7 +68,7 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
       });
   TunableSpec bypass{"preread_bypass_threshold", TunableType::integer, 0, 32768, {}, "stripes",
                      "seed 004: times a stripe needing pre-reads may be bypassed by full-stripe writes "
-                     "(0: it waits until no full-stripe write is pending; no effect until the stripe cache is built)"};
+                     "(0: it waits until no full-stripe write is pending)"};
   // md: 0..stripe_cache_size (raid5_store_preread_threshold).
   bypass.check = [this](int64_t v) {
     const int size = stripe_cache_size();
@@ -83,8 +83,7 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
       });
   reg.add(
       TunableSpec{"stripe_scheduling", TunableType::choice, 0, 0, {"legacy", "priority"}, "",
-                  "how raid5d picks the next stripe: before seed 004 (legacy) or get_priority_stripe (priority); "
-                  "no effect until the stripe cache is built"},
+                  "how raid5d picks the next stripe: before seed 004 (legacy) or get_priority_stripe (priority)"},
       [this](int) { return std::string(scheduling_name(scheduling())); },
       [this](int, const telemetry::TunableValue& v) {
         scheduling_.store(uint8_t(*scheduling_from_name(v.text)), std::memory_order_relaxed);
@@ -99,21 +98,37 @@ void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const
   const auto rmw = counters_.rmw.load(std::memory_order_relaxed);
   const auto rcw = counters_.rcw.load(std::memory_order_relaxed);
   const auto pre = counters_.prereads.load(std::memory_order_relaxed);
-  const double active = double(active_stripes());
-  s.values = {{"active_stripes", active},
-              {"stripe_cache_size", double(stripe_cache_size())},
-              {"preread_bypass_threshold", double(bypass_threshold())},
-              // per interval (since the previous sample)
-              {"full_stripe_writes", double(full - last_full_)},
-              {"rmw_writes", double(rmw - last_rmw_)},
-              {"rcw_writes", double(rcw - last_rcw_)},
-              {"prereads", double(pre - last_prereads_)},
-              // since the array started
-              {"full_stripe_writes_total", double(full)},
-              {"rmw_writes_total", double(rmw)},
-              {"rcw_writes_total", double(rcw)},
-              {"prereads_total", double(pre)},
-              {"degraded_reads_total", double(counters_.degraded_reads.load(std::memory_order_relaxed))}};
+  {
+    // The stripe cache's lists as they are now (md's sysfs shows
+    // stripe_cache_active; the rest is what raid5d's queues hold).
+    std::lock_guard lock(mutex_);
+    s.values = {{"handle", double(queues_.handle_len())},
+                {"hold", double(queues_.hold_len())},
+                {"delayed", double(queues_.delayed_len())},
+                {"inactive", double(cache_.free_heads())},
+                {"active_stripes", double(cache_.active())},
+                {"handling", double(in_round_)},
+                {"waiting_writes", double(waiters_.size())},
+                {"preread_active_stripes", double(queues_.preread_active_stripes())},
+                {"bypass_count", double(queues_.bypass_count())},
+                {"pending_full_writes", double(queues_.pending_full_writes())},
+                {"delayed_released_total", double(queues_.released_total())}};
+  }
+  s.values.insert(s.values.end(),
+                  {{"stripe_cache_size", double(stripe_cache_size())},
+                   {"preread_bypass_threshold", double(bypass_threshold())},
+                   {"stripe_scheduling", scheduling() == Scheduling::priority ? 1.0 : 0.0},
+                   // per interval (since the previous sample)
+                   {"full_stripe_writes", double(full - last_full_)},
+                   {"rmw_writes", double(rmw - last_rmw_)},
+                   {"rcw_writes", double(rcw - last_rcw_)},
+                   {"prereads", double(pre - last_prereads_)},
+                   // since the array started
+                   {"full_stripe_writes_total", double(full)},
+                   {"rmw_writes_total", double(rmw)},
+                   {"rcw_writes_total", double(rcw)},
+                   {"prereads_total", double(pre)},
+                   {"degraded_reads_total", double(counters_.degraded_reads.load(std::memory_order_relaxed))}});
   last_full_ = full;
   last_rmw_ = rmw;
   last_rcw_ = rcw;

@@ -2,26 +2,30 @@
 // symmetric/asymmetric; address maths in layout/raid5.*), one parity chunk
 // per stripe, parity through ISA-L.
 //
-// An array I/O is cut into stripe segments: runs of 4 KiB page columns of
-// one stripe (one chunk-row) that the I/O writes on the same set of
-// members. A write segment gets its parity as md's handle_stripe_dirtying
-// chooses (write_plan.hpp): full-stripe, read-modify-write or
-// reconstruct-write; its stripes are locked from the pre-reads to the last
-// member write (stripe_locks.hpp). Reads go straight to the data member;
-// data on a member that is missing, failed or not yet rebuilt there is
-// reconstructed from the rest of its stripe. A member I/O that fails fails
-// its member (the front records it); a failed pre-read or read makes the
-// I/O plan again without that member. Rebuild, check and repair work one
-// stripe (chunk-row) at a time.
+// Writes go through md's stripe cache (stripe_cache.hpp): an array write is
+// cut into 4 KiB blocks, each attached to the stripe head of its page
+// column (waiting for a free head when stripe_cache_size heads are busy);
+// raid5d (raid5d.cpp) takes heads off the handle/hold/delayed lists in
+// the order stripe_queues.hpp gives (legacy or seed 004's
+// get_priority_stripe) and hands them, in batches, to the I/O context of a
+// bio attached to them, where stripe_batch.cpp pre-reads, computes parity
+// as md's handle_stripe_dirtying chooses (write_plan.hpp) and writes, one
+// member I/O per run of adjacent heads. Reads go straight to the data
+// member (md's chunk_aligned_read); a block on a member that is missing,
+// failed or not yet rebuilt there is reconstructed through its stripe
+// head. A member I/O that fails fails its member (the front records it);
+// a failed pre-read or read is planned again without that member.
+// Rebuild, check and repair work one stripe (chunk-row) at a time.
 #pragma once
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "layout/raid5.hpp"
 #include "raid/array_core.hpp"
 #include "raid/personality.hpp"
-#include "raid5/stripe_locks.hpp"
+#include "raid5/stripe_cache.hpp"
 #include "raid5/stripe_queues.hpp"
 #include "raid5/write_plan.hpp"
 
@@ -60,8 +64,8 @@ class Raid5Personality final : public raid::Personality {
 
   const layout::Raid5Geometry& geometry() const { return geo_; }
   const StripeCounters& counters() const { return counters_; }
-  // Stripes locked by I/O in flight: md's active stripes.
-  size_t active_stripes() const { return locks_.held(); }
+  // Stripe heads in use: md's stripe_cache_active.
+  size_t active_stripes() const;
   int stripe_cache_size() const { return cache_size_.load(std::memory_order_relaxed); }
   int bypass_threshold() const { return bypass_threshold_.load(std::memory_order_relaxed); }
   Scheduling scheduling() const { return Scheduling(scheduling_.load(std::memory_order_relaxed)); }
@@ -70,28 +74,61 @@ class Raid5Personality final : public raid::Personality {
   struct Io;
   struct Child;
   struct Seg;
+  struct Piece;
+  struct Batch;
   uint64_t row_sectors() const { return uint64_t(geo_.chunk_sectors) * uint64_t(geo_.data_disks()); }
-  bool readable(const raid::MemberTable& table, const Io& st, int slot, uint64_t dev_sector, uint64_t n) const;
-  bool writable(const raid::MemberTable& table, const Io& st, int slot) const;
-  // (Re)plans io from scratch with the members st.failed excludes and takes
-  // its stripe locks; false when it waits for a lock (it resumes itself).
-  void start(raid::ArrayIo& io);
-  bool plan(raid::ArrayIo& io);
+  bool readable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot, uint64_t dev_sector,
+                uint64_t n) const;
+  bool writable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot) const;
+
+  // ---- raid5_io.cpp: array I/O in, reads straight to the members ----
+  void start_read(raid::ArrayIo& io);
   bool plan_read(raid::ArrayIo& io);
-  bool plan_write(raid::ArrayIo& io);
-  void issue_reads(raid::ArrayIo& io);
-  void after_reads(raid::ArrayIo& io);
-  void issue_writes(raid::ArrayIo& io);
-  void finish(raid::ArrayIo& io, int result);
-  void child_finished(raid::ArrayIo& io);
-  void issue_child(raid::ArrayIo& io, bool write, int slot, uint64_t dev_sector, uint64_t sectors, uint8_t* buf);
-  static void child_done(io::MemberIo& mio, int result);
+  void plan_write(raid::ArrayIo& io);
+  static void read_child_done(io::MemberIo& mio, int result);
+  // Ends the bio once its member reads, its attach pass and its heads are
+  // all done; on the bio's own context (posted there when `here` is not).
+  void bio_part_done(raid::ArrayIo& io, io::IoContext* here);
+  void finish_bio(raid::ArrayIo& io);
+
+  // ---- raid5d.cpp: the stripe cache's queues and raid5d ----
+  // Attaches io's blocks to their heads from where it stopped; parks io
+  // (resumed by a released head) when no head is free.
+  void attach(raid::ArrayIo& io);
+  // A head got work (or finished a round with more waiting): onto the
+  // list md's release_stripe/handle_stripe put it on.
+  void queue_head_locked(StripeHead* head);
+  bool needs_prereads(const StripeHead& head) const;
+  void apply_tunables_locked();
+  // One raid5d pass: takes every head the scheduling gives now and hands
+  // them out in batches (run here when `here` is their context).
+  void raid5d(io::IoContext* here);
+  // md's unplug: releases the delayed heads (raid5_activate_delayed).
+  void unplug(io::IoContext* here);
+  void plug_locked();
+  void post_unplug(io::IoContext* at);
+  void batch_finished(Batch* batch);
+
+  // ---- stripe_batch.cpp: one batch of heads on one context ----
+  void batch_start(Batch& b);
+  bool batch_plan(Batch& b);
+  void batch_issue(Batch& b, bool write);
+  void batch_compute(Batch& b);
+  static void batch_child_done(io::MemberIo& mio, int result);
 
   raid::Shape shape_;
   layout::Raid5Geometry geo_;
   raid::ArrayCore& core_;
-  StripeLocks locks_;
   StripeCounters counters_;
+  // The stripe cache and raid5d's lists, under mutex_.
+  mutable std::mutex mutex_;
+  StripeCache cache_;
+  StripeQueues queues_;
+  std::vector<raid::ArrayIo*> waiters_;  // writes waiting for a free head
+  size_t in_round_ = 0;                  // heads a batch is handling
+  bool unplug_pending_ = false;           // an unplug is posted (to unplug_at_ until it is sent)
+  io::IoContext* unplug_at_ = nullptr;
+  uint64_t touch_pass_ = 0;
   std::atomic<int> cache_size_{256};  // md's default stripe_cache_size
   std::atomic<int> bypass_threshold_{kDefaultBypassThreshold};
   std::atomic<uint8_t> scheduling_{uint8_t(Scheduling::priority)};

@@ -51,6 +51,10 @@ Status Raid5Personality::rebuild_piece(const raid::MemberTable& table, int targe
   }
   uint8_t* out = blocks[size_t(target)];
   xor_into(out, sources.data(), int(sources.size()), bytes);
+  {  // written behind the stripe cache
+    std::lock_guard lock(mutex_);
+    cache_.invalidate();
+  }
   return core_.write_member(table, target, dev_sector, out, bytes);
 }
 
@@ -89,6 +93,10 @@ Result<raid::CheckPieceResult> Raid5Personality::check_piece(const raid::MemberT
     uint8_t* parity = blocks[size_t(disks)];
     xor_into(parity, data.data(), int(data.size()), 4096);
     if (Status s = core_.write_member(table, pd, dev + off / kSectorBytes, parity, 4096); !s) return s.error();
+  }
+  if (repair && out.mismatches) {  // parity changed behind the stripe cache: its cached pages are stale
+    std::lock_guard lock(mutex_);
+    cache_.invalidate();
   }
   return out;
 }

@@ -17,21 +17,52 @@ const StripeQueues::Stripe* StripeQueues::stripe(uint64_t id) const {
   return it == stripes_.end() ? nullptr : &it->second;
 }
 
-void StripeQueues::add_handle(uint64_t id) {
-  at(id);
-  handle_.push_back(id);
+std::list<uint64_t>& StripeQueues::list(Stripe::List l) {
+  return l == Stripe::List::handle ? handle_ : l == Stripe::List::hold ? hold_ : delayed_;
 }
+
+void StripeQueues::push(uint64_t id, Stripe::List l) {
+  Stripe& s = at(id);
+  if (s.list != Stripe::List::none) list(s.list).erase(s.pos);
+  auto& to = list(l);
+  s.pos = to.insert(to.end(), id);
+  s.list = l;
+}
+
+uint64_t StripeQueues::pop(Stripe::List l) {
+  auto& from = list(l);
+  const uint64_t id = from.front();
+  from.pop_front();
+  at(id).list = Stripe::List::none;
+  return id;
+}
+
+void StripeQueues::add_handle(uint64_t id) { push(id, Stripe::List::handle); }
 
 void StripeQueues::add_delayed(uint64_t id) {
   at(id).delayed = true;
-  delayed_.push_back(id);
+  push(id, Stripe::List::delayed);
+}
+
+void StripeQueues::remove(uint64_t id) {
+  auto it = stripes_.find(id);
+  if (it == stripes_.end()) return;
+  Stripe& s = it->second;
+  if (s.list != Stripe::List::none) list(s.list).erase(s.pos);
+  s.list = Stripe::List::none;
+  s.delayed = false;  // md's make_request clears STRIPE_DELAYED for a new bio
+}
+
+std::optional<uint64_t> StripeQueues::delayed_front() const {
+  if (delayed_.empty()) return std::nullopt;
+  return delayed_.front();
 }
 
 void StripeQueues::activate_delayed() {
   if (preread_active_ >= kIoThreshold) return;  // md leaves the queue plugged
   while (!delayed_.empty()) {
-    const uint64_t id = delayed_.front();
-    delayed_.pop_front();
+    const uint64_t id = pop(Stripe::List::delayed);
+    ++released_total_;
     Stripe& s = at(id);
     s.delayed = false;
     if (!s.preread_active) {
@@ -39,7 +70,7 @@ void StripeQueues::activate_delayed() {
       ++preread_active_;
     }
     // Seed 004's one-line change: hold_list instead of handle_list.
-    (scheduling_ == Scheduling::priority ? hold_ : handle_).push_back(id);
+    push(id, scheduling_ == Scheduling::priority ? Stripe::List::hold : Stripe::List::handle);
   }
 }
 
@@ -74,16 +105,21 @@ void StripeQueues::forget(uint64_t id) {
   if (it == stripes_.end()) return;
   if (it->second.full_write) --pending_full_writes_;
   if (it->second.preread_active) --preread_active_;
-  for (auto* list : {&handle_, &hold_, &delayed_}) list->erase(std::remove(list->begin(), list->end(), id), list->end());
+  if (it->second.list != Stripe::List::none) list(it->second.list).erase(it->second.pos);
   stripes_.erase(it);
+}
+
+void StripeQueues::set_scheduling(Scheduling s) {
+  // Back to legacy: nothing takes stripes off hold_list any more.
+  if (s == Scheduling::legacy)
+    while (!hold_.empty()) push(hold_.front(), Stripe::List::handle);
+  scheduling_ = s;
 }
 
 std::optional<uint64_t> StripeQueues::next() {
   if (scheduling_ == Scheduling::priority) return get_priority_stripe();
   if (handle_.empty()) return std::nullopt;  // before seed 004: handle_list's head, nothing else
-  const uint64_t id = handle_.front();
-  handle_.pop_front();
-  return id;
+  return pop(Stripe::List::handle);
 }
 
 // Seed 004's __get_priority_stripe, rule by rule.
@@ -103,11 +139,10 @@ std::optional<uint64_t> StripeQueues::get_priority_stripe() {
         bypass_count_ = std::max(0, bypass_count_ - bypass_threshold_);
       }
     }
-    handle_.pop_front();
+    pop(Stripe::List::handle);
   } else if (!hold_.empty() &&
              ((bypass_threshold_ && bypass_count_ > bypass_threshold_) || pending_full_writes_ == 0)) {
-    id = hold_.front();
-    hold_.pop_front();
+    id = pop(Stripe::List::hold);
     bypass_count_ = std::max(0, bypass_count_ - bypass_threshold_);
   } else {
     return std::nullopt;

@@ -10,7 +10,7 @@
 // inactive count. Stripes are named by an id the owner chooses.
 #pragma once
 #include <cstdint>
-#include <deque>
+#include <list>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -32,9 +32,12 @@ class StripeQueues {
     bool preread_active = false;  // STRIPE_PREREAD_ACTIVE: counted in preread_active_stripes
     bool io_started = false;      // STRIPE_IO_STARTED: member I/O issued since last handled
     bool full_write = false;      // STRIPE_FULL_WRITE: counted in pending_full_writes
+    enum class List : uint8_t { none, handle, hold, delayed } list = List::none;
+    std::list<uint64_t>::iterator pos;  // where it is on `list`
   };
 
-  void set_scheduling(Scheduling s) { scheduling_ = s; }
+  // Switching to legacy moves hold_list's stripes to handle_list.
+  void set_scheduling(Scheduling s);
   Scheduling scheduling() const { return scheduling_; }
   void set_bypass_threshold(int t) { bypass_threshold_ = t; }
   int bypass_threshold() const { return bypass_threshold_; }
@@ -53,6 +56,9 @@ class StripeQueues {
   void write_completed(uint64_t id);      // clears STRIPE_FULL_WRITE (pending_full_writes--)
   void preread_done(uint64_t id);         // clears STRIPE_PREREAD_ACTIVE
   void forget(uint64_t id);               // the stripe went back to the inactive list
+  // md's get_active_stripe taking a queued stripe for a new bio
+  // (list_del_init): off whichever list it is on, its state kept.
+  void remove(uint64_t id);
 
   // The next stripe raid5d handles, taken off its list, or nothing.
   std::optional<uint64_t> next();
@@ -64,17 +70,23 @@ class StripeQueues {
   int bypass_count() const { return bypass_count_; }
   int pending_full_writes() const { return pending_full_writes_; }
   int preread_active_stripes() const { return preread_active_; }
+  std::optional<uint64_t> delayed_front() const;
+  uint64_t released_total() const { return released_total_; }  // stripes activate_delayed released
   const Stripe* stripe(uint64_t id) const;
 
  private:
   std::optional<uint64_t> get_priority_stripe();
   Stripe& at(uint64_t id) { return stripes_[id]; }
+  void push(uint64_t id, Stripe::List list);
+  uint64_t pop(Stripe::List list);
+  std::list<uint64_t>& list(Stripe::List l);
 
   Scheduling scheduling_ = Scheduling::priority;
   int bypass_threshold_ = kDefaultBypassThreshold;
-  std::deque<uint64_t> handle_, hold_, delayed_;
+  std::list<uint64_t> handle_, hold_, delayed_;
   std::unordered_map<uint64_t, Stripe> stripes_;
   int bypass_count_ = 0, pending_full_writes_ = 0, preread_active_ = 0;
+  uint64_t released_total_ = 0;
   std::optional<uint64_t> last_hold_;  // hold_list's head when last sampled (md's last_hold)
 };
 

@@ -14,21 +14,26 @@ const char* write_method_name(WriteMethod m) {
   return "?";
 }
 
-WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<const uint8_t> readable) {
+WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<const uint8_t> readable,
+                         std::span<const uint8_t> cached) {
   const int disks = int(written.size());
   const int unreadable = 2 * disks;  // md's penalty for a block it cannot read
   int rmw = 0, rcw = 0;
+  bool all_data = true;
   for (int i = 0; i < disks; ++i) {
-    const int cost = readable[size_t(i)] ? 1 : unreadable;
+    const int cost = !cached.empty() && cached[size_t(i)] ? 0 : readable[size_t(i)] ? 1 : unreadable;
     if (written[size_t(i)] || i == pd) rmw += cost;  // old data / old parity
-    if (!written[size_t(i)] && i != pd) rcw += cost; // data not being overwritten
+    if (!written[size_t(i)] && i != pd) rcw += cost, all_data = false;  // data not being overwritten
   }
   WriteChoice c;
-  if (rmw < rcw && rmw > 0) {
+  // As md's handle_stripe_dirtying + schedule_reconstruction: nothing to
+  // read for rcw means rcw; otherwise rmw when strictly cheaper.
+  if (rcw > 0 && rmw < rcw) {
     c.method = WriteMethod::rmw;
     c.prereads = rmw;
   } else {
-    c.method = rcw == 0 ? WriteMethod::full_stripe : WriteMethod::rcw;
+    // Full stripe: every data block overwritten (md's STRIPE_FULL_WRITE).
+    c.method = all_data ? WriteMethod::full_stripe : WriteMethod::rcw;
     c.prereads = rcw;
   }
   c.possible = c.prereads < unreadable;

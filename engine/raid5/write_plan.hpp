@@ -27,6 +27,9 @@ struct WriteChoice {
 
 // One stripe: `written[i]` says member i's data block is written,
 // `readable[i]` whether member i can be read; `pd` is the parity member.
-WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<const uint8_t> readable);
+// `cached[i]` (empty: none) says the stripe cache already holds member i's
+// current block: md counts such a block (R5_UPTODATE) as no read at all.
+WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<const uint8_t> readable,
+                         std::span<const uint8_t> cached = {});
 
 }  // namespace rs::raid5

@@ -72,24 +72,36 @@ expect_status 2 "threshold above the cache" -- "$CLI" bench --array=$(IFS=,; ech
 expect_error_mentions "0..256"
 pass "stripe_cache_size and preread_bypass_threshold refused out of md's ranges"
 
-# Live: a tunable changed mid-run shows in the raid5 section of the telemetry stream.
+# Live: a tunable changed mid-run shows in the raid5 section of the telemetry stream,
+# and the stripe cache's lists are sampled as they are.
 expect_status 0 "bench with --set-at" -- "$CLI" bench --array=$(IFS=,; echo "${m[*]}") \
-  --member-profile=virtio-100mbs --name=w --rw=write --bs=1M --iodepth=8 --runtime=4 --time_based --direct=1 \
-  --size=8M --set-at=2:preread_bypass_threshold=0 --telemetry=t.jsonl --status-interval=200
+  --member-profile=virtio-100mbs --name=w --rw=write --bs=1M --iodepth=8 --runtime=5 --time_based --direct=1 \
+  --size=8M --set-at=3:preread_bypass_threshold=0 --telemetry=t.jsonl --status-interval=200
 python3 - t.jsonl <<'PY'
 import json, sys
 samples = [json.loads(l) for l in open(sys.argv[1])]
 r5 = [(s["t"], s["sections"]["raid5"]) for s in samples]
 assert len(r5) >= 15, f"only {len(r5)} samples"
-before = [v for t, v in r5 if t < 1.9]
-after = [v for t, v in r5 if t > 2.1]
+before = [v for t, v in r5 if t < 2.9]
+after = [v for t, v in r5 if t > 3.1]
 assert before and all(v["preread_bypass_threshold"] == 1 for v in before), before
 assert after and all(v["preread_bypass_threshold"] == 0 for v in after), after
 events = [e for s in samples for e in s.get("events", []) if e.get("tunable") == "preread_bypass_threshold"]
-assert len(events) == 1 and events[0]["value"] == "0" and abs(events[0]["t"] - 2.0) <= 0.1, events
+assert len(events) == 1 and events[0]["value"] == "0" and abs(events[0]["t"] - 3.0) <= 0.1, events
+# The stripe section: md's lists, sampled live. Every head is active or on
+# the inactive list (md's stripe_cache_active + inactive_list = stripe_cache_size).
+for _, v in r5:
+    assert v["active_stripes"] + v["inactive"] == v["stripe_cache_size"] == 256, v
+    assert 0 <= v["handle"] + v["hold"] + v["delayed"] + v["handling"] <= v["active_stripes"], v
+    assert 0 <= v["preread_active_stripes"] <= v["active_stripes"] and v["bypass_count"] >= 0, v
+    assert 0 <= v["pending_full_writes"] <= v["handling"], v
+busy = [v for t, v in r5 if 0.1 < t < 4.9]
+assert max(v["active_stripes"] for v in busy) > 0 and max(v["pending_full_writes"] for v in busy) > 0, busy
+# 1 MiB writes over 384 KiB stripe rows: the partial rows' heads wait on hold_list (priority) while full ones go.
+assert max(v["hold"] for v in busy) > 0, busy
 # 1 MiB writes over 384 KiB stripes (3 x 128K): whole stripes in the middle, partial ones (pre-reads) at the ends.
 assert sum(v["prereads"] for _, v in r5) > 0 and sum(v["rcw_writes"] + v["rmw_writes"] for _, v in r5) > 0
 assert sum(v["full_stripe_writes"] for _, v in r5) > 0
 print(f"ok: raid5 section in {len(r5)} samples; threshold 1 -> 0 at {events[0]['t']:.2f} s")
 PY
-pass "preread_bypass_threshold changed at 2 s shows in the telemetry stream's raid5 section"
+pass "preread_bypass_threshold changed at 3 s and the stripe lists show in the telemetry stream's raid5 section"

@@ -1,0 +1,253 @@
+// The stripe cache's front half, as md's make_request / release_stripe /
+// raid5d: bios attach their blocks to stripe heads, heads go onto the
+// handle, hold or delayed list, and a raid5d pass takes them in the order
+// the scheduling gives (stripe_queues.hpp) and hands them out in batches.
+//
+// Where it runs: a pass runs on whichever I/O context caused it (a bio's
+// attach, a batch's end, an unplug), under mutex_; it hands each head to
+// the context of the first bio attached to it (that bio's port carries
+// the head's member I/O and holds the member table), running it at once
+// when that is the current context (always, on the simulator's single
+// one) and posting it otherwise. Nothing here blocks.
+//
+// Plugging (md's blk_plug_device / raid5_unplug_device): a head that needs
+// pre-reads and is not pre-read active waits on delayed_list until an
+// unplug releases the delayed heads (raid5_activate_delayed, only while
+// fewer than IO_THRESHOLD heads have pre-reads active). md unplugs when a
+// writer waits for a free head, and on its 3 ms timer or when a submitter
+// waits for its I/O. Here a writer that waits unplugs at once; otherwise
+// the first head delayed (or a pre-read head finishing while heads are
+// delayed) posts the unplug to a bio's context, where it runs when that
+// submitter has queued what it had and turns its loop to wait: md's
+// unplug on waiting, without a wall-clock timer, so the simulator's
+// virtual time stays exact.
+#include <algorithm>
+
+#include "raid/array_port.hpp"
+#include "raid5/raid5_internal.hpp"
+
+namespace rs::raid5 {
+
+using raid::ArrayIo;
+
+void Raid5Personality::apply_tunables_locked() {
+  queues_.set_bypass_threshold(bypass_threshold());
+  if (queues_.scheduling() != scheduling()) queues_.set_scheduling(scheduling());
+  if (cache_.capacity() != stripe_cache_size()) cache_.set_capacity(stripe_cache_size());
+}
+
+size_t Raid5Personality::active_stripes() const {
+  std::lock_guard lock(mutex_);
+  return cache_.active();
+}
+
+void Raid5Personality::attach(ArrayIo& io) {
+  Io& st = static_cast<Io&>(*io.priv);
+  io::IoContext* here = &io.port->context();
+  bool parked = false, ready = false, run = false;
+  io::IoContext* unplug_at = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    if (st.n_pieces > 0) apply_tunables_locked();
+    const uint64_t pass = ++touch_pass_;
+    st.touched.clear();
+    while (st.attach_pos < st.n_pieces) {
+      const Piece& p = st.pieces[st.attach_pos];
+      StripeHead* h = cache_.get(p.column);
+      if (!h) {  // every head is busy: md's get_active_stripe sleeps here
+        parked = true;
+        break;
+      }
+      if (std::find(h->bios.begin(), h->bios.end(), &io) == h->bios.end()) {
+        h->bios.push_back(&io);
+        ++st.pending_heads;
+      }
+      if (io.write)
+        h->towrite[size_t(p.member)] = p.buf;
+      else
+        h->toread.push_back({p.member, p.buf});
+      if (h->touch_pass != pass) {
+        h->touch_pass = pass;
+        st.touched.push_back(h);
+      }
+      ++st.attach_pos;
+    }
+    for (StripeHead* h : st.touched) queue_head_locked(h);
+    if (parked) {
+      waiters_.push_back(&io);
+      queues_.activate_delayed();  // waiting for a stripe unplugs the queue
+    } else {
+      st.attach_done = true;
+      ready = st.direct_done && st.pending_heads == 0 && !st.completed;
+      if (ready) st.completed = true;
+    }
+    // Nothing new for raid5d: a read with no piece to rebuild.
+    run = parked || !st.touched.empty();
+    unplug_at = std::exchange(unplug_at_, nullptr);
+  }
+  if (unplug_at) post_unplug(unplug_at);
+  if (ready) finish_bio(io);
+  if (run) raid5d(here);
+}
+
+bool Raid5Personality::needs_prereads(const StripeHead& h) const {
+  const int disks = geo_.raid_disks;
+  const int pd = layout::raid5_parity_disk(geo_, h.column * kPageSectors / geo_.chunk_sectors);
+  int rmw = 0, rcw = 0;
+  for (int i = 0; i < disks; ++i) {
+    if (h.uptodate[size_t(i)]) continue;
+    const bool written = h.towrite[size_t(i)] != nullptr;
+    if (written || i == pd) ++rmw;
+    if (!written && i != pd) ++rcw;
+  }
+  return rmw > 0 && rcw > 0;
+}
+
+// md: release_stripe puts a head with work on handle_list; handle_stripe
+// finds it needs pre-reads it may not start yet (not STRIPE_PREREAD_ACTIVE)
+// and sets STRIPE_DELAYED, which sends it to delayed_list. Reads are
+// never delayed.
+void Raid5Personality::queue_head_locked(StripeHead* h) {
+  if (h->in_round) return;  // queued again when its round ends
+  queues_.remove(h->column);
+  const StripeQueues::Stripe* s = queues_.stripe(h->column);
+  const bool preread_active = s && s->preread_active;
+  if (!h->toread.empty() || preread_active || !needs_prereads(*h)) {
+    queues_.add_handle(h->column);
+  } else {
+    queues_.add_delayed(h->column);
+    plug_locked();
+  }
+}
+
+// The queue has delayed heads: make sure an unplug will come.
+void Raid5Personality::plug_locked() {
+  if (unplug_pending_ || queues_.delayed_len() == 0) return;
+  StripeHead* h = cache_.find(*queues_.delayed_front());
+  if (!h || h->bios.empty()) return;
+  unplug_pending_ = true;
+  unplug_at_ = &h->bios.front()->port->context();
+}
+
+void Raid5Personality::post_unplug(io::IoContext* at) {
+  at->post([this, at] { unplug(at); });
+}
+
+void Raid5Personality::raid5d(io::IoContext* here) {
+  std::vector<Batch*> batches;
+  io::IoContext* unplug_at = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    apply_tunables_locked();
+    const int dd = geo_.data_disks();
+    while (auto id = queues_.next()) {
+      StripeHead* h = cache_.find(*id);
+      if (!h || h->bios.empty()) continue;  // never: a queued head has work
+      h->in_round = true;
+      ++in_round_;
+      h->writing.swap(h->towrite);
+      h->reading.swap(h->toread);
+      h->round_bios.swap(h->bios);
+      const int written = int(std::count_if(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; }));
+      queues_.io_started(*id);
+      if (written == dd) queues_.full_write_started(*id);
+      io::IoContext* ctx = &h->round_bios.front()->port->context();
+      auto b = std::find_if(batches.begin(), batches.end(), [ctx](Batch* x) { return x->context == ctx; });
+      if (b == batches.end()) {
+        batches.push_back(new Batch);
+        batches.back()->context = ctx;
+        batches.back()->parent = h->round_bios.front();
+        b = batches.end() - 1;
+      }
+      (*b)->heads.push_back(h);
+    }
+    // Nothing in flight and heads still plugged: unplug once their submitter
+    // waits, even if an unplug is posted already (one posted to a context
+    // that went away with its last bio is dropped; a second one is harmless:
+    // with nothing in flight no head has pre-reads active, so it releases
+    // them all).
+    if (in_round_ == 0 && queues_.delayed_len() > 0) {
+      unplug_pending_ = false;
+      plug_locked();
+    }
+    unplug_at = std::exchange(unplug_at_, nullptr);
+  }
+  if (unplug_at) post_unplug(unplug_at);
+  for (Batch* b : batches) {
+    std::sort(b->heads.begin(), b->heads.end(),
+              [](const StripeHead* x, const StripeHead* y) { return x->column < y->column; });
+    if (b->context == here)
+      batch_start(*b);
+    else
+      b->context->post([this, b] { batch_start(*b); });
+  }
+}
+
+void Raid5Personality::unplug(io::IoContext* here) {
+  {
+    std::lock_guard lock(mutex_);
+    apply_tunables_locked();
+    unplug_pending_ = false;
+    queues_.activate_delayed();
+  }
+  raid5d(here);
+}
+
+// A batch's member I/O is done: its heads leave their round, their bios
+// learn of it, waiting writers try again, and raid5d runs.
+void Raid5Personality::batch_finished(Batch* b) {
+  io::IoContext* here = b->context;
+  const uint64_t epoch = b->parent->metadata_epoch;  // a member failed under its writes
+  std::vector<ArrayIo*> done, wake;
+  io::IoContext* unplug_at = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    for (size_t hi = 0; hi < b->heads.size(); ++hi) {
+      StripeHead* h = b->heads[hi];
+      h->in_round = false;
+      --in_round_;
+      queues_.write_completed(h->column);
+      queues_.preread_done(h->column);
+      for (ArrayIo* bio : h->round_bios) {
+        Io& st = static_cast<Io&>(*bio->priv);
+        if (b->error[hi] && !st.head_error) st.head_error = -EIO;
+        st.head_epoch = std::max(st.head_epoch, epoch);
+        if (--st.pending_heads == 0 && st.attach_done && st.direct_done && !st.completed) {
+          st.completed = true;
+          done.push_back(bio);
+        }
+      }
+      h->round_bios.clear();
+      h->reading.clear();
+      std::fill(h->writing.begin(), h->writing.end(), nullptr);
+      if (h->has_pending()) {
+        queue_head_locked(h);
+      } else {
+        queues_.forget(h->column);
+        cache_.release(h);
+      }
+    }
+    // md re-plugs when it could not release the delayed heads; they go
+    // once no head has pre-reads active.
+    if (queues_.preread_active_stripes() < kIoThreshold) plug_locked();
+    unplug_at = std::exchange(unplug_at_, nullptr);
+    wake.swap(waiters_);
+  }
+  delete b;
+  if (unplug_at) post_unplug(unplug_at);
+  for (ArrayIo* bio : done) {
+    if (&bio->port->context() == here)
+      finish_bio(*bio);
+    else
+      bio->port->context().post([this, bio] { finish_bio(*bio); });
+  }
+  for (ArrayIo* w : wake) {
+    if (&w->port->context() == here)
+      attach(*w);
+    else
+      w->port->context().post([this, w] { attach(*w); });
+  }
+  raid5d(here);
+}
+
+}  // namespace rs::raid5
