@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <QPointer>
 #include <QQuickPaintedItem>
+#include <QTimer>
 #include <QtQml/qqmlregistration.h>
 
 #include "telemetry_model.hpp"
@@ -88,7 +89,7 @@ class TimeChart : public QQuickPaintedItem {
   QVariantList colors_;
   int max_repaint_hz_ = 10;
   QElapsedTimer since_repaint_;
-  bool repaint_pending_ = false;
+  QTimer late_;  // the repaint an update too soon after the last one left
   void scheduleRepaint();
 };
 

@@ -21,6 +21,7 @@
 
 #include "benchmark_controller.hpp"
 #include "live_session.hpp"
+#include "renderer_setup.hpp"
 
 Q_IMPORT_QML_PLUGIN(RaidScopePlugin)
 
@@ -140,6 +141,7 @@ void JourneyTest::initTestCase() {
   artifacts_ = qEnvironmentVariable("RAIDSCOPE_ARTIFACTS", dir_.path() + "/shots");
   QDir().mkpath(artifacts_);
   QQuickStyle::setStyle("Fusion");
+  rs::gui::chooseRenderer();
   engine_ = new QQmlApplicationEngine(this);
   engine_->addImportPath("qrc:/qt/qml");
   // No demo: the journey starts from an empty window. Emulated disks are
