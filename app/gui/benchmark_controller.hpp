@@ -62,7 +62,7 @@ class BenchmarkController : public QObject {
   QString resultsDir() const { return results_dir_; }
   QString exportMessage() const { return export_message_; }
   bool exportOk() const { return export_ok_; }
-  bool canExport() const { return !documents_.empty() && !running(); }
+  bool canExport() const { return !documents_.empty(); }  // the last run kept its documents
 
   // One preset for `seconds`. Stops a live workload first.
   Q_INVOKABLE bool runPreset(const QString& preset, double seconds);
