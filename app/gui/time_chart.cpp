@@ -2,6 +2,7 @@
 
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QStaticText>
 #include <QTimer>
 #include <algorithm>
 #include <climits>
@@ -114,6 +115,26 @@ void TimeChart::paint(QPainter* p) {
   const QFont font = p->font();
   const QFontMetricsF fm(font);
   const double lineH = fm.height();
+  if (font != text_font_) texts_.clear(), text_font_ = font;
+  // Labels are laid out once and kept (QStaticText): the same axis labels
+  // come back frame after frame, and shaping them again in every paint
+  // was half its time in a profile of the dashboard.
+  auto label = [&](const QString& s) -> const QStaticText& {
+    auto it = texts_.find(s);
+    if (it == texts_.end()) {
+      if (texts_.size() > 512) texts_.clear();
+      QStaticText st(s);
+      st.setTextFormat(Qt::PlainText);
+      st.setPerformanceHint(QStaticText::AggressiveCaching);
+      st.prepare(QTransform(), font);
+      it = texts_.insert(s, st);
+    }
+    return *it;
+  };
+  auto width = [&](const QString& s) { return label(s).size().width(); };
+  auto drawAt = [&](double x, double baseline, const QString& s) {
+    p->drawStaticText(QPointF(x, baseline - fm.ascent()), label(s));
+  };
 
   static const std::vector<SeriesLine> none;
   const auto& lines = model_ ? model_->lines(metric_) : none;
@@ -130,7 +151,7 @@ void TimeChart::paint(QPainter* p) {
 
   // Layout: y labels on the left, legend on top, time labels below.
   const QString topLabel = tickLabel(ymax) + (unit_.isEmpty() ? QString() : " " + unit_);
-  const double labelW = std::max(fm.horizontalAdvance(topLabel), fm.horizontalAdvance(QStringLiteral("0000"))) + 8;
+  const double labelW = std::max(width(topLabel), width(QStringLiteral("0000"))) + 8;
   const QRectF plot(all.left() + labelW, all.top() + lineH + 6, all.width() - labelW - 8,
                     all.height() - 2 * lineH - 12);
   if (plot.width() < 20 || plot.height() < 20) return;
@@ -157,8 +178,7 @@ void TimeChart::paint(QPainter* p) {
     const double y = plot.bottom() - plot.height() * i / 4;
     QString s = tickLabel(v);
     if (i == 4 && !unit_.isEmpty()) s += " " + unit_;
-    const double w = fm.horizontalAdvance(s);
-    p->drawText(QPointF(all.left() + labelW - 6 - w, y + fm.ascent() / 2 - 1), s);
+    drawAt(all.left() + labelW - 6 - width(s), y + fm.ascent() / 2 - 1, s);
   }
   // Time ticks every 10 s (or 30/60 for long windows), labelled in run time.
   const double step = window_ <= 70 ? 10 : window_ <= 200 ? 30 : 60;
@@ -166,9 +186,9 @@ void TimeChart::paint(QPainter* p) {
     const double x = X(t);
     vline(int(std::lround(x)), px.bottom(), px.bottom() + 3);
     const QString s = QString::number(t, 'f', 0) + "s";
-    const double w = fm.horizontalAdvance(s);
+    const double w = width(s);
     const double lx = std::clamp(x - w / 2, plot.left(), plot.right() - w);
-    p->drawText(QPointF(lx, plot.bottom() + 4 + fm.ascent()), s);
+    drawAt(lx, plot.bottom() + 4 + fm.ascent(), s);
   }
 
   // Marks: a dashed line and a short label at the top of the plot.
@@ -241,19 +261,19 @@ void TimeChart::paint(QPainter* p) {
                             : ": " + tickLabel(l.points.back().y()) + (unit_.isEmpty() ? "" : " " + unit_);
   };
   double need = 0;
-  for (const auto& l : lines) need += 28 + fm.horizontalAdvance(l.name + valueText(l));
+  for (const auto& l : lines) need += 28 + width(l.name + valueText(l));
   const double each = lines.empty() ? legendW : legendW / double(lines.size()) - 28;
   double lx = all.left() + 2;
   for (size_t i = 0; i < lines.size(); ++i) {
     const QString value = valueText(lines[i]);
     QString name = lines[i].name;
-    if (need > legendW) name = fm.elidedText(name, Qt::ElideMiddle, std::max(24.0, each - fm.horizontalAdvance(value)));
+    if (need > legendW) name = fm.elidedText(name, Qt::ElideMiddle, std::max(24.0, each - width(value)));
     const QString s = name + value;
-    const double w = fm.horizontalAdvance(s);
+    const double w = width(s);
     if (lx + 14 + w > all.right()) break;
     p->fillRect(QRectF(lx, all.top() + (lineH - 8) / 2 + 1, 10, 8), lineColor(int(i)));
     p->setPen(text_);
-    p->drawText(QPointF(lx + 14, all.top() + fm.ascent() + 1), s);
+    drawAt(lx + 14, all.top() + fm.ascent() + 1, s);
     lx += 14 + w + 14;
   }
   if (lines.empty() || pointCount() == 0) {
