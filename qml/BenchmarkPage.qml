@@ -5,6 +5,7 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import QtQuick.Dialogs
 import RaidScope
 
 ScrollView {
@@ -16,6 +17,16 @@ ScrollView {
     SystemPalette { id: pal }
 
     BenchmarkController { id: bench; session: page.session }
+    FileDialog {
+        id: exportDialog
+        title: qsTr("Export the before/after report")
+        fileMode: FileDialog.SaveFile
+        nameFilters: [qsTr("HTML report (*.html)"), qsTr("PDF (*.pdf)"), qsTr("JSON (*.json)"), qsTr("CSV (*.csv)")]
+        onAccepted: {
+            exportPath.text = decodeURIComponent(String(selectedFile).replace(/^file:\/\//, ""))
+            bench.exportReport(exportPath.text)
+        }
+    }
 
     // What the before/after may change: every settable value, by address.
     readonly property var changeTargets: session && session.tunables.count > 0 ? session.tunables.addresses() : []
@@ -192,6 +203,48 @@ ScrollView {
                     Label { text: Theme.ms(cmp.b.p50Ms) }
                     Label { text: Theme.ms(cmp.b.p95Ms) }
                     Label { text: Theme.ms(cmp.b.p99Ms) }
+                }
+                // Export: the two runs as one report (HTML, PDF, JSON or CSV by
+                // the name's suffix), written by the report code the CLI's
+                // `report` command uses.
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: 8
+                    Label { text: qsTr("Report") }
+                    TextField {
+                        id: exportPath
+                        objectName: "exportPathField"
+                        Layout.fillWidth: true
+                        selectByMouse: true
+                        text: bench.resultsDir + "/before-after.html"
+                        placeholderText: qsTr("file to write: .html, .pdf, .json or .csv")
+                        onAccepted: exportButton.clicked()
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Where the report goes; its suffix picks the format"); ToolTip.delay: 600
+                    }
+                    Button {
+                        objectName: "exportBrowseButton"
+                        text: qsTr("Choose…")
+                        icon.name: "document-save-as"
+                        onClicked: exportDialog.open()
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Pick the file in a dialog"); ToolTip.delay: 600
+                    }
+                    Button {
+                        id: exportButton
+                        objectName: "exportButton"
+                        text: qsTr("Export")
+                        icon.name: "document-export"
+                        enabled: bench.canExport && !bench.running
+                        onClicked: bench.exportReport(exportPath.text)
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Write both runs and their ratios as a report"); ToolTip.delay: 600
+                    }
+                }
+                Label {
+                    objectName: "exportMessage"
+                    visible: bench.exportMessage.length > 0
+                    text: bench.exportMessage
+                    color: bench.exportOk ? Theme.positive : Theme.negative
+                    wrapMode: Text.Wrap
+                    Layout.fillWidth: true
                 }
             }
         }

@@ -23,7 +23,9 @@ Card {
         id: chart
         anchors.fill: parent
         textColor: cpal.windowText
-        gridColor: Qt.rgba(cpal.windowText.r, cpal.windowText.g, cpal.windowText.b, 0.18)
+        // Opaque (the text colour faded into the card's): the chart fills
+        // its grid lines directly instead of blending them.
+        gridColor: Qt.tint(cpal.base, Qt.rgba(cpal.windowText.r, cpal.windowText.g, cpal.windowText.b, 0.18))
         markColor: Theme.markColor
         colors: Theme.seriesColors
     }

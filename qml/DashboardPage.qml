@@ -7,7 +7,7 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import RaidScope
 
-ScrollView {
+Flickable {
     id: page
     property LiveSession session
     readonly property TelemetryModel tm: session ? session.telemetry : null
@@ -18,11 +18,41 @@ ScrollView {
         for (let i = 0; i < n; ++i) out.push(session.tunables.value("rd" + i + "/device_profile") || "none")
         return out
     }
-    contentWidth: availableWidth
+    // The whole dashboard fits the window (the charts share the height left
+    // under the figures and members); below a chart's minimum it scrolls.
+    // A Flickable, not a ScrollView: the view's size must not depend on the
+    // content's (a scroll bar showing up would resize what it scrolls).
+    // The scroll bar (small windows only) lies over the right edge.
+    readonly property real availableWidth: width
+    contentWidth: width
+    contentHeight: holder.height
     clip: true
+    boundsBehavior: Flickable.StopAtBounds
+    ScrollBar.vertical: ScrollBar { id: vbar; policy: page.contentHeight > page.height ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff }
 
-    ColumnLayout {
+    Item {
+        id: holder
         width: page.availableWidth
+        height: Math.max(page.height, body.minimumHeight)
+    ColumnLayout {
+        id: body
+        anchors.fill: parent
+        // What the content needs with every chart at its minimum height,
+        // from the laid-out heights of the rest (a layout's implicitHeight
+        // read here would lay it out inside this binding: a binding loop).
+        readonly property real minimumHeight: {
+            let h = 0, n = 0
+            for (let i = 0; i < children.length; ++i) {
+                const c = children[i]
+                if (!c.visible || c === charts) continue
+                h += c.height
+                ++n
+            }
+            let cells = 0
+            for (let i = 0; i < charts.children.length; ++i) if (charts.children[i].visible) ++cells
+            const rows = Math.ceil(cells / charts.columns)
+            return h + n * spacing + rows * charts.chartMinimum + Math.max(0, rows - 1) * charts.rowSpacing
+        }
         spacing: Theme.spacing
 
         Label {
@@ -111,14 +141,23 @@ ScrollView {
             }
         }
 
+        // Three columns on a wide window, two on a narrow one; the charts
+        // share the height left, at least chartMinimum each.
         GridLayout {
+            id: charts
+            readonly property int chartMinimum: 170
             Layout.fillWidth: true
-            columns: page.availableWidth > 900 ? 2 : 1
+            Layout.fillHeight: true
+            columns: page.availableWidth > 1000 ? 3 : 2
             columnSpacing: Theme.spacing
             rowSpacing: Theme.spacing
             ChartCard {
                 objectName: "shareChart"
                 Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: charts.chartMinimum
+                Layout.preferredHeight: charts.chartMinimum
+                Layout.preferredWidth: 1
                 title: qsTr("Read share per member")
                 model: page.tm
                 metric: "share"
@@ -129,6 +168,10 @@ ScrollView {
             ChartCard {
                 objectName: "pendingChart"
                 Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: charts.chartMinimum
+                Layout.preferredHeight: charts.chartMinimum
+                Layout.preferredWidth: 1
                 title: qsTr("Pending depth per member")
                 model: page.tm
                 metric: "pending"
@@ -137,30 +180,49 @@ ScrollView {
             ChartCard {
                 objectName: "bandwidthChart"
                 Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: charts.chartMinimum
+                Layout.preferredHeight: charts.chartMinimum
+                Layout.preferredWidth: 1
                 title: qsTr("Bandwidth")
                 model: page.tm
                 metric: "bandwidth"
                 unit: "MB/s"
+                help: qsTr("Array reads and writes completed per second, in MB/s")
             }
             ChartCard {
                 objectName: "iopsChart"
                 Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: charts.chartMinimum
+                Layout.preferredHeight: charts.chartMinimum
+                Layout.preferredWidth: 1
                 title: qsTr("IOPS")
                 model: page.tm
                 metric: "iops"
+                help: qsTr("Array reads and writes completed per second")
             }
             ChartCard {
                 objectName: "latencyChart"
                 Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: charts.chartMinimum
+                Layout.preferredHeight: charts.chartMinimum
+                Layout.preferredWidth: 1
                 title: qsTr("Completion latency")
                 model: page.tm
                 metric: "latency"
                 unit: "ms"
+                help: qsTr("Median and 99th percentile completion latency of array I/Os per sample interval")
             }
             ChartCard {
                 objectName: "raid5Chart"
                 visible: page.tm && page.tm.hasRaid5 && chart.lineCount > 0
                 Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: charts.chartMinimum
+                Layout.preferredHeight: charts.chartMinimum
+                Layout.preferredWidth: 1
                 title: qsTr("RAID5 stripe queues")
                 model: page.tm
                 metric: "raid5"
@@ -170,16 +232,26 @@ ScrollView {
                 objectName: "raid5WritesChart"
                 visible: page.tm && page.tm.hasRaid5 && chart.lineCount > 0
                 Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: charts.chartMinimum
+                Layout.preferredHeight: charts.chartMinimum
+                Layout.preferredWidth: 1
                 title: qsTr("RAID5 writes")
                 unit: "/s"
                 model: page.tm
                 metric: "raid5_writes"
                 help: qsTr("Full-stripe, read-modify-write and reconstruct-write stripe writes and prereads per second")
             }
-        }
-        SectionsPanel {
-            Layout.fillWidth: true
-            sections: page.tm ? page.tm.sections : []
+            SectionsPanel {
+                objectName: "sectionsPanel"
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: Math.min(implicitHeight, charts.chartMinimum)
+                Layout.preferredWidth: 1
+                clip: true
+                sections: page.tm ? page.tm.sections : []
+            }
         }
     }
+}
 }

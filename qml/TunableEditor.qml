@@ -1,6 +1,10 @@
 // One tunable's editor, picked by its registry type: a combo box for a
 // choice, a switch for on/off, a spin box for an integer within its range,
-// a text field for a size ("64K", "1M"). A value is checked against the
+// a text field for a size ("64K", "1M"). A number with a finite range also
+// gets a slider over the registry's range (linear for a short integer
+// range, else in powers of two), applied when it is let go, so the effect
+// on a running workload shows at once; the box beside it takes an exact
+// value. A value is checked against the
 // registry's range before anything is set; a refusal is shown under the
 // editor and nothing changes. `applyValue` does the setting and returns ""
 // or the message (LiveSession.setTunable).
@@ -21,6 +25,34 @@ ColumnLayout {
     property var applyValue: function(address, text) { return "" }
     property string error
     readonly property bool fitsSpinBox: type === "integer" && minimum >= -2147483647 && maximum <= 2147483647
+    readonly property bool numeric: (type === "integer" || type === "bytes") && maximum > minimum
+    // The slider's positions: every integer of a short range, else the
+    // range's ends and the powers of two between them.
+    readonly property var sliderStops: {
+        if (!numeric) return []
+        if (type === "integer" && maximum - minimum <= 256) return []  // linear: from/to are the range
+        const out = [minimum]
+        for (let p = 1; p < maximum; p *= 2) if (p > minimum) out.push(p)
+        out.push(maximum)
+        return out
+    }
+    // Slider position of a value (the nearest stop at or below it).
+    function stopIndex(v) {
+        if (sliderStops.length === 0) return v
+        let i = 0
+        while (i + 1 < sliderStops.length && sliderStops[i + 1] <= v) ++i
+        return i
+    }
+    function stopValue(pos) {
+        return sliderStops.length === 0 ? Math.round(pos) : sliderStops[Math.max(0, Math.min(sliderStops.length - 1, Math.round(pos)))]
+    }
+    // "1M", "64K", "512" for sizes; the number for counts.
+    function valueText(v) {
+        if (type !== "bytes" || v === 0) return String(v)
+        const units = [[1 << 30, "G"], [1 << 20, "M"], [1 << 10, "K"]]
+        for (const [n, u] of units) if (v % n === 0) return String(v / n) + u
+        return String(v)
+    }
     spacing: 2
 
     // Checks and sets `text`; keeps the message when refused.
@@ -32,6 +64,31 @@ ColumnLayout {
 
     RowLayout {
         spacing: 6
+        Slider {
+            id: slider
+            objectName: "slider_" + ed.address
+            visible: ed.numeric
+            implicitWidth: 180
+            from: ed.sliderStops.length > 0 ? 0 : ed.minimum
+            to: ed.sliderStops.length > 0 ? ed.sliderStops.length - 1 : ed.maximum
+            stepSize: 1
+            snapMode: Slider.SnapAlways
+            value: ed.stopIndex(Number(ed.value) || 0)
+            readonly property real chosen: ed.stopValue(value)
+            // Applied once let go (or at each arrow key): one change, one
+            // mark on the dashboard's time axis, not one per pixel dragged.
+            function apply() {
+                if (String(chosen) === ed.value) return
+                ed.submit(String(chosen))
+                value = Qt.binding(() => ed.stopIndex(Number(ed.value) || 0))
+            }
+            onPressedChanged: if (!pressed) apply()
+            onMoved: if (!pressed) apply()
+            ToolTip.visible: pressed || hovered
+            ToolTip.text: pressed ? ed.valueText(chosen) + (ed.unit.length > 0 ? " " + ed.unit : "")
+                                  : qsTr("%1 (drag, or arrow keys; applies at once)").arg(ed.rangeText)
+            ToolTip.delay: pressed ? 0 : 600
+        }
         ComboBox {
             id: combo
             objectName: "editor_" + ed.address

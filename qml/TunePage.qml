@@ -43,7 +43,10 @@ ColumnLayout {
         unit: "%"
         fixedMax: 100
         window: 30
-        visible: page.session && page.session.telemetry.hasData
+        // Always in the layout (it says "Waiting for data…" until a run
+        // starts): an item that turns visible later was left unplaced by
+        // the layout here, drawn over the list.
+        Layout.preferredHeight: 170
     }
     ListView {
         id: list

@@ -1,5 +1,7 @@
 #include "arrays_controller.hpp"
 
+#include <algorithm>
+
 #include <sys/stat.h>
 
 #include <QFileInfo>
@@ -307,6 +309,12 @@ void ArraysController::follow(io::TaskHandle task) {
           setStatus(Error, {}, err);
         else
           setStatus(Done, tr("%1 finished").arg(task_name_));
+        QStringList after;
+        {
+          std::lock_guard lock(mutex_);
+          std::swap(after, members_after_);
+        }
+        if (err.isEmpty() && !cancelled && !after.isEmpty() && session_) session_->replaceMembers(after);
         progress_ = cancelled || !err.isEmpty() ? progress_ : 1;
         emit progressChanged();
       },
@@ -337,8 +345,31 @@ bool ArraysController::addMember(const QString& path, const QString& newFileSize
     o.create_files_bytes = sz.value;
   }
   const std::string p = path.toStdString();
+  std::vector<std::string> old;
+  if (session_)
+    for (const auto& m : session_->members()) old.push_back(m.toStdString());
+  {
+    std::lock_guard lock(mutex_);
+    members_after_.clear();
+  }
+  // The new member takes a slot as the task starts: the array's members are
+  // then the old ones still in a slot and it, by slot (what the session
+  // opens from now on, once the rebuild finished).
   const bool ok = onArray(tr("Add %1").arg(QFileInfo(path).fileName()),
-                          [p, o](raid::Array& a) { return a.start_add(p, o); });
+                          [this, p, o, old](raid::Array& a) -> Result<io::TaskHandle> {
+                            auto t = a.start_add(p, o);
+                            if (!t) return t;
+                            std::vector<std::pair<int, std::string>> bySlot;
+                            for (const auto& m : old)
+                              if (int s = a.slot_of(m); s >= 0) bySlot.emplace_back(s, m);
+                            bySlot.emplace_back(a.slot_of(p), p);
+                            std::sort(bySlot.begin(), bySlot.end());
+                            QStringList after;
+                            for (const auto& [slot, m] : bySlot) after << QString::fromStdString(m);
+                            std::lock_guard lock(mutex_);
+                            members_after_ = after;
+                            return t;
+                          });
   return ok;
 }
 

@@ -95,6 +95,7 @@ class ArraysController : public QObject {
   QTimer poll_;
   std::mutex mutex_;
   io::TaskHandle task_;  // the task being followed (under mutex_)
+  QStringList members_after_;  // an add's member list once it finished (under mutex_)
   std::atomic<bool> cancel_{false};
   std::thread worker_;
 };

@@ -3,9 +3,12 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
+#include <QUrl>
 #include <QRegularExpression>
 
+#include "report/report.hpp"
 #include "workload/fio_json.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/scenario.hpp"
@@ -187,6 +190,8 @@ bool BenchmarkController::startSteps(std::vector<Step> steps, const QString& cha
   change_ = change;
   cancel_ = false;
   step_results_.clear();
+  documents_.clear();
+  for (auto& st : steps_) st.request.keep_document = true;
   progress_ = 0;
   emit progressChanged();
   if (session_->busy()) {
@@ -264,6 +269,7 @@ void BenchmarkController::finished(const RunReport& r) {
   }
   QVariantMap summary = summarize(st, r);
   save(st.request.label, r);
+  if (!r.document.is_null()) documents_.push_back({st.label.toStdString(), r.document});
   summary["when"] = QDateTime::currentDateTime().toString("yyyy-MM-dd hh:mm:ss");
   results_.prepend(summary);
   step_results_.push_back(summary);
@@ -360,6 +366,40 @@ void BenchmarkController::cancel() {
   if (!running()) return;
   cancel_ = true;
   if (status_ == Running && session_) session_->stop();
+}
+
+bool BenchmarkController::exportReport(const QString& pathIn) {
+  auto refuse = [this](const QString& why) {
+    export_ok_ = false;
+    export_message_ = why;
+    emit exportedChanged();
+    return false;
+  };
+  if (running()) return refuse(tr("Wait for the run to finish"));
+  if (documents_.empty()) return refuse(tr("Nothing to export yet: run a before/after or a preset first"));
+  const QString path = pathIn.startsWith("file:") ? QUrl(pathIn).toLocalFile() : pathIn.trimmed();
+  if (path.isEmpty()) return refuse(tr("Choose a file to write the report to"));
+  const QFileInfo fi(path);
+  const auto format = report::format_from_name(fi.suffix().toLower().toStdString());
+  if (!format) return refuse(tr("%1: end the name with .html, .pdf, .json or .csv").arg(fi.fileName()));
+  if (fi.isDir()) return refuse(tr("%1 is a folder").arg(path));
+  if (!fi.absoluteDir().exists()) return refuse(tr("The folder %1 does not exist").arg(fi.absolutePath()));
+  auto done = [this, path](const rs::Status& st) {
+    export_ok_ = bool(st);
+    export_message_ = st ? tr("Report written to %1").arg(path) : QString::fromStdString(st.error().message);
+    emit exportedChanged();
+  };
+  // PDF is drawn with Qt's painter, which belongs to the GUI thread (see
+  // report.hpp); the other formats are written on the command thread.
+  if (*format == report::Format::pdf || !session_) {
+    done(report::render(*format, documents_, path.toStdString()));
+    return true;
+  }
+  session_->post([this, docs = documents_, format = *format, path, done] {
+    rs::Status st = report::render(format, docs, path.toStdString());
+    QMetaObject::invokeMethod(this, [st, done] { done(st); }, Qt::QueuedConnection);
+  });
+  return true;
 }
 
 }  // namespace rs::gui

@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "live_session.hpp"
+#include "report/report_model.hpp"
 
 namespace rs::gui {
 
@@ -34,6 +35,10 @@ class BenchmarkController : public QObject {
   Q_PROPERTY(QVariantList results READ results NOTIFY resultsChanged)
   Q_PROPERTY(QVariantList scenarioRows READ scenarioRows NOTIFY resultsChanged)
   Q_PROPERTY(QString resultsDir READ resultsDir CONSTANT)
+  // The last Export: what was written or why not ("" before any).
+  Q_PROPERTY(QString exportMessage READ exportMessage NOTIFY exportedChanged)
+  Q_PROPERTY(bool exportOk READ exportOk NOTIFY exportedChanged)
+  Q_PROPERTY(bool canExport READ canExport NOTIFY resultsChanged)
 
  public:
   enum Status { Idle, Waiting, Running, Done, Cancelled, Error };
@@ -55,6 +60,9 @@ class BenchmarkController : public QObject {
   QVariantList results() const { return results_; }
   QVariantList scenarioRows() const { return scenario_rows_; }
   QString resultsDir() const { return results_dir_; }
+  QString exportMessage() const { return export_message_; }
+  bool exportOk() const { return export_ok_; }
+  bool canExport() const { return !documents_.empty(); }  // the last run kept its documents
 
   // One preset for `seconds`. Stops a live workload first.
   Q_INVOKABLE bool runPreset(const QString& preset, double seconds);
@@ -70,12 +78,19 @@ class BenchmarkController : public QObject {
   // A seed scenario on the simulator (no member I/O): rows before/after.
   Q_INVOKABLE bool runScenario(const QString& name);
   Q_INVOKABLE void cancel();
+  // Writes the last run (a before/after: both runs, compared) as a report
+  // through the report code `raidscope-cli report` uses; the format from
+  // the file name's suffix: .html, .pdf, .json or .csv. `path` may be a
+  // file: URL (a FileDialog's). Returns false with exportMessage saying why
+  // when refused; true once started (exportedChanged says how it ended).
+  Q_INVOKABLE bool exportReport(const QString& path);
 
  signals:
   void sessionChanged();
   void statusChanged();
   void progressChanged();
   void resultsChanged();
+  void exportedChanged();
 
  private:
   struct Step {
@@ -102,6 +117,9 @@ class BenchmarkController : public QObject {
   size_t step_ = 0;
   double seconds_ = 0;
   QVariantList step_results_;
+  std::vector<report::NamedResult> documents_;  // the last run's steps, for Export
+  QString export_message_;
+  bool export_ok_ = false;
   bool cancel_ = false;
   QTimer timer_;
   QElapsedTimer clock_;

@@ -151,6 +151,13 @@ void LiveSession::openArray(const QStringList& members) {
   beginRun(std::move(r), nullptr);
 }
 
+void LiveSession::replaceMembers(const QStringList& members) {
+  if (members == members_) return;
+  members_ = members;
+  if (!demo_) array_text_ = describeArray();
+  emit membersChanged();
+}
+
 void LiveSession::openDemo() {
   if (busy()) return;
   joinRun();
@@ -465,6 +472,18 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
     rep.ok = rep.error.isEmpty();
     return rep;
   }
+  // What a report needs of the run, gathered as `bench --save` does.
+  report::BenchCapture capture;
+  if (req.keep_document) {
+    capture.command = {"raidscope", "(GUI) " + req.label.toStdString()};
+    capture.command.insert(capture.command.end(), req.job_args.begin(), req.job_args.end());
+    capture.target = session->target().describe();
+    if (raid::Array* a = session->array()) {
+      capture.array = report::array_facts(*a);
+      capture.tunables_start = report::tunable_values(a->tunables());
+      if (auto p = a->tunables().get("read_policy")) capture.policy = *p;
+    }
+  }
   workload::RunProgress progress;
   {
     std::lock_guard lock(mutex_);
@@ -475,8 +494,9 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
   std::vector<uint64_t> reads;
   auto out = session->run(
       progress,
-      [this, &reads](const telemetry::Sample& s) {
+      [this, &reads, &capture, keep = req.keep_document](const telemetry::Sample& s) {
         feed_.push(s);
+        if (keep) capture.telemetry_lines.push_back(telemetry::to_json_line(s));
         if (reads.size() < s.members.size()) reads.resize(s.members.size());
         for (size_t i = 0; i < s.members.size(); ++i) reads[i] += s.members[i].reads;
       },
@@ -488,6 +508,11 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
   }
   // A command may still hold the session for a moment: close it here, after.
   while (session.use_count() > 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  if (req.keep_document)
+    if (raid::Array* a = session->array()) {
+      capture.tunables_end = report::tunable_values(a->tunables());
+      capture.array = report::array_facts(*a);
+    }
   for (auto it = restore.rbegin(); it != restore.rend(); ++it) (void)session->tunables()->set(it->first, it->second);
   rep.tunables = session->tunables()->list();
   if (rs::Status st = session->close(); !st) notes.warnings.push_back(st.error().message);
@@ -498,6 +523,7 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
   rep.members = int(std::min<size_t>(reads.size(), 8));
   for (int i = 0; i < rep.members; ++i) rep.share[i] = all ? 100.0 * double(reads[size_t(i)]) / double(all) : 0;
   rep.warnings = notes.warnings;
+  if (req.keep_document && out.ok) rep.document = report::bench_document(out.results, capture);
   rep.results = std::move(out.results);
   rep.cancelled = cancel_;
   rep.ok = out.ok && !rep.cancelled;

@@ -29,6 +29,7 @@
 #include "sample_feed.hpp"
 #include "telemetry_model.hpp"
 #include "tunables_model.hpp"
+#include "report/result_doc.hpp"
 #include "workload/bench.hpp"
 
 namespace rs::gui {
@@ -41,6 +42,9 @@ struct RunRequest {
   std::vector<std::pair<std::string, std::string>> set;  // applied after the remembered ones
   bool keep_overrides = true;          // apply the user's remembered tunables first
   bool inspect_only = false;           // open the array, read its tunables, close: no I/O run
+  // Keep the run as a result document (RunReport::document) for reports:
+  // every telemetry sample is kept, so only for runs of bounded length.
+  bool keep_document = false;
   // Filled by beginRun() from the session (the run thread reads only these).
   std::vector<std::string> members;
   std::vector<std::pair<std::string, std::string>> remembered;
@@ -58,6 +62,9 @@ struct RunReport {
   int members = 0;
   std::vector<telemetry::TunableInfo> tunables;  // the registry at the end of the run
   QString array_text;  // "raid5 of 4 members, 192 MiB, clean" as assembled
+  // The run as `raidscope-cli bench --save` keeps it (report/result_doc.hpp),
+  // when the request asked for it; null otherwise.
+  report::Json document;
 };
 
 class LiveSession : public QObject {
@@ -117,6 +124,9 @@ class LiveSession : public QObject {
   Q_INVOKABLE void openDemo();
   // Uses these members from now on (stops what runs); nothing is started.
   Q_INVOKABLE void openArray(const QStringList& members);
+  // The same array with another member list (a member added in place of a
+  // failed one): used from the next run on; a run going on is left alone.
+  void replaceMembers(const QStringList& members);
   // Starts a live (time based, until Stop) workload: "seqread", "randread",
   // "seqwrite", "mixed".
   Q_INVOKABLE void start(const QString& workload = QStringLiteral("seqread"));

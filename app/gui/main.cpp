@@ -16,6 +16,7 @@
 
 #include "app_options.hpp"
 #include "palette.hpp"
+#include "renderer_setup.hpp"
 
 Q_IMPORT_QML_PLUGIN(RaidScopePlugin)
 
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   QApplication::setApplicationDisplayName("RaidScope");
   if (!opt.color_scheme.isEmpty()) QApplication::setPalette(rs::gui::schemePalette(opt.color_scheme == "dark"));
   QQuickStyle::setStyle("Fusion");
+  rs::gui::chooseRenderer();
 
   QQmlApplicationEngine engine;
   engine.addImportPath("qrc:/qt/qml");

@@ -9,7 +9,10 @@
 #include <QElapsedTimer>
 #include <algorithm>
 #include <QPointer>
+#include <QHash>
 #include <QQuickPaintedItem>
+#include <QStaticText>
+#include <QTimer>
 #include <QtQml/qqmlregistration.h>
 
 #include "telemetry_model.hpp"
@@ -88,7 +91,9 @@ class TimeChart : public QQuickPaintedItem {
   QVariantList colors_;
   int max_repaint_hz_ = 10;
   QElapsedTimer since_repaint_;
-  bool repaint_pending_ = false;
+  QTimer late_;
+  QHash<QString, QStaticText> texts_;  // labels laid out in text_font_
+  QFont text_font_;  // the repaint an update too soon after the last one left
   void scheduleRepaint();
 };
 

@@ -4,7 +4,8 @@
 // the GUI's LiveSession with the window showing the live dashboard at
 // 20 Hz. Prints per round and the medians: bandwidth of each and their
 // ratio (goal >= 0.97), CPU of each process and of the GUI's own threads
-// (main + scene-graph render + X event threads) in % of one core (goal < 10).
+// (every thread but the engine's: main, scene-graph render, X events, a
+// software rasterizer's) in % of one core (goal < 10), and the load average.
 //   bench_gui RAIDSCOPE_CLI MEMBER0 MEMBER1 [SECONDS=10] [ROUNDS=3] [PROFILE=ssd-sata] [SCALE=0.5] [PAGE=dashboard]
 #include <sys/resource.h>
 #include <time.h>
@@ -21,12 +22,14 @@
 #include <QQmlApplicationEngine>
 #include <QQuickStyle>
 #include <QQuickWindow>
+#include <QSGRendererInterface>
 #include <QTimer>
 #include <QtQml/qqmlextensionplugin.h>
 #include <algorithm>
 #include <cstdio>
 
 #include "live_session.hpp"
+#include "renderer_setup.hpp"
 
 Q_IMPORT_QML_PLUGIN(RaidScopePlugin)
 
@@ -38,17 +41,22 @@ double cpuSeconds(const rusage& r) {
   return double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + double(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
 }
 
-// CPU seconds of this process's GUI threads: the main thread and Qt's own
-// (scene-graph render loop, X event reader), found by name in /proc.
+// CPU seconds of this process's GUI side: the main thread and every thread
+// Qt started for it (scene-graph render loop, X event reader, a software
+// OpenGL's rasterizer threads, image-conversion pool...), i.e. every thread
+// but the engine's. The engine's threads inherit this program's name (the
+// run thread, samplers) or take a "raidsco..." context name.
 double guiThreadSeconds() {
   const long tick = sysconf(_SC_CLK_TCK);
   double total = 0;
   const QString self = QString::number(getpid());
+  QFile own("/proc/self/comm");
+  const QString ownName = own.open(QIODevice::ReadOnly) ? QString::fromLatin1(own.readAll()).trimmed() : QString();
   for (const QString& tid : QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
     QFile comm("/proc/self/task/" + tid + "/comm");
     if (!comm.open(QIODevice::ReadOnly)) continue;
     const QString name = QString::fromLatin1(comm.readAll()).trimmed();
-    if (tid != self && !name.startsWith("QSGRender") && !name.startsWith("QXcb")) continue;
+    if (tid != self && (name == ownName || name.startsWith("raidsco"))) continue;  // an engine thread
     QFile stat("/proc/self/task/" + tid + "/stat");
     if (!stat.open(QIODevice::ReadOnly)) continue;
     const QString line = QString::fromLatin1(stat.readAll());
@@ -56,6 +64,20 @@ double guiThreadSeconds() {
     if (f.size() > 12) total += (f[11].toDouble() + f[12].toDouble()) / double(tick);  // utime, stime
   }
   return total;
+}
+
+QString loadAverage() {
+  QFile f("/proc/loadavg");
+  return f.open(QIODevice::ReadOnly) ? QString::fromLatin1(f.readAll()).section(' ', 0, 2) : QString("?");
+}
+
+// The scene graph in use: "software" or the graphics API (OpenGL under
+// Xvfb is Mesa's llvmpipe, a CPU rasterizer).
+QString rendererName(QQuickWindow* w) {
+  const auto api = w->rendererInterface()->graphicsApi();
+  return api == QSGRendererInterface::Software ? QStringLiteral("Qt Quick software")
+         : api == QSGRendererInterface::OpenGL ? QStringLiteral("OpenGL")
+                                               : QStringLiteral("other (%1)").arg(int(api));
 }
 
 double median(std::vector<double> v) {
@@ -95,6 +117,7 @@ int main(int argc, char** argv) {
                            "--runtime=" + QString::number(seconds)};
 
   QQuickStyle::setStyle("Fusion");
+  const QString renderer = rs::gui::chooseRenderer();
   QQmlApplicationEngine engine;
   engine.addImportPath("qrc:/qt/qml");
   engine.setInitialProperties({{"startDemo", false},
@@ -121,6 +144,7 @@ int main(int argc, char** argv) {
   std::printf("bench_gui: RAID1 %s + %s emulated as %s (scale %s), md-rr, seq read 1M QD16, %d s per run, "
               "telemetry 20 Hz both\n",
               qPrintable(m0), qPrintable(m1), qPrintable(profile), qPrintable(scale), seconds);
+  std::printf("renderer: %s; load average before: %s\n", qPrintable(rendererName(window) + " — " + renderer), qPrintable(loadAverage()));
   std::printf("%-6s %12s %12s %7s %10s %10s %12s\n", "round", "CLI MB/s", "GUI MB/s", "ratio", "CLI cpu%",
               "GUI cpu%", "GUI thr cpu%");
   std::vector<double> ratios, cliCpu, guiCpu, guiThr;
@@ -172,6 +196,7 @@ int main(int argc, char** argv) {
     guiCpu.push_back(gc);
     guiThr.push_back(thr);
   }
+  std::printf("load average after: %s\n", qPrintable(loadAverage()));
   std::printf("median: GUI/CLI throughput %.3f (goal >= 0.97); GUI threads %.1f %% of a core at 20 Hz (goal < 10); "
               "process CPU GUI %.1f %% vs CLI %.1f %%\n",
               median(ratios), median(guiThr), median(guiCpu), median(cliCpu));

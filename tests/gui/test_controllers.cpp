@@ -13,7 +13,9 @@
 #include "arrays_controller.hpp"
 #include "benchmark_controller.hpp"
 #include "io/member_device.hpp"
+#include "levels/levels.hpp"
 #include "live_session.hpp"
+#include "raid/array.hpp"
 
 using namespace rs::gui;
 
@@ -27,6 +29,8 @@ class ControllersTest : public QObject {
   void checkRunsAsATask();
   void jobFileErrorsNameTheLine();
   void beforeAfterComparesAndKeepsResults();
+  void failAddRepairAsTasks();
+  void memberWithSuperblockIsRefused();
   void cleanupTestCase();
 
  private:
@@ -139,6 +143,11 @@ void ControllersTest::jobFileErrorsNameTheLine() {
   QVERIFY(!bench.runJobFile("[j]\nrw=sideways\n", 1));
   QCOMPARE(bench.status(), BenchmarkController::Error);
   QCOMPARE(bench.results().size(), 0);
+  // An unknown option: refused before anything runs; no result written.
+  QVERIFY(!bench.runJobFile("[j]\nrw=read\nfrobnicate=1\n", 1));
+  QVERIFY2(bench.errorString().contains("frobnicate"), qPrintable(bench.errorString()));
+  QCOMPARE(session_->status(), LiveSession::Stopped);
+  QVERIFY(QDir(dir_.path() + "/results").entryList({"*.json"}).isEmpty());
 }
 
 void ControllersTest::beforeAfterComparesAndKeepsResults() {
@@ -171,6 +180,87 @@ void ControllersTest::beforeAfterComparesAndKeepsResults() {
   QVERIFY(f.open(QIODevice::ReadOnly));
   const auto doc = QJsonDocument::fromJson(f.readAll());
   QVERIFY(doc.isObject() && doc.object().contains("jobs"));
+
+  // Export: refused without a known suffix (nothing written), then the two
+  // runs as CSV through the report code, each with its measured bandwidth.
+  QVERIFY(!bench.exportReport(path("report.txt")));
+  QVERIFY2(bench.exportMessage().contains(".html"), qPrintable(bench.exportMessage()));
+  QVERIFY(!QFile::exists(path("report.txt")));
+  QVERIFY(!bench.exportReport(path("no-such-dir/report.csv")));
+  QVERIFY(bench.exportReport(path("report.csv")));
+  QTRY_VERIFY_WITH_TIMEOUT(bench.exportOk(), 10000);
+  QFile csv(path("report.csv"));
+  QVERIFY(csv.open(QIODevice::ReadOnly));
+  const QStringList rows = QString::fromUtf8(csv.readAll()).split("\r\n", Qt::SkipEmptyParts);
+  QCOMPARE(rows.size(), 3);  // header, before, after
+  const QStringList header = rows[0].split(',');
+  const int bwColumn = int(header.indexOf("bw_bytes"));
+  QVERIFY(bwColumn > 0);
+  for (const auto& [row, run] : {std::pair{1, a}, std::pair{2, b}}) {
+    const QStringList cells = rows[row].split(',');
+    QVERIFY2(cells[1] == run["label"].toString(), qPrintable(rows[row]));
+    QCOMPARE(cells[bwColumn].toDouble(), run["bandwidth"].toDouble());
+  }
+}
+
+void ControllersTest::failAddRepairAsTasks() {
+  const QStringList before = session_->members();
+  QCOMPARE(before.size(), 2);
+  // Fail member 1: recorded in the superblocks (the array assembles degraded).
+  QVERIFY(arrays_->failMember(1));
+  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
+  QCOMPARE(arrays_->status(), ArraysController::Done);
+  {
+    auto arr = rs::raid::Array::assemble(rs::levels::builtin(), {before[0].toStdString(), before[1].toStdString()}, {});
+    QVERIFY2(arr, arr ? "" : arr.error().message.c_str());
+    QCOMPARE((*arr)->working_members(), 1);
+    QVERIFY((*arr)->close());
+  }
+  // A new image file added in its place: rebuilt as a task, then the
+  // session's array is the survivor and the new member.
+  QVERIFY(!arrays_->addMember(path("m2.img"), ""));  // no size for a new file
+  QVERIFY(arrays_->errorString().contains("size"));
+  QVERIFY(!QFile::exists(path("m2.img")));
+  QVERIFY(arrays_->addMember(path("m2.img"), "32M"));
+  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 60000);
+  QVERIFY2(arrays_->status() == ArraysController::Done, qPrintable(arrays_->errorString()));
+  QCOMPARE(arrays_->progress(), 1.0);
+  QCOMPARE(session_->members(), (QStringList{before[0], path("m2.img")}));
+  {
+    auto arr = rs::raid::Array::assemble(rs::levels::builtin(), {before[0].toStdString(), path("m2.img").toStdString()}, {});
+    QVERIFY2(arr, arr ? "" : arr.error().message.c_str());
+    QCOMPARE((*arr)->working_members(), 2);
+    QVERIFY(!(*arr)->resync_pending());
+    QVERIFY((*arr)->close());
+  }
+  // Repair on the rebuilt array: a task that finds the copies equal.
+  QVERIFY(arrays_->check(true));
+  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 60000);
+  QVERIFY2(arrays_->status() == ArraysController::Done, qPrintable(arrays_->errorString()));
+  QVERIFY2(arrays_->message().contains("Repair"), qPrintable(arrays_->message()));
+}
+
+void ControllersTest::memberWithSuperblockIsRefused() {
+  // m1.img was failed out of the array above and still carries its md
+  // superblock: the candidate list says so, and creating on it is refused
+  // with nothing written to it or to the new file beside it.
+  const QString old = path("m1.img");
+  QFile f(old);
+  QVERIFY(f.open(QIODevice::ReadOnly));
+  const QByteArray content = f.readAll();
+  f.close();
+  QSignalSpy described(arrays_, &ArraysController::candidatesChanged);
+  arrays_->inspect({old});
+  QTRY_COMPARE_WITH_TIMEOUT(described.count(), 1, 10000);
+  const QString note = arrays_->candidates()[0].toMap()["note"].toString();
+  QVERIFY2(note.contains("md", Qt::CaseInsensitive), qPrintable(note));
+  QVERIFY(arrays_->create(1, {}, "512K", {old, path("new.img")}, "32M", {}));
+  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
+  QCOMPARE(arrays_->status(), ArraysController::Error);
+  QVERIFY2(arrays_->errorString().contains("m1.img"), qPrintable(arrays_->errorString()));
+  QVERIFY(!QFile::exists(path("new.img")));
+  QVERIFY(f.open(QIODevice::ReadOnly));
+  QVERIFY2(f.readAll() == content, "the refused member is untouched");
 }
 
 void ControllersTest::cleanupTestCase() {

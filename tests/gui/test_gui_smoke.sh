@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # raidscope's screenshot mode under Xvfb: every page of the demo renders
 # with live data (not blank), the dashboard differs between two moments,
-# the dark scheme and an array given by its members render too.
+# the dark scheme and an array given by its members render too, and (when
+# run as root) the demo runs as an unprivileged user.
 set -euo pipefail
 GUI=${1:?usage: $0 path/to/raidscope path/to/raidscope-cli path/to/rs_png_check}
 CLI=${2:?}
@@ -32,6 +33,22 @@ shot dashboard-dark --demo --color-scheme=dark --after=4
 "$CLI" create --level=1 --raid-devices=2 --create-files=16M "$WORK"/a.img "$WORK"/b.img >/dev/null
 shot members --page=arrays --after=2 "$WORK"/a.img "$WORK"/b.img
 "$CHECK" "$WORK/members.png"
+# Image files need no root: run as root, the demo runs again as nobody
+# (setpriv, no capabilities) in a folder nobody owns, and its member files
+# are made, owned and driven by that user.
+if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
+  U=$(mktemp -d /tmp/raidscope-gui-user.XXXXXX)
+  trap 'rm -rf "$WORK" "$U"' EXIT
+  chmod 755 "$U" && chown 65534:65534 "$U"
+  setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+    env HOME="$U" RAIDSCOPE_DEMO_DIR="$U/demo" RAIDSCOPE_RESULTS_DIR="$U/results" \
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$GUI" --demo --screenshot="$U/user.png" --after=4 --profile-scale=0.25 2>&1 |
+    grep -v XDG_RUNTIME_DIR || true
+  [[ -s $U/user.png ]] || { echo "FAIL: the demo did not run as an unprivileged user"; exit 1; }
+  [[ $(stat -c %u "$U/demo/member0.img") == 65534 ]] || { echo "FAIL: the demo's files are not the user's"; exit 1; }
+  "$CHECK" "$U/user.png"
+  cp "$U/user.png" "$ART/raidscope-unprivileged.png"
+fi
 # Bad usage: exit 2 with a message, no window.
 if "$GUI" --page=nowhere >/dev/null 2>"$WORK/err"; then echo "FAIL: --page=nowhere accepted"; exit 1; fi
 grep -q "one of dashboard" "$WORK/err" || { echo "FAIL: no usage message"; cat "$WORK/err"; exit 1; }

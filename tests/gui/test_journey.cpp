@@ -19,8 +19,10 @@
 #include <cmath>
 #include <set>
 
+#include "arrays_controller.hpp"
 #include "benchmark_controller.hpp"
 #include "live_session.hpp"
+#include "renderer_setup.hpp"
 
 Q_IMPORT_QML_PLUGIN(RaidScopePlugin)
 
@@ -45,6 +47,12 @@ int distinctColours(const QImage& img) {
   return int(seen.size());
 }
 
+// The first 64 KiB of a member (its md superblock and the data start).
+QByteArray fileHead(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.read(64 << 10) : QByteArray();
+}
+
 double fractionDiffering(const QImage& a, const QImage& b) {
   if (a.size() != b.size()) return 1;
   int diff = 0, all = 0;
@@ -65,6 +73,7 @@ class JourneyTest : public QObject {
   void jobFileWithUnknownOption();
   void policyChangeMovesTheShares();
   void memberInUseIsRefused();
+  void failAddRepairFromTheArraysPage();
   void cleanupTestCase();
 
  private:
@@ -140,6 +149,7 @@ void JourneyTest::initTestCase() {
   artifacts_ = qEnvironmentVariable("RAIDSCOPE_ARTIFACTS", dir_.path() + "/shots");
   QDir().mkpath(artifacts_);
   QQuickStyle::setStyle("Fusion");
+  rs::gui::chooseRenderer();
   engine_ = new QQmlApplicationEngine(this);
   engine_->addImportPath("qrc:/qt/qml");
   // No demo: the journey starts from an empty window. Emulated disks are
@@ -216,6 +226,37 @@ void JourneyTest::beforeAfterRatio() {
   QQuickItem* label = item("ratioLabel");
   QVERIFY(label && label->property("text").toString().contains(QString::number(ratio, 'f', 2)));
   shot("journey-benchmark-result.png");
+
+  // Export: the path typed where the file dialog would put it, then Export.
+  // The HTML report names both runs and shows each one's bandwidth.
+  const QString html = dir_.path() + "/before-after.html";
+  typeInto("exportPathField", html);
+  click("exportButton");
+  QTRY_VERIFY_WITH_TIMEOUT(bench->exportOk(), 10000);
+  QVERIFY2(item("exportMessage")->property("text").toString().contains(html), "the message says where it went");
+  QFile f(html);
+  QVERIFY(f.open(QIODevice::ReadOnly));
+  const QString report = QString::fromUtf8(f.readAll());
+  for (const char* run : {"before", "after"}) {
+    const QVariantMap r = bench->comparison()[run].toMap();
+    QVERIFY2(report.contains(r["label"].toString()), qPrintable(r["label"].toString()));
+    const QString mbs = QString::asprintf("%.1f MB/s", r["bandwidth"].toDouble() / 1e6);
+    QVERIFY2(report.contains(mbs), qPrintable(QString("%1 run's %2 not in the report").arg(run, mbs)));
+  }
+  // PDF, drawn by app/report.
+  const QString pdf = dir_.path() + "/before-after.pdf";
+  typeInto("exportPathField", pdf);
+  QTest::keyClick(window_, Qt::Key_Return);
+  QTRY_VERIFY_WITH_TIMEOUT(bench->exportOk() && bench->exportMessage().contains(pdf), 20000);
+  QFile p(pdf);
+  QVERIFY(p.open(QIODevice::ReadOnly));
+  QVERIFY(p.read(5) == "%PDF-" && p.size() > 2000);
+  // A name without a known suffix: refused, said, nothing written.
+  typeInto("exportPathField", dir_.path() + "/before-after.doc");
+  click("exportButton");
+  QVERIFY(!bench->exportOk());
+  QVERIFY(item("exportMessage")->property("text").toString().contains(".html"));
+  QVERIFY(!QFile::exists(dir_.path() + "/before-after.doc"));
 }
 
 void JourneyTest::jobFileWithUnknownOption() {
@@ -229,6 +270,14 @@ void JourneyTest::jobFileWithUnknownOption() {
   // The default text has 11 lines; the option typed at the end is on line 11.
   QVERIFY2(text.startsWith("Line 11:") && text.contains("frobnicate") && !text.contains("job file:"), qPrintable(text));
   QVERIFY(!item("runJobFileButton")->isEnabled());
+  // Nothing ran: no result written, the members untouched.
+  const QStringList results = QDir(dir_.path() + "/results").entryList(QDir::Files);
+  const QByteArray head = fileHead(dir_.path() + "/j0.img");
+  QTest::mouseClick(window_, Qt::LeftButton, {}, centre(item("runJobFileButton")));
+  QTest::qWait(500);
+  QCOMPARE(QDir(dir_.path() + "/results").entryList(QDir::Files), results);
+  QCOMPARE(fileHead(dir_.path() + "/j0.img"), head);
+  QCOMPARE(session_->status(), LiveSession::Stopped);
   shot("journey-jobfile-error.png");
 }
 
@@ -262,6 +311,25 @@ void JourneyTest::policyChangeMovesTheShares() {
   bool marked = false;
   for (const auto& m : session_->telemetry()->marks()) marked |= m.label == "read_policy=md-rr";
   QVERIFY(marked);
+
+  // A slider while the read goes on: min_contig_read one step down (a
+  // power of two), applied to the running array through the registry.
+  showPage("tune");
+  const QString was = session_->tunables()->value("min_contig_read");
+  QQuickItem* slider = item("slider_min_contig_read");
+  QVERIFY(slider);
+  slider->forceActiveFocus();
+  QTest::keyClick(window_, Qt::Key_Left);
+  const QString now = QString::number(was.toLongLong() / 2);
+  QTRY_COMPARE_WITH_TIMEOUT(session_->tunables()->value("min_contig_read"), now, 5000);
+  QTRY_VERIFY_WITH_TIMEOUT(
+      [&] {
+        for (const auto& m : session_->telemetry()->marks())
+          if (m.label == "min_contig_read=" + now) return true;
+        return false;
+      }(),
+      5000);
+  shot("journey-tune-slider.png");
 }
 
 void JourneyTest::memberInUseIsRefused() {
@@ -269,6 +337,7 @@ void JourneyTest::memberInUseIsRefused() {
   showPage("arrays");
   const QString fresh = dir_.path() + "/k1.img";
   typeInto("membersEditor", dir_.path() + "/j0.img\n" + fresh);
+  const QByteArray head = fileHead(dir_.path() + "/j0.img");  // where a new superblock would go
   click("createButton");
   QQuickItem* msg = item("createMessage");
   QTRY_VERIFY_WITH_TIMEOUT(!msg->property("text").toString().isEmpty() &&
@@ -277,6 +346,7 @@ void JourneyTest::memberInUseIsRefused() {
   const QString text = msg->property("text").toString();
   QVERIFY2(text.contains("j0.img"), qPrintable(text));
   QVERIFY(!QFile::exists(fresh));
+  QVERIFY2(fileHead(dir_.path() + "/j0.img") == head, "the member in use is untouched");
   QVERIFY(session_->running());  // the live run goes on
   shot("journey-arrays-in-use.png");
   for (const char* page : {"dashboard", "tune", "arrays", "benchmark"}) {
@@ -286,6 +356,34 @@ void JourneyTest::memberInUseIsRefused() {
   }
   click("startStopButton");
   QTRY_COMPARE_WITH_TIMEOUT(session_->status(), LiveSession::Stopped, 20000);
+}
+
+void JourneyTest::failAddRepairFromTheArraysPage() {
+  showPage("arrays");
+  auto* arrays = item("arraysPage")->property("controller").value<ArraysController*>();
+  QVERIFY(arrays);
+  const QString j0 = dir_.path() + "/j0.img", j2 = dir_.path() + "/j2.img";
+  // Fail member 1 (its slot stepped up in the spin box).
+  QQuickItem* slot = item("failSlotBox");
+  slot->forceActiveFocus();
+  QTest::keyClick(window_, Qt::Key_Up);
+  QCOMPARE(slot->property("value").toInt(), 1);
+  click("failButton");
+  QTRY_VERIFY_WITH_TIMEOUT(arrays->status() == ArraysController::Done, 20000);
+  QVERIFY2(item("arraysMessage")->property("text").toString().contains("Fail member 1"),
+           qPrintable(item("arraysMessage")->property("text").toString()));
+  // A new image file (the size field still says 64M) rebuilt in its place.
+  typeInto("addPathField", j2);
+  click("addButton");
+  QTRY_VERIFY_WITH_TIMEOUT(arrays->status() != ArraysController::Working, 60000);
+  QVERIFY2(arrays->status() == ArraysController::Done, qPrintable(arrays->errorString()));
+  QCOMPARE(session_->members(), (QStringList{j0, j2}));
+  // Repair on the rebuilt array, as a task with its progress bar.
+  click("repairButton");
+  QTRY_VERIFY_WITH_TIMEOUT(arrays->status() != ArraysController::Working, 60000);
+  QVERIFY2(arrays->status() == ArraysController::Done, qPrintable(arrays->errorString()));
+  QCOMPARE(item("taskProgress")->property("value").toDouble(), 1.0);
+  shot("journey-arrays-repaired.png");
 }
 
 void JourneyTest::cleanupTestCase() {

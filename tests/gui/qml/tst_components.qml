@@ -45,6 +45,18 @@ Item {
         applyValue: root.fakeApplyChoice
     }
     function fakeApplyChoice(address, text) { applied.push(address + "=" + text); return "" }
+    TunableEditor {
+        id: bytesEditor
+        y: 300
+        address: "rd1/io_opt"
+        type: "bytes"
+        minimum: 0
+        maximum: 67108864
+        value: "65536"
+        unit: "bytes"
+        rangeText: "0..67108864 bytes"
+        applyValue: root.fakeApplyChoice
+    }
 
     TestCase {
         name: "Components"
@@ -103,6 +115,40 @@ Item {
             keyClick(Qt.Key_Return)
             compare(root.applied, ["queue_limit=32"])
             compare(spinEditor.error, "")
+        }
+
+        function test_sliderSpansTheRegistryRange() {
+            // A short integer range: every value, from the registry's ends.
+            const lin = findByName(spinEditor, "slider_queue_limit")
+            verify(lin)
+            compare(lin.from, 1)
+            compare(lin.to, 64)
+            compare(lin.value, 8)
+            // A size range: its ends and the powers of two between them.
+            const log = findByName(bytesEditor, "slider_rd1/io_opt")
+            verify(log)
+            compare(bytesEditor.sliderStops[0], 0)
+            compare(bytesEditor.sliderStops[bytesEditor.sliderStops.length - 1], 67108864)
+            compare(bytesEditor.sliderStops.length, 28)  // 0, 2^0..2^25, 64 MiB
+            compare(bytesEditor.stopValue(log.value), 65536)
+            compare(bytesEditor.valueText(1048576), "1M")
+        }
+
+        function test_sliderAppliesOneValueAtATime() {
+            root.applied = []
+            const lin = findByName(spinEditor, "slider_queue_limit")
+            lin.forceActiveFocus()
+            keyClick(Qt.Key_Right)
+            compare(root.applied, ["queue_limit=9"])
+            const log = findByName(bytesEditor, "slider_rd1/io_opt")
+            log.forceActiveFocus()
+            keyClick(Qt.Key_Right)
+            compare(root.applied, ["queue_limit=9", "rd1/io_opt=131072"])
+            // Dragged past the end: the registry's maximum, not beyond.
+            mousePress(log, log.width - 2, log.height / 2)
+            mouseMove(log, log.width + 80, log.height / 2)
+            mouseRelease(log, log.width + 80, log.height / 2)
+            compare(root.applied[root.applied.length - 1], "rd1/io_opt=67108864")
         }
 
         function test_choiceAppliesPickedValue() {
