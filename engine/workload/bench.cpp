@@ -164,7 +164,7 @@ Status BenchSession::open_target(BenchNotes* notes) {
       filename = j.filename;
     }
     size = std::max(size, j.size + j.offset);
-    writes |= does_write(j.rw);
+    writes |= does_write(j.rw) || does_trim(j.rw);  // a trim destroys data as a write does
   }
   if (null_target) {
     target_ = std::make_unique<NullTarget>(size ? size : (1ull << 30));

@@ -47,7 +47,7 @@ Json lat_object(const LatencyHistogram& h, bool with_percentiles, const std::vec
   return o;
 }
 
-// fio add_ddir_status_json for read, write and (all zero) trim.
+// fio add_ddir_status_json for read, write and trim.
 Json direction_object(const JobResults& job, const DirectionResults& dr, const GroupDirStatus& group) {
   const std::vector<double> plist = effective_percentiles(job);
   Json o;
@@ -138,7 +138,7 @@ Json job_object(const JobResults& job, const GroupStatus& group) {
   o["job options"] = options_object(job.options);
   o["read"] = direction_object(job, job.read, group.dir[0]);
   o["write"] = direction_object(job, job.write, group.dir[1]);
-  o["trim"] = direction_object(job, DirectionResults{}, GroupDirStatus{});
+  o["trim"] = direction_object(job, job.trim, group.dir[2]);
   Json sync;
   sync["total_ios"] = 0;
   sync["lat_ns"] = empty_lat();

@@ -54,7 +54,7 @@ void JobLogs::line(FILE* f, uint64_t ms, uint64_t value, int ddir, uint32_t bs, 
 
 void JobLogs::close_windows_until(uint64_t at_ns) {
   while (lat_[0] && lat_window_ns_ && at_ns >= lat_window_end_) {
-    for (int d = 0; d < 2; ++d) {
+    for (int d = 0; d < 3; ++d) {
       Window& w = lat_win_[size_t(d)];
       if (!w.ios) continue;
       for (int i = 0; i < 3; ++i) line(lat_[i], lat_window_end_ / 1000000, w.lat_sum[i] / w.ios, d, 0, 0);
@@ -64,7 +64,7 @@ void JobLogs::close_windows_until(uint64_t at_ns) {
   }
   while ((bw_ || iops_) && at_ns >= rate_window_end_) {
     const double secs = double(rate_window_ns_) / 1e9;
-    for (int d = 0; d < 2; ++d) {
+    for (int d = 0; d < 3; ++d) {
       Window& w = rate_win_[size_t(d)];
       // fio writes a direction's sample only once it has done I/O.
       if (w.ios) {

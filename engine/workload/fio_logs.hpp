@@ -56,7 +56,7 @@ class JobLogs {
   uint64_t lat_window_ns_ = 0;   // 0: every I/O
   uint64_t rate_window_ns_ = 0;  // bw and iops
   uint64_t lat_window_end_ = 0, rate_window_end_ = 0;
-  std::array<Window, 2> lat_win_{}, rate_win_{};
+  std::array<Window, 3> lat_win_{}, rate_win_{};
 };
 
 }  // namespace rs::workload

@@ -106,7 +106,7 @@ std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, 
   std::string out;
   const uint64_t bw = dr.bw_bytes();
   const uint64_t iops = static_cast<uint64_t>(static_cast<unsigned __int128>(dr.total_ios) * 1000 / runt);
-  out += sfmt("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", d == 0 ? "read" : "write",
+  out += sfmt("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", d == 0 ? "read" : d == 1 ? "write" : "trim",
               fio_num2str(iops, sig_figs, 1, false, N2SUnit::none).c_str(),
               fio_num2str(bw, sig_figs, 1, true, N2SUnit::byte_per_sec).c_str(),
               fio_num2str(bw, sig_figs, 1, false, N2SUnit::byte_per_sec).c_str(),
@@ -146,8 +146,9 @@ std::string raidscope_block(const RaidscopeJobExtension& ext) {
 }
 
 std::string job_status(const JobResults& job, const GroupStatus& group, const RunResults& run) {
-  const uint64_t total_ios = job.read.total_ios + job.write.total_ios;
-  if (job.read.io_bytes + job.write.io_bytes == 0 && total_ios == 0) return {};  // fio skips idle jobs
+  const uint64_t total_ios = job.read.total_ios + job.write.total_ios + job.trim.total_ios;
+  if (job.read.io_bytes + job.write.io_bytes + job.trim.io_bytes == 0 && total_ios == 0)
+    return {};  // fio skips idle jobs
   std::string out;
   const std::string when = fio_ctime(run.timestamp_ms / 1000);
   if (job.error == 0) {
@@ -160,7 +161,7 @@ std::string job_status(const JobResults& job, const GroupStatus& group, const Ru
   }
   if (!job.description.empty()) out += sfmt("  Description  : [%s]\n", job.description.c_str());
 
-  for (int d = 0; d < 2; ++d)
+  for (int d = 0; d < 3; ++d)
     if (job.dir(d).io_bytes) out += ddir_status(job, d, group, run.sig_figs);
 
   static const char* const kBands[] = {
@@ -185,10 +186,12 @@ std::string job_status(const JobResults& job, const GroupStatus& group, const Ru
   out += sfmt(
       "     complete  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, >=64=%3.1f%%\n",
       p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
-  out += sfmt("     issued rwts: total=%llu,%llu,0,0 short=%llu,%llu,0,0 dropped=%llu,%llu,0,0\n",
+  out += sfmt("     issued rwts: total=%llu,%llu,%llu,0 short=%llu,%llu,%llu,0 dropped=%llu,%llu,%llu,0\n",
               static_cast<ull>(job.read.total_ios), static_cast<ull>(job.write.total_ios),
-              static_cast<ull>(job.read.short_ios), static_cast<ull>(job.write.short_ios),
-              static_cast<ull>(job.read.drop_ios), static_cast<ull>(job.write.drop_ios));
+              static_cast<ull>(job.trim.total_ios), static_cast<ull>(job.read.short_ios),
+              static_cast<ull>(job.write.short_ios), static_cast<ull>(job.trim.short_ios),
+              static_cast<ull>(job.read.drop_ios), static_cast<ull>(job.write.drop_ios),
+              static_cast<ull>(job.trim.drop_ios));
   out += sfmt("     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", job.iodepth);
   if (job.raidscope) out += raidscope_block(*job.raidscope);
   return out;
@@ -196,8 +199,8 @@ std::string job_status(const JobResults& job, const GroupStatus& group, const Ru
 
 std::string group_lines(const GroupStatus& g, int sig_figs) {
   std::string out = sfmt("\nRun status group %d (all jobs):\n", g.groupid);
-  static const char* const kNames[] = {"   READ", "  WRITE"};
-  for (int d = 0; d < 2; ++d) {
+  static const char* const kNames[] = {"   READ", "  WRITE", "   TRIM"};
+  for (int d = 0; d < 3; ++d) {
     const GroupDirStatus& s = g.dir[d];
     if (!s.max_run_ms) continue;
     auto bw = [&](uint64_t v, bool pow2) { return fio_num2str(v, sig_figs, 1, pow2, N2SUnit::byte_per_sec); };

@@ -15,6 +15,27 @@ uint64_t ns(std::chrono::microseconds us) {
 }
 constexpr uint64_t kSlotAlign = 4096;
 
+// The generator's view of a trim job (see JobDriver::gen_job_).
+JobOptions generator_options(const JobOptions& job) {
+  JobOptions g = job;
+  switch (job.rw) {
+    case RwMode::trim:
+    case RwMode::randtrim:
+      g.rw = job.rw == RwMode::trim ? RwMode::read : RwMode::randread;
+      g.bs[kDdirRead] = job.bs_trim;
+      g.bs_max[kDdirRead] = 0;
+      g.bssplit[kDdirRead].clear();
+      break;
+    case RwMode::trimwrite:
+    case RwMode::randtrimwrite:
+      g.rw = job.rw == RwMode::trimwrite ? RwMode::write : RwMode::randwrite;
+      break;
+    default:
+      break;
+  }
+  return g;
+}
+
 // Makes a write's bytes unique at the cost of a few stores: in every
 // 512-byte block, the block's byte offset goes into one of the first eight
 // 64-byte lines (which one varies with the offset and time) and the time
@@ -41,7 +62,8 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       out_(out),
       progress_(progress),
       steady_(job),
-      gen_(job, job_seed(job, job_index)),
+      gen_job_(generator_options(job)),
+      gen_(gen_job_, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
       verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
       executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
@@ -113,7 +135,10 @@ bool JobDriver::can_issue(uint64_t now) {
     return verify_cursor_ < blocks && now < deadline_ns_;
   }
   if (phase_ != Phase::Running) return false;
-  if (now >= deadline_ns_ || issued_bytes_ >= budget_bytes_ || steady_reached_) return false;
+  // trimwrite: the block just trimmed is written even when the trims used
+  // up the budget (fio counts a trimwrite job's size in trims).
+  if (now >= deadline_ns_ || (issued_bytes_ >= budget_bytes_ && !write_after_trim_) || steady_reached_)
+    return false;
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
   // Rate limits: keep each direction's issued total at or below rate x
@@ -149,22 +174,46 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   TargetIo& io = slot.io;
   if (phase_ == Phase::Verifying) {
     io.write = false;
+    io.trim = false;
     io.length = job_.bs[kDdirWrite];
     io.offset = job_.offset + verify_cursor_ * job_.bs[kDdirWrite];
     ++verify_cursor_;
   } else {
-    const IoRequest r = gen_.next();
-    io.write = r.is_write;
+    IoRequest r;
+    io.trim = false;
+    if (job_.rw == RwMode::trim || job_.rw == RwMode::randtrim) {
+      r = gen_.next();
+      io.trim = true;
+    } else if (job_.rw == RwMode::trimwrite || job_.rw == RwMode::randtrimwrite) {
+      // fio's trimwrite: a block is trimmed, then the same block written.
+      if (write_after_trim_) {
+        r = trimmed_;
+      } else {
+        r = trimmed_ = gen_.next();
+        io.trim = true;
+      }
+      write_after_trim_ = !write_after_trim_;
+    } else {
+      r = gen_.next();
+    }
+    io.write = r.is_write && !io.trim;
     io.offset = r.offset;
     io.length = r.length;
-    if (io.write && job_.verify != VerifyKind::none)
-      verify_fill(job_.verify, io.buffer, io.length, io.offset, seed_);
+    if (io.trim) {
+      // no buffer contents: nothing is transferred
+    } else if (io.write && job_.verify != VerifyKind::none)
+      for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
+        verify_fill(job_.verify, chunk, len, offset, seed_, pattern());
+        return true;
+      });
     else if (io.write && job_.scramble_buffers)
       scramble_block_stamps(io.buffer, io.length, io.offset, now);
-    const int d = io.write ? kDdirWrite : kDdirRead;
-    issued_bytes_ += r.length;
-    issued_dir_bytes_[size_t(d)] += r.length;
-    ++issued_dir_ios_[size_t(d)];
+    if (io.trim || !does_trim(job_.rw)) issued_bytes_ += r.length;
+    if (!io.trim) {  // rate limits (read, write) do not count trims
+      const int d = io.write ? kDdirWrite : kDdirRead;
+      issued_dir_bytes_[size_t(d)] += r.length;
+      ++issued_dir_ios_[size_t(d)];
+    }
     ++issued_ios_;
     if (flow_ && job_.flow) {
       ++flow_issued_;
@@ -176,6 +225,11 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   io.served_by = -1;
   ++in_flight_;
   out_.depth_dist.record_depth(in_flight_, 1);
+  if (io.trim) {
+    io.submit_ns = io.issue_ns;
+    inline_done_.emplace_back(&slot, target_.trim(io.offset, io.length));
+    return;
+  }
   unstamped_.push_back(&slot);
   port_.submit(io);
   if (unstamped_.size() >= submit_batch_) commit();
@@ -193,6 +247,7 @@ uint64_t JobDriver::pump() {
     issue(*s, now);
   }
   advance_phase(now);
+  drain_inline();
   // Only future times: a past deadline is handled by the completions.
   uint64_t wake = kNever;
   if (phase_ == Phase::Running) {
@@ -227,27 +282,46 @@ void JobDriver::on_done(TargetIo& io, int result) {
   slot.driver->complete(slot, result);
 }
 
+void JobDriver::drain_inline() {
+  if (draining_) return;  // the outer call picks up what this one was asked for
+  draining_ = true;
+  while (!inline_done_.empty()) {
+    const auto [slot, result] = inline_done_.front();
+    inline_done_.pop_front();
+    complete(*slot, result);
+  }
+  draining_ = false;
+}
+
 void JobDriver::complete(Slot& slot, int result) {
-  const uint64_t now = backend_.batch_now_ns();
+  // A trim completes outside any reap: the reap's clock would be stale.
+  const uint64_t now = draining_ ? backend_.now_ns() : backend_.batch_now_ns();
   TargetIo& io = slot.io;
   --in_flight_;
   // An I/O completed before its batch was stamped (inline completion).
   if (io.submit_ns < io.issue_ns) io.submit_ns = io.issue_ns;
-  const bool verify_read = !io.write && (phase_ == Phase::Verifying || job_.verify != VerifyKind::none);
+  const bool verify_read = !io.write && !io.trim && (phase_ == Phase::Verifying || job_.verify != VerifyKind::none);
   if (result != int(io.length)) {
     if (!out_.error) {
       out_.error = result < 0 ? -result : EIO;
-      out_.error_text = std::string(io.write ? "write" : "read") + " at offset " + std::to_string(io.offset) +
+      out_.error_text = std::string(io.trim ? "trim" : io.write ? "write" : "read") + " at offset " +
+                        std::to_string(io.offset) +
                         ": " + (result < 0 ? std::strerror(-result) : "short transfer");
     }
     stop_ = true;
   } else {
     if (verify_read) {
-      VerifyResult v = verify_check(job_.verify, io.buffer, io.length, io.offset);
+      VerifyResult v{true, {}};
+      uint64_t bad_offset = io.offset;
+      for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
+        v = verify_check(job_.verify, chunk, len, offset, pattern());
+        bad_offset = offset;
+        return v.ok;
+      });
       if (!v.ok) {
         if (verify_errors_++ == 0) {
           first_verify_error_ =
-              "verify: " + std::string(v.reason) + " at offset " + std::to_string(io.offset);
+              "verify: " + std::string(v.reason) + " at offset " + std::to_string(bad_offset);
           if (io.served_by >= 0) {
             auto members = target_.members();
             if (size_t(io.served_by) < members.size())
@@ -266,8 +340,9 @@ void JobDriver::complete(Slot& slot, int result) {
       const uint64_t block = (io.offset - job_.offset) / job_.bs[kDdirWrite];
       written_[block / 64] |= 1ull << (block % 64);
     }
+    const int ddir = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
     if (now >= stats_start_ns_) {
-      DirectionResults& d = out_.dir(io.write ? kDdirWrite : kDdirRead);
+      DirectionResults& d = out_.dir(ddir);
       d.io_bytes += io.length;
       ++d.total_ios;
       d.slat.record(io.submit_ns - io.issue_ns);
@@ -275,7 +350,7 @@ void JobDriver::complete(Slot& slot, int result) {
       d.lat.record(now - io.issue_ns);
       out_.latency_dist.record(now - io.submit_ns);
       if (logs_)
-        logs_->record(now - start_ns_, io.write ? kDdirWrite : kDdirRead, io.length, io.offset,
+        logs_->record(now - start_ns_, ddir, io.length, io.offset,
                       io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns);
     }
     if (steady_.enabled()) {
@@ -303,6 +378,7 @@ void JobDriver::complete(Slot& slot, int result) {
     issue(*s, now);
   }
   advance_phase(now);
+  drain_inline();
 }
 
 void JobDriver::advance_phase(uint64_t now) {
@@ -311,7 +387,8 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
     const bool over = stop_ || cancelled || out_of_time || steady_reached_ ||
-                      issued_bytes_ >= budget_bytes_ || (job_.number_ios && issued_ios_ >= job_.number_ios);
+                      (issued_bytes_ >= budget_bytes_ && !write_after_trim_) ||
+                      (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
     end_phase(now);
     // fio's verify pass: read back every block written and check it; a
@@ -366,6 +443,7 @@ void JobDriver::end_phase(uint64_t now) {
   }
   if (out_.read.total_ios) out_.read.runtime_ns = t;
   if (out_.write.total_ios) out_.write.runtime_ns = t;
+  if (out_.trim.total_ios) out_.trim.runtime_ns = t;
 }
 
 void JobDriver::finish() {

@@ -12,6 +12,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "workload/results.hpp"
 #include "workload/steady_state.hpp"
 #include "workload/target.hpp"
+#include "workload/verify.hpp"
 
 namespace rs::workload {
 
@@ -88,6 +90,19 @@ class JobDriver {
   void issue(Slot& slot, uint64_t now);
   void advance_phase(uint64_t now);
   void end_phase(uint64_t now);
+  // Completes the trims done at issue, one after another (a completion may
+  // issue the next trim, which lands here too, never deeper in the stack).
+  void drain_inline();
+  // The I/O's verify blocks: verify_interval bytes each (default: all of
+  // it); `fn(chunk, length, offset)` returns false to stop.
+  template <typename Fn>
+  void for_each_interval(TargetIo& io, Fn fn) {
+    const uint32_t step = job_.verify_interval ? job_.verify_interval : io.length;
+    auto* b = static_cast<unsigned char*>(io.buffer);
+    for (uint32_t at = 0; at + step <= io.length; at += step)
+      if (!fn(b + at, step, io.offset + at)) return;
+  }
+  VerifyPattern pattern() const { return {job_.verify_pattern.data(), job_.verify_pattern.size()}; }
 
   const JobOptions& job_;
   unsigned job_index_;
@@ -105,6 +120,10 @@ class JobDriver {
   uint64_t ss_next_ns_ = kNever;
   uint64_t ss_ios_ = 0, ss_bytes_ = 0;
   uint64_t flow_issued_ = 0;  // this job's I/Os counted in its flow group
+  // What the offset generator sees: the job, with a trim mode as the read
+  // or write mode that visits the same blocks (trim: read, trimwrite:
+  // write) in the trim's block size.
+  JobOptions gen_job_;
   OffsetGenerator gen_;
   uint64_t seed_;
   bool verifying_job_;
@@ -114,6 +133,13 @@ class JobDriver {
   std::vector<Slot*> free_;
   std::vector<Slot*> unstamped_;  // queued, not yet submitted
   unsigned submit_batch_ = 1;
+  // Trims run at issue, as fio's engines do them (do_io_u_trim); their
+  // completions wait here for drain_inline().
+  std::deque<std::pair<Slot*, int>> inline_done_;
+  bool draining_ = false;
+  // trimwrite: the block just trimmed, to be written next.
+  bool write_after_trim_ = false;
+  IoRequest trimmed_;
   io::AlignedBuffer buffers_;
   unsigned in_flight_ = 0;
 

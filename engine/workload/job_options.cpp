@@ -49,6 +49,8 @@ enum class Opt {
   verify,
   do_verify,
   verify_fatal,
+  verify_interval,
+  verify_pattern,
   group_reporting,
   stonewall,
   percentile_list,
@@ -129,6 +131,8 @@ constexpr OptionSpec kOptions[] = {
     {"verify", "", Opt::verify, false},
     {"do_verify", "", Opt::do_verify, false},
     {"verify_fatal", "", Opt::verify_fatal, false},
+    {"verify_interval", "", Opt::verify_interval, false},
+    {"verify_pattern", "", Opt::verify_pattern, false},
     {"group_reporting", "", Opt::group_reporting, true},
     {"stonewall", "wait_for_previous", Opt::stonewall, true},
     {"percentile_list", "", Opt::percentile_list, false},
@@ -206,22 +210,24 @@ bool parse_double(std::string_view v, double& out) {
 // ",Y") leaves that direction as it was. A third (trim) value is refused.
 template <typename T, typename Parse>
 std::string parse_per_direction(std::string_view option, std::string_view v, std::array<T, 2>& out,
-                                Parse parse) {
+                                Parse parse, T* trim = nullptr) {
   size_t comma = v.find(',');
   if (comma == std::string_view::npos) {
     T value{};
     if (auto err = parse(v, value); !err.empty()) return err;
     out = {value, value};
+    if (trim) *trim = value;
     return {};
   }
   std::string_view parts[2] = {v.substr(0, comma), v.substr(comma + 1)};
   if (size_t second = parts[1].find(','); second != std::string_view::npos) {
-    // The third value is for trims, which RaidScope jobs never issue (rw=trim
-    // is refused): it is checked and has nothing to apply to.
-    std::string_view trim = parts[1].substr(second + 1);
-    if (!trim.empty()) {
-      T ignored{};
-      if (auto err = parse(trim, ignored); !err.empty()) return err;
+    // The third value is for trims: checked here; bs= keeps it (the
+    // caller's `trim`), the other options have no trim figure.
+    std::string_view trim_part = parts[1].substr(second + 1);
+    if (!trim_part.empty()) {
+      T value{};
+      if (auto err = parse(trim_part, value); !err.empty()) return err;
+      if (trim) *trim = value;
     }
     parts[1] = parts[1].substr(0, second);
   }
@@ -262,10 +268,19 @@ std::string apply_rw(JobOptions& job, std::string_view v) {
     job.rw = RwMode::readwrite;
   else if (mode == "randrw")
     job.rw = RwMode::randrw;
-  else if (mode == "trim" || mode == "randtrim" || mode == "trimwrite" || mode == "randtrimwrite")
-    return "rw=" + std::string(mode) + " is not supported: RaidScope does not issue trims";
+  else if (mode == "trim")
+    job.rw = RwMode::trim;
+  else if (mode == "randtrim")
+    job.rw = RwMode::randtrim;
+  else if (mode == "trimwrite")
+    job.rw = RwMode::trimwrite;
+  else if (mode == "randtrimwrite")
+    job.rw = RwMode::randtrimwrite;
   else
-    return "bad rw " + quoted(v) + " (read, write, randread, randwrite, rw, readwrite, randrw)";
+    return "bad rw " + quoted(v) +
+           " (read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite, randtrimwrite)";
+  if (job.seq_add != 0 && does_trim(job.rw))
+    return "rw=" + std::string(v) + ": the ':N' postfix is not supported with trims";
   return {};
 }
 
@@ -361,16 +376,43 @@ std::string apply_ioengine(JobOptions& job, std::string_view v) {
 }
 
 std::string apply_verify(JobOptions& job, std::string_view v) {
-  if (v == "0")
-    job.verify = VerifyKind::none;
-  else if (v == "md5")
-    job.verify = VerifyKind::md5;
-  else if (v == "crc32c" || v == "crc32c-intel")
-    job.verify = VerifyKind::crc32c;
-  else if (v == "none")
-    return "verify=none is not a fio value: fio spells no verification verify=0";
-  else
-    return "verify=" + std::string(v) + " is not supported (0, crc32c, crc32c-intel, md5)";
+  static constexpr std::pair<std::string_view, VerifyKind> kKinds[] = {
+      {"0", VerifyKind::none},          {"crc32c", VerifyKind::crc32c}, {"crc32c-intel", VerifyKind::crc32c},
+      {"md5", VerifyKind::md5},         {"crc64", VerifyKind::crc64},   {"sha1", VerifyKind::sha1},
+      {"sha256", VerifyKind::sha256},   {"sha512", VerifyKind::sha512}, {"xxhash", VerifyKind::xxhash},
+      {"meta", VerifyKind::meta},
+  };
+  for (const auto& [name, kind] : kKinds)
+    if (v == name) {
+      job.verify = kind;
+      return {};
+    }
+  if (v == "none") return "verify=none is not a fio value: fio spells no verification verify=0";
+  return "verify=" + std::string(v) +
+         " is not supported (0, crc32c, crc32c-intel, crc64, md5, sha1, sha256, sha512, xxhash, meta)";
+}
+
+// verify_pattern=0xHEX (bytes in the order written: 0xaa55 is aa 55) or a
+// quoted string. fio's decimal numbers and %o (offset) formats are refused.
+std::string apply_verify_pattern(JobOptions& job, std::string_view v) {
+  std::vector<uint8_t> bytes;
+  if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) {
+    bytes.assign(v.begin() + 1, v.end() - 1);
+  } else if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+    std::string hex(v.substr(2));
+    if (hex.size() % 2) hex.insert(hex.begin(), '0');  // fio pads an odd digit count in front
+    for (size_t i = 0; i < hex.size(); i += 2) {
+      char* end = nullptr;
+      const std::string pair = hex.substr(i, 2);
+      const long b = std::strtol(pair.c_str(), &end, 16);
+      if (end != pair.c_str() + 2) return "verify_pattern: bad hex digits in " + quoted(v);
+      bytes.push_back(uint8_t(b));
+    }
+  } else {
+    return "verify_pattern " + quoted(v) + " is not supported (0xHEX or a quoted string)";
+  }
+  if (bytes.empty() || bytes.size() > 512) return "verify_pattern: 1 to 512 bytes, got " + quoted(v);
+  job.verify_pattern = std::move(bytes);
   return {};
 }
 
@@ -508,6 +550,14 @@ std::string_view to_string(RwMode m) noexcept {
       return "rw";
     case RwMode::randrw:
       return "randrw";
+    case RwMode::trim:
+      return "trim";
+    case RwMode::randtrim:
+      return "randtrim";
+    case RwMode::trimwrite:
+      return "trimwrite";
+    case RwMode::randtrimwrite:
+      return "randtrimwrite";
   }
   return "?";
 }
@@ -562,6 +612,18 @@ std::string_view to_string(VerifyKind v) noexcept {
       return "crc32c";
     case VerifyKind::md5:
       return "md5";
+    case VerifyKind::crc64:
+      return "crc64";
+    case VerifyKind::sha1:
+      return "sha1";
+    case VerifyKind::sha256:
+      return "sha256";
+    case VerifyKind::sha512:
+      return "sha512";
+    case VerifyKind::xxhash:
+      return "xxhash";
+    case VerifyKind::meta:
+      return "meta";
   }
   return "?";
 }
@@ -643,14 +705,17 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
         return "bs: block size ranges (" + quoted(v) + ") are not supported; use bs=SIZE or bs=READ,WRITE";
       job.bs_max = {0, 0};
       job.bssplit = {};
-      return parse_per_direction("bs", v, job.bs, [](std::string_view part, uint32_t& out) -> std::string {
-        NumberResult r = parse_size(part);
-        if (!r.ok()) return "bs: " + r.error;
-        if (r.value == 0) return "bs must be at least 1 byte";
-        if (r.value > std::numeric_limits<uint32_t>::max()) return "bs " + quoted(part) + " is too large";
-        out = static_cast<uint32_t>(r.value);
-        return {};
-      });
+      return parse_per_direction(
+          "bs", v, job.bs,
+          [](std::string_view part, uint32_t& out) -> std::string {
+            NumberResult r = parse_size(part);
+            if (!r.ok()) return "bs: " + r.error;
+            if (r.value == 0) return "bs must be at least 1 byte";
+            if (r.value > std::numeric_limits<uint32_t>::max()) return "bs " + quoted(part) + " is too large";
+            out = static_cast<uint32_t>(r.value);
+            return {};
+          },
+          &job.bs_trim);
     case Opt::bsrange:
       return apply_bsrange(job, v);
     case Opt::bssplit:
@@ -758,6 +823,15 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return boolean(job.do_verify);
     case Opt::verify_fatal:
       return boolean(job.verify_fatal);
+    case Opt::verify_interval: {
+      NumberResult r = parse_size(v);
+      if (!r.ok() || r.value < 512 || r.value % 8 || r.value > std::numeric_limits<uint32_t>::max())
+        return "verify_interval: " + quoted(v) + " must be at least 512 bytes and a multiple of 8";
+      job.verify_interval = uint32_t(r.value);
+      return {};
+    }
+    case Opt::verify_pattern:
+      return apply_verify_pattern(job, v);
     case Opt::group_reporting:
       return boolean(job.group_reporting);
     case Opt::stonewall:

@@ -18,9 +18,13 @@ namespace rs::workload {
 
 inline constexpr int kDdirRead = 0;
 inline constexpr int kDdirWrite = 1;
+inline constexpr int kDdirTrim = 2;
 
-// rw=. fio's trim modes (trim, randtrim, trimwrite, randtrimwrite) are refused.
-enum class RwMode { read, write, randread, randwrite, readwrite, randrw };
+// rw=. The trim modes discard blocks (a file: fallocate PUNCH_HOLE, a block
+// device: BLKDISCARD, as fio's os_trim): trim is sequential, randtrim
+// random; trimwrite and randtrimwrite trim a block, then write the same
+// block (fio's trimwrite).
+enum class RwMode { read, write, randread, randwrite, readwrite, randrw, trim, randtrim, trimwrite, randtrimwrite };
 
 // ioengine=. How each runs (sync_engines.hpp, targets.cpp): the synchronous
 // engines (psync, sync, vsync, pvsync, pvsync2, mmap) do one I/O at a time
@@ -37,8 +41,9 @@ inline bool is_sync_engine(IoEngine e) noexcept {
 
 enum class Distribution { random, zipf, pareto, normal, zoned };
 
-// verify=: fio spells "no verification" verify=0.
-enum class VerifyKind { none, crc32c, md5 };
+// verify=: fio spells "no verification" verify=0. meta: the block's header
+// (offset, length, identity) only, no payload checksum.
+enum class VerifyKind { none, crc32c, md5, crc64, sha1, sha256, sha512, xxhash, meta };
 
 struct JobOptions {
   std::string name;         // the section name, or name= / --name=
@@ -50,6 +55,7 @@ struct JobOptions {
   RwMode rw = RwMode::read;
   unsigned rwmixread = 50;  // percent of I/Os that read in readwrite/randrw; rwmixwrite=x sets 100-x
   std::array<uint32_t, 2> bs{4096, 4096};  // per direction: bs=4k or bs=READ,WRITE; the smallest with ranges
+  uint32_t bs_trim = 4096;                 // bs=4k sets it too; bs=READ,WRITE,TRIM the third value
   // Variable block sizes per direction (fio's get_next_buflen): bsrange=
   // MIN-MAX sets bs=MIN and bs_max=MAX; bssplit= a weighted list. bs_max 0:
   // fixed bs.
@@ -137,6 +143,8 @@ struct JobOptions {
   std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited
   std::chrono::microseconds thinktime{0};
   VerifyKind verify = VerifyKind::none;
+  uint32_t verify_interval = 0;         // verify_interval=: bytes per verify header; 0: the block size
+  std::vector<uint8_t> verify_pattern;  // verify_pattern=0x... or "text": the payload; empty: random
   bool do_verify = true;
   bool verify_fatal = false;
   bool group_reporting = false;
@@ -170,16 +178,21 @@ inline bool fixed_bs(const JobOptions& j) noexcept {
 }
 
 inline bool is_random(RwMode m) noexcept {
-  return m == RwMode::randread || m == RwMode::randwrite || m == RwMode::randrw;
+  return m == RwMode::randread || m == RwMode::randwrite || m == RwMode::randrw || m == RwMode::randtrim ||
+         m == RwMode::randtrimwrite;
+}
+inline bool does_trim(RwMode m) noexcept {
+  return m == RwMode::trim || m == RwMode::randtrim || m == RwMode::trimwrite || m == RwMode::randtrimwrite;
 }
 inline bool is_mixed(RwMode m) noexcept {
   return m == RwMode::readwrite || m == RwMode::randrw;
 }
 inline bool does_read(RwMode m) noexcept {
-  return m != RwMode::write && m != RwMode::randwrite;
+  return m == RwMode::read || m == RwMode::randread || is_mixed(m);
 }
 inline bool does_write(RwMode m) noexcept {
-  return m != RwMode::read && m != RwMode::randread;
+  return m == RwMode::write || m == RwMode::randwrite || is_mixed(m) || m == RwMode::trimwrite ||
+         m == RwMode::randtrimwrite;
 }
 
 // I/Os the job queues before one submit call: iodepth_batch_submit, with 0
@@ -195,11 +208,11 @@ inline unsigned reap_batch_max(const JobOptions& j) noexcept {
                                                                      : j.iodepth_batch_complete_max;
 }
 
-// fio's spellings: "read", "write", "randread", "randwrite", "rw", "randrw".
+// fio's spellings: "read", "write", "randread", "randwrite", "rw", "randrw", "trim", ...
 std::string_view to_string(RwMode m) noexcept;
 std::string_view to_string(IoEngine e) noexcept;
 std::string_view to_string(Distribution d) noexcept;  // "random", "zipf", "pareto", "normal", "zoned"
-std::string_view to_string(VerifyKind v) noexcept;    // "0", "crc32c", "md5"
+std::string_view to_string(VerifyKind v) noexcept;    // "0", "crc32c", "md5", "sha256", ... (fio's names)
 
 // fio's canonical name for an option or alias RaidScope supports
 // ("readwrite" -> "rw", "wait_for_previous" -> "stonewall"); empty if unsupported.

@@ -52,6 +52,8 @@ std::string check_bs_fits(const JobOptions& job, uint64_t size) {
                             : (d == kDdirRead ? "read bs" : "write bs");
     return which + " " + format_size(job.bs[d]) + " is larger than size " + format_size(size);
   }
+  if ((job.rw == RwMode::trim || job.rw == RwMode::randtrim) && job.bs_trim > size)
+    return "trim bs " + format_size(job.bs_trim) + " is larger than size " + format_size(size);
   return {};
 }
 
@@ -339,6 +341,7 @@ std::string validate_against_target(JobOptions& job, uint64_t target_bytes, uint
   const std::string who = job_label(job);
   uint32_t min_bs = std::min(does_read(job.rw) ? job.bs[kDdirRead] : UINT32_MAX,
                              does_write(job.rw) ? job.bs[kDdirWrite] : UINT32_MAX);
+  if (does_trim(job.rw)) min_bs = std::min(min_bs, job.bs_trim);
   if (job.offset_percent) {
     // fio aligns a percentage offset down to the minimum block size.
     job.offset = target_bytes / 100 * job.offset_percent + target_bytes % 100 * job.offset_percent / 100;

@@ -171,6 +171,7 @@ void merge_raidscope(std::optional<RaidscopeJobExtension>& dst,
 void merge_into_group(JobResults& dst, const JobResults& src) {
   merge_direction(dst.read, src.read);
   merge_direction(dst.write, src.write);
+  merge_direction(dst.trim, src.trim);
   // fio sums user/system time and run times, then divides: a runtime-weighted mean.
   const double rt_dst = static_cast<double>(dst.job_runtime_ns);
   const double rt_src = static_cast<double>(src.job_runtime_ns);
@@ -224,7 +225,7 @@ std::vector<GroupStatus> group_status(const std::vector<JobResults>& reported) {
   for (const JobResults& job : reported) {
     GroupStatus& g = groups[job.groupid];
     g.groupid = job.groupid;
-    for (int d = 0; d < 2; ++d) {
+    for (int d = 0; d < 3; ++d) {
       const DirectionResults& dr = job.dir(d);
       const uint64_t run_ms = dr.runtime_ms();
       if (run_ms == 0) continue;

@@ -112,8 +112,9 @@ struct JobResults {
 
   DirectionResults read;
   DirectionResults write;
-  DirectionResults& dir(int ddir) { return ddir == 0 ? read : write; }
-  const DirectionResults& dir(int ddir) const { return ddir == 0 ? read : write; }
+  DirectionResults trim;  // rw=trim, randtrim, trimwrite (fio's DDIR_TRIM)
+  DirectionResults& dir(int ddir) { return ddir == 0 ? read : ddir == 1 ? write : trim; }
+  const DirectionResults& dir(int ddir) const { return ddir == 0 ? read : ddir == 1 ? write : trim; }
 
   uint64_t job_runtime_ns = 0;  // fio total_run_time: the job's whole run, ramp excluded
   uint64_t elapsed_sec = 0;     // fio "elapsed": seconds since the run started
@@ -148,7 +149,7 @@ struct RunResults {
   int sig_figs = 4;               // fio sig_figs: digits in the text output's numbers
 };
 
-// fio's "Run status group" figures for one group, per direction (0 read, 1 write).
+// fio's "Run status group" figures for one group, per direction (0 read, 1 write, 2 trim).
 struct GroupDirStatus {
   uint64_t io_bytes = 0;
   uint64_t agg_bw = 0;  // B/s: io_bytes over the slowest member's runtime
@@ -159,7 +160,7 @@ struct GroupDirStatus {
 };
 struct GroupStatus {
   int groupid = 0;
-  std::array<GroupDirStatus, 2> dir;
+  std::array<GroupDirStatus, 3> dir;
 };
 
 inline constexpr std::array<double, 17> kFioDefaultPercentiles = {1,  5,  10, 20, 30,   40,   50,    60,   70,

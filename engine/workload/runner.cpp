@@ -191,6 +191,10 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
     if (!job.wait_for.empty())
       notes.push_back("note: job '" + job.name + "': wait_for=" + job.wait_for +
                       ": it starts once every job defined before it has finished");
+    if (does_trim(job.rw))
+      notes.push_back("note: job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
+                      ": each trim is done when issued, with fallocate(PUNCH_HOLE) on a file or BLKDISCARD on a "
+                      "block device (as fio's engines do trims), whatever the ioengine");
     const int q = job.ioengine == IoEngine::libaio ? 0 : job.ioengine == IoEngine::posixaio ? 1 : -1;
     if (q >= 0 && !said_queued[q]) {
       said_queued[q] = true;
@@ -230,6 +234,15 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
       job.iodepth_batch_complete_min = 1;
       job.iodepth_batch_complete_max = 0;
     }
+    if (does_trim(job.rw) && !target.offers_trim())
+      return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) + " needs a target that can discard (" +
+             target.describe() + " cannot: RaidScope's arrays pass no trims to their members)";
+    if ((job.rw == RwMode::trimwrite || job.rw == RwMode::randtrimwrite) &&
+        (job.bs_trim != job.bs[kDdirWrite] || !fixed_bs(job)))
+      return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
+             " with a trim block size other than the write block size is not supported (bs=SIZE gives both)";
+    if (does_trim(job.rw) && job.verify != VerifyKind::none)
+      return "job '" + job.name + "': verify with trims is not supported";
     std::string err = validate_against_target(job, target.size_bytes(), target.block_size());
     if (!err.empty()) return "job '" + job.name + "': " + err;
     if (job.verify != VerifyKind::none && is_mixed(job.rw))
@@ -242,6 +255,10 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
              "not supported";
     if (job.verify != VerifyKind::none && std::min(job.bs[0], job.bs[1]) < 512)
       return "job '" + job.name + "': verify needs bs of at least 512 bytes";
+    if (job.verify != VerifyKind::none && job.verify_interval &&
+        (job.bs[0] % job.verify_interval || job.bs[1] % job.verify_interval))
+      return "job '" + job.name + "': verify_interval=" + std::to_string(job.verify_interval) +
+             " must divide bs (each block holds whole verify intervals)";
   }
   return "";
 }

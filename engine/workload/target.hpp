@@ -27,6 +27,7 @@ using TargetDoneFn = void (*)(TargetIo& io, int result);  // result: bytes or -e
 // nothing.
 struct TargetIo {
   bool write = false;
+  bool trim = false;    // a discard (Target::trim, done by the job itself); write is then false
   uint64_t offset = 0;  // bytes into the target
   uint32_t length = 0;
   void* buffer = nullptr;  // aligned to 4096
@@ -83,6 +84,12 @@ class Target {
   // Whether direct=0 can go through a page cache here (a file or device
   // can; an array has none of its own).
   virtual bool offers_buffered() const { return false; }
+  // Whether trim() discards here (a file or block device; the null target).
+  virtual bool offers_trim() const { return false; }
+  // Discards [offset, offset + length) now, as fio's os_trim: a regular
+  // file punches a hole (fallocate PUNCH_HOLE | KEEP_SIZE), a block device
+  // gets BLKDISCARD. Returns length, or -errno. Called from job threads.
+  virtual int trim(uint64_t offset, uint32_t length);
   virtual std::string describe() const = 0;
   // Per-member counters (arrays), for read shares and pending depth.
   virtual std::vector<MemberTelemetry> members() const { return {}; }

@@ -1,6 +1,10 @@
 #include "workload/targets.hpp"
 
 #include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -23,6 +27,22 @@ std::string queued_engine_label(IoEngine e, const std::string& backend) {
   return backend;
 }
 }  // namespace
+
+int Target::trim(uint64_t, uint32_t) {
+  return -EOPNOTSUPP;
+}
+
+int DeviceTarget::trim(uint64_t offset, uint32_t length) {
+  struct stat st {};
+  if (::fstat(dev_->fd(), &st) != 0) return -errno;
+  if (S_ISBLK(st.st_mode)) {
+    uint64_t range[2] = {offset, length};
+    if (::ioctl(dev_->fd(), BLKDISCARD, range) != 0) return -errno;
+  } else if (::fallocate(dev_->fd(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(offset), off_t(length)) != 0) {
+    return -errno;
+  }
+  return int(length);
+}
 
 JobIo Target::open_job_io(const JobOptions& job, std::string*) {
   JobIo j;

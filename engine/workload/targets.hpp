@@ -79,6 +79,8 @@ class DeviceTarget final : public Target, public telemetry::TelemetrySource {
   // its engine: a sync engine's system calls, else io_uring.
   JobIo open_job_io(const JobOptions& job, std::string* error) override;
   bool offers_buffered() const override { return true; }
+  bool offers_trim() const override { return true; }
+  int trim(uint64_t offset, uint32_t length) override;
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override;
   const telemetry::TelemetrySource& telemetry() const override { return *this; }
@@ -105,6 +107,8 @@ class NullTarget final : public Target, public telemetry::TelemetrySource {
   std::string describe() const override { return "null (no I/O)"; }
   JobIo open_job_io(const JobOptions& job, std::string* error) override;
   bool offers_buffered() const override { return true; }  // nothing is read or written either way
+  bool offers_trim() const override { return true; }
+  int trim(uint64_t, uint32_t length) override { return int(length); }
   const telemetry::TelemetrySource& telemetry() const override { return *this; }
   const telemetry::LiveLatencySet& latencies() const override { return latencies_; }
   std::vector<MemberReading> read_members() const override { return {}; }

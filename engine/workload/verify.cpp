@@ -1,6 +1,7 @@
 #include "workload/verify.hpp"
 
 #include <isa-l/crc.h>
+#include <isa-l/crc64.h>
 
 #include <algorithm>
 #include <bit>
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "workload/digests.hpp"
 #include "workload/md5.hpp"
 
 namespace rs::workload {
@@ -30,24 +32,34 @@ constexpr uint32_t kOffChecksum = 32;  // also where the header crc resumes
 
 // On-media kind codes: fixed, so that reordering VerifyKind cannot change
 // the format.
-constexpr uint16_t kCodeCrc32c = 1;
-constexpr uint16_t kCodeMd5 = 2;
+struct KindCode {
+  VerifyKind kind;
+  uint16_t code;
+  const char* name;
+};
+constexpr KindCode kKindCodes[] = {
+    {VerifyKind::crc32c, 1, "crc32c"}, {VerifyKind::md5, 2, "md5"},       {VerifyKind::crc64, 3, "crc64"},
+    {VerifyKind::sha1, 4, "sha1"},     {VerifyKind::sha256, 5, "sha256"}, {VerifyKind::sha512, 6, "sha512"},
+    {VerifyKind::xxhash, 7, "xxhash"}, {VerifyKind::meta, 8, "meta"},
+};
 
 constexpr uint64_t kGolden = 0x9e3779b97f4a7c15ULL;
 
 uint16_t kind_code(VerifyKind k) noexcept {
-  return k == VerifyKind::md5 ? kCodeMd5 : kCodeCrc32c;
+  for (const auto& c : kKindCodes)
+    if (c.kind == k) return c.code;
+  return 0;
+}
+
+VerifyKind kind_of_code(uint16_t code) noexcept {
+  for (const auto& c : kKindCodes)
+    if (c.code == code) return c.kind;
+  return VerifyKind::none;
 }
 
 const char* kind_name(VerifyKind k) noexcept {
-  switch (k) {
-    case VerifyKind::crc32c:
-      return "crc32c";
-    case VerifyKind::md5:
-      return "md5";
-    case VerifyKind::none:
-      break;
-  }
+  for (const auto& c : kKindCodes)
+    if (c.kind == k) return c.name;
   return "none";
 }
 
@@ -117,6 +129,82 @@ uint32_t crc32c_update(uint32_t state, const unsigned char* p, size_t len) noexc
   return state;
 }
 
+uint32_t crc32c_of(const unsigned char* p, size_t len) noexcept {
+  return ~crc32c_update(0xFFFFFFFFu, p, len);
+}
+
+// The data checksum of `kind` over p[0, len), as stored in the header:
+// verify_header_len(kind) - 32 bytes (the checksum, then zero padding to a
+// multiple of 8). CRCs and xxHash are stored as little-endian integers,
+// digests in their usual byte order. Returns the checksum's own length.
+size_t data_checksum(VerifyKind kind, const unsigned char* p, size_t len, unsigned char* out) noexcept {
+  std::memset(out, 0, verify_header_len(kind) - 32);
+  switch (kind) {
+    case VerifyKind::crc32c:
+      store(out, crc32c_of(p, len));
+      return 4;
+    case VerifyKind::crc64:
+      // CRC-64/XZ (ECMA-182 polynomial, reflected, inverted in and out).
+      store(out, uint64_t(crc64_ecma_refl(0, p, uint64_t(len))));
+      return 8;
+    case VerifyKind::xxhash:
+      store(out, xxhash32(p, len, 0));
+      return 4;
+    case VerifyKind::md5: {
+      const auto d = md5(p, len);
+      std::memcpy(out, d.data(), d.size());
+      return d.size();
+    }
+    case VerifyKind::sha1: {
+      const auto d = sha1(p, len);
+      std::memcpy(out, d.data(), d.size());
+      return d.size();
+    }
+    case VerifyKind::sha256: {
+      const auto d = sha256(p, len);
+      std::memcpy(out, d.data(), d.size());
+      return d.size();
+    }
+    case VerifyKind::sha512: {
+      const auto d = sha512(p, len);
+      std::memcpy(out, d.data(), d.size());
+      return d.size();
+    }
+    case VerifyKind::meta:  // the header alone is checked
+    case VerifyKind::none:
+      break;
+  }
+  return 0;
+}
+
+// b[p] = pattern[p % len] for p in [from, to): one period byte by byte,
+// then copies of what is already there, doubling (the I/O path: a 64 KiB
+// block costs a few memcpy calls, not 64 Ki divisions).
+void fill_pattern(unsigned char* b, uint32_t from, uint32_t to, VerifyPattern pattern) noexcept {
+  const uint32_t first = std::min<uint32_t>(to, from + uint32_t(pattern.len));
+  for (uint32_t p = from; p < first; ++p) b[p] = pattern.bytes[p % pattern.len];
+  for (uint32_t done = first - from; from + done < to;) {
+    const uint32_t n = std::min(done, to - from - done);  // done is a multiple of the period
+    std::memcpy(b + from + done, b + from, n);
+    done += n;
+  }
+}
+
+// First p in [from, to) with b[p] != pattern[p % len], or `to`. The bytes
+// are the pattern iff one period matches and every byte equals the one a
+// period before it; only a failing block is searched byte by byte.
+uint32_t first_pattern_mismatch(const unsigned char* b, uint32_t from, uint32_t to,
+                                VerifyPattern pattern) noexcept {
+  const uint32_t period = uint32_t(pattern.len);
+  const uint32_t first = std::min(to, from + period);
+  for (uint32_t p = from; p < first; ++p)
+    if (b[p] != pattern.bytes[p % period]) return p;
+  if (first == to || std::memcmp(b + first, b + from, to - first) == 0) return to;
+  for (uint32_t p = first; p < to; ++p)
+    if (b[p] != pattern.bytes[p % period]) return p;
+  return to;
+}
+
 // crc32c of bytes [0, 28) and [32, header_len): all of the header but the
 // header_crc field itself.
 uint32_t header_crc(const unsigned char* b, uint32_t header_len) noexcept {
@@ -147,16 +235,24 @@ VerifyResult fail(const char* fmt, Args... args) noexcept {
 }  // namespace
 
 uint32_t crc32c(const void* data, size_t len) noexcept {
-  return ~crc32c_update(0xFFFFFFFFu, static_cast<const unsigned char*>(data), len);
+  return crc32c_of(static_cast<const unsigned char*>(data), len);
 }
 
 void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed) noexcept {
+  verify_fill(kind, block, block_len, offset, seed, VerifyPattern{});
+}
+
+void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed,
+                 VerifyPattern pattern) noexcept {
   assert(verify_block_len_ok(block_len));
   if (!verify_block_len_ok(block_len)) return;
   auto* b = static_cast<unsigned char*>(block);
   const uint64_t key = payload_key(seed, offset);
   const uint32_t hl = verify_header_len(kind);
-  fill_payload(b, hl, block_len, key);
+  if (pattern.len)
+    fill_pattern(b, hl, block_len, pattern);
+  else
+    fill_payload(b, hl, block_len, key);
   if (hl == 0) return;  // verify=0: payload only
 
   store(b + kOffMagic, kVerifyMagic);
@@ -166,18 +262,17 @@ void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offs
   store(b + kOffOffset, offset);
   store(b + kOffSeed, seed);
   // The data checksum before the header crc: the header crc covers it.
-  if (kind == VerifyKind::md5) {
-    const Md5Digest d = md5(b + hl, block_len - hl);
-    std::memcpy(b + kOffChecksum, d.data(), d.size());
-  } else {
-    store(b + kOffChecksum, crc32c(b + hl, block_len - hl));
-    store(b + kOffChecksum + 4, uint32_t{0});
-  }
+  data_checksum(kind, b + hl, block_len - hl, b + kOffChecksum);
   store(b + kOffHeaderCrc, header_crc(b, hl));
 }
 
 VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len,
                           uint64_t expected_offset) noexcept {
+  return verify_check(kind, block, block_len, expected_offset, VerifyPattern{});
+}
+
+VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len, uint64_t expected_offset,
+                          VerifyPattern pattern) noexcept {
   VerifyResult ok;
   ok.ok = true;
   ok.reason[0] = '\0';
@@ -194,10 +289,9 @@ VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len
   // damaged header_len must not steer the reads, and any other value makes
   // the crc (which covers header_len) mismatch anyway.
   const uint16_t stored_hl = load<uint16_t>(b + kOffHeaderLen);
-  const uint32_t crc_hl =
-      (stored_hl == verify_header_len(VerifyKind::crc32c) || stored_hl == verify_header_len(VerifyKind::md5))
-          ? stored_hl
-          : kOffChecksum;
+  bool known_hl = false;
+  for (const auto& c : kKindCodes) known_hl |= stored_hl == verify_header_len(c.kind);
+  const uint32_t crc_hl = known_hl && stored_hl <= block_len ? stored_hl : kOffChecksum;
   const uint32_t stored_hcrc = load<uint32_t>(b + kOffHeaderCrc);
   const uint32_t computed_hcrc = header_crc(b, crc_hl);
   if (stored_hcrc != computed_hcrc)
@@ -207,9 +301,7 @@ VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len
   // A header that passes its crc but has an unknown kind or a header_len
   // not matching it was not written by verify_fill.
   const uint16_t code = load<uint16_t>(b + kOffKind);
-  const VerifyKind found = code == kCodeCrc32c ? VerifyKind::crc32c
-                           : code == kCodeMd5  ? VerifyKind::md5
-                                               : VerifyKind::none;
+  const VerifyKind found = kind_of_code(code);
   if (found == VerifyKind::none || stored_hl != verify_header_len(found))
     return fail("bad header: kind code %u with header length %u", unsigned{code}, unsigned{stored_hl});
   if (found != kind)
@@ -228,9 +320,11 @@ VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len
 
   const uint32_t hl = stored_hl;
   char detail[48];  // ", first bad byte at N" or empty
+  auto first_off_pattern = [&] { return first_pattern_mismatch(b, hl, block_len, pattern); };
   auto locate = [&] {
-    const uint32_t bad =
-        first_bad_byte(b, hl, block_len, payload_key(load<uint64_t>(b + kOffSeed), written_at));
+    const uint32_t bad = pattern.len ? first_off_pattern()
+                                     : first_bad_byte(b, hl, block_len,
+                                                      payload_key(load<uint64_t>(b + kOffSeed), written_at));
     // All payload bytes as generated and still a mismatch: only possible if
     // the stored checksum itself was damaged in a way the header crc missed.
     if (bad == block_len)
@@ -238,23 +332,28 @@ VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len
     else
       std::snprintf(detail, sizeof detail, ", first bad byte at %" PRIu32, bad);
   };
-  if (found == VerifyKind::md5) {
-    const Md5Digest got = md5(b + hl, block_len - hl);
-    if (std::memcmp(got.data(), b + kOffChecksum, got.size()) != 0) {
-      char want_hex[33], got_hex[33];
-      hex(want_hex, b + kOffChecksum, 16);
-      hex(got_hex, got.data(), 16);
-      locate();
-      return fail("data checksum mismatch (md5 want %s got %s)%s", want_hex, got_hex, detail);
+  unsigned char got[64];
+  const size_t n = data_checksum(found, b + hl, block_len - hl, got);
+  if (n && std::memcmp(got, b + kOffChecksum, n) != 0) {
+    locate();
+    char want_text[2 * 64 + 3], got_text[2 * 64 + 3];
+    if (found == VerifyKind::crc32c || found == VerifyKind::xxhash) {
+      std::snprintf(want_text, sizeof want_text, "0x%08" PRIx32, load<uint32_t>(b + kOffChecksum));
+      std::snprintf(got_text, sizeof got_text, "0x%08" PRIx32, load<uint32_t>(got));
+    } else if (found == VerifyKind::crc64) {
+      std::snprintf(want_text, sizeof want_text, "0x%016" PRIx64, load<uint64_t>(b + kOffChecksum));
+      std::snprintf(got_text, sizeof got_text, "0x%016" PRIx64, load<uint64_t>(got));
+    } else {
+      hex(want_text, b + kOffChecksum, n);
+      hex(got_text, got, n);
     }
-  } else {
-    const uint32_t want = load<uint32_t>(b + kOffChecksum);
-    const uint32_t got = crc32c(b + hl, block_len - hl);
-    if (want != got) {
-      locate();
-      return fail("data checksum mismatch (crc32c want 0x%08" PRIx32 " got 0x%08" PRIx32 ")%s", want, got,
-                  detail);
-    }
+    return fail("data checksum mismatch (%s want %s got %s)%s", kind_name(found), want_text, got_text, detail);
+  }
+  if (pattern.len) {
+    const uint32_t p = first_off_pattern();
+    if (p != block_len)
+      return fail("pattern mismatch at byte %" PRIu32 " (want 0x%02x got 0x%02x)", p,
+                  unsigned{pattern.bytes[p % pattern.len]}, unsigned{b[p]});
   }
   return ok;
 }

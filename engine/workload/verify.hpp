@@ -1,4 +1,5 @@
-// fio-style data verification blocks (verify=crc32c, verify=md5).
+// fio-style data verification blocks (verify=crc32c, crc64, md5, sha1,
+// sha256, sha512, xxhash, meta).
 //
 // With verify= set, every block a job writes is self-describing: a header
 // saying what was written where, followed by pseudo-random payload derived
@@ -14,17 +15,23 @@
 // On-media layout (all integers little-endian; offsets in bytes):
 //
 //    0  u32 magic       kVerifyMagic (bytes "RSVB")
-//    4  u16 kind        1 = crc32c, 2 = md5 (fixed codes, not VerifyKind's values)
-//    6  u16 header_len  verify_header_len(kind): 40 for crc32c, 48 for md5
+//    4  u16 kind        1 crc32c, 2 md5, 3 crc64, 4 sha1, 5 sha256, 6 sha512,
+//                       7 xxhash, 8 meta (fixed codes, not VerifyKind's values)
+//    6  u16 header_len  verify_header_len(kind): 32 + the checksum's bytes
+//                       rounded up to 8 (crc32c, crc64, xxhash 40; md5 48;
+//                       sha1 56; sha256 64; sha512 96; meta 32)
 //    8  u32 block_len   length of the whole block, header included
 //   12  u64 offset      byte offset the block was written for
 //   20  u64 seed        payload seed
 //   28  u32 header_crc  crc32c of bytes [0, 28) followed by [32, header_len):
 //                       every header byte but itself, the data checksum too
-//   32  data checksum of bytes [header_len, block_len):
-//         crc32c: u32 crc32c, then u32 reserved (zero, keeps the payload
-//                 8-byte aligned)
-//         md5:    16-byte MD5 digest (md5.hpp)
+//   32  data checksum of bytes [header_len, block_len), then zeros up to
+//       header_len (keeps the payload 8-byte aligned):
+//         crc32c: u32 CRC-32C; crc64: u64 CRC-64/XZ (ECMA-182, as fio's
+//         crc64); xxhash: u32 XXH32 with seed 0 (fio's verify=xxhash);
+//         md5, sha1, sha256, sha512: the digest's bytes (md5.hpp,
+//         digests.hpp); meta: none, the header alone is checked (fio's
+//         verify=meta checks its header's offset and identity only)
 //   header_len .. block_len: payload, 64-bit little-endian words; word i is a
 //       fixed function of (seed, offset, i), so the same (seed, offset) always
 //       gives the same bytes and different seeds or offsets give different ones.
@@ -46,9 +53,19 @@ inline constexpr uint32_t kVerifyMinBlockLen = 512;
 constexpr uint32_t verify_header_len(VerifyKind kind) noexcept {
   switch (kind) {
     case VerifyKind::crc32c:
+    case VerifyKind::crc64:
+    case VerifyKind::xxhash:
       return 40;
     case VerifyKind::md5:
       return 48;
+    case VerifyKind::sha1:
+      return 56;
+    case VerifyKind::sha256:
+      return 64;
+    case VerifyKind::sha512:
+      return 96;
+    case VerifyKind::meta:
+      return 32;
     case VerifyKind::none:
       break;
   }
@@ -75,11 +92,21 @@ uint32_t crc32c(const void* data, size_t len) noexcept;
 // builds; in release builds the block is left untouched.
 void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed) noexcept;
 
+// fio's verify_pattern: the payload is the pattern repeated (byte p of the
+// block is pattern[p % len]) instead of pseudo-random words. Empty: none.
+struct VerifyPattern {
+  const uint8_t* bytes = nullptr;
+  size_t len = 0;
+};
+// verify_fill with the payload taken from `pattern` (when not empty).
+void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed,
+                 VerifyPattern pattern) noexcept;
+
 // The outcome of verify_check. reason is a NUL-terminated message, empty
 // when ok; a fixed buffer so that checking never allocates.
 struct VerifyResult {
   bool ok;
-  char reason[160];
+  char reason[384];  // room for two SHA-512 digests in hex
 };
 
 // Checks a block read back from `expected_offset`: block points to
@@ -104,5 +131,11 @@ struct VerifyResult {
 // With kind == none nothing is checked and the result is ok.
 VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len,
                           uint64_t expected_offset) noexcept;
+// verify_check for blocks filled with `pattern`: as above, and then (fio's
+// verify_io_u_pattern) every payload byte must be the pattern's:
+// "pattern mismatch at byte N (want 0x.. got 0x..)". For verify=meta this
+// is the only payload check, as in fio.
+VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len, uint64_t expected_offset,
+                          VerifyPattern pattern) noexcept;
 
 }  // namespace rs::workload

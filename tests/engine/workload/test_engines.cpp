@@ -315,8 +315,9 @@ TEST_CASE("options of the issue's list parse to fio's meaning", "[engines][job_p
                  "--name=c", "--bsrange=4k-32k,8k-8k", "--name=d", "--rw=read:-8k", "--name=e",
                  "--random_distribution=zoned:50/5:30/15:20/", "--name=f", "--exitall", "--exit_what=all",
                  "--new_group", "--name=g", "--wait_for=f", "--threads=1"});
-  // A third (trim) value has nothing to apply to: RaidScope issues no trims.
+  // The third value is the trims' block size; rate has no trim figure.
   CHECK(jobs[0].bs == std::array<uint32_t, 2>{4096, 8192});
+  CHECK(jobs[0].bs_trim == 16384u);
   CHECK(jobs[0].rate == std::array<uint64_t, 2>{1 << 20, 2 << 20});
   // fio's bssplit: a size without a percentage gets what the others leave
   // (100 - 50 - 20 = 30), and the list is sorted by percentage.
