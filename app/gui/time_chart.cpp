@@ -108,6 +108,12 @@ double TimeChart::niceCeiling(double max) {
   return 10 * p;
 }
 
+int TimeChart::gridDivisions(double ymax) {
+  if (!(ymax > 0) || !std::isfinite(ymax)) return 4;
+  const double mantissa = ymax / std::pow(10.0, std::floor(std::log10(ymax)));
+  return std::fabs(mantissa - 2) < 1e-6 || std::fabs(mantissa - 8) < 1e-6 ? 4 : 5;
+}
+
 void TimeChart::paint(QPainter* p) {
   const QRectF all = boundingRect();
   if (all.width() < 40 || all.height() < 40) return;
@@ -171,13 +177,14 @@ void TimeChart::paint(QPainter* p) {
   hline(px.bottom(), px.left(), px.right());
   vline(px.left(), px.top(), px.bottom());
   vline(px.right(), px.top(), px.bottom());
-  for (int i = 1; i < 4; ++i) hline(int(std::lround(plot.bottom() - plot.height() * i / 4)), px.left(), px.right());
+  const int div = gridDivisions(ymax);
+  for (int i = 1; i < div; ++i) hline(int(std::lround(plot.bottom() - plot.height() * i / div)), px.left(), px.right());
   p->setPen(text_);
-  for (int i = 0; i <= 4; ++i) {
-    const double v = ymax * i / 4;
-    const double y = plot.bottom() - plot.height() * i / 4;
+  for (int i = 0; i <= div; ++i) {
+    const double v = ymax * i / div;
+    const double y = plot.bottom() - plot.height() * i / div;
     QString s = tickLabel(v);
-    if (i == 4 && !unit_.isEmpty()) s += " " + unit_;
+    if (i == div && !unit_.isEmpty()) s += " " + unit_;
     drawAt(all.left() + labelW - 6 - width(s), y + fm.ascent() / 2 - 1, s);
   }
   // Time ticks every 10 s (or 30/60 for long windows), labelled in run time.
@@ -256,18 +263,42 @@ void TimeChart::paint(QPainter* p) {
   // are elided (in the middle, where file names differ least) when all do
   // not fit.
   const double legendW = all.right() - all.left() - 2;
+  bool withUnit = !unit_.isEmpty(), withValue = true;
   auto valueText = [&](const SeriesLine& l) {
-    return l.points.empty() ? QString()
-                            : ": " + tickLabel(l.points.back().y()) + (unit_.isEmpty() ? "" : " " + unit_);
+    return l.points.empty() || !withValue
+               ? QString()
+               : ": " + tickLabel(l.points.back().y()) + (withUnit ? " " + unit_ : QString());
   };
-  double need = 0;
-  for (const auto& l : lines) need += 28 + width(l.name + valueText(l));
-  const double each = lines.empty() ? legendW : legendW / double(lines.size()) - 28;
+  auto legendNeed = [&] {
+    double need = 0;
+    for (const auto& l : lines) need += 28 + width(l.name + valueText(l));
+    return need;
+  };
+  double need = legendNeed();
+  // Too long: without the unit (the axis says it), then without the
+  // values (the lines show them), then with names elided.
+  if (need > legendW && withUnit) withUnit = false, need = legendNeed();
+  if (need > legendW) withValue = false, need = legendNeed();
+  // Room for the names when all do not fit: the short ones keep theirs,
+  // the long ones share what is left equally.
+  std::vector<double> room(lines.size(), 1e9);
+  if (need > legendW && !lines.empty()) {
+    double left = legendW;
+    std::vector<size_t> order(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) order[i] = i, left -= 28 + width(valueText(lines[i]));
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return width(lines[a].name) < width(lines[b].name); });
+    for (size_t k = 0; k < order.size(); ++k) {
+      const double share = left / double(order.size() - k);
+      room[order[k]] = std::max(24.0, std::min(width(lines[order[k]].name), share));
+      left -= room[order[k]];
+    }
+  }
   double lx = all.left() + 2;
   for (size_t i = 0; i < lines.size(); ++i) {
     const QString value = valueText(lines[i]);
     QString name = lines[i].name;
-    if (need > legendW) name = fm.elidedText(name, Qt::ElideMiddle, std::max(24.0, each - width(value)));
+    if (width(name) > room[i]) name = fm.elidedText(name, Qt::ElideMiddle, room[i]);
     const QString s = name + value;
     const double w = width(s);
     if (lx + 14 + w > all.right()) break;

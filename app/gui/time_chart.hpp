@@ -73,6 +73,9 @@ class TimeChart : public QQuickPaintedItem {
   // The axis maximum for data up to `max`: 1, 2, 2.5 or 5 times a power of
   // ten, at least `max` (public for the tests).
   static double niceCeiling(double max);
+  // Grid rows for an axis up to such a ceiling, so the labels stay round:
+  // 4 for 2 and 8 (0.5, 2 steps), 5 for 1, 2.5 and 5 (0.2, 0.5, 1 steps).
+  static int gridDivisions(double ymax);
 
  signals:
   void modelChanged();
