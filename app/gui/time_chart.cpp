@@ -158,8 +158,10 @@ void TimeChart::paint(QPainter* p) {
   // Layout: y labels on the left, legend on top, time labels below.
   const QString topLabel = tickLabel(ymax) + (unit_.isEmpty() ? QString() : " " + unit_);
   const double labelW = std::max(width(topLabel), width(QStringLiteral("0000"))) + 8;
-  const QRectF plot(all.left() + labelW, all.top() + lineH + 6, all.width() - labelW - 8,
-                    all.height() - 2 * lineH - 12);
+  // The top y label is centred on the plot's top edge: half a line more
+  // below the legend so the two never touch.
+  const double plotTop = all.top() + lineH + fm.ascent() / 2 + 4;
+  const QRectF plot(all.left() + labelW, plotTop, all.width() - labelW - 8, all.bottom() - lineH - 6 - plotTop);
   if (plot.width() < 20 || plot.height() < 20) return;
   auto X = [&](double t) { return plot.left() + (t - t0) / window_ * plot.width(); };
   auto Y = [&](double v) { return plot.bottom() - std::clamp(v / ymax, 0.0, 1.02) * plot.height(); };
