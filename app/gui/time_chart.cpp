@@ -57,7 +57,12 @@ void TimeChart::setModel(TelemetryModel* m) {
 // figures that changed with it, never in a frame of its own. A timer
 // catches the last update when the data stops.
 void TimeChart::scheduleRepaint() {
-  const qint64 period = 1000 / max_repaint_hz_;
+  // No faster than the time axis moves a pixel either: a 60 s window 300 px
+  // wide scrolls a pixel every 0.2 s, and a repaint between two shows the
+  // same picture but for the newest column (stroking the lines was most of
+  // the chart's cost in a profile).
+  const double pixelMs = plot_width_ > 0 ? 1000.0 * window_ / plot_width_ : 0;
+  const qint64 period = std::max<qint64>(1000 / max_repaint_hz_, qint64(pixelMs));
   const qint64 waited = since_repaint_.isValid() ? since_repaint_.elapsed() : period;
   if (waited >= period * 8 / 10) {
     since_repaint_.start();
@@ -163,6 +168,7 @@ void TimeChart::paint(QPainter* p) {
   const double plotTop = all.top() + lineH + fm.ascent() / 2 + 4;
   const QRectF plot(all.left() + labelW, plotTop, all.width() - labelW - 8, all.bottom() - lineH - 6 - plotTop);
   if (plot.width() < 20 || plot.height() < 20) return;
+  plot_width_ = plot.width();
   auto X = [&](double t) { return plot.left() + (t - t0) / window_ * plot.width(); };
   auto Y = [&](double v) { return plot.bottom() - std::clamp(v / ymax, 0.0, 1.02) * plot.height(); };
 
@@ -219,42 +225,60 @@ void TimeChart::paint(QPainter* p) {
     }
   }
 
-  // Lines, clipped to the plot.
+  // Lines, clipped to the plot. Per pixel column the points' lowest and
+  // highest value (and the first and last, to join the columns): 60 s at
+  // 20 Hz is 1200 points for a few hundred pixels.
   p->save();
   p->setClipRect(plot.adjusted(0, -2, 0, 0));
+  struct Column {
+    int x;
+    double lo, hi, first, last;
+    bool loFirst;  // the low came before the high
+  };
+  std::vector<Column> cols;
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto& pts = lines[i].points;
     if (pts.empty()) continue;
-    // At most two points per pixel column (its lowest and highest value,
-    // in the order they came): 60 s at 20 Hz is 1200 points for a few
-    // hundred pixels, and drawing every one costs more than it shows.
-    QPolygonF poly;
-    poly.reserve(int(plot.width()) * 2 + 4);
-    auto add = [&](double x, double y) { poly.push_back(QPointF(x, Y(y))); };
-    int column = INT_MIN;
-    double lo = 0, hi = 0;
-    bool loFirst = true;
-    auto flush = [&] {
-      if (column == INT_MIN) return;
-      add(column, loFirst ? lo : hi);
-      if (lo != hi) add(column, loFirst ? hi : lo);
-    };
+    cols.clear();
+    size_t used = 0;
     auto it = std::lower_bound(pts.begin(), pts.end(), t0 - 1.0, [](const QPointF& a, double t) { return a.x() < t; });
-    for (; it != pts.end(); ++it) {
+    for (; it != pts.end(); ++it, ++used) {
       const int c = int(std::floor(X(it->x())));
-      if (c != column) {
-        flush();
-        column = c, lo = hi = it->y(), loFirst = true;
-      } else if (it->y() < lo) {
-        lo = it->y(), loFirst = false;
-      } else if (it->y() > hi) {
-        hi = it->y(), loFirst = true;
+      const double v = it->y();
+      if (cols.empty() || cols.back().x != c) {
+        cols.push_back({c, v, v, v, v, true});
+        continue;
       }
+      Column& col = cols.back();
+      if (v < col.lo) col.lo = v, col.loFirst = false;
+      if (v > col.hi) col.hi = v, col.loFirst = true;
+      col.last = v;
     }
-    flush();
+    const QColor colour = lineColor(int(i));
+    if (used >= 2 * cols.size()) {
+      // Dense (the dashboard's charts): each column a 2 px wide opaque bar
+      // from its low to its high, reaching the previous column's last
+      // value so the trace is unbroken. Filled rectangles cost a fraction
+      // of stroking an antialiased zig-zag through every column, which
+      // took most of the GUI's CPU once a noisy chart had filled its width.
+      double prev = cols.front().first;
+      for (const Column& col : cols) {
+        const double top = Y(std::max(col.hi, prev)), bottom = Y(std::min(col.lo, prev));
+        const int y0 = int(std::floor(top - 1)), y1 = int(std::ceil(bottom + 1));
+        p->fillRect(QRect(col.x, y0, 2, std::max(2, y1 - y0)), colour);
+        prev = col.last;
+      }
+      continue;
+    }
+    // Sparse (a long window on a wide chart): an antialiased polyline.
+    QPolygonF poly;
+    poly.reserve(int(cols.size()) * 2);
+    for (const Column& col : cols) {
+      poly.push_back(QPointF(col.x, Y(col.loFirst ? col.lo : col.hi)));
+      if (col.lo != col.hi) poly.push_back(QPointF(col.x, Y(col.loFirst ? col.hi : col.lo)));
+    }
     // Bevel joins: round ones make the stroker build arcs at every vertex.
-    QPen pen(lineColor(int(i)), 2, Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin);
-    p->setPen(pen);
+    p->setPen(QPen(colour, 2, Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin));
     p->setBrush(Qt::NoBrush);
     p->setRenderHint(QPainter::Antialiasing, true);
     p->drawPolyline(poly);

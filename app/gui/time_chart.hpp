@@ -34,7 +34,8 @@ class TimeChart : public QQuickPaintedItem {
   Q_PROPERTY(QVariantList colors READ colors WRITE setColors NOTIFY styleChanged)
   // Repaints at most this often (the data still arrives at the session's
   // refresh rate): a chart scrolling 10 times a second reads as continuous,
-  // and halving its repaints halves its share of the GUI's CPU.
+  // and halving its repaints halves its share of the GUI's CPU. Slower when
+  // the time axis moves less than a pixel in that time.
   Q_PROPERTY(int maxRepaintHz READ maxRepaintHz WRITE setMaxRepaintHz NOTIFY styleChanged)
   Q_PROPERTY(int lineCount READ lineCount NOTIFY painted)
   Q_PROPERTY(int pointCount READ pointCount NOTIFY painted)
@@ -95,6 +96,7 @@ class TimeChart : public QQuickPaintedItem {
   int max_repaint_hz_ = 10;
   QElapsedTimer since_repaint_;
   QTimer late_;
+  double plot_width_ = 0;  // of the last paint: how fast the time axis moves per pixel
   QHash<QString, QStaticText> texts_;  // labels laid out in text_font_
   QFont text_font_;  // the repaint an update too soon after the last one left
   void scheduleRepaint();
