@@ -5,7 +5,6 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
-import QtQuick.Dialogs
 import RaidScope
 
 ScrollView {
@@ -17,16 +16,6 @@ ScrollView {
     SystemPalette { id: pal }
 
     BenchmarkController { id: bench; session: page.session }
-    FileDialog {
-        id: exportDialog
-        title: qsTr("Export the before/after report")
-        fileMode: FileDialog.SaveFile
-        nameFilters: [qsTr("HTML report (*.html)"), qsTr("PDF (*.pdf)"), qsTr("JSON (*.json)"), qsTr("CSV (*.csv)")]
-        onAccepted: {
-            exportPath.text = decodeURIComponent(String(selectedFile).replace(/^file:\/\//, ""))
-            bench.exportReport(exportPath.text)
-        }
-    }
 
     // What the before/after may change: every settable value, by address.
     readonly property var changeTargets: session && session.tunables.count > 0 ? session.tunables.addresses() : []
@@ -225,7 +214,13 @@ ScrollView {
                         objectName: "exportBrowseButton"
                         text: qsTr("Choose…")
                         icon.name: "document-save-as"
-                        onClicked: exportDialog.open()
+                        onClicked: {
+                            const chosen = bench.chooseExportFile(exportPath.text)
+                            if (chosen.length > 0) {
+                                exportPath.text = chosen
+                                bench.exportReport(chosen)
+                            }
+                        }
                         ToolTip.visible: hovered; ToolTip.text: qsTr("Pick the file in a dialog"); ToolTip.delay: 600
                     }
                     Button {

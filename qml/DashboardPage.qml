@@ -244,6 +244,14 @@ Flickable {
             }
             SectionsPanel {
                 objectName: "sectionsPanel"
+                // Takes the rest of the last row (two cells with RAID5's charts).
+                readonly property int chartCount: {
+                    let n = 0
+                    for (let i = 0; i < charts.children.length; ++i)
+                        if (charts.children[i] instanceof ChartCard && charts.children[i].visible) ++n
+                    return n
+                }
+                Layout.columnSpan: Math.max(1, charts.columns - chartCount % charts.columns)
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 Layout.minimumHeight: Math.min(implicitHeight, charts.chartMinimum)

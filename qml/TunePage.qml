@@ -47,6 +47,7 @@ ColumnLayout {
         // starts): an item that turns visible later was left unplaced by
         // the layout here, drawn over the list.
         Layout.preferredHeight: 170
+        Layout.rightMargin: 12  // lined up with the list's cards (room for its scroll bar)
     }
     ListView {
         id: list

@@ -3,6 +3,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QUrl>
@@ -366,6 +367,11 @@ void BenchmarkController::cancel() {
   if (!running()) return;
   cancel_ = true;
   if (status_ == Running && session_) session_->stop();
+}
+
+QString BenchmarkController::chooseExportFile(const QString& suggested) {
+  return QFileDialog::getSaveFileName(nullptr, tr("Export the before/after report"), suggested,
+                                      tr("HTML report (*.html);;PDF (*.pdf);;JSON (*.json);;CSV (*.csv)"));
 }
 
 bool BenchmarkController::exportReport(const QString& pathIn) {

@@ -84,6 +84,10 @@ class BenchmarkController : public QObject {
   // file: URL (a FileDialog's). Returns false with exportMessage saying why
   // when refused; true once started (exportedChanged says how it ended).
   Q_INVOKABLE bool exportReport(const QString& path);
+  // The save dialog for Export (the desktop's own through the platform
+  // theme, Qt's widget dialog elsewhere: Qt Quick's needs a module Debian
+  // splits off). Returns the chosen path, "" when cancelled.
+  Q_INVOKABLE QString chooseExportFile(const QString& suggested);
 
  signals:
   void sessionChanged();

@@ -13,8 +13,10 @@ const std::vector<SeriesLine> kNoLines;
 // The raid5 section's stripe list lengths (md's handle/hold/delayed/
 // inactive lists and the active stripes), charted together as they are.
 const char* const kRaid5Lists[] = {"handle", "hold", "delayed", "inactive", "active_stripes"};
-// Its per-interval write counts, charted as rates per second.
-const char* const kRaid5Writes[] = {"full_stripe_writes", "rmw_writes", "rcw_writes", "prereads"};
+// Its per-interval write counts, charted as rates per second (short names:
+// four legends share a third of the window).
+const std::pair<const char*, const char*> kRaid5Writes[] = {
+    {"full_stripe_writes", "full-stripe"}, {"rmw_writes", "rmw"}, {"rcw_writes", "rcw"}, {"prereads", "prereads"}};
 
 QString shortName(const std::string& path) {
   const QString p = QString::fromStdString(path);
@@ -159,9 +161,9 @@ void TelemetryModel::take(const telemetry::Sample& s) {
         if (auto it = find(list); it != sec.values.end())
           line("raid5", idx++, QString::fromLatin1(list)).points.push_back({t, it->second});
       idx = 0;
-      for (const char* count : kRaid5Writes)
+      for (const auto& [count, label] : kRaid5Writes)
         if (auto it = find(count); it != sec.values.end())
-          line("raid5_writes", idx++, QString::fromLatin1(count)).points.push_back({t, dt > 0 ? it->second / dt : 0});
+          line("raid5_writes", idx++, QString::fromLatin1(label)).points.push_back({t, dt > 0 ? it->second / dt : 0});
     }
   }
 

@@ -57,7 +57,12 @@ void TimeChart::setModel(TelemetryModel* m) {
 // figures that changed with it, never in a frame of its own. A timer
 // catches the last update when the data stops.
 void TimeChart::scheduleRepaint() {
-  const qint64 period = 1000 / max_repaint_hz_;
+  // No faster than the time axis moves a pixel either: a 60 s window 300 px
+  // wide scrolls a pixel every 0.2 s, and a repaint between two shows the
+  // same picture but for the newest column (stroking the lines was most of
+  // the chart's cost in a profile).
+  const double pixelMs = plot_width_ > 0 ? 1000.0 * window_ / plot_width_ : 0;
+  const qint64 period = std::max<qint64>(1000 / max_repaint_hz_, qint64(pixelMs));
   const qint64 waited = since_repaint_.isValid() ? since_repaint_.elapsed() : period;
   if (waited >= period * 8 / 10) {
     since_repaint_.start();
@@ -108,6 +113,12 @@ double TimeChart::niceCeiling(double max) {
   return 10 * p;
 }
 
+int TimeChart::gridDivisions(double ymax) {
+  if (!(ymax > 0) || !std::isfinite(ymax)) return 4;
+  const double mantissa = ymax / std::pow(10.0, std::floor(std::log10(ymax)));
+  return std::fabs(mantissa - 2) < 1e-6 || std::fabs(mantissa - 8) < 1e-6 ? 4 : 5;
+}
+
 void TimeChart::paint(QPainter* p) {
   const QRectF all = boundingRect();
   if (all.width() < 40 || all.height() < 40) return;
@@ -152,9 +163,12 @@ void TimeChart::paint(QPainter* p) {
   // Layout: y labels on the left, legend on top, time labels below.
   const QString topLabel = tickLabel(ymax) + (unit_.isEmpty() ? QString() : " " + unit_);
   const double labelW = std::max(width(topLabel), width(QStringLiteral("0000"))) + 8;
-  const QRectF plot(all.left() + labelW, all.top() + lineH + 6, all.width() - labelW - 8,
-                    all.height() - 2 * lineH - 12);
+  // The top y label is centred on the plot's top edge: half a line more
+  // below the legend so the two never touch.
+  const double plotTop = all.top() + lineH + fm.ascent() / 2 + 4;
+  const QRectF plot(all.left() + labelW, plotTop, all.width() - labelW - 8, all.bottom() - lineH - 6 - plotTop);
   if (plot.width() < 20 || plot.height() < 20) return;
+  plot_width_ = plot.width();
   auto X = [&](double t) { return plot.left() + (t - t0) / window_ * plot.width(); };
   auto Y = [&](double v) { return plot.bottom() - std::clamp(v / ymax, 0.0, 1.02) * plot.height(); };
 
@@ -171,13 +185,14 @@ void TimeChart::paint(QPainter* p) {
   hline(px.bottom(), px.left(), px.right());
   vline(px.left(), px.top(), px.bottom());
   vline(px.right(), px.top(), px.bottom());
-  for (int i = 1; i < 4; ++i) hline(int(std::lround(plot.bottom() - plot.height() * i / 4)), px.left(), px.right());
+  const int div = gridDivisions(ymax);
+  for (int i = 1; i < div; ++i) hline(int(std::lround(plot.bottom() - plot.height() * i / div)), px.left(), px.right());
   p->setPen(text_);
-  for (int i = 0; i <= 4; ++i) {
-    const double v = ymax * i / 4;
-    const double y = plot.bottom() - plot.height() * i / 4;
+  for (int i = 0; i <= div; ++i) {
+    const double v = ymax * i / div;
+    const double y = plot.bottom() - plot.height() * i / div;
     QString s = tickLabel(v);
-    if (i == 4 && !unit_.isEmpty()) s += " " + unit_;
+    if (i == div && !unit_.isEmpty()) s += " " + unit_;
     drawAt(all.left() + labelW - 6 - width(s), y + fm.ascent() / 2 - 1, s);
   }
   // Time ticks every 10 s (or 30/60 for long windows), labelled in run time.
@@ -210,42 +225,60 @@ void TimeChart::paint(QPainter* p) {
     }
   }
 
-  // Lines, clipped to the plot.
+  // Lines, clipped to the plot. Per pixel column the points' lowest and
+  // highest value (and the first and last, to join the columns): 60 s at
+  // 20 Hz is 1200 points for a few hundred pixels.
   p->save();
   p->setClipRect(plot.adjusted(0, -2, 0, 0));
+  struct Column {
+    int x;
+    double lo, hi, first, last;
+    bool loFirst;  // the low came before the high
+  };
+  std::vector<Column> cols;
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto& pts = lines[i].points;
     if (pts.empty()) continue;
-    // At most two points per pixel column (its lowest and highest value,
-    // in the order they came): 60 s at 20 Hz is 1200 points for a few
-    // hundred pixels, and drawing every one costs more than it shows.
-    QPolygonF poly;
-    poly.reserve(int(plot.width()) * 2 + 4);
-    auto add = [&](double x, double y) { poly.push_back(QPointF(x, Y(y))); };
-    int column = INT_MIN;
-    double lo = 0, hi = 0;
-    bool loFirst = true;
-    auto flush = [&] {
-      if (column == INT_MIN) return;
-      add(column, loFirst ? lo : hi);
-      if (lo != hi) add(column, loFirst ? hi : lo);
-    };
+    cols.clear();
+    size_t used = 0;
     auto it = std::lower_bound(pts.begin(), pts.end(), t0 - 1.0, [](const QPointF& a, double t) { return a.x() < t; });
-    for (; it != pts.end(); ++it) {
+    for (; it != pts.end(); ++it, ++used) {
       const int c = int(std::floor(X(it->x())));
-      if (c != column) {
-        flush();
-        column = c, lo = hi = it->y(), loFirst = true;
-      } else if (it->y() < lo) {
-        lo = it->y(), loFirst = false;
-      } else if (it->y() > hi) {
-        hi = it->y(), loFirst = true;
+      const double v = it->y();
+      if (cols.empty() || cols.back().x != c) {
+        cols.push_back({c, v, v, v, v, true});
+        continue;
       }
+      Column& col = cols.back();
+      if (v < col.lo) col.lo = v, col.loFirst = false;
+      if (v > col.hi) col.hi = v, col.loFirst = true;
+      col.last = v;
     }
-    flush();
+    const QColor colour = lineColor(int(i));
+    if (used >= 2 * cols.size()) {
+      // Dense (the dashboard's charts): each column a 2 px wide opaque bar
+      // from its low to its high, reaching the previous column's last
+      // value so the trace is unbroken. Filled rectangles cost a fraction
+      // of stroking an antialiased zig-zag through every column, which
+      // took most of the GUI's CPU once a noisy chart had filled its width.
+      double prev = cols.front().first;
+      for (const Column& col : cols) {
+        const double top = Y(std::max(col.hi, prev)), bottom = Y(std::min(col.lo, prev));
+        const int y0 = int(std::floor(top - 1)), y1 = int(std::ceil(bottom + 1));
+        p->fillRect(QRect(col.x, y0, 2, std::max(2, y1 - y0)), colour);
+        prev = col.last;
+      }
+      continue;
+    }
+    // Sparse (a long window on a wide chart): an antialiased polyline.
+    QPolygonF poly;
+    poly.reserve(int(cols.size()) * 2);
+    for (const Column& col : cols) {
+      poly.push_back(QPointF(col.x, Y(col.loFirst ? col.lo : col.hi)));
+      if (col.lo != col.hi) poly.push_back(QPointF(col.x, Y(col.loFirst ? col.hi : col.lo)));
+    }
     // Bevel joins: round ones make the stroker build arcs at every vertex.
-    QPen pen(lineColor(int(i)), 2, Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin);
-    p->setPen(pen);
+    p->setPen(QPen(colour, 2, Qt::SolidLine, Qt::FlatCap, Qt::BevelJoin));
     p->setBrush(Qt::NoBrush);
     p->setRenderHint(QPainter::Antialiasing, true);
     p->drawPolyline(poly);
@@ -256,18 +289,42 @@ void TimeChart::paint(QPainter* p) {
   // are elided (in the middle, where file names differ least) when all do
   // not fit.
   const double legendW = all.right() - all.left() - 2;
+  bool withUnit = !unit_.isEmpty(), withValue = true;
   auto valueText = [&](const SeriesLine& l) {
-    return l.points.empty() ? QString()
-                            : ": " + tickLabel(l.points.back().y()) + (unit_.isEmpty() ? "" : " " + unit_);
+    return l.points.empty() || !withValue
+               ? QString()
+               : ": " + tickLabel(l.points.back().y()) + (withUnit ? " " + unit_ : QString());
   };
-  double need = 0;
-  for (const auto& l : lines) need += 28 + width(l.name + valueText(l));
-  const double each = lines.empty() ? legendW : legendW / double(lines.size()) - 28;
+  auto legendNeed = [&] {
+    double need = 0;
+    for (const auto& l : lines) need += 28 + width(l.name + valueText(l));
+    return need;
+  };
+  double need = legendNeed();
+  // Too long: without the unit (the axis says it), then without the
+  // values (the lines show them), then with names elided.
+  if (need > legendW && withUnit) withUnit = false, need = legendNeed();
+  if (need > legendW) withValue = false, need = legendNeed();
+  // Room for the names when all do not fit: the short ones keep theirs,
+  // the long ones share what is left equally.
+  std::vector<double> room(lines.size(), 1e9);
+  if (need > legendW && !lines.empty()) {
+    double left = legendW;
+    std::vector<size_t> order(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) order[i] = i, left -= 28 + width(valueText(lines[i]));
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return width(lines[a].name) < width(lines[b].name); });
+    for (size_t k = 0; k < order.size(); ++k) {
+      const double share = left / double(order.size() - k);
+      room[order[k]] = std::max(24.0, std::min(width(lines[order[k]].name), share));
+      left -= room[order[k]];
+    }
+  }
   double lx = all.left() + 2;
   for (size_t i = 0; i < lines.size(); ++i) {
     const QString value = valueText(lines[i]);
     QString name = lines[i].name;
-    if (need > legendW) name = fm.elidedText(name, Qt::ElideMiddle, std::max(24.0, each - width(value)));
+    if (width(name) > room[i]) name = fm.elidedText(name, Qt::ElideMiddle, room[i]);
     const QString s = name + value;
     const double w = width(s);
     if (lx + 14 + w > all.right()) break;

@@ -34,7 +34,8 @@ class TimeChart : public QQuickPaintedItem {
   Q_PROPERTY(QVariantList colors READ colors WRITE setColors NOTIFY styleChanged)
   // Repaints at most this often (the data still arrives at the session's
   // refresh rate): a chart scrolling 10 times a second reads as continuous,
-  // and halving its repaints halves its share of the GUI's CPU.
+  // and halving its repaints halves its share of the GUI's CPU. Slower when
+  // the time axis moves less than a pixel in that time.
   Q_PROPERTY(int maxRepaintHz READ maxRepaintHz WRITE setMaxRepaintHz NOTIFY styleChanged)
   Q_PROPERTY(int lineCount READ lineCount NOTIFY painted)
   Q_PROPERTY(int pointCount READ pointCount NOTIFY painted)
@@ -73,6 +74,9 @@ class TimeChart : public QQuickPaintedItem {
   // The axis maximum for data up to `max`: 1, 2, 2.5 or 5 times a power of
   // ten, at least `max` (public for the tests).
   static double niceCeiling(double max);
+  // Grid rows for an axis up to such a ceiling, so the labels stay round:
+  // 4 for 2 and 8 (0.5, 2 steps), 5 for 1, 2.5 and 5 (0.2, 0.5, 1 steps).
+  static int gridDivisions(double ymax);
 
  signals:
   void modelChanged();
@@ -92,6 +96,7 @@ class TimeChart : public QQuickPaintedItem {
   int max_repaint_hz_ = 10;
   QElapsedTimer since_repaint_;
   QTimer late_;
+  double plot_width_ = 0;  // of the last paint: how fast the time axis moves per pixel
   QHash<QString, QStaticText> texts_;  // labels laid out in text_font_
   QFont text_font_;  // the repaint an update too soon after the last one left
   void scheduleRepaint();

@@ -7,7 +7,10 @@
 // page while it runs: the share chart moves from one-sided to balanced.
 // Screenshots of every page go to $RAIDSCOPE_ARTIFACTS (checked not blank;
 // the dashboard's two moments checked to differ).
+#include <QApplication>
 #include <QDir>
+#include <QTimer>
+#include <QWidget>
 #include <QImage>
 #include <QQmlApplicationEngine>
 #include <QQuickItem>
@@ -227,6 +230,19 @@ void JourneyTest::beforeAfterRatio() {
   QVERIFY(label && label->property("text").toString().contains(QString::number(ratio, 'f', 2)));
   shot("journey-benchmark-result.png");
 
+  // Choose… opens the save dialog (a modal one: closed by a timer here,
+  // nothing chosen, nothing written; the test types the path instead).
+  bool dialogSeen = false;
+  QTimer::singleShot(1500, [&] {
+    if (QWidget* w = QApplication::activeModalWidget()) {
+      dialogSeen = w->inherits("QFileDialog");
+      w->grab().save(artifacts_ + "/journey-export-dialog.png");
+      w->close();
+    }
+  });
+  click("exportBrowseButton");
+  QTRY_VERIFY_WITH_TIMEOUT(dialogSeen, 5000);
+  QVERIFY(!QFile::exists(bench->resultsDir() + "/before-after.html"));
   // Export: the path typed where the file dialog would put it, then Export.
   // The HTML report names both runs and shows each one's bandwidth.
   const QString html = dir_.path() + "/before-after.html";

@@ -143,7 +143,7 @@ void ModelsTest::eventsBecomeMarksAndSectionsAreGeneric() {
   // Per-interval write counts become rates: 10 rmw writes in the 2 s
   // interval (1.5 s before the event, 0.5 s after) = 5/s.
   QCOMPARE(int(model.lines("raid5_writes").size()), 1);
-  QCOMPARE(model.lines("raid5_writes")[0].name, QString("rmw_writes"));
+  QCOMPARE(model.lines("raid5_writes")[0].name, QString("rmw"));
   QCOMPARE(model.lines("raid5_writes")[0].points.back().y(), 5.0);
   const auto sections = model.sections();
   QCOMPARE(sections.size(), 1);
@@ -235,6 +235,12 @@ void ModelsTest::chartAxisCeiling() {
   QCOMPARE(TimeChart::niceCeiling(412), 500.0);
   QCOMPARE(TimeChart::niceCeiling(1000), 1000.0);
   QCOMPARE(TimeChart::niceCeiling(5001), 10000.0);
+  // Grid rows that keep the labels round: 250 in fifths (50), 200 in
+  // quarters (50), 50k in fifths (10k), 100 % in fifths (20).
+  QCOMPARE(TimeChart::gridDivisions(250), 5);
+  QCOMPARE(TimeChart::gridDivisions(200), 4);
+  QCOMPARE(TimeChart::gridDivisions(50000), 5);
+  QCOMPARE(TimeChart::gridDivisions(100), 5);
 }
 
 QTEST_GUILESS_MAIN(ModelsTest)
