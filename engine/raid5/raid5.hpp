@@ -124,7 +124,7 @@ class Raid5Personality final : public raid::Personality {
   mutable std::mutex mutex_;
   StripeCache cache_;
   StripeQueues queues_;
-  std::vector<raid::ArrayIo*> waiters_;  // writes waiting for a free head
+  std::vector<raid::ArrayIo*> waiters_;  // bios waiting for a free head
   size_t in_round_ = 0;                  // heads a batch is handling
   bool unplug_pending_ = false;           // an unplug is posted (to unplug_at_ until it is sent)
   io::IoContext* unplug_at_ = nullptr;
