@@ -97,6 +97,9 @@ TEST_CASE("rw=trim punches a hole: blocks freed, zeros read back, fio's counts",
   CHECK(j.trim.io_bytes == kSize);
   CHECK(j.read.total_ios == 0);
   CHECK(j.write.total_ios == 0);
+  // The output says how the trims were done, not only the engine asked for.
+  REQUIRE(j.raidscope);
+  CHECK_THAT(j.raidscope->engine, Catch::EndsWith("; trims done at issue: fallocate(PUNCH_HOLE)"));
   // What is left allocated: the file less the 512 KiB punched (a little
   // more for a filesystem's own metadata blocks).
   const uint64_t left = allocated_bytes(path);
