@@ -94,6 +94,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       words[i] = x;
     }
   }
+  if (does_write(job.rw) && BufferContents::wanted(job)) contents_.emplace(job, seed_);
   if (verifying_job_) written_.assign((job.size / job.bs[kDdirWrite] + 63) / 64, 0);
   out_.jobname = job.name;
   out_.description = job.description;
@@ -144,17 +145,15 @@ bool JobDriver::can_issue(uint64_t now) {
   // Rate limits: keep each direction's issued total at or below rate x
   // elapsed time since the job started.
   const double elapsed_s = double(now - start_ns_) / 1e9;
-  for (int d = 0; d < 2; ++d) {
-    if (job_.rate[size_t(d)] &&
-        double(issued_dir_bytes_[size_t(d)]) > double(job_.rate[size_t(d)]) * elapsed_s) {
-      next_issue_ns_ =
-          start_ns_ + uint64_t(double(issued_dir_bytes_[size_t(d)]) / double(job_.rate[size_t(d)]) * 1e9);
+  for (int d = 0; d < 3; ++d) {
+    const uint64_t rate = d < 2 ? job_.rate[size_t(d)] : job_.rate_trim;
+    const uint64_t rate_iops = d < 2 ? job_.rate_iops[size_t(d)] : job_.rate_iops_trim;
+    if (rate && double(issued_dir_bytes_[size_t(d)]) > double(rate) * elapsed_s) {
+      next_issue_ns_ = start_ns_ + uint64_t(double(issued_dir_bytes_[size_t(d)]) / double(rate) * 1e9);
       return false;
     }
-    if (job_.rate_iops[size_t(d)] &&
-        double(issued_dir_ios_[size_t(d)]) > double(job_.rate_iops[size_t(d)]) * elapsed_s) {
-      next_issue_ns_ =
-          start_ns_ + uint64_t(double(issued_dir_ios_[size_t(d)]) / double(job_.rate_iops[size_t(d)]) * 1e9);
+    if (rate_iops && double(issued_dir_ios_[size_t(d)]) > double(rate_iops) * elapsed_s) {
+      next_issue_ns_ = start_ns_ + uint64_t(double(issued_dir_ios_[size_t(d)]) / double(rate_iops) * 1e9);
       return false;
     }
   }
@@ -201,6 +200,8 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     io.length = r.length;
     if (io.trim) {
       // no buffer contents: nothing is transferred
+    } else if (io.write && contents_ && job_.verify == VerifyKind::none) {
+      contents_->fill(io.buffer, io.length);
     } else if (io.write && job_.verify != VerifyKind::none)
       for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
         verify_fill(job_.verify, chunk, len, offset, seed_, pattern());
@@ -209,11 +210,9 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     else if (io.write && job_.scramble_buffers)
       scramble_block_stamps(io.buffer, io.length, io.offset, now);
     if (io.trim || !does_trim(job_.rw)) issued_bytes_ += r.length;
-    if (!io.trim) {  // rate limits (read, write) do not count trims
-      const int d = io.write ? kDdirWrite : kDdirRead;
-      issued_dir_bytes_[size_t(d)] += r.length;
-      ++issued_dir_ios_[size_t(d)];
-    }
+    const int d = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
+    issued_dir_bytes_[size_t(d)] += r.length;
+    ++issued_dir_ios_[size_t(d)];
     ++issued_ios_;
     if (flow_ && job_.flow) {
       ++flow_issued_;

@@ -13,11 +13,13 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "io/backend.hpp"
 #include "io/member_device.hpp"
+#include "workload/buffer_contents.hpp"
 #include "workload/fio_logs.hpp"
 #include "workload/job_options.hpp"
 #include "workload/offset_generator.hpp"
@@ -125,6 +127,7 @@ class JobDriver {
   // write) in the trim's block size.
   JobOptions gen_job_;
   OffsetGenerator gen_;
+  std::optional<BufferContents> contents_;  // dedupe/compress/refill: the write buffers' contents
   uint64_t seed_;
   bool verifying_job_;
   bool executes_at_submit_;  // a sync engine: the I/O runs inside submit()
@@ -156,8 +159,8 @@ class JobDriver {
   uint64_t pass_start_ns_ = 0;  // when the current write pass began
   uint64_t issued_ios_ = 0;     // for number_ios
   uint64_t issued_bytes_ = 0;
-  std::array<uint64_t, 2> issued_dir_bytes_{};
-  std::array<uint64_t, 2> issued_dir_ios_{};
+  std::array<uint64_t, 3> issued_dir_bytes_{};  // read, write, trim
+  std::array<uint64_t, 3> issued_dir_ios_{};
   bool stop_ = false;
 
   // verify: which blocks were written, and the read-back cursor

@@ -83,6 +83,13 @@ enum class Opt {
   log_avg_msec,
   log_offset,
   per_job_logs,
+  refill_buffers,
+  dedupe_percentage,
+  dedupe_mode,
+  dedupe_working_set_percentage,
+  dedupe_global,
+  buffer_compress_percentage,
+  buffer_compress_chunk,
 };
 
 struct OptionSpec {
@@ -165,6 +172,13 @@ constexpr OptionSpec kOptions[] = {
     {"exit_what", "", Opt::exit_what, false},
     {"random_generator", "", Opt::random_generator, false},
     {"scramble_buffers", "", Opt::scramble_buffers, false},
+    {"refill_buffers", "", Opt::refill_buffers, true},
+    {"dedupe_percentage", "", Opt::dedupe_percentage, false},
+    {"dedupe_mode", "", Opt::dedupe_mode, false},
+    {"dedupe_working_set_percentage", "", Opt::dedupe_working_set_percentage, false},
+    {"dedupe_global", "", Opt::dedupe_global, false},
+    {"buffer_compress_percentage", "", Opt::buffer_compress_percentage, false},
+    {"buffer_compress_chunk", "", Opt::buffer_compress_chunk, false},
 };
 
 const OptionSpec* find_option(std::string_view name) {
@@ -220,24 +234,31 @@ std::string parse_per_direction(std::string_view option, std::string_view v, std
     return {};
   }
   std::string_view parts[2] = {v.substr(0, comma), v.substr(comma + 1)};
+  bool third_given = false, trim_value_given = false;
   if (size_t second = parts[1].find(','); second != std::string_view::npos) {
+    third_given = true;
     // The third value is for trims: checked here; bs= keeps it (the
     // caller's `trim`), the other options have no trim figure.
     std::string_view trim_part = parts[1].substr(second + 1);
     if (!trim_part.empty()) {
+      trim_value_given = true;
       T value{};
       if (auto err = parse(trim_part, value); !err.empty()) return err;
       if (trim) *trim = value;
     }
     parts[1] = parts[1].substr(0, second);
   }
-  if (parts[0].empty() && parts[1].empty()) return std::string(option) + ": no value in " + quoted(v);
+  if (parts[0].empty() && parts[1].empty() && !(third_given && trim_value_given))
+    return std::string(option) + ": no value in " + quoted(v);
   std::array<T, 2> result = out;
   for (int d = 0; d < 2; ++d) {
     if (parts[d].empty()) continue;
     if (auto err = parse(parts[d], result[d]); !err.empty()) return err;
   }
   out = result;
+  // fio's HOWTO: "bs=8k,32k means 8k for reads, 32k for writes and trims";
+  // "bs=8k,32k," leaves trims at their default.
+  if (trim && !third_given && !parts[1].empty()) *trim = result[1];
   return {};
 }
 
@@ -800,13 +821,15 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
     case Opt::random_distribution:
       return apply_distribution(job, v);
     case Opt::rate:
-      return parse_per_direction("rate", v, job.rate,
-                                 [](std::string_view part, uint64_t& out) -> std::string {
-                                   NumberResult r = parse_size(part);
-                                   if (!r.ok()) return "rate: " + r.error;
-                                   out = r.value;
-                                   return {};
-                                 });
+      return parse_per_direction(
+          "rate", v, job.rate,
+          [](std::string_view part, uint64_t& out) -> std::string {
+            NumberResult r = parse_size(part);
+            if (!r.ok()) return "rate: " + r.error;
+            out = r.value;
+            return {};
+          },
+          &job.rate_trim);
     case Opt::rate_iops:
       return parse_per_direction(
           "rate_iops", v, job.rate_iops, [](std::string_view part, uint64_t& out) -> std::string {
@@ -814,7 +837,8 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
             if (!r.ok()) return "rate_iops: " + r.error;
             out = r.value;
             return {};
-          });
+          },
+          &job.rate_iops_trim);
     case Opt::thinktime:
       return apply_time(job.thinktime, v, TimeUnit::microseconds);
     case Opt::verify:
@@ -842,6 +866,27 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return boolean(job.thread);
     case Opt::scramble_buffers:
       return boolean(job.scramble_buffers);
+    case Opt::refill_buffers:
+      return boolean(job.refill_buffers);
+    case Opt::dedupe_percentage:
+      return integer(job.dedupe_percentage, 0, 100);
+    case Opt::dedupe_mode:
+      if (v != "repeat" && v != "working_set") return "bad dedupe_mode " + quoted(v) + " (repeat, working_set)";
+      job.dedupe_mode_working_set = v == "working_set";
+      return {};
+    case Opt::dedupe_working_set_percentage:
+      return integer(job.dedupe_working_set_percentage, 0, 100);
+    case Opt::dedupe_global:
+      return boolean(job.dedupe_global);
+    case Opt::buffer_compress_percentage:
+      return integer(job.buffer_compress_percentage, 0, 100);
+    case Opt::buffer_compress_chunk: {
+      NumberResult r = parse_size(v);
+      if (!r.ok() || r.value == 0 || r.value > (1u << 20) || r.value % 8)
+        return "buffer_compress_chunk: " + quoted(v) + " must be 8 bytes to 1 MiB, a multiple of 8";
+      job.buffer_compress_chunk = uint32_t(r.value);
+      return {};
+    }
     case Opt::blockalign: {
       NumberResult r = parse_size(v);
       if (!r.ok() || r.value == 0 || r.value > std::numeric_limits<uint32_t>::max())

@@ -141,6 +141,7 @@ struct JobOptions {
   bool per_job_logs = true;
   std::array<uint64_t, 2> rate{};       // bytes/s per direction, 0: unlimited
   std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited
+  uint64_t rate_trim = 0, rate_iops_trim = 0;  // the trims' (third) values; fio: the write value when not given
   std::chrono::microseconds thinktime{0};
   VerifyKind verify = VerifyKind::none;
   uint32_t verify_interval = 0;         // verify_interval=: bytes per verify header; 0: the block size
@@ -154,6 +155,15 @@ struct JobOptions {
   // the time, so no two writes carry the same bytes (deduplicating storage
   // would otherwise store one copy and look faster than it is).
   bool scramble_buffers = true;
+  // Write buffer contents (buffer_contents.hpp): fresh per write, a share
+  // repeating earlier contents, a share of each chunk zeros.
+  bool refill_buffers = false;
+  unsigned dedupe_percentage = 0;
+  bool dedupe_mode_working_set = false;  // dedupe_mode=working_set (else repeat)
+  unsigned dedupe_working_set_percentage = 5;
+  bool dedupe_global = false;
+  unsigned buffer_compress_percentage = 0;
+  uint32_t buffer_compress_chunk = 512;
   std::vector<double> percentile_list;  // as written (unsorted); empty: fio's default list
   int percentile_precision = -1;        // most decimals in percentile_list as written; -1: default list
 

@@ -80,6 +80,7 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
     return;
   }
   inst.engine = jio.engine;
+  if (does_trim(inst.job->rw)) inst.engine += "; trims done at issue: " + target.trim_method();
   inst.io_mode = jio.io_mode;
   jio.backend->set_reap_limit(reap_batch_max(*inst.job));
   io::IoContext context(std::move(jio.backend), "job");

@@ -90,6 +90,8 @@ class Target {
   // file punches a hole (fallocate PUNCH_HOLE | KEEP_SIZE), a block device
   // gets BLKDISCARD. Returns length, or -errno. Called from job threads.
   virtual int trim(uint64_t offset, uint32_t length);
+  // How trim() discards, for the output ("fallocate(PUNCH_HOLE)", ...).
+  virtual std::string trim_method() const { return "none"; }
   virtual std::string describe() const = 0;
   // Per-member counters (arrays), for read shares and pending depth.
   virtual std::vector<MemberTelemetry> members() const { return {}; }

@@ -44,6 +44,12 @@ int DeviceTarget::trim(uint64_t offset, uint32_t length) {
   return int(length);
 }
 
+std::string DeviceTarget::trim_method() const {
+  struct stat st {};
+  const bool blk = ::fstat(dev_->fd(), &st) == 0 && S_ISBLK(st.st_mode);
+  return blk ? "BLKDISCARD" : "fallocate(PUNCH_HOLE)";
+}
+
 JobIo Target::open_job_io(const JobOptions& job, std::string*) {
   JobIo j;
   const bool sync = is_sync_engine(job.ioengine);

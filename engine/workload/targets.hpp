@@ -81,6 +81,7 @@ class DeviceTarget final : public Target, public telemetry::TelemetrySource {
   bool offers_buffered() const override { return true; }
   bool offers_trim() const override { return true; }
   int trim(uint64_t offset, uint32_t length) override;
+  std::string trim_method() const override;
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override;
   const telemetry::TelemetrySource& telemetry() const override { return *this; }
@@ -109,6 +110,7 @@ class NullTarget final : public Target, public telemetry::TelemetrySource {
   bool offers_buffered() const override { return true; }  // nothing is read or written either way
   bool offers_trim() const override { return true; }
   int trim(uint64_t, uint32_t length) override { return int(length); }
+  std::string trim_method() const override { return "counted only (null target)"; }
   const telemetry::TelemetrySource& telemetry() const override { return *this; }
   const telemetry::LiveLatencySet& latencies() const override { return latencies_; }
   std::vector<MemberReading> read_members() const override { return {}; }

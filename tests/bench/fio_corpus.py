@@ -29,7 +29,8 @@ def run(cmd):
 
 
 def jobs_of(doc):
-    return [(j["jobname"], j["groupid"], j["read"]["iops"] + j["write"]["iops"]) for j in doc["jobs"]]
+    return [(j["jobname"], j["groupid"], j["read"]["iops"] + j["write"]["iops"] + j["trim"]["iops"])
+            for j in doc["jobs"]]
 
 
 def main():

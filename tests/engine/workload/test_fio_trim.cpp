@@ -97,6 +97,9 @@ TEST_CASE("rw=trim punches a hole: blocks freed, zeros read back, fio's counts",
   CHECK(j.trim.io_bytes == kSize);
   CHECK(j.read.total_ios == 0);
   CHECK(j.write.total_ios == 0);
+  // The output says how the trims were done, not only the engine asked for.
+  REQUIRE(j.raidscope);
+  CHECK_THAT(j.raidscope->engine, Catch::EndsWith("; trims done at issue: fallocate(PUNCH_HOLE)"));
   // What is left allocated: the file less the 512 KiB punched (a little
   // more for a filesystem's own metadata blocks).
   const uint64_t left = allocated_bytes(path);
@@ -169,4 +172,37 @@ TEST_CASE("trims at a queue depth complete one after another, each counted once"
   REQUIRE(out.ok);
   CHECK(out.results.jobs[0].trim.total_ios == 256);
   CHECK(out.results.jobs[0].trim.io_bytes == 1u << 20);
+}
+
+TEST_CASE("bs and rate third values follow fio's HOWTO", "[trim][job_parser]") {
+  // HOWTO: "bs=8k,32k means 8k for reads, 32k for writes and trims";
+  // "bs=8k,32k, ... default for trims"; "bs=,8k means default for reads,
+  // 8k for writes and trims"; "bs=,8k, ... default for trims".
+  ParseResult r = parse_job_file("[a]\nbs=8k,32k\n[b]\nbs=8k,32k,\n[c]\nbs=,8k\n[d]\nbs=,8k,\n", "x.fio");
+  INFO(r.error);
+  REQUIRE(r.ok);
+  CHECK(r.jobs[0].bs_trim == 32768u);
+  CHECK(r.jobs[1].bs_trim == 4096u);
+  CHECK(r.jobs[2].bs[kDdirRead] == 4096u);
+  CHECK(r.jobs[2].bs_trim == 8192u);
+  CHECK(r.jobs[3].bs_trim == 4096u);
+  ParseResult rate = parse_job_file("[a]\nrate_iops=100,200,300\n[b]\nrate_iops=100,200\n", "x.fio");
+  REQUIRE(rate.ok);
+  CHECK(rate.jobs[0].rate_iops_trim == 300u);
+  CHECK(rate.jobs[1].rate_iops_trim == 200u);
+}
+
+TEST_CASE("rate_iops's third value limits trims", "[trim]") {
+  // 200 trims at most 1000 per second take at least 0.199 s (the first
+  // goes at once); without the limit the null target does them in well
+  // under a millisecond each.
+  CliParseResult r = parse_cli_job({"--name=t", "--rw=randtrim", "--bs=4k", "--size=800k", "--ioengine=null",
+                                    "--rate_iops=,,1000"});
+  REQUIRE(r.ok);
+  NullTarget target(1 << 20);
+  REQUIRE(check_jobs(r.jobs, target).empty());
+  RunOutcome out = run_jobs(r.jobs, {}, target, nullptr);
+  REQUIRE(out.ok);
+  CHECK(out.results.jobs[0].trim.total_ios == 200);
+  CHECK(out.results.jobs[0].trim.runtime_ns >= 199'000'000u);
 }

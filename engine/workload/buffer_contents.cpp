@@ -1,0 +1,52 @@
+#include "workload/buffer_contents.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace rs::workload {
+namespace {
+constexpr size_t kRepeatRing = 1024;  // earlier unique writes a repeat may copy
+constexpr uint64_t kGlobalSetKey = 0x6a09e667f3bcc909ULL;
+}  // namespace
+
+BufferContents::BufferContents(const JobOptions& job, uint64_t job_seed)
+    : job_(job), rng_(job_seed ^ 0xd1b54a32d192ed03ULL) {
+  const uint64_t blocks = std::max<uint64_t>(1, job.size / std::max<uint32_t>(1, job.bs[kDdirWrite]));
+  working_set_ = std::max<uint64_t>(1, blocks * job.dedupe_working_set_percentage / 100);
+  set_key_ = job.dedupe_global ? kGlobalSetKey : mix64(job_seed);
+  seen_.assign(kRepeatRing, 0);
+}
+
+uint64_t BufferContents::next_seed() noexcept {
+  const bool dedupe = job_.dedupe_percentage > 0 && rng_.below(100) < job_.dedupe_percentage;
+  if (job_.dedupe_mode_working_set) {
+    if (dedupe) return mix64(set_key_ + rng_.below(working_set_) + 1);
+  } else if (dedupe && seen_count_ > 0) {
+    return seen_[rng_.below(seen_count_)];
+  }
+  const uint64_t fresh = rng_.next();  // unique but for a 2^-64 chance
+  if (!job_.dedupe_mode_working_set) {
+    seen_[seen_next_] = fresh;
+    seen_next_ = (seen_next_ + 1) % kRepeatRing;
+    seen_count_ = std::min(seen_count_ + 1, kRepeatRing);
+  }
+  return fresh;
+}
+
+void BufferContents::fill(void* buffer, uint32_t length) noexcept {
+  uint64_t x = next_seed();
+  auto* p = static_cast<unsigned char*>(buffer);
+  const uint32_t chunk = job_.buffer_compress_chunk ? job_.buffer_compress_chunk : length;
+  const uint32_t zero_from = chunk - uint32_t(uint64_t(chunk) * job_.buffer_compress_percentage / 100);
+  for (uint32_t at = 0; at < length; at += chunk) {
+    const uint32_t n = std::min(chunk, length - at);
+    const uint32_t random = std::min(n, zero_from);
+    for (uint32_t i = 0; i < random; i += 8) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      std::memcpy(p + at + i, &x, std::min<uint32_t>(8, random - i));
+    }
+    std::memset(p + at + random, 0, n - random);
+  }
+}
+
+}  // namespace rs::workload
