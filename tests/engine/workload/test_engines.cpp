@@ -481,7 +481,7 @@ TEST_CASE("write_lat_log and write_bw_log write fio's log files", "[engines][log
 TEST_CASE("flow keeps jobs of one flow_id in the ratio of their weights", "[engines]") {
   NullTarget target(64ull << 20);
   // fio's flow.fio: a write job of weight 1 beside a read job of weight 8.
-  auto jobs = jobs_from({"--ioengine=null", "--runtime=300ms", "--time_based", "--bs=4k", "--size=64m",
+  auto jobs = jobs_from({"--ioengine=null", "--runtime=1s", "--time_based", "--bs=4k", "--size=64m",
                          "--name=w", "--rw=write", "--flow=1", "--name=r", "--rw=randread", "--flow=8"});
   auto out = run(jobs, target);
   const double w = double(out.results.jobs[0].write.total_ios),
