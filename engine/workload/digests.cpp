@@ -96,7 +96,8 @@ Sha1Digest sha1(const void* data, size_t len) noexcept {
 }
 
 Sha256Digest sha256(const void* data, size_t len) noexcept {
-  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   padded_blocks<64, 8>(static_cast<const unsigned char*>(data), len, [&](const unsigned char* b) {
     uint32_t w[64];
     for (int t = 0; t < 16; ++t) w[t] = be32(b + 4 * t);
