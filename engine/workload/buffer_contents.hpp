@@ -41,8 +41,8 @@ class BufferContents {
 
   const JobOptions& job_;
   Rng rng_;
-  uint64_t working_set_ = 0;   // working_set mode: how many distinct contents
-  uint64_t set_key_ = 0;       // whose seeds they are (the job's, or the run's with dedupe_global)
+  uint64_t working_set_ = 0;    // working_set mode: how many distinct contents
+  uint64_t set_key_ = 0;        // whose seeds they are (the job's, or the run's with dedupe_global)
   std::vector<uint64_t> seen_;  // repeat mode: seeds of earlier unique writes (a ring)
   size_t seen_next_ = 0, seen_count_ = 0;
 };

@@ -96,7 +96,8 @@ Sha1Digest sha1(const void* data, size_t len) noexcept {
 }
 
 Sha256Digest sha256(const void* data, size_t len) noexcept {
-  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   padded_blocks<64, 8>(static_cast<const unsigned char*>(data), len, [&](const unsigned char* b) {
     uint32_t w[64];
     for (int t = 0; t < 16; ++t) w[t] = be32(b + 4 * t);
@@ -105,19 +106,16 @@ Sha256Digest sha256(const void* data, size_t len) noexcept {
       const uint32_t s1 = std::rotr(w[t - 2], 17) ^ std::rotr(w[t - 2], 19) ^ (w[t - 2] >> 10);
       w[t] = w[t - 16] + s0 + w[t - 7] + s1;
     }
-    uint32_t v[8];
-    std::memcpy(v, h, sizeof v);
+    uint32_t a = h[0], b2 = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
     for (int t = 0; t < 64; ++t) {
-      const uint32_t S1 = std::rotr(v[4], 6) ^ std::rotr(v[4], 11) ^ std::rotr(v[4], 25);
-      const uint32_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
-      const uint32_t t1 = v[7] + S1 + ch + kSha256K[t] + w[t];
-      const uint32_t S0 = std::rotr(v[0], 2) ^ std::rotr(v[0], 13) ^ std::rotr(v[0], 22);
-      const uint32_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
-      std::memmove(v + 1, v, 7 * sizeof v[0]);
-      v[4] += t1;
-      v[0] = t1 + S0 + maj;
+      const uint32_t S1 = std::rotr(e, 6) ^ std::rotr(e, 11) ^ std::rotr(e, 25);
+      const uint32_t ch = (e & f) ^ (~e & g);
+      const uint32_t t1 = hh + S1 + ch + kSha256K[t] + w[t];
+      const uint32_t S0 = std::rotr(a, 2) ^ std::rotr(a, 13) ^ std::rotr(a, 22);
+      const uint32_t maj = (a & b2) ^ (a & c) ^ (b2 & c);
+      hh = g, g = f, f = e, e = d + t1, d = c, c = b2, b2 = a, a = t1 + S0 + maj;
     }
-    for (int i = 0; i < 8; ++i) h[i] += v[i];
+    h[0] += a, h[1] += b2, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
   });
   Sha256Digest out;
   for (int i = 0; i < 8; ++i) put_be32(out.data() + 4 * i, h[i]);
@@ -135,19 +133,16 @@ Sha512Digest sha512(const void* data, size_t len) noexcept {
       const uint64_t s1 = std::rotr(w[t - 2], 19) ^ std::rotr(w[t - 2], 61) ^ (w[t - 2] >> 6);
       w[t] = w[t - 16] + s0 + w[t - 7] + s1;
     }
-    uint64_t v[8];
-    std::memcpy(v, h, sizeof v);
+    uint64_t a = h[0], b2 = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
     for (int t = 0; t < 80; ++t) {
-      const uint64_t S1 = std::rotr(v[4], 14) ^ std::rotr(v[4], 18) ^ std::rotr(v[4], 41);
-      const uint64_t ch = (v[4] & v[5]) ^ (~v[4] & v[6]);
-      const uint64_t t1 = v[7] + S1 + ch + kSha512K[t] + w[t];
-      const uint64_t S0 = std::rotr(v[0], 28) ^ std::rotr(v[0], 34) ^ std::rotr(v[0], 39);
-      const uint64_t maj = (v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]);
-      std::memmove(v + 1, v, 7 * sizeof v[0]);
-      v[4] += t1;
-      v[0] = t1 + S0 + maj;
+      const uint64_t S1 = std::rotr(e, 14) ^ std::rotr(e, 18) ^ std::rotr(e, 41);
+      const uint64_t ch = (e & f) ^ (~e & g);
+      const uint64_t t1 = hh + S1 + ch + kSha512K[t] + w[t];
+      const uint64_t S0 = std::rotr(a, 28) ^ std::rotr(a, 34) ^ std::rotr(a, 39);
+      const uint64_t maj = (a & b2) ^ (a & c) ^ (b2 & c);
+      hh = g, g = f, f = e, e = d + t1, d = c, c = b2, b2 = a, a = t1 + S0 + maj;
     }
-    for (int i = 0; i < 8; ++i) h[i] += v[i];
+    h[0] += a, h[1] += b2, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
   });
   Sha512Digest out;
   for (int i = 0; i < 8; ++i) put_be64(out.data() + 8 * i, h[i]);

@@ -77,8 +77,8 @@ void JobLogs::close_windows_until(uint64_t at_ns) {
   }
 }
 
-void JobLogs::record(uint64_t at_ns, int ddir, uint32_t bs, uint64_t offset, uint64_t slat_ns, uint64_t clat_ns,
-                     uint64_t lat_ns) {
+void JobLogs::record(uint64_t at_ns, int ddir, uint32_t bs, uint64_t offset, uint64_t slat_ns,
+                     uint64_t clat_ns, uint64_t lat_ns) {
   close_windows_until(at_ns);
   if (lat_[0]) {
     if (!lat_window_ns_) {

@@ -106,7 +106,10 @@ std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, 
   std::string out;
   const uint64_t bw = dr.bw_bytes();
   const uint64_t iops = static_cast<uint64_t>(static_cast<unsigned __int128>(dr.total_ios) * 1000 / runt);
-  out += sfmt("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n", d == 0 ? "read" : d == 1 ? "write" : "trim",
+  out += sfmt("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n",
+              d == 0   ? "read"
+              : d == 1 ? "write"
+                       : "trim",
               fio_num2str(iops, sig_figs, 1, false, N2SUnit::none).c_str(),
               fio_num2str(bw, sig_figs, 1, true, N2SUnit::byte_per_sec).c_str(),
               fio_num2str(bw, sig_figs, 1, false, N2SUnit::byte_per_sec).c_str(),

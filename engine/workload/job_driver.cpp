@@ -299,13 +299,16 @@ void JobDriver::complete(Slot& slot, int result) {
   --in_flight_;
   // An I/O completed before its batch was stamped (inline completion).
   if (io.submit_ns < io.issue_ns) io.submit_ns = io.issue_ns;
-  const bool verify_read = !io.write && !io.trim && (phase_ == Phase::Verifying || job_.verify != VerifyKind::none);
+  const bool verify_read =
+      !io.write && !io.trim && (phase_ == Phase::Verifying || job_.verify != VerifyKind::none);
   if (result != int(io.length)) {
     if (!out_.error) {
       out_.error = result < 0 ? -result : EIO;
-      out_.error_text = std::string(io.trim ? "trim" : io.write ? "write" : "read") + " at offset " +
-                        std::to_string(io.offset) +
-                        ": " + (result < 0 ? std::strerror(-result) : "short transfer");
+      out_.error_text = std::string(io.trim    ? "trim"
+                                    : io.write ? "write"
+                                               : "read") +
+                        " at offset " + std::to_string(io.offset) + ": " +
+                        (result < 0 ? std::strerror(-result) : "short transfer");
     }
     stop_ = true;
   } else {
@@ -349,8 +352,8 @@ void JobDriver::complete(Slot& slot, int result) {
       d.lat.record(now - io.issue_ns);
       out_.latency_dist.record(now - io.submit_ns);
       if (logs_)
-        logs_->record(now - start_ns_, ddir, io.length, io.offset,
-                      io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns);
+        logs_->record(now - start_ns_, ddir, io.length, io.offset, io.submit_ns - io.issue_ns,
+                      now - io.submit_ns, now - io.issue_ns);
     }
     if (steady_.enabled()) {
       while (now >= ss_next_ns_ && !steady_reached_) {  // an interval ended: one sample

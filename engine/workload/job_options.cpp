@@ -274,7 +274,8 @@ std::string apply_rw(JobOptions& job, std::string_view v) {
     if (!r.ok() || r.value > (uint64_t(1) << 40)) return "rw=" + std::string(v) + ": bad ':N' postfix";
     job.seq_add = negative ? -int64_t(r.value) : int64_t(r.value);
     if (mode.starts_with("rand"))
-      return "rw=" + std::string(v) + ": for random I/O the ':N' postfix (a new random offset every N I/Os) is "
+      return "rw=" + std::string(v) +
+             ": for random I/O the ':N' postfix (a new random offset every N I/Os) is "
              "not supported";
   }
   if (mode == "read")
@@ -299,7 +300,8 @@ std::string apply_rw(JobOptions& job, std::string_view v) {
     job.rw = RwMode::randtrimwrite;
   else
     return "bad rw " + quoted(v) +
-           " (read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite, randtrimwrite)";
+           " (read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite, "
+           "randtrimwrite)";
   if (job.seq_add != 0 && does_trim(job.rw))
     return "rw=" + std::string(v) + ": the ':N' postfix is not supported with trims";
   return {};
@@ -308,15 +310,16 @@ std::string apply_rw(JobOptions& job, std::string_view v) {
 // bsrange=MIN-MAX[,MIN-MAX]: per direction, like bs=.
 std::string apply_bsrange(JobOptions& job, std::string_view v) {
   std::array<std::pair<uint32_t, uint32_t>, 2> r{{{job.bs[0], max_bs(job, 0)}, {job.bs[1], max_bs(job, 1)}}};
-  std::string err = parse_per_direction("bsrange", v, r, [](std::string_view part, std::pair<uint32_t, uint32_t>& out) -> std::string {
-    const size_t dash = part.find('-');
-    if (dash == std::string_view::npos) return "bsrange: expected MIN-MAX, got " + quoted(part);
-    NumberResult lo = parse_size(part.substr(0, dash)), hi = parse_size(part.substr(dash + 1));
-    if (!lo.ok() || !hi.ok() || lo.value == 0 || hi.value > std::numeric_limits<uint32_t>::max())
-      return "bsrange: bad range " + quoted(part);
-    out = {uint32_t(std::min(lo.value, hi.value)), uint32_t(std::max(lo.value, hi.value))};
-    return {};
-  });
+  std::string err = parse_per_direction(
+      "bsrange", v, r, [](std::string_view part, std::pair<uint32_t, uint32_t>& out) -> std::string {
+        const size_t dash = part.find('-');
+        if (dash == std::string_view::npos) return "bsrange: expected MIN-MAX, got " + quoted(part);
+        NumberResult lo = parse_size(part.substr(0, dash)), hi = parse_size(part.substr(dash + 1));
+        if (!lo.ok() || !hi.ok() || lo.value == 0 || hi.value > std::numeric_limits<uint32_t>::max())
+          return "bsrange: bad range " + quoted(part);
+        out = {uint32_t(std::min(lo.value, hi.value)), uint32_t(std::max(lo.value, hi.value))};
+        return {};
+      });
   if (!err.empty()) return err;
   for (int d = 0; d < 2; ++d) {
     job.bs[size_t(d)] = r[size_t(d)].first;
@@ -330,38 +333,41 @@ std::string apply_bsrange(JobOptions& job, std::string_view v) {
 // bssplit_ddir): a size without a percentage shares what the others leave.
 std::string apply_bssplit(JobOptions& job, std::string_view v) {
   std::array<std::vector<JobOptions::BsShare>, 2> lists = job.bssplit;
-  std::string err = parse_per_direction("bssplit", v, lists, [](std::string_view part, std::vector<JobOptions::BsShare>& out) -> std::string {
-    out.clear();
-    unsigned sum = 0, missing = 0;
-    size_t start = 0;
-    while (start <= part.size()) {
-      size_t colon = part.find(':', start);
-      std::string_view item = part.substr(start, colon == std::string_view::npos ? part.npos : colon - start);
-      const size_t slash = item.find('/');
-      NumberResult bs = parse_size(item.substr(0, slash));
-      if (!bs.ok() || bs.value == 0 || bs.value > std::numeric_limits<uint32_t>::max())
-        return "bssplit: bad block size in " + quoted(item);
-      unsigned percent = ~0u;
-      if (slash != std::string_view::npos) {
-        std::string_view rest = item.substr(slash + 1);
-        if (rest.find('/') != std::string_view::npos) return "bssplit: " + quoted(item) + " has more than BS/PERCENT";
-        NumberResult p = parse_integer(rest, 0, 100);
-        if (!p.ok()) return "bssplit: bad percentage in " + quoted(item);
-        percent = unsigned(p.value);
-        sum += percent;
-      } else {
-        ++missing;
-      }
-      out.push_back({uint32_t(bs.value), percent});
-      if (colon == std::string_view::npos) break;
-      start = colon + 1;
-    }
-    if (sum > 100) return "bssplit: percentages add up to more than 100 in " + quoted(part);
-    for (auto& e : out)
-      if (e.percent == ~0u) e.percent = (missing == 1 && out.size() == 1) ? 100 : (100 - sum) / missing;
-    std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.percent < b.percent; });
-    return {};
-  });
+  std::string err = parse_per_direction(
+      "bssplit", v, lists, [](std::string_view part, std::vector<JobOptions::BsShare>& out) -> std::string {
+        out.clear();
+        unsigned sum = 0, missing = 0;
+        size_t start = 0;
+        while (start <= part.size()) {
+          size_t colon = part.find(':', start);
+          std::string_view item =
+              part.substr(start, colon == std::string_view::npos ? part.npos : colon - start);
+          const size_t slash = item.find('/');
+          NumberResult bs = parse_size(item.substr(0, slash));
+          if (!bs.ok() || bs.value == 0 || bs.value > std::numeric_limits<uint32_t>::max())
+            return "bssplit: bad block size in " + quoted(item);
+          unsigned percent = ~0u;
+          if (slash != std::string_view::npos) {
+            std::string_view rest = item.substr(slash + 1);
+            if (rest.find('/') != std::string_view::npos)
+              return "bssplit: " + quoted(item) + " has more than BS/PERCENT";
+            NumberResult p = parse_integer(rest, 0, 100);
+            if (!p.ok()) return "bssplit: bad percentage in " + quoted(item);
+            percent = unsigned(p.value);
+            sum += percent;
+          } else {
+            ++missing;
+          }
+          out.push_back({uint32_t(bs.value), percent});
+          if (colon == std::string_view::npos) break;
+          start = colon + 1;
+        }
+        if (sum > 100) return "bssplit: percentages add up to more than 100 in " + quoted(part);
+        for (auto& e : out)
+          if (e.percent == ~0u) e.percent = (missing == 1 && out.size() == 1) ? 100 : (100 - sum) / missing;
+        std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.percent < b.percent; });
+        return {};
+      });
   if (!err.empty()) return err;
   for (int d = 0; d < 2; ++d) {
     auto& list = lists[size_t(d)];
@@ -381,8 +387,8 @@ std::string apply_ioengine(JobOptions& job, std::string_view v) {
     IoEngine e;
   };
   static constexpr Engine kEngines[] = {
-      {"io_uring", IoEngine::io_uring}, {"libaio", IoEngine::libaio},   {"psync", IoEngine::psync},
-      {"sync", IoEngine::sync},         {"vsync", IoEngine::vsync},     {"pvsync", IoEngine::pvsync},
+      {"io_uring", IoEngine::io_uring}, {"libaio", IoEngine::libaio},     {"psync", IoEngine::psync},
+      {"sync", IoEngine::sync},         {"vsync", IoEngine::vsync},       {"pvsync", IoEngine::pvsync},
       {"pvsync2", IoEngine::pvsync2},   {"posixaio", IoEngine::posixaio}, {"mmap", IoEngine::mmap},
       {"null", IoEngine::null},
   };
@@ -398,9 +404,9 @@ std::string apply_ioengine(JobOptions& job, std::string_view v) {
 
 std::string apply_verify(JobOptions& job, std::string_view v) {
   static constexpr std::pair<std::string_view, VerifyKind> kKinds[] = {
-      {"0", VerifyKind::none},          {"crc32c", VerifyKind::crc32c}, {"crc32c-intel", VerifyKind::crc32c},
-      {"md5", VerifyKind::md5},         {"crc64", VerifyKind::crc64},   {"sha1", VerifyKind::sha1},
-      {"sha256", VerifyKind::sha256},   {"sha512", VerifyKind::sha512}, {"xxhash", VerifyKind::xxhash},
+      {"0", VerifyKind::none},        {"crc32c", VerifyKind::crc32c}, {"crc32c-intel", VerifyKind::crc32c},
+      {"md5", VerifyKind::md5},       {"crc64", VerifyKind::crc64},   {"sha1", VerifyKind::sha1},
+      {"sha256", VerifyKind::sha256}, {"sha512", VerifyKind::sha512}, {"xxhash", VerifyKind::xxhash},
       {"meta", VerifyKind::meta},
   };
   for (const auto& [name, kind] : kKinds)
@@ -448,14 +454,16 @@ std::string apply_zoned(JobOptions& job, std::string_view v, std::string_view pa
   size_t start = 0;
   while (start < params.size()) {
     size_t colon = params.find(':', start);
-    std::string_view item = params.substr(start, colon == std::string_view::npos ? params.npos : colon - start);
+    std::string_view item =
+        params.substr(start, colon == std::string_view::npos ? params.npos : colon - start);
     const size_t slash = item.find('/');
     JobOptions::Zone z{};
     // fio reads an empty region ("20/") as 0; the last zone then takes what is left.
     std::string_view region_text = slash == std::string_view::npos ? "" : item.substr(slash + 1);
-    bool region_ok = region_text.empty() ? (z.region_percent = -1, true) : parse_double(region_text, z.region_percent);
-    if (slash == std::string_view::npos || !parse_double(item.substr(0, slash), z.access_percent) || !region_ok ||
-        z.access_percent < 0 || (z.region_percent < 0 && !region_text.empty()))
+    bool region_ok =
+        region_text.empty() ? (z.region_percent = -1, true) : parse_double(region_text, z.region_percent);
+    if (slash == std::string_view::npos || !parse_double(item.substr(0, slash), z.access_percent) ||
+        !region_ok || z.access_percent < 0 || (z.region_percent < 0 && !region_text.empty()))
       return "bad zone " + quoted(item) + " in " + quoted(v) + " (ACCESS%/REGION%)";
     access += z.access_percent;
     if (z.region_percent > 0) region += z.region_percent;
@@ -832,7 +840,8 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
           &job.rate_trim);
     case Opt::rate_iops:
       return parse_per_direction(
-          "rate_iops", v, job.rate_iops, [](std::string_view part, uint64_t& out) -> std::string {
+          "rate_iops", v, job.rate_iops,
+          [](std::string_view part, uint64_t& out) -> std::string {
             NumberResult r = parse_integer(part, 0, std::numeric_limits<uint32_t>::max());
             if (!r.ok()) return "rate_iops: " + r.error;
             out = r.value;
@@ -871,7 +880,8 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
     case Opt::dedupe_percentage:
       return integer(job.dedupe_percentage, 0, 100);
     case Opt::dedupe_mode:
-      if (v != "repeat" && v != "working_set") return "bad dedupe_mode " + quoted(v) + " (repeat, working_set)";
+      if (v != "repeat" && v != "working_set")
+        return "bad dedupe_mode " + quoted(v) + " (repeat, working_set)";
       job.dedupe_mode_working_set = v == "working_set";
       return {};
     case Opt::dedupe_working_set_percentage:
@@ -914,7 +924,8 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       std::string_view limit = colon == std::string_view::npos ? std::string_view{} : v.substr(colon + 1);
       job.ss_percent = !limit.empty() && limit.back() == '%';
       if (job.ss_percent) limit.remove_suffix(1);
-      if (!parse_double(limit, job.ss_limit) || job.ss_limit < 0) return "bad steadystate limit in " + quoted(v);
+      if (!parse_double(limit, job.ss_limit) || job.ss_limit < 0)
+        return "bad steadystate limit in " + quoted(v);
       return {};
     }
     case Opt::ss_dur:
@@ -941,7 +952,9 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
     case Opt::zoneskip: {
       NumberResult r = parse_size(v);
       if (!r.ok()) return std::string(spec->name) + ": " + r.error;
-      (spec->id == Opt::zonesize ? job.zonesize : spec->id == Opt::zonerange ? job.zonerange : job.zoneskip) = r.value;
+      (spec->id == Opt::zonesize    ? job.zonesize
+       : spec->id == Opt::zonerange ? job.zonerange
+                                    : job.zoneskip) = r.value;
       return {};
     }
     case Opt::flow:

@@ -24,7 +24,18 @@ inline constexpr int kDdirTrim = 2;
 // device: BLKDISCARD, as fio's os_trim): trim is sequential, randtrim
 // random; trimwrite and randtrimwrite trim a block, then write the same
 // block (fio's trimwrite).
-enum class RwMode { read, write, randread, randwrite, readwrite, randrw, trim, randtrim, trimwrite, randtrimwrite };
+enum class RwMode {
+  read,
+  write,
+  randread,
+  randwrite,
+  readwrite,
+  randrw,
+  trim,
+  randtrim,
+  trimwrite,
+  randtrimwrite
+};
 
 // ioengine=. How each runs (sync_engines.hpp, targets.cpp): the synchronous
 // engines (psync, sync, vsync, pvsync, pvsync2, mmap) do one I/O at a time
@@ -68,14 +79,14 @@ struct JobOptions {
   // rw=read:8k (holes) or rw=read:-8k (backwards): bytes added to the end of
   // one sequential I/O to find the next (fio's ddir_seq_add).
   int64_t seq_add = 0;
-  uint64_t size = 0;                       // bytes of the region; 0: up to the end of the target
-  unsigned size_percent = 0;               // size=N%: 1..100 of the target, 0: not a percentage
-  uint64_t offset = 0;                     // bytes
-  unsigned offset_percent = 0;             // offset=N%, 0: not a percentage
-  uint64_t io_size = 0;                    // io_size= (io_limit=): bytes per pass; 0: size
-  unsigned loops = 1;                      // loops=: passes over the region (not time based)
-  uint64_t number_ios = 0;                 // number_ios=: stop after this many I/Os; 0: no limit
-  unsigned iodepth = 1;                    // >= 1
+  uint64_t size = 0;            // bytes of the region; 0: up to the end of the target
+  unsigned size_percent = 0;    // size=N%: 1..100 of the target, 0: not a percentage
+  uint64_t offset = 0;          // bytes
+  unsigned offset_percent = 0;  // offset=N%, 0: not a percentage
+  uint64_t io_size = 0;         // io_size= (io_limit=): bytes per pass; 0: size
+  unsigned loops = 1;           // loops=: passes over the region (not time based)
+  uint64_t number_ios = 0;      // number_ios=: stop after this many I/Os; 0: no limit
+  unsigned iodepth = 1;         // >= 1
   // fio's batching (see submit_batch()/reap_batch_max()): I/Os per submit
   // call (0: iodepth), completions to wait for once the queue is full, and
   // most completions handled per reap (below the minimum: the minimum).
@@ -94,15 +105,15 @@ struct JobOptions {
   // (invalidate=1), and tell the kernel the access pattern (fadvise_hint=1:
   // random or sequential by rw).
   bool invalidate = true;
-  bool fadvise_hint = true;  // direct= or buffered= was written (fio's default direct=0 otherwise)
+  bool fadvise_hint = true;             // direct= or buffered= was written (fio's default direct=0 otherwise)
   IoEngine ioengine = IoEngine::psync;  // fio's default engine
   bool randrepeat = true;
   uint64_t randseed = 0x89;  // fio's default
   bool randseed_given = false;
   bool norandommap = false;
   Distribution random_distribution = Distribution::random;
-  double distribution_param = 0.0;      // zipf theta, pareto h, normal deviation in percent
-  double distribution_center = -1.0;    // 0..1; -1: fio's default placement
+  double distribution_param = 0.0;    // zipf theta, pareto h, normal deviation in percent
+  double distribution_center = -1.0;  // 0..1; -1: fio's default placement
   struct Zone {
     double access_percent;  // share of the I/Os
     double region_percent;  // share of the region, zones in order from its start
@@ -130,7 +141,7 @@ struct JobOptions {
   unsigned flow = 0;
   unsigned flow_id = 0;
   std::chrono::microseconds flow_sleep{0};
-  bool exitall = false;     // exitall: when this job finishes, end the others (exit_what says which)
+  bool exitall = false;  // exitall: when this job finishes, end the others (exit_what says which)
   enum class ExitWhat { group, stonewall, all } exit_what = ExitWhat::group;
   // fio's log files (fio_logs.hpp): write_bw_log, write_iops_log,
   // write_lat_log with an optional file prefix (empty: the job's name).
@@ -141,7 +152,8 @@ struct JobOptions {
   bool per_job_logs = true;
   std::array<uint64_t, 2> rate{};       // bytes/s per direction, 0: unlimited
   std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited
-  uint64_t rate_trim = 0, rate_iops_trim = 0;  // the trims' (third) values; fio: the write value when not given
+  uint64_t rate_trim = 0,
+           rate_iops_trim = 0;  // the trims' (third) values; fio: the write value when not given
   std::chrono::microseconds thinktime{0};
   VerifyKind verify = VerifyKind::none;
   uint32_t verify_interval = 0;         // verify_interval=: bytes per verify header; 0: the block size

@@ -193,9 +193,10 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
       notes.push_back("note: job '" + job.name + "': wait_for=" + job.wait_for +
                       ": it starts once every job defined before it has finished");
     if (does_trim(job.rw))
-      notes.push_back("note: job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
-                      ": each trim is done when issued, with fallocate(PUNCH_HOLE) on a file or BLKDISCARD on a "
-                      "block device (as fio's engines do trims), whatever the ioengine");
+      notes.push_back(
+          "note: job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
+          ": each trim is done when issued, with fallocate(PUNCH_HOLE) on a file or BLKDISCARD on a "
+          "block device (as fio's engines do trims), whatever the ioengine");
     const int q = job.ioengine == IoEngine::libaio ? 0 : job.ioengine == IoEngine::posixaio ? 1 : -1;
     if (q >= 0 && !said_queued[q]) {
       said_queued[q] = true;
@@ -236,8 +237,9 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
       job.iodepth_batch_complete_max = 0;
     }
     if (does_trim(job.rw) && !target.offers_trim())
-      return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) + " needs a target that can discard (" +
-             target.describe() + " cannot: RaidScope's arrays pass no trims to their members)";
+      return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
+             " needs a target that can discard (" + target.describe() +
+             " cannot: RaidScope's arrays pass no trims to their members)";
     if ((job.rw == RwMode::trimwrite || job.rw == RwMode::randtrimwrite) &&
         (job.bs_trim != job.bs[kDdirWrite] || !fixed_bs(job)))
       return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +

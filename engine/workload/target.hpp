@@ -34,9 +34,9 @@ struct TargetIo {
   uint32_t job_id = 0;     // the submitting job, for pid-based policies
   TargetDoneFn done = nullptr;
   void* owner = nullptr;
-  uint64_t issue_ns = 0;   // set by the job
-  uint64_t submit_ns = 0;  // set by the job: when the batch went to the kernel
-  int served_by = -1;      // set by the target on completion: member that served (last) read
+  uint64_t issue_ns = 0;                 // set by the job
+  uint64_t submit_ns = 0;                // set by the job: when the batch went to the kernel
+  int served_by = -1;                    // set by the target on completion: member that served (last) read
   std::shared_ptr<void> target_private;  // the port's per-slot state (the array I/O)
 };
 

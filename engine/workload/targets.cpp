@@ -38,7 +38,8 @@ int DeviceTarget::trim(uint64_t offset, uint32_t length) {
   if (S_ISBLK(st.st_mode)) {
     uint64_t range[2] = {offset, length};
     if (::ioctl(dev_->fd(), BLKDISCARD, range) != 0) return -errno;
-  } else if (::fallocate(dev_->fd(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(offset), off_t(length)) != 0) {
+  } else if (::fallocate(dev_->fd(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(offset),
+                         off_t(length)) != 0) {
     return -errno;
   }
   return int(length);

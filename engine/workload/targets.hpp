@@ -48,7 +48,9 @@ class SimArrayTarget final : public Target {
   uint32_t block_size() const override { return 4096; }
   std::unique_ptr<io::Backend> make_backend(unsigned) override { return nullptr; }
   io::IoContext* shared_context() override { return context_.get(); }
-  std::unique_ptr<TargetPort> open_port(io::IoContext& context) override { return inner_->open_port(context); }
+  std::unique_ptr<TargetPort> open_port(io::IoContext& context) override {
+    return inner_->open_port(context);
+  }
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override { return inner_->members(); }
   std::string policy() const override { return inner_->policy(); }

@@ -322,9 +322,9 @@ VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len
   char detail[48];  // ", first bad byte at N" or empty
   auto first_off_pattern = [&] { return first_pattern_mismatch(b, hl, block_len, pattern); };
   auto locate = [&] {
-    const uint32_t bad = pattern.len ? first_off_pattern()
-                                     : first_bad_byte(b, hl, block_len,
-                                                      payload_key(load<uint64_t>(b + kOffSeed), written_at));
+    const uint32_t bad =
+        pattern.len ? first_off_pattern()
+                    : first_bad_byte(b, hl, block_len, payload_key(load<uint64_t>(b + kOffSeed), written_at));
     // All payload bytes as generated and still a mismatch: only possible if
     // the stored checksum itself was damaged in a way the header crc missed.
     if (bad == block_len)
@@ -347,7 +347,8 @@ VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len
       hex(want_text, b + kOffChecksum, n);
       hex(got_text, got, n);
     }
-    return fail("data checksum mismatch (%s want %s got %s)%s", kind_name(found), want_text, got_text, detail);
+    return fail("data checksum mismatch (%s want %s got %s)%s", kind_name(found), want_text, got_text,
+                detail);
   }
   if (pattern.len) {
     const uint32_t p = first_off_pattern();

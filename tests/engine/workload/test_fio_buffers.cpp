@@ -88,7 +88,8 @@ TEST_CASE("refill_buffers: fresh contents for every write", "[buffers]") {
 TEST_CASE("dedupe_mode=working_set: half the writes from a set of 10 % of the blocks", "[buffers]") {
   test::TempDir dir("rs-buffers");
   const std::string path = new_file(dir);
-  write_job(path, {"--dedupe_percentage=50", "--dedupe_mode=working_set", "--dedupe_working_set_percentage=10"});
+  write_job(path,
+            {"--dedupe_percentage=50", "--dedupe_mode=working_set", "--dedupe_working_set_percentage=10"});
   // 1024 writes: unique ones ~ Binomial(1024, 0.5), 512 +- 80 (5 sd); the
   // rest come from 102 contents (10 % of 1024), of which ~500 draws hit
   // nearly all (at least 90). So 522..694 distinct blocks.
@@ -102,8 +103,13 @@ TEST_CASE("dedupe_global=1 shares the working set between jobs", "[buffers]") {
     test::TempDir dir("rs-buffers");
     const std::string path = new_file(dir);
     const std::string g = global ? "--dedupe_global=1" : "--dedupe_global=0";
-    std::vector<std::string> common = {"--rw=write", "--bs=4k", "--size=2m", "--dedupe_percentage=100",
-                                       "--dedupe_mode=working_set", "--dedupe_working_set_percentage=10", g};
+    std::vector<std::string> common = {"--rw=write",
+                                       "--bs=4k",
+                                       "--size=2m",
+                                       "--dedupe_percentage=100",
+                                       "--dedupe_mode=working_set",
+                                       "--dedupe_working_set_percentage=10",
+                                       g};
     std::vector<std::string> args = {"--name=a", "--offset=0"};
     args.insert(args.end(), common.begin(), common.end());
     args.insert(args.end(), {"--name=b", "--offset=2m"});

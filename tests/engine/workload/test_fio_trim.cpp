@@ -63,7 +63,8 @@ RunOutcome run_on(const std::string& path, std::vector<std::string> args) {
 }  // namespace
 
 TEST_CASE("trim options: rw modes and the third bs value", "[trim][job_parser]") {
-  ParseResult r = parse_job_file("[a]\nrw=trim\nbs=8k\n[b]\nrw=randtrim\nbs=4k,8k,16k\n[c]\nrw=trimwrite\n", "x.fio");
+  ParseResult r =
+      parse_job_file("[a]\nrw=trim\nbs=8k\n[b]\nrw=randtrim\nbs=4k,8k,16k\n[c]\nrw=trimwrite\n", "x.fio");
   INFO(r.error);
   REQUIRE(r.ok);
   CHECK(r.jobs[0].rw == RwMode::trim);
@@ -163,8 +164,8 @@ TEST_CASE("trimwrite with different trim and write sizes is refused, naming the 
 TEST_CASE("trims at a queue depth complete one after another, each counted once", "[trim]") {
   // Trims are done at issue: at iodepth=8 on the null target the job still
   // does size/bs of them, and ends.
-  CliParseResult r = parse_cli_job({"--name=t", "--rw=randtrim", "--bs=4k", "--size=1m", "--iodepth=8",
-                                    "--ioengine=null"});
+  CliParseResult r =
+      parse_cli_job({"--name=t", "--rw=randtrim", "--bs=4k", "--size=1m", "--iodepth=8", "--ioengine=null"});
   REQUIRE(r.ok);
   NullTarget target(1 << 20);
   REQUIRE(check_jobs(r.jobs, target).empty());
@@ -196,8 +197,8 @@ TEST_CASE("rate_iops's third value limits trims", "[trim]") {
   // 200 trims at most 1000 per second take at least 0.199 s (the first
   // goes at once); without the limit the null target does them in well
   // under a millisecond each.
-  CliParseResult r = parse_cli_job({"--name=t", "--rw=randtrim", "--bs=4k", "--size=800k", "--ioengine=null",
-                                    "--rate_iops=,,1000"});
+  CliParseResult r = parse_cli_job(
+      {"--name=t", "--rw=randtrim", "--bs=4k", "--size=800k", "--ioengine=null", "--rate_iops=,,1000"});
   REQUIRE(r.ok);
   NullTarget target(1 << 20);
   REQUIRE(check_jobs(r.jobs, target).empty());

@@ -25,8 +25,12 @@ RunOutcome run_on(const std::string& path, std::vector<std::string> args) {
   return fio_test::run_on_file(path, std::move(args));
 }
 
-const std::vector<std::string> kScan = {"--bs=64k", "--size=256k", "--ioengine=psync", "--verify=meta",
-                                        "--verify_pattern=0xaa555aa5", "--verify_interval=512"};
+const std::vector<std::string> kScan = {"--bs=64k",
+                                        "--size=256k",
+                                        "--ioengine=psync",
+                                        "--verify=meta",
+                                        "--verify_pattern=0xaa555aa5",
+                                        "--verify_interval=512"};
 
 std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -41,7 +45,7 @@ TEST_CASE("verify_pattern parses as fio writes it", "[verify][job_parser]") {
   INFO(r.error);
   REQUIRE(r.ok);
   CHECK(r.jobs[0].verify_pattern == std::vector<uint8_t>{0xaa, 0x55, 0x5a, 0xa5});  // in the order written
-  CHECK(r.jobs[1].verify_pattern == std::vector<uint8_t>{0x0a, 0xbc});            // odd digits: padded in front
+  CHECK(r.jobs[1].verify_pattern == std::vector<uint8_t>{0x0a, 0xbc});  // odd digits: padded in front
   CHECK(r.jobs[2].verify_pattern == std::vector<uint8_t>{'a', 'b'});
   CHECK_THAT(parse_job_file("[a]\nverify_pattern=12345\n", "x.fio").error,
              Catch::Contains("verify_pattern '12345' is not supported"));
@@ -67,8 +71,9 @@ TEST_CASE("verify=meta with a pattern: header, then the pattern, checked byte by
   std::vector<unsigned char> c(512, 0);
   verify_fill(VerifyKind::crc32c, c.data(), 512, 0, 1, p);
   c[300] ^= 1;
-  CHECK_THAT(std::string(verify_check(VerifyKind::crc32c, c.data(), 512, 0, p).reason),
-             Catch::StartsWith("data checksum mismatch (crc32c want ") && Catch::EndsWith("first bad byte at 300"));
+  CHECK_THAT(
+      std::string(verify_check(VerifyKind::crc32c, c.data(), 512, 0, p).reason),
+      Catch::StartsWith("data checksum mismatch (crc32c want ") && Catch::EndsWith("first bad byte at 300"));
 }
 
 TEST_CASE("verify_interval: a header every interval, a read job checks them", "[verify][engines]") {

@@ -566,7 +566,8 @@ TEST_CASE("option errors carry the option's own line", "[job_parser]") {
       {"[j]\nrw=randread:8\n", "x.fio:2: rw=randread:8: for random I/O the ':N' postfix"},
       {"[j]\nbs=4k,8k,16q\n", "x.fio:2: bs: "},  // the trim value is checked too
       {"[j]\nbs=4k:8k\n", "x.fio:2: bs: block size ranges"},
-      {"[j]\nrandom_distribution=zoned_abs:60/10:40/90\n", "x.fio:2: random_distribution=zoned_abs is not supported"},
+      {"[j]\nrandom_distribution=zoned_abs:60/10:40/90\n",
+       "x.fio:2: random_distribution=zoned_abs is not supported"},
       {"[j]\nrandom_distribution=pareto:1.5\n", "x.fio:2: pareto input must be in (0, 1)"},
       {"[j]\nrandom_distribution=normal:10:1.5\n", "x.fio:2: random_distribution center must be in [0, 1]"},
       {"[j]\nrandom_distribution=gauss:5\n", "x.fio:2: bad random_distribution 'gauss:5'"},

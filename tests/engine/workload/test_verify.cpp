@@ -390,13 +390,17 @@ TEST_CASE("verify: SHA-1, SHA-256, SHA-512 known answers", "[verify]") {
         "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
         "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f");
   CHECK(hex_of(sha512("", 0)).substr(0, 32) == "cf83e1357eefb8bdf1542850d66d8007");
-  CHECK(hex_of(sha512(kTwoBlock.data(), kTwoBlock.size())).substr(0, 32) == "204a8fc6dda82f0a0ced7beb8e08a416");
+  CHECK(hex_of(sha512(kTwoBlock.data(), kTwoBlock.size())).substr(0, 32) ==
+        "204a8fc6dda82f0a0ced7beb8e08a416");
   CHECK(hex_of(sha512(a1000.data(), a1000.size())).substr(0, 32) == "67ba5535a46e3f86dbfbed8cbbaf0125");
 }
 
 TEST_CASE("verify: XXH32 and CRC-64 known answers", "[verify]") {
   const std::pair<std::string, uint32_t> xx[] = {
-      {"", 0x02cc5d05}, {"a", 0x550d7456}, {"abc", 0x32d153ff}, {"123456789", 0x937bad67},
+      {"", 0x02cc5d05},
+      {"a", 0x550d7456},
+      {"abc", 0x32d153ff},
+      {"123456789", 0x937bad67},
       {"0123456789abcdef0123456789abcdefXYZ", 0x16f9fa69},  // the 16-byte stripes and the tail
   };
   for (const auto& [text, want] : xx) {
@@ -426,9 +430,10 @@ TEST_CASE("verify: the other kinds' layout, round trip and damage", "[verify]") 
     uint32_t header_len;
     const char* name;
   };
-  const Kind k = GENERATE(Kind{VerifyKind::crc64, 3, 40, "crc64"}, Kind{VerifyKind::sha1, 4, 56, "sha1"},
-                          Kind{VerifyKind::sha256, 5, 64, "sha256"}, Kind{VerifyKind::sha512, 6, 96, "sha512"},
-                          Kind{VerifyKind::xxhash, 7, 40, "xxhash"}, Kind{VerifyKind::meta, 8, 32, "meta"});
+  const Kind k =
+      GENERATE(Kind{VerifyKind::crc64, 3, 40, "crc64"}, Kind{VerifyKind::sha1, 4, 56, "sha1"},
+               Kind{VerifyKind::sha256, 5, 64, "sha256"}, Kind{VerifyKind::sha512, 6, 96, "sha512"},
+               Kind{VerifyKind::xxhash, 7, 40, "xxhash"}, Kind{VerifyKind::meta, 8, 32, "meta"});
   INFO(k.name);
   const uint32_t len = 4096;
   const Bytes b = filled(k.kind, len, 1 << 20, 11);
@@ -470,5 +475,6 @@ TEST_CASE("verify: the other kinds' layout, round trip and damage", "[verify]") 
   }
   // Each kind tells its blocks from the others'.
   const VerifyKind other = k.kind == VerifyKind::sha256 ? VerifyKind::crc32c : VerifyKind::sha256;
-  CHECK_THAT(check(other, b, 1 << 20), Catch::StartsWith(std::string("verify kind mismatch: block has ") + k.name));
+  CHECK_THAT(check(other, b, 1 << 20),
+             Catch::StartsWith(std::string("verify kind mismatch: block has ") + k.name));
 }
