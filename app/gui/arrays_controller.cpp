@@ -1,11 +1,11 @@
 #include "arrays_controller.hpp"
 
-#include <algorithm>
-
 #include <sys/stat.h>
 
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QVariantMap>
+#include <algorithm>
 #include <chrono>
 
 #include "discovery/in_use.hpp"
@@ -22,6 +22,19 @@ namespace {
 bool isBlockDevice(const QString& path) {
   struct stat st {};
   return ::stat(path.toLocal8Bit().constData(), &st) == 0 && S_ISBLK(st.st_mode);
+}
+
+// An engine refusal as the window shows it. The engine's "(use --force ...)"
+// is advice for raidscope-cli; the window has no such override, so it says
+// how to free the member instead.
+QString engineError(const std::string& message) {
+  QString m = QString::fromStdString(message);
+  static const QRegularExpression cliHint(QStringLiteral(R"( \(use --force[^)]*\))"));
+  if (m.contains(cliHint))
+    m.replace(cliHint,
+              QStringLiteral(" (if it is no longer needed, clear it first: mdadm --zero-superblock, or "
+                             "delete the image file)"));
+  return m;
 }
 
 }  // namespace
@@ -74,7 +87,9 @@ void ArraysController::setStatus(Status s, const QString& message, const QString
 QVariantList ArraysController::levels() const {
   QVariantList out;
   for (const auto& l : levels::builtin().levels)
-    out.push_back(QVariantMap{{"level", l.level}, {"name", QString::fromLatin1(l.name)}, {"min", l.min_members},
+    out.push_back(QVariantMap{{"level", l.level},
+                              {"name", QString::fromLatin1(l.name)},
+                              {"min", l.min_members},
                               {"max", l.max_members}});
   return out;
 }
@@ -128,8 +143,9 @@ void ArraysController::inspect(const QStringList& paths) {
   });
 }
 
-bool ArraysController::create(int level, const QString& layout, const QString& chunk, const QStringList& pathsIn,
-                              const QString& newFileSize, const QString& confirmation) {
+bool ArraysController::create(int level, const QString& layout, const QString& chunk,
+                              const QStringList& pathsIn, const QString& newFileSize,
+                              const QString& confirmation) {
   if (working()) return false;
   QStringList paths;
   for (const auto& p : pathsIn)
@@ -159,12 +175,13 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
     o.chunk_bytes = uint32_t(c.value);
   }
   if (level == 5) {  // mdadm's default left-symmetric (the engine takes the word as given)
-    auto w = layout::parse_raid5_layout(layout.trimmed().isEmpty() ? "left-symmetric" : layout.trimmed().toStdString());
-    if (!w) return refuse(QString::fromStdString(w.error().message));
+    auto w = layout::parse_raid5_layout(layout.trimmed().isEmpty() ? "left-symmetric"
+                                                                   : layout.trimmed().toStdString());
+    if (!w) return refuse(engineError(w.error().message));
     o.layout = uint32_t(*w);
   } else if (level == 10 && !layout.trimmed().isEmpty()) {
     auto w = layout::parse_raid10_layout(layout.trimmed().toStdString(), o.raid_disks);
-    if (!w) return refuse(QString::fromStdString(w.error().message));
+    if (!w) return refuse(engineError(w.error().message));
     o.layout = *w;
   } else if (!layout.trimmed().isEmpty()) {
     return refuse(tr("A layout applies to raid10 and raid5 only"));
@@ -181,7 +198,8 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
   for (const auto& p : paths)
     if (isBlockDevice(p)) devices << p;
   if (!devices.isEmpty() && confirmation.trimmed() != "WRITE")
-    return refuse(tr("Creating writes to %1, destroying what it holds: type WRITE to confirm").arg(devices.join(", ")));
+    return refuse(
+        tr("Creating writes to %1, destroying what it holds: type WRITE to confirm").arg(devices.join(", ")));
   o.name = "raidscope";
   joinWorker();
   cancel_ = false;
@@ -195,9 +213,9 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
     auto made = raid::Array::create(levels::builtin(), o, ps);
     QString err;
     if (!made)
-      err = QString::fromStdString(made.error().message);
+      err = engineError(made.error().message);
     else if (rs::Status st = (*made)->close(); !st)
-      err = QString::fromStdString(st.error().message);
+      err = engineError(st.error().message);
     if (made) made->reset();  // the array is destroyed here, off the GUI thread
     QMetaObject::invokeMethod(
         this,
@@ -247,7 +265,7 @@ bool ArraysController::onArray(const QString& name, Work work) {
         [this, work](raid::Array* a) -> QString {
           if (!a) return tr("The array closed before the task could start");
           auto t = work(*a);
-          if (!t) return QString::fromStdString(t.error().message);
+          if (!t) return engineError(t.error().message);
           std::lock_guard lock(mutex_);
           task_ = *t;
           return {};
@@ -269,15 +287,17 @@ bool ArraysController::onArray(const QString& name, Work work) {
   worker_ = std::thread([this, members, work] {
     auto arr = raid::Array::assemble(levels::builtin(), members, {});
     if (!arr) {
-      QString e = QString::fromStdString(arr.error().message);
-      QMetaObject::invokeMethod(this, [this, e] { setStatus(Error, {}, e); }, Qt::QueuedConnection);
+      QString e = engineError(arr.error().message);
+      QMetaObject::invokeMethod(
+          this, [this, e] { setStatus(Error, {}, e); }, Qt::QueuedConnection);
       return;
     }
     auto t = work(**arr);
     if (!t) {
-      QString e = QString::fromStdString(t.error().message);
+      QString e = engineError(t.error().message);
       (void)(*arr)->close();
-      QMetaObject::invokeMethod(this, [this, e] { setStatus(Error, {}, e); }, Qt::QueuedConnection);
+      QMetaObject::invokeMethod(
+          this, [this, e] { setStatus(Error, {}, e); }, Qt::QueuedConnection);
       return;
     }
     {
@@ -299,7 +319,7 @@ void ArraysController::follow(io::TaskHandle task) {
     task_.reset();
   }
   const bool cancelled = !st && st.error().code == Errc::cancelled;
-  const QString err = st ? QString() : QString::fromStdString(st.error().message);
+  const QString err = st ? QString() : engineError(st.error().message);
   QMetaObject::invokeMethod(
       this,
       [this, cancelled, err] {
@@ -322,7 +342,8 @@ void ArraysController::follow(io::TaskHandle task) {
 }
 
 bool ArraysController::check(bool repair) {
-  return onArray(repair ? tr("Repair") : tr("Check"), [repair](raid::Array& a) { return a.start_check(repair); });
+  return onArray(repair ? tr("Repair") : tr("Check"),
+                 [repair](raid::Array& a) { return a.start_check(repair); });
 }
 
 bool ArraysController::failMember(int slot) {
