@@ -22,6 +22,7 @@ void on_signal(int sig) {
 
 [[noreturn]] void raise(const Error& e) {
   if (e.is_usage()) throw UsageError(e.message);
+  if (e.overridable) throw RuntimeError(e.message + " (use --force to overwrite)");
   throw RuntimeError(e.message);
 }
 

@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QVariantMap>
 #include <algorithm>
 #include <chrono>
@@ -24,16 +23,15 @@ bool isBlockDevice(const QString& path) {
   return ::stat(path.toLocal8Bit().constData(), &st) == 0 && S_ISBLK(st.st_mode);
 }
 
-// An engine refusal as the window shows it. The engine's "(use --force ...)"
-// is advice for raidscope-cli; the window has no such override, so it says
-// how to free the member instead.
-QString engineError(const std::string& message) {
-  QString m = QString::fromStdString(message);
-  static const QRegularExpression cliHint(QStringLiteral(R"( \(use --force[^)]*\))"));
-  if (m.contains(cliHint))
-    m.replace(cliHint,
-              QStringLiteral(" (if it is no longer needed, clear it first: mdadm --zero-superblock, or "
-                             "delete the image file)"));
+// An engine error as the window shows it. A refusal that raidscope-cli
+// would override with --force has no override here: say how to free the
+// member instead.
+QString engineError(const rs::Error& e) {
+  QString m = QString::fromStdString(e.message);
+  if (e.overridable)
+    m += QStringLiteral(
+        " (if it is no longer needed, clear it first: mdadm --zero-superblock, or delete the "
+        "image file)");
   return m;
 }
 
@@ -177,11 +175,11 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
   if (level == 5) {  // mdadm's default left-symmetric (the engine takes the word as given)
     auto w = layout::parse_raid5_layout(layout.trimmed().isEmpty() ? "left-symmetric"
                                                                    : layout.trimmed().toStdString());
-    if (!w) return refuse(engineError(w.error().message));
+    if (!w) return refuse(engineError(w.error()));
     o.layout = uint32_t(*w);
   } else if (level == 10 && !layout.trimmed().isEmpty()) {
     auto w = layout::parse_raid10_layout(layout.trimmed().toStdString(), o.raid_disks);
-    if (!w) return refuse(engineError(w.error().message));
+    if (!w) return refuse(engineError(w.error()));
     o.layout = *w;
   } else if (!layout.trimmed().isEmpty()) {
     return refuse(tr("A layout applies to raid10 and raid5 only"));
@@ -213,9 +211,9 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
     auto made = raid::Array::create(levels::builtin(), o, ps);
     QString err;
     if (!made)
-      err = engineError(made.error().message);
+      err = engineError(made.error());
     else if (rs::Status st = (*made)->close(); !st)
-      err = engineError(st.error().message);
+      err = engineError(st.error());
     if (made) made->reset();  // the array is destroyed here, off the GUI thread
     QMetaObject::invokeMethod(
         this,
@@ -265,7 +263,7 @@ bool ArraysController::onArray(const QString& name, Work work) {
         [this, work](raid::Array* a) -> QString {
           if (!a) return tr("The array closed before the task could start");
           auto t = work(*a);
-          if (!t) return engineError(t.error().message);
+          if (!t) return engineError(t.error());
           std::lock_guard lock(mutex_);
           task_ = *t;
           return {};
@@ -287,14 +285,14 @@ bool ArraysController::onArray(const QString& name, Work work) {
   worker_ = std::thread([this, members, work] {
     auto arr = raid::Array::assemble(levels::builtin(), members, {});
     if (!arr) {
-      QString e = engineError(arr.error().message);
+      QString e = engineError(arr.error());
       QMetaObject::invokeMethod(
           this, [this, e] { setStatus(Error, {}, e); }, Qt::QueuedConnection);
       return;
     }
     auto t = work(**arr);
     if (!t) {
-      QString e = engineError(t.error().message);
+      QString e = engineError(t.error());
       (void)(*arr)->close();
       QMetaObject::invokeMethod(
           this, [this, e] { setStatus(Error, {}, e); }, Qt::QueuedConnection);
@@ -319,7 +317,7 @@ void ArraysController::follow(io::TaskHandle task) {
     task_.reset();
   }
   const bool cancelled = !st && st.error().code == Errc::cancelled;
-  const QString err = st ? QString() : engineError(st.error().message);
+  const QString err = st ? QString() : engineError(st.error());
   QMetaObject::invokeMethod(
       this,
       [this, cancelled, err] {

@@ -32,12 +32,21 @@ const char* errc_name(Errc c);
 struct Error {
   Errc code = Errc::internal;
   std::string message;
+  // A refusal the caller may override on purpose (existing data that an
+  // explicit --force, or the GUI's confirmation, accepts to destroy). The
+  // front end says how; the message itself names only what is there.
+  bool overridable = false;
 
   bool is_usage() const { return code == Errc::invalid_argument; }
 };
 
 inline Error make_error(Errc code, std::string message) {
   return Error{code, std::move(message)};
+}
+
+// A refusal to destroy what a target holds, which `force` would override.
+inline Error overridable_refusal(std::string message) {
+  return Error{Errc::refused, std::move(message), true};
 }
 
 // CLI exit status for an error: 2 usage, 1 run time.

@@ -21,8 +21,8 @@ namespace {
 constexpr uint64_t kDataOffsetSectors = 2048;   // 1 MiB: superblock at 4 KiB, room for a bitmap
 constexpr uint64_t kMinDataBytes = 4ull << 20;  // refuse toy members below this
 constexpr uint64_t kMinMemberBytes = kDataOffsetSectors * kSectorBytes + kMinDataBytes;
-constexpr uint32_t kMaxDev = 128;  // role table entries
-constexpr uint64_t kBitmapOffsetSectors = 8;    // mdadm's internal bitmap: right after the superblock
+constexpr uint32_t kMaxDev = 128;             // role table entries
+constexpr uint64_t kBitmapOffsetSectors = 8;  // mdadm's internal bitmap: right after the superblock
 
 std::string host_name() {
   char buf[256] = {};
@@ -48,7 +48,8 @@ Result<bool> check_target(const std::string& p, const CreateOptions& o) {
   if (::stat(p.c_str(), &st) != 0) {
     if (errno != ENOENT) return make_error(Errc::not_found, p + ": " + std::strerror(errno));
     if (!o.create_files_bytes)
-      return make_error(Errc::not_found, p + ": does not exist (use --create-files=SIZE to create image files)");
+      return make_error(Errc::not_found,
+                        p + ": does not exist (use --create-files=SIZE to create image files)");
     auto parent = std::filesystem::path(p).parent_path();
     if (!parent.empty() && !std::filesystem::is_directory(parent))
       return make_error(Errc::not_found, p + ": directory " + parent.string() + " does not exist");
@@ -62,8 +63,7 @@ Result<bool> check_target(const std::string& p, const CreateOptions& o) {
     std::string sig = md_member_of(p);
     if (sig.empty()) sig = discovery::existing_signature(p);
     if (!sig.empty())
-      return make_error(Errc::refused,
-                        p + ": holds " + sig + "; creating an array would destroy it (use --force to overwrite)");
+      return overridable_refusal(p + ": holds " + sig + "; creating an array would destroy it");
   }
   return false;
 }
@@ -75,8 +75,8 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   // ---- the request itself ----
   const LevelInfo* level = levels.find(o.level);
   if (!level)
-    return make_error(Errc::invalid_argument,
-                      "--level=" + std::to_string(o.level) + " is not supported (levels: " + levels.names() + ")");
+    return make_error(Errc::invalid_argument, "--level=" + std::to_string(o.level) +
+                                                  " is not supported (levels: " + levels.names() + ")");
   if (o.raid_disks < level->min_members || o.raid_disks > level->max_members)
     return make_error(Errc::invalid_argument, "--raid-devices: " + std::string(level->name) + " takes " +
                                                   std::to_string(level->min_members) + " to " +
@@ -87,8 +87,8 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
                                                   std::to_string(paths.size()) + " member(s) given");
   const bool chunked = o.level != 1;
   if (chunked && (o.chunk_bytes < 4096 || (o.chunk_bytes & (o.chunk_bytes - 1))))
-    return make_error(Errc::invalid_argument,
-                      "--chunk must be a power of two of at least 4K, got " + std::to_string(o.chunk_bytes) + " bytes");
+    return make_error(Errc::invalid_argument, "--chunk must be a power of two of at least 4K, got " +
+                                                  std::to_string(o.chunk_bytes) + " bytes");
   std::string set_name = o.name.empty() ? "raidscope" : o.name;
   if (set_name.find(':') == std::string::npos) set_name = host_name() + ":" + set_name;
   if (set_name.size() > 32)
@@ -97,8 +97,8 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   if (Status s = discovery::check_distinct(paths); !s) return s.error();
   if (o.create_files_bytes && o.create_files_bytes < kMinMemberBytes)
     return make_error(Errc::invalid_argument, "--create-files size " + std::to_string(o.create_files_bytes) +
-                                                  " is too small (at least " + std::to_string(kMinMemberBytes) +
-                                                  " bytes)");
+                                                  " is too small (at least " +
+                                                  std::to_string(kMinMemberBytes) + " bytes)");
 
   // ---- every target, before anything is written ----
   std::vector<bool> to_create(paths.size(), false);
@@ -118,7 +118,8 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
     if (!dev) return make_error(Errc::busy, err);
     if (dev->size_bytes() < kMinMemberBytes)
       return make_error(Errc::refused, paths[i] + ": too small (" + std::to_string(dev->size_bytes()) +
-                                           " bytes; a member needs at least " + std::to_string(kMinMemberBytes) + ")");
+                                           " bytes; a member needs at least " +
+                                           std::to_string(kMinMemberBytes) + ")");
     smallest = std::min(smallest, dev->size_bytes());
     devs[i] = std::move(dev);
   }
@@ -143,9 +144,8 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   const uint64_t bitmap_at = (ondisk::kSbOffsetSectors + kBitmapOffsetSectors) * kSectorBytes;
   const uint64_t bitmap_room = kDataOffsetSectors * kSectorBytes - bitmap_at;
   const uint64_t sync_size = arr->personality_->bitmap_sectors();
-  const bool want_bitmap =
-      o.bitmap == BitmapMode::internal ||
-      (o.bitmap == BitmapMode::automatic && arr->size_bytes() > (100ull << 30));
+  const bool want_bitmap = o.bitmap == BitmapMode::internal ||
+                           (o.bitmap == BitmapMode::automatic && arr->size_bytes() > (100ull << 30));
   uint32_t bitmap_chunk = o.bitmap_chunk_bytes;
   if (want_bitmap) {
     if (bitmap_chunk) {
@@ -153,7 +153,8 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
         return make_error(Errc::invalid_argument, "--bitmap-chunk: " + why);
     } else {
       bitmap_chunk = 64u << 20;
-      while (!ondisk::validate_new_bitmap(sync_size, bitmap_chunk, bitmap_room).empty() && bitmap_chunk < (1u << 31))
+      while (!ondisk::validate_new_bitmap(sync_size, bitmap_chunk, bitmap_room).empty() &&
+             bitmap_chunk < (1u << 31))
         bitmap_chunk <<= 1;
     }
   } else if (o.bitmap_chunk_bytes && o.bitmap == BitmapMode::none) {
@@ -220,7 +221,8 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
     const auto head = ondisk::encode_bitmap(bsb);
     std::memcpy(image.data(), head.data(), head.size());
     if (!all_new)
-      for (uint64_t c = 0; c < chunks; ++c) image.data()[ondisk::kBitmapSuperBytes + c / 8] |= uint8_t(1u << (c % 8));
+      for (uint64_t c = 0; c < chunks; ++c)
+        image.data()[ondisk::kBitmapSuperBytes + c / 8] |= uint8_t(1u << (c % 8));
     for (size_t i = 0; i < devs.size(); ++i) {
       std::string err;
       if (!devs[i]->write_at(bitmap_at, image.data(), image.size(), &err) || !devs[i]->flush(&err)) {

@@ -3,13 +3,13 @@
 // member, check and repair. Each works piece by piece under the resync
 // barrier, reports progress, stops within a piece of a cancel, and records
 // where it got.
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include "discovery/signature.hpp"
 #include "io/uring_backend.hpp"
@@ -71,7 +71,7 @@ void Array::stop_tasks() {
     tasks = tasks_;
   }
   for (auto& t : tasks) (void)t.task->wait();  // each reports its own outcome as an event
-  threads.clear();  // joins
+  threads.clear();                             // joins
   std::lock_guard lock(task_mutex_);
   tasks_.clear();
 }
@@ -100,7 +100,8 @@ Status Array::read_member(const MemberTable& t, int slot, uint64_t dev_sector, v
   return maintenance_transfer(t, slot, false, dev_sector, buf, bytes);
 }
 
-Status Array::write_member(const MemberTable& t, int slot, uint64_t dev_sector, const void* buf, uint64_t bytes) {
+Status Array::write_member(const MemberTable& t, int slot, uint64_t dev_sector, const void* buf,
+                           uint64_t bytes) {
   return maintenance_transfer(t, slot, true, dev_sector, const_cast<void*>(buf), bytes);
 }
 
@@ -206,8 +207,8 @@ Status Array::run_rebuild(io::TaskState& task, int slot) {
     if (task.cancel_requested()) {
       // Like md, record how far we got so the rebuild resumes there.
       (void)sync_now();  // a failed checkpoint only costs rework at the next add
-      return make_error(Errc::cancelled, "rebuild of " + target.name + " stopped at " + percent(dev_sector, total) +
-                                             "; run add again to resume");
+      return make_error(Errc::cancelled, "rebuild of " + target.name + " stopped at " +
+                                             percent(dev_sector, total) + "; run add again to resume");
     }
     const PieceRange r = personality_->rebuild_range(slot, dev_sector);
     {
@@ -244,9 +245,8 @@ Result<io::TaskHandle> Array::start_check(bool repair) {
   if (read_only_ && repair) return make_error(Errc::refused, "the array was assembled read-only");
   if (simulated_) return make_error(Errc::unsupported, "check needs real members");
   mismatch_cnt_ = 0;
-  return start_task(repair ? "repair" : "check", "", [this, repair](io::TaskState& task) {
-    return run_check(task, repair);
-  });
+  return start_task(repair ? "repair" : "check", "",
+                    [this, repair](io::TaskState& task) { return run_check(task, repair); });
 }
 
 Status Array::run_check(io::TaskState& task, bool repair) {
@@ -259,9 +259,9 @@ Status Array::run_check(io::TaskState& task, bool repair) {
   for (uint64_t sector = 0; sector < total;) {
     task.set_done(sector * kSectorBytes);
     if (task.cancel_requested())
-      return make_error(Errc::cancelled, std::string(repair ? "repair" : "check") + " stopped at " +
-                                             percent(sector, total) + " (mismatches so far: " +
-                                             std::to_string(mismatch_cnt_.load()) + ")");
+      return make_error(Errc::cancelled,
+                        std::string(repair ? "repair" : "check") + " stopped at " + percent(sector, total) +
+                            " (mismatches so far: " + std::to_string(mismatch_cnt_.load()) + ")");
     const PieceRange r = personality_->check_range(sector);
     ResyncBarrier::Piece piece(barrier_, r.array_lo, r.array_hi);
     auto res = personality_->check_piece(*table(), r, repair);
@@ -300,31 +300,36 @@ Status check_add_target(const std::string& path, const ondisk::Uuid& array_uuid,
       sig = "an md superblock of another array (" + ondisk::uuid_to_string(res.sb.set_uuid) + ")";
   }
   if (!ours && !sig.empty() && !force)
-    return make_error(Errc::refused, path + ": holds " + sig + "; adding it would destroy it (use --force to overwrite)");
+    return overridable_refusal(path + ": holds " + sig + "; adding it would destroy it");
   return {};
 }
 
 }  // namespace
 
 Result<io::TaskHandle> Array::start_add(const std::string& path, const AddOptions& opt) {
-  if (read_only_ || simulated_) return make_error(Errc::refused, "members can only be added to a real, writable array");
+  if (read_only_ || simulated_)
+    return make_error(Errc::refused, "members can only be added to a real, writable array");
   int slot = slot_of(path);
   if (slot >= 0 && (*table())[slot].state != MemberState::recovering)
-    return make_error(Errc::invalid_argument, path + " is already an active member (role " + std::to_string(slot) + ")");
+    return make_error(Errc::invalid_argument,
+                      path + " is already an active member (role " + std::to_string(slot) + ")");
   if (slot < 0) {
     {
       const TableRef t = table();
       for (int i = 0; i < t->size() && slot < 0; ++i)
-        if ((*t)[i].state == MemberState::missing || (*t)[i].state == MemberState::faulty || !(*t)[i].present())
+        if ((*t)[i].state == MemberState::missing || (*t)[i].state == MemberState::faulty ||
+            !(*t)[i].present())
           slot = i;
     }
     if (slot < 0)
-      return make_error(Errc::refused, "the array has no missing or failed member: nothing to rebuild onto " + path);
+      return make_error(Errc::refused,
+                        "the array has no missing or failed member: nothing to rebuild onto " + path);
     struct stat st {};
     bool created = false;
     if (::stat(path.c_str(), &st) != 0) {
       if (!opt.create_files_bytes)
-        return make_error(Errc::not_found, path + ": does not exist (use --create-files=SIZE to create an image file)");
+        return make_error(Errc::not_found,
+                          path + ": does not exist (use --create-files=SIZE to create an image file)");
       const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
       if (fd < 0 || ::ftruncate(fd, off_t(opt.create_files_bytes)) != 0) {
         const std::string why = std::strerror(errno);
@@ -353,7 +358,8 @@ Result<io::TaskHandle> Array::start_add(const std::string& path, const AddOption
     for (bool used = true; used;) {
       used = false;
       for (int i = 0; i < t.size(); ++i)
-        if (i != slot && t[i].dev && t[i].state != MemberState::faulty && member_sb_[size_t(i)].dev_number == dev_number)
+        if (i != slot && t[i].dev && t[i].state != MemberState::faulty &&
+            member_sb_[size_t(i)].dev_number == dev_number)
           used = true;
       if (used) ++dev_number;
     }

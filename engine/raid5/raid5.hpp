@@ -77,8 +77,8 @@ class Raid5Personality final : public raid::Personality {
   struct Piece;
   struct Batch;
   uint64_t row_sectors() const { return uint64_t(geo_.chunk_sectors) * uint64_t(geo_.data_disks()); }
-  bool readable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot, uint64_t dev_sector,
-                uint64_t n) const;
+  bool readable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot,
+                uint64_t dev_sector, uint64_t n) const;
   bool writable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot) const;
 
   // ---- raid5_io.cpp: array I/O in, reads straight to the members ----
@@ -111,7 +111,7 @@ class Raid5Personality final : public raid::Personality {
 
   // ---- stripe_batch.cpp: one batch of heads on one context ----
   void batch_start(Batch& b);
-  bool batch_plan(Batch& b);
+  void batch_plan(Batch& b);
   void batch_issue(Batch& b, bool write);
   void batch_compute(Batch& b);
   static void batch_child_done(io::MemberIo& mio, int result);
@@ -126,7 +126,7 @@ class Raid5Personality final : public raid::Personality {
   StripeQueues queues_;
   std::vector<raid::ArrayIo*> waiters_;  // bios waiting for a free head
   size_t in_round_ = 0;                  // heads a batch is handling
-  bool unplug_pending_ = false;           // an unplug is posted (to unplug_at_ until it is sent)
+  bool unplug_pending_ = false;          // an unplug is posted (to unplug_at_ until it is sent)
   io::IoContext* unplug_at_ = nullptr;
   uint64_t touch_pass_ = 0;
   std::atomic<int> cache_size_{256};  // md's default stripe_cache_size

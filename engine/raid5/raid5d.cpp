@@ -58,7 +58,8 @@ void Raid5Personality::attach(ArrayIo& io) {
         parked = true;
         break;
       }
-      if (std::find(h->bios.begin(), h->bios.end(), &io) == h->bios.end()) {
+      // A head first touched in this pass already lists this bio.
+      if (h->touch_pass != pass && std::find(h->bios.begin(), h->bios.end(), &io) == h->bios.end()) {
         h->bios.push_back(&io);
         ++st.pending_heads;
       }
@@ -148,7 +149,8 @@ void Raid5Personality::raid5d(io::IoContext* here) {
       h->writing.swap(h->towrite);
       h->reading.swap(h->toread);
       h->round_bios.swap(h->bios);
-      const int written = int(std::count_if(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; }));
+      const int written =
+          int(std::count_if(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; }));
       queues_.io_started(*id);
       if (written == dd) queues_.full_write_started(*id);
       io::IoContext* ctx = &h->round_bios.front()->port->context();

@@ -40,7 +40,7 @@ void Raid5Personality::batch_start(Batch& b) {
 
 // Which pages each head must read first; a head that cannot be served
 // (two members short) is marked failed.
-bool Raid5Personality::batch_plan(Batch& b) {
+void Raid5Personality::batch_plan(Batch& b) {
   const raid::MemberTable& table = core_.table(*b.parent);
   const int disks = geo_.raid_disks;
   std::fill(b.io.begin(), b.io.end(), 0);
@@ -80,7 +80,6 @@ bool Raid5Personality::batch_plan(Batch& b) {
       }
     }
   }
-  return true;
 }
 
 // The flagged pages of b.io, one member I/O per run of heads whose columns
@@ -102,12 +101,15 @@ void Raid5Personality::batch_issue(Batch& b, bool write) {
       const StripeHead* start = b.heads[hi];
       uint8_t* const start_buf = write ? b.buf[hi * size_t(disks) + size_t(m)] : cache_.page(m, start->slot);
       uint32_t count = 0;
-      for (; hi < b.heads.size() && b.io[hi * size_t(disks) + size_t(m)] && count < kMaxRunPages; ++hi, ++count) {
+      for (; hi < b.heads.size() && b.io[hi * size_t(disks) + size_t(m)] && count < kMaxRunPages;
+           ++hi, ++count) {
         const StripeHead* h = b.heads[hi];
         const uint8_t* buf = write ? b.buf[hi * size_t(disks) + size_t(m)] : cache_.page(m, h->slot);
-        if (count && (h->column != start->column + count || buf != start_buf + size_t(count) * kPageBytes)) break;
+        if (count && (h->column != start->column + count || buf != start_buf + size_t(count) * kPageBytes))
+          break;
         b.run_heads[next_run++] = b.heads[hi];
-        if (!write && std::any_of(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; })) ++prereads;
+        if (!write && std::any_of(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; }))
+          ++prereads;
       }
       Child& c = b.children[next_child++];
       c.parent = b.parent;
@@ -175,7 +177,9 @@ void Raid5Personality::batch_child_done(io::MemberIo& mio, int result) {
 void Raid5Personality::batch_compute(Batch& b) {
   const raid::MemberTable& table = core_.table(*b.parent);
   const int disks = geo_.raid_disks;
-  std::vector<uint8_t*> vec(size_t(disks) * 2 + 1);
+  // Per thread, kept between calls: no allocation per batch.
+  static thread_local std::vector<uint8_t*> vec;
+  vec.assign(size_t(disks) * 2 + 1, nullptr);
   alignas(64) static thread_local uint8_t scratch[kPageBytes];
   std::fill(b.io.begin(), b.io.end(), 0);
   for (size_t hi = 0; hi < b.heads.size(); ++hi) {

@@ -4,7 +4,9 @@
 
 namespace rs::raid5 {
 
-const char* scheduling_name(Scheduling s) { return s == Scheduling::legacy ? "legacy" : "priority"; }
+const char* scheduling_name(Scheduling s) {
+  return s == Scheduling::legacy ? "legacy" : "priority";
+}
 
 std::optional<Scheduling> scheduling_from_name(const std::string& name) {
   if (name == "legacy") return Scheduling::legacy;
@@ -37,10 +39,11 @@ uint64_t StripeQueues::pop(Stripe::List l) {
   return id;
 }
 
-void StripeQueues::add_handle(uint64_t id) { push(id, Stripe::List::handle); }
+void StripeQueues::add_handle(uint64_t id) {
+  push(id, Stripe::List::handle);
+}
 
 void StripeQueues::add_delayed(uint64_t id) {
-  at(id).delayed = true;
   push(id, Stripe::List::delayed);
 }
 
@@ -50,7 +53,6 @@ void StripeQueues::remove(uint64_t id) {
   Stripe& s = it->second;
   if (s.list != Stripe::List::none) list(s.list).erase(s.pos);
   s.list = Stripe::List::none;
-  s.delayed = false;  // md's make_request clears STRIPE_DELAYED for a new bio
 }
 
 std::optional<uint64_t> StripeQueues::delayed_front() const {
@@ -64,7 +66,6 @@ void StripeQueues::activate_delayed() {
     const uint64_t id = pop(Stripe::List::delayed);
     ++released_total_;
     Stripe& s = at(id);
-    s.delayed = false;
     if (!s.preread_active) {
       s.preread_active = true;
       ++preread_active_;
@@ -74,7 +75,9 @@ void StripeQueues::activate_delayed() {
   }
 }
 
-void StripeQueues::io_started(uint64_t id) { at(id).io_started = true; }
+void StripeQueues::io_started(uint64_t id) {
+  at(id).io_started = true;
+}
 
 void StripeQueues::full_write_started(uint64_t id) {
   Stripe& s = at(id);

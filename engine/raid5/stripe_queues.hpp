@@ -28,7 +28,6 @@ inline constexpr int kDefaultBypassThreshold = 1;
 class StripeQueues {
  public:
   struct Stripe {
-    bool delayed = false;         // STRIPE_DELAYED: on delayed_list
     bool preread_active = false;  // STRIPE_PREREAD_ACTIVE: counted in preread_active_stripes
     bool io_started = false;      // STRIPE_IO_STARTED: member I/O issued since last handled
     bool full_write = false;      // STRIPE_FULL_WRITE: counted in pending_full_writes
@@ -51,11 +50,11 @@ class StripeQueues {
   void activate_delayed();
 
   // ---- stripe state the handler reports ----
-  void io_started(uint64_t id);           // ops_run_io: set STRIPE_IO_STARTED
-  void full_write_started(uint64_t id);   // all data blocks overwritten: STRIPE_FULL_WRITE
-  void write_completed(uint64_t id);      // clears STRIPE_FULL_WRITE (pending_full_writes--)
-  void preread_done(uint64_t id);         // clears STRIPE_PREREAD_ACTIVE
-  void forget(uint64_t id);               // the stripe went back to the inactive list
+  void io_started(uint64_t id);          // ops_run_io: set STRIPE_IO_STARTED
+  void full_write_started(uint64_t id);  // all data blocks overwritten: STRIPE_FULL_WRITE
+  void write_completed(uint64_t id);     // clears STRIPE_FULL_WRITE (pending_full_writes--)
+  void preread_done(uint64_t id);        // clears STRIPE_PREREAD_ACTIVE
+  void forget(uint64_t id);              // the stripe went back to the inactive list
   // md's get_active_stripe taking a queued stripe for a new bio
   // (list_del_init): off whichever list it is on, its state kept.
   void remove(uint64_t id);

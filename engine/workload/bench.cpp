@@ -39,10 +39,11 @@ void warn_sparse(const std::vector<std::string>& paths, BenchNotes* notes) {
     const double allocated = double(st.st_blocks) * 512.0 / double(st.st_size);
     if (allocated >= 0.9) continue;
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "%s is sparse (%.0f%% of its %lld MiB allocated): reads of parts never written return zeros "
-                  "without reaching the disk; write the region first for disk figures",
-                  path.c_str(), 100.0 * allocated, static_cast<long long>(st.st_size >> 20));
+    std::snprintf(
+        buf, sizeof buf,
+        "%s is sparse (%.0f%% of its %lld MiB allocated): reads of parts never written return zeros "
+        "without reaching the disk; write the region first for disk figures",
+        path.c_str(), 100.0 * allocated, static_cast<long long>(st.st_size >> 20));
     notes->warnings.push_back(buf);
   }
 }
@@ -106,7 +107,8 @@ Result<std::unique_ptr<BenchSession>> BenchSession::open(BenchSpec spec, BenchNo
   if (Status st = s->open_target(notes); !st) return st.error();
   std::string bad = check_jobs(s->spec_.jobs, *s->target_);
   if (!bad.empty()) return usage(bad);
-  if (std::any_of(s->spec_.jobs.begin(), s->spec_.jobs.end(), [](const auto& j) { return does_read(j.rw); })) {
+  if (std::any_of(s->spec_.jobs.begin(), s->spec_.jobs.end(),
+                  [](const auto& j) { return does_read(j.rw); })) {
     std::vector<std::string> files;
     for (const auto& m : s->target_->members()) files.push_back(m.path);
     warn_sparse(files, notes);
@@ -142,7 +144,8 @@ Status BenchSession::open_target(BenchNotes* notes) {
       if (m < 0 || m >= array_->raid_disks())
         return usage("--fail-member: no member " + std::to_string(m) + " (0.." +
                      std::to_string(array_->raid_disks() - 1) + ")");
-      if (!(sp.fail_member_at->second >= 0)) return usage("--fail-member: the time must be 0 or more seconds");
+      if (!(sp.fail_member_at->second >= 0))
+        return usage("--fail-member: the time must be 0 or more seconds");
     }
     if (Status st = apply_profiles(notes); !st) return st;
     target_ = std::make_unique<ArrayTarget>(*array_);
@@ -183,10 +186,11 @@ Status BenchSession::open_target(BenchNotes* notes) {
       return make_error(Errc::busy, filename + ": refusing to write: " + why);
     std::string sig = discovery::existing_signature(filename);
     if (!sig.empty())
-      return make_error(Errc::refused, filename + ": holds " + sig + "; a write job would destroy it (use --force)");
+      return overridable_refusal(filename + ": holds " + sig + "; a write job would destroy it");
   }
   std::string err;
-  auto dev = io::MemberDevice::open(filename, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
+  auto dev =
+      io::MemberDevice::open(filename, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
   if (!dev) return make_error(Errc::busy, err);
   target_ = std::make_unique<DeviceTarget>(std::move(dev));
   return {};
@@ -199,8 +203,8 @@ Status BenchSession::apply_profiles(BenchNotes* notes) {
   std::vector<std::optional<io::DeviceProfile>> per(static_cast<size_t>(n));
   for (auto& [idx, prof] : spec_.profiles) {
     if (idx >= n)
-      return usage("--member-profile: member " + std::to_string(idx) + " is beyond the array's " + std::to_string(n) +
-                   " members");
+      return usage("--member-profile: member " + std::to_string(idx) + " is beyond the array's " +
+                   std::to_string(n) + " members");
     for (int i = 0; i < n; ++i)
       if (idx < 0 || idx == i) per[size_t(i)] = prof;
   }
@@ -221,10 +225,11 @@ Status BenchSession::apply_profiles(BenchNotes* notes) {
   notes->info.push_back("host probe: " + mb(host) + " from " + (first ? first->path() : "-") +
                         "; emulated members need " + mb(need) + " together");
   if (need > 0.9 * host)
-    return make_error(Errc::refused, "the member profiles need " + mb(need) + " together but the host disk delivered " +
-                                         mb(host) + " in a quick probe; slow them with --profile-scale=" +
-                                         std::to_string(std::floor(host * 0.8 / need * 100) / 100).substr(0, 4) +
-                                         " or use fewer/slower profiles");
+    return make_error(Errc::refused,
+                      "the member profiles need " + mb(need) + " together but the host disk delivered " +
+                          mb(host) + " in a quick probe; slow them with --profile-scale=" +
+                          std::to_string(std::floor(host * 0.8 / need * 100) / 100).substr(0, 4) +
+                          " or use fewer/slower profiles");
   for (int i = 0; i < n; ++i)
     if (per[size_t(i)] && (*t)[i].dev)
       if (Status st = array_->set_member_model(i, io::make_model(*per[size_t(i)]), per[size_t(i)]->name); !st)
@@ -238,7 +243,12 @@ void BenchSession::register_profile_tunable() {
   for (const auto& dir : spec_.profile_dirs)
     for (const auto& p : io::list_profiles(dir).profiles)
       if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
-  telemetry::TunableSpec spec{"device_profile", telemetry::TunableType::choice, 0, 0, names, "",
+  telemetry::TunableSpec spec{"device_profile",
+                              telemetry::TunableType::choice,
+                              0,
+                              0,
+                              names,
+                              "",
                               "the disk this member emulates (resources/profiles; none: the real device)"};
   spec.per_member = true;
   auto current = std::make_shared<std::vector<std::string>>(size_t(array_->raid_disks()), "none");
@@ -284,12 +294,14 @@ RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const tel
   for (auto& t : spec_.set_at)
     steps.push_back({t.at_s, [this, t, notes] {
                        if (Status st = array_->tunables().set(t.name, t.value); !st)
-                         notes->warnings.push_back("--set-at " + t.name + "=" + t.value + ": " + st.error().message);
+                         notes->warnings.push_back("--set-at " + t.name + "=" + t.value + ": " +
+                                                   st.error().message);
                      }});
   if (spec_.fail_member_at) {
     auto [m, at] = *spec_.fail_member_at;
     steps.push_back({at, [this, m, notes] {
-                       if (Status st = array_->fail_member(m, "failed during the benchmark (--fail-member)"); !st)
+                       if (Status st = array_->fail_member(m, "failed during the benchmark (--fail-member)");
+                           !st)
                          notes->warnings.push_back("could not fail member " + std::to_string(m) + ": " +
                                                    st.error().message);
                      }});
@@ -303,8 +315,9 @@ RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const tel
   std::thread scheduler([&] {
     std::unique_lock lock(mutex);
     for (auto& s : steps) {
-      const auto due = std::chrono::steady_clock::now() +
-                       std::chrono::nanoseconds(int64_t(t0 + uint64_t(s.at_s * 1e9)) - int64_t(io::monotonic_ns()));
+      const auto due =
+          std::chrono::steady_clock::now() +
+          std::chrono::nanoseconds(int64_t(t0 + uint64_t(s.at_s * 1e9)) - int64_t(io::monotonic_ns()));
       if (cv.wait_until(lock, due, [&] { return over; })) return;
       lock.unlock();
       s.apply();

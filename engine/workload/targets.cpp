@@ -4,7 +4,6 @@
 #include <linux/falloc.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -33,9 +32,7 @@ int Target::trim(uint64_t, uint32_t) {
 }
 
 int DeviceTarget::trim(uint64_t offset, uint32_t length) {
-  struct stat st {};
-  if (::fstat(dev_->fd(), &st) != 0) return -errno;
-  if (S_ISBLK(st.st_mode)) {
+  if (dev_->info().block_device) {
     uint64_t range[2] = {offset, length};
     if (::ioctl(dev_->fd(), BLKDISCARD, range) != 0) return -errno;
   } else if (::fallocate(dev_->fd(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(offset),
@@ -46,9 +43,7 @@ int DeviceTarget::trim(uint64_t offset, uint32_t length) {
 }
 
 std::string DeviceTarget::trim_method() const {
-  struct stat st {};
-  const bool blk = ::fstat(dev_->fd(), &st) == 0 && S_ISBLK(st.st_mode);
-  return blk ? "BLKDISCARD" : "fallocate(PUNCH_HOLE)";
+  return dev_->info().block_device ? "BLKDISCARD" : "fallocate(PUNCH_HOLE)";
 }
 
 JobIo Target::open_job_io(const JobOptions& job, std::string*) {

@@ -81,8 +81,12 @@ TEST_CASE("dedupe_percentage=100, dedupe_mode=repeat: every write repeats the fi
 TEST_CASE("refill_buffers: fresh contents for every write", "[buffers]") {
   test::TempDir dir("rs-buffers");
   const std::string path = new_file(dir);
-  write_job(path, {"--refill_buffers=1"});
+  // Scrambling off: it alone stamps every block with its offset.
+  write_job(path, {"--scramble_buffers=0", "--refill_buffers=1"});
   CHECK(distinct_blocks(contents(path), 0, kFile) == 1024);
+  // The control: without refill the buffers are filled once and reused.
+  write_job(path, {"--scramble_buffers=0"});
+  CHECK(distinct_blocks(contents(path), 0, kFile) < 1024);
 }
 
 TEST_CASE("dedupe_mode=working_set: half the writes from a set of 10 % of the blocks", "[buffers]") {
