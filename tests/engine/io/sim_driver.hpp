@@ -20,6 +20,10 @@ struct LoopSpec {
   int member = 0;   // first member
   int members = 1;  // I/O goes round-robin over [member, member + members)
   uint64_t seed = 1;
+  // Sequential only: after every `run_ios` I/Os the stream jumps `skip_bytes`
+  // forward (what one mirror of an md-rr RAID1 reads while the other
+  // mirrors read the skipped spans); 0: no jumps.
+  uint64_t run_ios = 0, skip_bytes = 0;
 };
 
 struct LoopResult {
@@ -78,6 +82,8 @@ class ClosedLoop {
     io.length = spec_.bs;
     if (spec_.random)
       io.offset = spec_.offset + (next_random() % blocks) * spec_.bs;
+    else if (spec_.run_ios)
+      io.offset = spec_.offset + issued_ * spec_.bs + (issued_ / spec_.run_ios) * spec_.skip_bytes;
     else
       io.offset = spec_.offset + ((issued_ / uint64_t(spec_.members)) % blocks) * spec_.bs;
     io.tag = be_.now_ns();

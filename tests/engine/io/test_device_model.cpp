@@ -650,6 +650,40 @@ TEST_CASE("hdd model: positioning from the head, rotational position from the ti
   CHECK(k.head_position() == (1 << 20) + 8192);
 }
 
+TEST_CASE("hdd model: a stream that skips spans, as one mirror of md-rr reads", "[hdd]") {
+  // Under md-rr on rotational mirrors a disk reads a run of sequential
+  // 1 MiB reads, then the stream jumps over what the other mirrors read.
+  DeviceProfile p = shipped("hdd-hdwg740");
+  HddModel probe(p);
+  const double bw = p.seq_read_bw;
+  const double rot_ms = probe.rotation_ms();
+  const double track = probe.track_bytes();
+
+  // A jump of 29 MiB (the other mirror's run on a 2-disk array at QD16):
+  // ~12 tracks. The drive seeks there and waits for the sector: at least a
+  // track-to-track seek, at most the seek over the jump plus one revolution;
+  // far less than letting the platter carry 29 MiB past (~103 ms).
+  const uint32_t mib = 1u << 20;
+  const uint64_t run = 29, runs = 200;
+  const uint64_t skip = 29ull * mib;
+  LoopResult far = run_on(p, {.bs = mib, .qd = 16, .ios = run * runs, .run_ios = run, .skip_bytes = skip});
+  const double jumps = double(runs - 1);
+  const double per_jump_ms = (far.seconds() - double(far.bytes) / bw) * 1e3 / jumps;
+  const double longest_seek_ms = probe.seek_curve().ms((double(skip) + 2 * track) / double(p.capacity_bytes));
+  CHECK(per_jump_ms >= p.track_to_track_ms);
+  CHECK(per_jump_ms <= longest_seek_ms + rot_ms);
+  CHECK(per_jump_ms < 0.1 * double(skip) / bw * 1e3);
+
+  // A jump shorter than a track: waiting for the platter to carry the gap
+  // past (gap / media rate, 0.9 ms here) beats any seek (>= 1 ms track to
+  // track), so the disk delivers rate x run / (run + gap).
+  const uint32_t bs = 256 * 1024;
+  const uint64_t gap = 256 * 1024;
+  REQUIRE(double(gap) < track);
+  LoopResult near = run_on(p, {.bs = bs, .qd = 16, .ios = 4 * 500, .run_ios = 4, .skip_bytes = gap});
+  CHECK(near.bytes_per_s() == Approx(bw * 4.0 * bs / (4.0 * bs + double(gap))).epsilon(0.005));
+}
+
 TEST_CASE("hdd model: the io_uring path serves in arrival order", "[hdd]") {
   // schedule() must name a completion time at once, so no later command
   // can overtake: NCQ depth changes nothing there (the simulator's event
