@@ -7,14 +7,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "discovery/sysfs_attr.hpp"
+
 namespace rs::discovery {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string major_minor_of(uint64_t rdev) {
-  return std::to_string(major(rdev)) + ":" + std::to_string(minor(rdev));
-}
 
 bool is_octal(char c, char max = '7') {
   return c >= '0' && c <= max;
@@ -45,7 +43,7 @@ struct Part {
 std::vector<Part> device_and_partitions(uint64_t rdev, const std::string& device_path,
                                         const SystemRoots& roots) {
   std::vector<Part> parts{{rdev, device_path, ""}};
-  const fs::path dir = fs::path(roots.sysfs) / "dev/block" / major_minor_of(rdev);
+  const fs::path dir = fs::path(roots.sysfs) / "dev/block" / major_minor(rdev);
   const fs::path node_dir = fs::path(device_path).parent_path();
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
@@ -85,7 +83,7 @@ void find_mounts(const std::vector<Part>& parts, const SystemRoots& roots, Devic
     in >> fstype >> source;
     source = unescape_octal(source);
     for (const auto& part : parts) {
-      if (devno == major_minor_of(part.rdev) || names_device(source, part)) {
+      if (devno == major_minor(part.rdev) || names_device(source, part)) {
         usage.mountpoints.push_back(with_label(unescape_octal(mountpoint), part));
         break;
       }
@@ -116,7 +114,7 @@ void find_swaps(const std::vector<Part>& parts, const SystemRoots& roots, Device
 void find_holders(const std::vector<Part>& parts, const SystemRoots& roots, DeviceUsage& usage) {
   for (const auto& part : parts) {
     std::error_code ec;
-    const fs::path holders = fs::path(roots.sysfs) / "dev/block" / major_minor_of(part.rdev) / "holders";
+    const fs::path holders = fs::path(roots.sysfs) / "dev/block" / major_minor(part.rdev) / "holders";
     for (const auto& e : fs::directory_iterator(holders, ec))
       usage.holders.push_back(e.path().filename().string() + (part.label.empty() ? "" : " on " + part.label));
   }

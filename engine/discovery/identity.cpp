@@ -14,12 +14,10 @@
 #include <fstream>
 #include <vector>
 
+#include "discovery/sysfs_attr.hpp"
+
 namespace rs::discovery {
 namespace {
-
-std::string major_minor_of(uint64_t rdev) {
-  return std::to_string(major(rdev)) + ":" + std::to_string(minor(rdev));
-}
 
 std::string first_line(const std::string& file) {
   std::ifstream in(file);
@@ -29,7 +27,7 @@ std::string first_line(const std::string& file) {
 }
 
 std::string loop_sysfs_dir(uint64_t rdev, const SystemRoots& roots) {
-  return roots.sysfs + "/dev/block/" + major_minor_of(rdev) + "/loop";
+  return roots.sysfs + "/dev/block/" + major_minor(rdev) + "/loop";
 }
 
 bool sysfs_says_loop(uint64_t rdev, const SystemRoots& roots) {
@@ -138,13 +136,13 @@ bool loop_reaches(const Identity& loop, const Identity& other) {
 }
 
 std::string backing_name(const LoopBacking& b) {
-  return b.path.empty() ? "device " + major_minor_of(b.dev) + " inode " + std::to_string(b.ino) : b.path;
+  return b.path.empty() ? "device " + major_minor(b.dev) + " inode " + std::to_string(b.ino) : b.path;
 }
 
 }  // namespace
 
 std::string Identity::major_minor() const {
-  return kind == Kind::block_device ? major_minor_of(rdev) : "";
+  return kind == Kind::block_device ? discovery::major_minor(rdev) : "";
 }
 
 Result<Identity> identify_fd(int fd, const std::string& path, const SystemRoots& roots) {

@@ -4,6 +4,9 @@
 
 namespace rs::layout {
 
+// md refuses chunks smaller than a page (PAGE_SIZE >> 9 sectors).
+inline constexpr uint32_t kMinChunkSectors = 8;
+
 // One place on one member. `sector` is a 512-byte device sector counted from
 // the member's data_offset (md's rdev-relative `addr`), never an absolute
 // LBA, so the maps stay independent of the superblock placement.

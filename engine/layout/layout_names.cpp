@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <array>
 
+#include "layout/raid10.hpp"
 #include "layout/raid5.hpp"
 
 namespace rs::layout {
 namespace {
 
-constexpr uint32_t kOffsetBit = 0x10000;
 constexpr uint32_t kMaxCopies = 255;  // the word holds each count in 8 bits
 
 Error layout_error(std::string_view text, const std::string& why) {
@@ -67,13 +67,13 @@ Result<uint32_t> parse_raid10_layout(std::string_view text, int raid_disks) {
   if (copies < 2 || copies > max_copies) return layout_error(text, "copies must be " + range);
   if (kind == 'n') return 0x100u | copies;
   if (kind == 'f') return (copies << 8) | 1u;
-  return kOffsetBit | (copies << 8) | 1u;
+  return kRaid10OffsetBit | (copies << 8) | 1u;
 }
 
 std::string raid10_layout_name(uint32_t word) {
   const uint32_t near = word & 0xff, far = (word >> 8) & 0xff;
-  const bool offset = word & kOffsetBit;
-  if (word & ~(kOffsetBit | 0xffffu)) return "";  // far sets or unknown bits
+  const bool offset = word & kRaid10OffsetBit;
+  if (word & ~(kRaid10OffsetBit | 0xffffu)) return "";  // far sets or unknown bits
   if (far == 1 && !offset && near >= 1) return "n" + std::to_string(near);
   if (near == 1 && far >= 1) return (offset ? "o" : "f") + std::to_string(far);
   return "";

@@ -11,10 +11,7 @@ namespace {
 
 constexpr uint32_t kNearMask = 0xff;
 constexpr uint32_t kFarShift = 8;
-constexpr uint32_t kOffsetBit = 1u << 16;
 constexpr uint32_t kFarSetsBit = 1u << 17;
-// md refuses chunks smaller than a page (PAGE_SIZE >> 9 sectors).
-constexpr uint32_t kMinChunkSectors = 8;
 
 bool fail(std::string* error, std::string msg) {
   if (error) *error = std::move(msg);
@@ -50,7 +47,7 @@ std::optional<Raid10Geometry> raid10_from_layout(uint32_t layout, int raid_disks
   g.raid_disks = raid_disks;
   g.near_copies = static_cast<int>(layout & kNearMask);
   g.far_copies = static_cast<int>((layout >> kFarShift) & kNearMask);
-  g.far_offset = (layout & kOffsetBit) != 0;
+  g.far_offset = (layout & kRaid10OffsetBit) != 0;
   g.chunk_sectors = chunk_sectors;
   g.dev_sectors = dev_sectors;
 
@@ -109,7 +106,7 @@ std::optional<Raid10Geometry> raid10_from_layout(uint32_t layout, int raid_disks
 uint32_t raid10_layout_word(const Raid10Geometry& g) {
   uint32_t word = static_cast<uint32_t>(g.near_copies) & kNearMask;
   word |= (static_cast<uint32_t>(g.far_copies) & kNearMask) << kFarShift;
-  if (g.far_offset) word |= kOffsetBit;
+  if (g.far_offset) word |= kRaid10OffsetBit;
   return word;
 }
 

@@ -22,6 +22,9 @@
 
 namespace rs::layout {
 
+// The "offset" bit of md's RAID10 layout word (far copies offset by a chunk).
+inline constexpr uint32_t kRaid10OffsetBit = 1u << 16;
+
 struct Raid10Geometry {
   int raid_disks = 0;
   int near_copies = 2;

@@ -3,11 +3,11 @@
 #include <bit>
 #include <utility>
 
+#include "layout/address.hpp"
+
 namespace rs::layout {
 
 namespace {
-
-constexpr uint32_t kMinChunkSectors = 8;  // md: at least one page
 
 bool is_left(Raid5Algorithm a) {
   return a == Raid5Algorithm::LeftAsymmetric || a == Raid5Algorithm::LeftSymmetric;

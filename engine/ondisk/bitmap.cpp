@@ -8,10 +8,12 @@
 namespace rs::ondisk {
 
 namespace {
-// Field offsets of bitmap_super_t.
+// Field offsets of bitmap_super_t (named apart from the superblock's).
+namespace field {
 constexpr size_t kMagic = 0, kVersion = 4, kUuid = 8, kEvents = 24, kEventsCleared = 32, kSyncSize = 40,
                  kState = 48, kChunksize = 52, kDaemonSleep = 56, kWriteBehind = 60, kSectorsReserved = 64,
                  kNodes = 68;
+}  // namespace field
 
 bool power_of_two(uint64_t v) {
   return v && !(v & (v - 1));
@@ -34,18 +36,18 @@ uint64_t bitmap_pages(uint64_t chunks) {
 std::array<uint8_t, kBitmapSuperBytes> encode_bitmap(const BitmapSuper& b) {
   std::array<uint8_t, kBitmapSuperBytes> out{};
   uint8_t* p = out.data();
-  le::put32(p + kMagic, kBitmapMagic);
-  le::put32(p + kVersion, b.version);
-  std::copy(b.uuid.begin(), b.uuid.end(), p + kUuid);
-  le::put64(p + kEvents, b.events);
-  le::put64(p + kEventsCleared, b.events_cleared);
-  le::put64(p + kSyncSize, b.sync_size);
-  le::put32(p + kState, b.state);
-  le::put32(p + kChunksize, b.chunksize);
-  le::put32(p + kDaemonSleep, b.daemon_sleep);
-  le::put32(p + kWriteBehind, b.write_behind);
-  le::put32(p + kSectorsReserved, b.sectors_reserved);
-  le::put32(p + kNodes, b.nodes);
+  le::put32(p + field::kMagic, kBitmapMagic);
+  le::put32(p + field::kVersion, b.version);
+  std::copy(b.uuid.begin(), b.uuid.end(), p + field::kUuid);
+  le::put64(p + field::kEvents, b.events);
+  le::put64(p + field::kEventsCleared, b.events_cleared);
+  le::put64(p + field::kSyncSize, b.sync_size);
+  le::put32(p + field::kState, b.state);
+  le::put32(p + field::kChunksize, b.chunksize);
+  le::put32(p + field::kDaemonSleep, b.daemon_sleep);
+  le::put32(p + field::kWriteBehind, b.write_behind);
+  le::put32(p + field::kSectorsReserved, b.sectors_reserved);
+  le::put32(p + field::kNodes, b.nodes);
   return out;
 }
 
@@ -67,7 +69,7 @@ BitmapDecode decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uui
     return r;
   }
   const uint8_t* p = block.data();
-  const uint32_t magic = le::get32(p + kMagic);
+  const uint32_t magic = le::get32(p + field::kMagic);
   if (magic != kBitmapMagic) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "bad bitmap magic 0x%08x (expected 0x%08x)", magic, kBitmapMagic);
@@ -75,17 +77,17 @@ BitmapDecode decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uui
     return r;
   }
   BitmapSuper& b = r.sb;
-  b.version = le::get32(p + kVersion);
-  std::copy(p + kUuid, p + kUuid + 16, b.uuid.begin());
-  b.events = le::get64(p + kEvents);
-  b.events_cleared = le::get64(p + kEventsCleared);
-  b.sync_size = le::get64(p + kSyncSize);
-  b.state = le::get32(p + kState);
-  b.chunksize = le::get32(p + kChunksize);
-  b.daemon_sleep = le::get32(p + kDaemonSleep);
-  b.write_behind = le::get32(p + kWriteBehind);
-  b.sectors_reserved = le::get32(p + kSectorsReserved);
-  b.nodes = le::get32(p + kNodes);
+  b.version = le::get32(p + field::kVersion);
+  std::copy(p + field::kUuid, p + field::kUuid + 16, b.uuid.begin());
+  b.events = le::get64(p + field::kEvents);
+  b.events_cleared = le::get64(p + field::kEventsCleared);
+  b.sync_size = le::get64(p + field::kSyncSize);
+  b.state = le::get32(p + field::kState);
+  b.chunksize = le::get32(p + field::kChunksize);
+  b.daemon_sleep = le::get32(p + field::kDaemonSleep);
+  b.write_behind = le::get32(p + field::kWriteBehind);
+  b.sectors_reserved = le::get32(p + field::kSectorsReserved);
+  b.nodes = le::get32(p + field::kNodes);
   if (b.version != kBitmapVersion)
     r.error = "bitmap version " + std::to_string(b.version) + " is not supported (4: md's little-endian bitmap)";
   else if (b.uuid != array_uuid)

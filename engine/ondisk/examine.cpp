@@ -7,21 +7,13 @@
 #include <ctime>
 #include <limits>
 
+#include "base/strformat.hpp"
+
 namespace rs::ondisk {
 namespace {
 
-std::string fmt(const char* f, auto... args) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, f, args...);
-  return buf;
-}
-
-unsigned long long ull(uint64_t v) {
-  return static_cast<unsigned long long>(v);
-}
-
 void line(std::string& out, const char* label, const std::string& value) {
-  out += fmt("%15s : ", label);
+  out += strformat("%15s : ", label);
   out += value;
   out += '\n';
 }
@@ -40,7 +32,7 @@ std::string role_text(const Superblock& sb) {
   const uint16_t r = sb.role();  // a dev_number outside dev_roles reads as spare, like mdadm's faulty
   if (r >= kRoleFaulty) return "spare";
   if (r == kRoleJournal) return "Journal";
-  return fmt("Active device %u", r);
+  return strformat("Active device %u", r);
 }
 
 std::string array_state(const Superblock& sb) {
@@ -80,7 +72,7 @@ std::string human_size(uint64_t bytes) {
   };
   auto two = [&centi](uint64_t b, uint64_t bin, uint64_t dec, const char* bu, const char* du) {
     const uint64_t cb = centi(b, bin), cd = centi(b, dec);
-    return fmt(" (%llu.%02llu %s %llu.%02llu %s)", ull(cb / 100), ull(cb % 100), bu, ull(cd / 100),
+    return strformat(" (%llu.%02llu %s %llu.%02llu %s)", ull(cb / 100), ull(cb % 100), bu, ull(cd / 100),
                ull(cd % 100), du);
   };
   constexpr uint64_t Ki = 1024, Mi = Ki * Ki, Gi = Mi * Ki, Ti = Gi * Ki;
@@ -93,26 +85,26 @@ std::string human_size(uint64_t bytes) {
 std::string examine_text(const Superblock& sb, const std::string& device_path, uint64_t device_bytes) {
   const uint64_t dev_sectors = device_bytes / 512;
   std::string out = device_path + ":\n";
-  line(out, "Magic", fmt("%08x", kSbMagic));
+  line(out, "Magic", strformat("%08x", kSbMagic));
   line(out, "Version", sb.super_offset <= 4 ? "1.1" : sb.super_offset <= 8 ? "1.2" : "1.0");
-  line(out, "Feature Map", fmt("0x%x", sb.feature_map));
+  line(out, "Feature Map", strformat("0x%x", sb.feature_map));
   line(out, "Array UUID", uuid_to_string(sb.set_uuid));
   line(out, "Name", sb.set_name.substr(0, 32));
   line(out, "Creation Time", ctime_text(sb.ctime));
   line(out, "Raid Level", level_name(sb.level));
   line(out, "Raid Devices", std::to_string(sb.raid_disks));
   out += '\n';
-  line(out, "Avail Dev Size", fmt("%llu sectors", ull(sb.data_size)) + human_size(sb.data_size << 9));
+  line(out, "Avail Dev Size", strformat("%llu sectors", ull(sb.data_size)) + human_size(sb.data_size << 9));
   if (sb.level > 0) {
     if (const uint64_t a = array_sectors(sb); a != 0)
-      line(out, "Array Size", fmt("%llu KiB", ull(a / 2)) + human_size(a << 9));
+      line(out, "Array Size", strformat("%llu KiB", ull(a / 2)) + human_size(a << 9));
     if (sb.size != sb.data_size)
-      line(out, "Used Dev Size", fmt("%llu sectors", ull(sb.size)) + human_size(sb.size << 9));
+      line(out, "Used Dev Size", strformat("%llu sectors", ull(sb.size)) + human_size(sb.size << 9));
   }
-  if (sb.data_offset) line(out, "Data Offset", fmt("%llu sectors", ull(sb.data_offset)));
-  line(out, "Super Offset", fmt("%llu sectors", ull(sb.super_offset)));
+  if (sb.data_offset) line(out, "Data Offset", strformat("%llu sectors", ull(sb.data_offset)));
+  line(out, "Super Offset", strformat("%llu sectors", ull(sb.super_offset)));
   if (sb.feature_map & kFeatureRecoveryOffset)
-    line(out, "Recovery Offset", fmt("%llu sectors", ull(sb.recovery_offset)));
+    line(out, "Recovery Offset", strformat("%llu sectors", ull(sb.recovery_offset)));
 
   // mdadm's getinfo_super1 for a superblock before the data (1.1/1.2):
   // metadata may use up to 80 sectors (md's minimum), or up to the end of
@@ -134,9 +126,9 @@ std::string examine_text(const Superblock& sb, const std::string& device_path, u
   }
   const bool truncated = space_after > static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
   if (space_after != 1) {
-    std::string v = fmt("before=%llu sectors, ", ull(space_before));
-    v += truncated ? fmt("after=-%llu sectors DEVICE TOO SMALL", ull(~space_after))
-                   : fmt("after=%llu sectors", ull(space_after));
+    std::string v = strformat("before=%llu sectors, ", ull(space_before));
+    v += truncated ? strformat("after=-%llu sectors DEVICE TOO SMALL", ull(~space_after))
+                   : strformat("after=%llu sectors", ull(space_after));
     line(out, "Unused Space", v);
   }
   line(out, "State",
@@ -145,19 +137,19 @@ std::string examine_text(const Superblock& sb, const std::string& device_path, u
   line(out, "Device UUID", uuid_to_string(sb.device_uuid));
   out += '\n';
   if (sb.feature_map & kFeatureBitmapOffset)
-    line(out, "Internal Bitmap", fmt("%ld sectors from superblock", static_cast<long>(sb.bitmap_offset)));
+    line(out, "Internal Bitmap", strformat("%ld sectors from superblock", static_cast<long>(sb.bitmap_offset)));
   if (sb.devflags) {
     std::string f;
     if (sb.devflags & kDevflagWriteMostly) f += " write-mostly";
     if (sb.devflags & kDevflagFailFast) f += " failfast";
-    out += fmt("%15s :", "Flags") + f + '\n';
+    out += strformat("%15s :", "Flags") + f + '\n';
   }
   line(out, "Update Time", ctime_text(sb.utime));
   if (sb.bblog_size && sb.bblog_offset)
     line(out, "Bad Block Log",
-         fmt("%d entries available at offset %ld sectors", sb.bblog_size * 512 / 8,
+         strformat("%d entries available at offset %ld sectors", sb.bblog_size * 512 / 8,
              static_cast<long>(sb.bblog_offset)));
-  line(out, "Checksum", fmt("%x - correct", checksum(encode(sb))));
+  line(out, "Checksum", strformat("%x - correct", checksum(encode(sb))));
   line(out, "Events", std::to_string(sb.events));
   out += '\n';
   if (sb.level == 5) line(out, "Layout", raid5_layout_name(sb.layout));
@@ -168,10 +160,10 @@ std::string examine_text(const Superblock& sb, const std::string& device_path, u
     case 5:
     case 6:
     case 10:
-      line(out, "Chunk Size", fmt("%uK", sb.chunksize / 2));
+      line(out, "Chunk Size", strformat("%uK", sb.chunksize / 2));
       break;
     case -1:
-      line(out, "Rounding", fmt("%uK", sb.chunksize / 2));
+      line(out, "Rounding", strformat("%uK", sb.chunksize / 2));
       break;
     default:
       break;

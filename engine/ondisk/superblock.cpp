@@ -9,6 +9,7 @@
 #include <cstring>
 #include <random>
 
+#include "base/strformat.hpp"
 #include "ondisk/le.hpp"
 
 namespace rs::ondisk {
@@ -55,16 +56,6 @@ constexpr size_t kNameBytes = 32;
 constexpr size_t kPad3Bytes = 32;
 constexpr uint64_t kTime40 = (uint64_t{1} << 40) - 1;
 
-std::string fmt(const char* f, auto... args) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, f, args...);
-  return buf;
-}
-
-unsigned long long ull(uint64_t v) {
-  return static_cast<unsigned long long>(v);
-}
-
 bool is_pow2(uint64_t v) {
   return v != 0 && (v & (v - 1)) == 0;
 }
@@ -89,7 +80,7 @@ std::string feature_names(uint32_t bits) {
   for (unsigned i = 0; i < 32; ++i) {
     if (!(bits & (1u << i))) continue;
     if (!out.empty()) out += ", ";
-    out += i < std::size(kNames) ? kNames[i] : fmt("unknown bit %u", i);
+    out += i < std::size(kNames) ? kNames[i] : strformat("unknown bit %u", i);
   }
   return out;
 }
@@ -98,14 +89,14 @@ std::string check_level_geometry(const Superblock& sb) {
   switch (sb.level) {
     case 1:
       if (sb.layout != 0)
-        return fmt("raid1 layout 0x%x is invalid: raid1 has no layout (must be 0)", sb.layout);
+        return strformat("raid1 layout 0x%x is invalid: raid1 has no layout (must be 0)", sb.layout);
       if (sb.chunksize != 0)
-        return fmt("raid1 chunksize %u is invalid: raid1 has no chunks (must be 0)", sb.chunksize);
+        return strformat("raid1 chunksize %u is invalid: raid1 has no chunks (must be 0)", sb.chunksize);
       return "";
     case 5:
-      if (sb.raid_disks < 2) return fmt("raid5 needs at least 2 devices, raid_disks is %u", sb.raid_disks);
+      if (sb.raid_disks < 2) return strformat("raid5 needs at least 2 devices, raid_disks is %u", sb.raid_disks);
       if (sb.layout > 3)
-        return fmt(
+        return strformat(
             "raid5 layout %u is not supported (0 left-asymmetric, 1 right-asymmetric, "
             "2 left-symmetric, 3 right-symmetric)",
             sb.layout);
@@ -113,26 +104,26 @@ std::string check_level_geometry(const Superblock& sb) {
     case 10: {
       const uint32_t near = sb.layout & 0xff, far = (sb.layout >> 8) & 0xff;
       if (sb.layout >> 17)
-        return fmt(
+        return strformat(
             "raid10 layout 0x%x is invalid: far-set layouts (bits 17-18) and bits above are not supported",
             sb.layout);
       if (near == 0 || far == 0)
-        return fmt("raid10 layout 0x%x is invalid: near copies %u and far copies %u must both be >= 1",
+        return strformat("raid10 layout 0x%x is invalid: near copies %u and far copies %u must both be >= 1",
                    sb.layout, near, far);
       if (near * far < 2)
-        return fmt("raid10 layout 0x%x is invalid: %u copy gives no redundancy (need near*far >= 2)",
+        return strformat("raid10 layout 0x%x is invalid: %u copy gives no redundancy (need near*far >= 2)",
                    sb.layout, near * far);
       if (near * far > sb.raid_disks)
-        return fmt("raid10 layout 0x%x is invalid: %u copies need at least %u devices, raid_disks is %u",
+        return strformat("raid10 layout 0x%x is invalid: %u copies need at least %u devices, raid_disks is %u",
                    sb.layout, near * far, near * far, sb.raid_disks);
       break;
     }
     default:
-      return fmt("level %d is not supported (raid1, raid10, raid5)", sb.level);
+      return strformat("level %d is not supported (raid1, raid10, raid5)", sb.level);
   }
   // raid5 and raid10: md needs a power-of-two chunk of at least a page.
   if (!is_pow2(sb.chunksize) || sb.chunksize < 8)
-    return fmt("%s chunksize %u sectors is invalid: it must be a power of two >= 8 sectors (4 KiB)",
+    return strformat("%s chunksize %u sectors is invalid: it must be a power of two >= 8 sectors (4 KiB)",
                level_name(sb.level).c_str(), sb.chunksize);
   return "";
 }
@@ -144,7 +135,7 @@ std::string check_meta_region(const Superblock& sb, const char* what, int32_t re
   const uint64_t sb_end = sb.super_offset + sb_sectors(sb.dev_roles.size());
   if (start < 0 || static_cast<uint64_t>(start) < sb_end ||
       static_cast<uint64_t>(start) + len > sb.data_offset)
-    return fmt(
+    return strformat(
         "%s at sector %lld (offset %d from the superblock, %llu sectors) is not between the end of the "
         "superblock (sector %llu) and data_offset %llu",
         what, static_cast<long long>(start), rel, ull(len), ull(sb_end), ull(sb.data_offset));
@@ -210,36 +201,36 @@ std::string validate(const Superblock& sb, uint64_t device_bytes) {
   const uint64_t dev_sectors = device_bytes / 512;
   const size_t max_dev = sb.dev_roles.size();
   if (sb.major_version != 1)
-    return fmt("unsupported major_version %u (only 1 is supported)", sb.major_version);
-  if (max_dev > kMaxDevLimit) return fmt("max_dev %zu exceeds %u", max_dev, kMaxDevLimit);
+    return strformat("unsupported major_version %u (only 1 is supported)", sb.major_version);
+  if (max_dev > kMaxDevLimit) return strformat("max_dev %zu exceeds %u", max_dev, kMaxDevLimit);
   if (sb.feature_map & ~kFeaturesSupported)
-    return fmt("feature_map 0x%x uses features RaidScope does not support: %s", sb.feature_map,
+    return strformat("feature_map 0x%x uses features RaidScope does not support: %s", sb.feature_map,
                feature_names(sb.feature_map & ~kFeaturesSupported).c_str());
   if (sb.super_offset != kSbOffsetSectors)
-    return fmt("super_offset %llu is wrong: a v1.2 superblock is at sector %llu", ull(sb.super_offset),
+    return strformat("super_offset %llu is wrong: a v1.2 superblock is at sector %llu", ull(sb.super_offset),
                ull(kSbOffsetSectors));
   if (sb.set_name.size() > kNameBytes)
-    return fmt("set_name is %zu bytes, more than %zu", sb.set_name.size(), kNameBytes);
+    return strformat("set_name is %zu bytes, more than %zu", sb.set_name.size(), kNameBytes);
 
   if (sb.level != 1 && sb.level != 5 && sb.level != 10)
-    return fmt("level %d is not supported (raid1, raid10, raid5)", sb.level);
+    return strformat("level %d is not supported (raid1, raid10, raid5)", sb.level);
   if (sb.raid_disks == 0) return "raid_disks is 0";
-  if (sb.raid_disks > max_dev) return fmt("raid_disks %u exceeds max_dev %zu", sb.raid_disks, max_dev);
+  if (sb.raid_disks > max_dev) return strformat("raid_disks %u exceeds max_dev %zu", sb.raid_disks, max_dev);
   if (auto e = check_level_geometry(sb); !e.empty()) return e;
 
   const uint64_t sb_end = sb.super_offset + sb_sectors(max_dev);
   if (sb.data_offset < sb_end)
-    return fmt("data_offset %llu overlaps the superblock (which ends at sector %llu)", ull(sb.data_offset),
+    return strformat("data_offset %llu overlaps the superblock (which ends at sector %llu)", ull(sb.data_offset),
                ull(sb_end));
   if (sb.size == 0) return "size is 0: the member holds no array data";
   if (sb.data_offset > dev_sectors || sb.size > dev_sectors - sb.data_offset)
-    return fmt("data_offset %llu + size %llu sectors runs past the end of the device (%llu sectors)",
+    return strformat("data_offset %llu + size %llu sectors runs past the end of the device (%llu sectors)",
                ull(sb.data_offset), ull(sb.size), ull(dev_sectors));
   if (sb.data_size > dev_sectors - sb.data_offset)
-    return fmt("data_offset %llu + data_size %llu sectors runs past the end of the device (%llu sectors)",
+    return strformat("data_offset %llu + data_size %llu sectors runs past the end of the device (%llu sectors)",
                ull(sb.data_offset), ull(sb.data_size), ull(dev_sectors));
   if (sb.size > sb.data_size)
-    return fmt("size %llu sectors exceeds data_size %llu: the member is smaller than the array needs",
+    return strformat("size %llu sectors exceeds data_size %llu: the member is smaller than the array needs",
                ull(sb.size), ull(sb.data_size));
   if (sb.feature_map & kFeatureBitmapOffset)
     // The bitmap superblock (one sector) at least must fit; its bits'
@@ -248,31 +239,31 @@ std::string validate(const Superblock& sb, uint64_t device_bytes) {
   if (sb.bblog_size != 0)
     if (auto e = check_meta_region(sb, "bad block log", sb.bblog_offset, sb.bblog_size); !e.empty()) return e;
   if ((sb.feature_map & kFeatureRecoveryOffset) && sb.recovery_offset > sb.size)
-    return fmt("recovery_offset %llu is past size %llu", ull(sb.recovery_offset), ull(sb.size));
+    return strformat("recovery_offset %llu is past size %llu", ull(sb.recovery_offset), ull(sb.size));
   // resync_offset is md's recovery_cp, in array sectors: raid1's array is
   // `size` long, striped levels' at most size x raid_disks.
   const uint64_t array_bound = sb.level == 1 ? sb.size : sb.size * sb.raid_disks;
   if (sb.resync_offset != kMaxSector && sb.resync_offset > array_bound)
-    return fmt("resync_offset %llu is past the array's end (%llu sectors; MaxSector means clean)",
+    return strformat("resync_offset %llu is past the array's end (%llu sectors; MaxSector means clean)",
                ull(sb.resync_offset), ull(array_bound));
 
   if (sb.dev_number >= max_dev)
-    return fmt("dev_number %u is outside dev_roles (max_dev %zu)", sb.dev_number, max_dev);
+    return strformat("dev_number %u is outside dev_roles (max_dev %zu)", sb.dev_number, max_dev);
   // Which slot holds each active role, to catch a role claimed twice.
   std::vector<int32_t> holder(sb.raid_disks, -1);
   for (size_t i = 0; i < max_dev; ++i) {
     const uint16_t r = sb.dev_roles[i];
     if (r == kRoleSpare || r == kRoleFaulty || r == kRoleJournal) continue;
     if (r >= sb.raid_disks)
-      return fmt(
+      return strformat(
           "dev_roles[%zu] = %u is >= raid_disks %u and is not spare (0xffff), faulty (0xfffe) or "
           "journal (0xfffd)",
           i, r, sb.raid_disks);
     if (holder[r] >= 0)
-      return fmt("role %u is claimed by both dev_roles[%d] and dev_roles[%zu]", r, holder[r], i);
+      return strformat("role %u is claimed by both dev_roles[%d] and dev_roles[%zu]", r, holder[r], i);
     holder[r] = static_cast<int32_t>(i);
   }
-  if (sb.devflags & ~kDevflagsKnown) return fmt("devflags 0x%02x has unknown bits", sb.devflags);
+  if (sb.devflags & ~kDevflagsKnown) return strformat("devflags 0x%02x has unknown bits", sb.devflags);
   return "";
 }
 
@@ -284,28 +275,28 @@ DecodeResult decode(std::span<const uint8_t> block, uint64_t device_bytes) {
     return r;
   };
   if (block.size() < kHeaderBytes)
-    return fail(fmt("superblock buffer is %zu bytes, shorter than the 256-byte header", block.size()));
+    return fail(strformat("superblock buffer is %zu bytes, shorter than the 256-byte header", block.size()));
   if (device_bytes < kSbOffsetBytes + kHeaderBytes)
-    return fail(fmt("device is %llu bytes: too small to hold a v1.2 superblock at byte %llu",
+    return fail(strformat("device is %llu bytes: too small to hold a v1.2 superblock at byte %llu",
                     ull(device_bytes), ull(kSbOffsetBytes)));
   const uint8_t* p = block.data();
   const uint32_t magic = le::get32(p + kMagic);
   if (magic != kSbMagic)
-    return fail(fmt("not an md superblock (magic 0x%08x, expected 0x%08x)", magic, kSbMagic));
+    return fail(strformat("not an md superblock (magic 0x%08x, expected 0x%08x)", magic, kSbMagic));
   const uint32_t major = le::get32(p + kMajorVersion);
-  if (major != 1) return fail(fmt("unsupported major_version %u (only 1 is supported)", major));
+  if (major != 1) return fail(strformat("unsupported major_version %u (only 1 is supported)", major));
   const uint32_t max_dev = le::get32(p + kMaxDev);
-  if (max_dev > kMaxDevLimit) return fail(fmt("max_dev %u exceeds %u", max_dev, kMaxDevLimit));
+  if (max_dev > kMaxDevLimit) return fail(strformat("max_dev %u exceeds %u", max_dev, kMaxDevLimit));
   const size_t need = kHeaderBytes + 2 * size_t{max_dev};
   if (block.size() < need)
-    return fail(fmt("superblock with max_dev %u needs %zu bytes but the buffer holds %zu", max_dev, need,
+    return fail(strformat("superblock with max_dev %u needs %zu bytes but the buffer holds %zu", max_dev, need,
                     block.size()));
   if (device_bytes < kSbOffsetBytes + need)
-    return fail(fmt("device is %llu bytes: it ends inside the superblock (needs %llu bytes)",
+    return fail(strformat("device is %llu bytes: it ends inside the superblock (needs %llu bytes)",
                     ull(device_bytes), ull(kSbOffsetBytes + need)));
   const uint32_t stored = le::get32(p + kSbCsum), computed = checksum(block.first(need));
   if (stored != computed)
-    return fail(fmt("superblock checksum 0x%08x does not match computed 0x%08x: the superblock is corrupt",
+    return fail(strformat("superblock checksum 0x%08x does not match computed 0x%08x: the superblock is corrupt",
                     stored, computed));
   // md reserves these for future features and refuses a superblock that
   // uses them; so do we.

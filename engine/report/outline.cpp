@@ -47,12 +47,6 @@ std::string run_job(const ReportModel& m, size_t run, const JobFigures& j) {
   return m.runs.size() > 1 ? "run " + std::to_string(run + 1) + " \u00b7 " + j.name : j.name;
 }
 
-std::string p99(const DirFigures& d) {
-  for (auto& p : d.percentiles)
-    if (p.p == 99) return fmt_us(p.us);
-  return "-";
-}
-
 Block summary_table(const ReportModel& m) {
   const bool several = m.runs.size() > 1;
   std::vector<std::vector<std::string>> rows;
@@ -62,7 +56,9 @@ Block summary_table(const ReportModel& m) {
   for (const auto& r : comparison_rows(m)) {
     const JobFigures& j = *r.job;
     auto dir = [](const DirFigures& d, bool bw) { return d.present ? (bw ? fmt_bw(d.bw_bytes) : fmt_iops(d.iops)) : "-"; };
-    std::string lat = j.read.present ? p99(j.read) : j.write.present ? p99(j.write) : "-";
+    const DirFigures* latency_dir = j.read.present ? &j.read : j.write.present ? &j.write : nullptr;
+    const std::optional<double> p99 = latency_dir ? latency_dir->p99_us() : std::nullopt;
+    std::string lat = p99 ? fmt_us(*p99) : "-";
     if (lat == "-" && j.mean_us > 0) lat = fmt_us(j.mean_us) + " (mean)";
     std::vector<std::string> row = {std::to_string(r.run + 1) + ": " + m.runs[r.run].name,
                                     j.name,

@@ -27,6 +27,13 @@ struct DirFigures {
   bool present = false;  // the job did I/O in this direction
   double bw_bytes = 0, iops = 0, mean_us = 0;
   std::vector<Percentile> percentiles;
+
+  // The 99th percentile completion latency, if the job's output had it.
+  std::optional<double> p99_us() const {
+    for (auto& p : percentiles)
+      if (p.p == 99) return p.us;
+    return std::nullopt;
+  }
 };
 
 struct JobFigures {

@@ -23,12 +23,6 @@ std::string number(double v) {
   return s;
 }
 
-std::string p99(const DirFigures& d) {
-  for (auto& p : d.percentiles)
-    if (p.p == 99) return number(p.us);
-  return "";
-}
-
 std::string opt_number(const std::optional<double>& v) {
   return v ? number(*v) : "";
 }
@@ -60,7 +54,7 @@ std::string render_csv(const ReportModel& model) {
     const JobFigures& j = *row.job;
     auto dir = [](const DirFigures& d) {
       if (!d.present) return std::string(",,,");
-      return number(d.bw_bytes) + "," + number(d.iops) + "," + number(d.mean_us) + "," + p99(d);
+      return number(d.bw_bytes) + "," + number(d.iops) + "," + number(d.mean_us) + "," + opt_number(d.p99_us());
     };
     out += std::to_string(row.run + 1) + "," + csv_field(run.name) + "," + run.kind + "," + csv_field(j.name) + "," +
            dir(j.read) + "," + dir(j.write) + "," + number(j.bw_bytes) + "," + number(j.iops) + "," +

@@ -8,11 +8,11 @@ using namespace rs::balance;
 using namespace rs::balance::test;
 
 namespace {
-constexpr PolicyId kRr = PolicyId::MdRr;
+constexpr PolicyId kMdRr = PolicyId::MdRr;
 
 std::vector<int> picks(PolicyState& state, const std::vector<MemberSnapshot>& mirrors, int calls) {
   std::vector<int> out;
-  for (int i = 0; i < calls; ++i) out.push_back(pick(kRr, read_at(100'000 + 64 * i), mirrors, state).index);
+  for (int i = 0; i < calls; ++i) out.push_back(pick(kMdRr, read_at(100'000 + 64 * i), mirrors, state).index);
   return out;
 }
 // A sequential stream of 8 reads of 8 sectors over two SSDs (io_opt 0),
@@ -38,9 +38,9 @@ std::vector<int> stream(PolicyId policy) {
 TEST_CASE("md-rr: read_rr starts at -1 so the first start slot is 0", "[md-rr]") {
   PolicyState state;
   CHECK(state.read_rr.load() == -1);
-  CHECK(pick(kRr, read_at(4096), {ssd(0), ssd(1)}, state).index == 0);
+  CHECK(pick(kMdRr, read_at(4096), {ssd(0), ssd(1)}, state).index == 0);
   CHECK(state.read_rr.load() == 0);
-  CHECK(pick(kRr, read_at(8192), {ssd(0), ssd(1)}, state).index == 1);
+  CHECK(pick(kMdRr, read_at(8192), {ssd(0), ssd(1)}, state).index == 1);
   CHECK(state.read_rr.load() == 1);
 }
 
@@ -50,22 +50,22 @@ TEST_CASE("md-rr: a sequential mirror with pending I/O lets an idle mirror win",
   const ReadRequest req = read_at(64);
 
   SECTION("SSDs: the idle mirror wins; md-legacy would stay") {
-    CHECK(pick(kRr, req, {seq, ssd(1, 0)}).index == 1);
+    CHECK(pick(kMdRr, req, {seq, ssd(1, 0)}).index == 1);
     CHECK(pick(PolicyId::MdLegacy, req, {seq, ssd(1, 0)}).index == 0);
   }
   SECTION("HDDs too (the seed's rotational 50/50 result)") {
     seq.rotational = true;
-    CHECK(pick(kRr, req, {seq, hdd(1, 0)}).index == 1);
+    CHECK(pick(kMdRr, req, {seq, hdd(1, 0)}).index == 1);
   }
   SECTION("an idle sequential mirror still returns at once") {
     seq.nr_pending = 0;
-    CHECK(pick(kRr, req, {ssd(1, 0), seq}).index == 1);
+    CHECK(pick(kMdRr, req, {ssd(1, 0), seq}).index == 1);
   }
   SECTION("no idle mirror: the sequential one stays") {
-    CHECK(pick(kRr, req, {seq, ssd(1, 1)}).index == 0);
+    CHECK(pick(kMdRr, req, {seq, ssd(1, 1)}).index == 0);
   }
   SECTION("a stream alternates over two SSDs when each read takes two submissions to complete") {
-    CHECK(stream(kRr) == std::vector<int>{0, 1, 0, 1, 0, 1, 0, 1});
+    CHECK(stream(kMdRr) == std::vector<int>{0, 1, 0, 1, 0, 1, 0, 1});
     CHECK(stream(PolicyId::MdLegacy) == std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0});
   }
 }
@@ -76,7 +76,7 @@ TEST_CASE("md-rr: should_choose_next with io_opt still moves a long run", "[md-r
   seq.next_seq_sect = 256;
   seq.io_opt_sectors = 128;
   // Idle but past io_opt: pending++ makes the other idle mirror win.
-  CHECK(pick(kRr, read_at(256), {seq, ssd(1, 0)}).index == 1);
+  CHECK(pick(kMdRr, read_at(256), {seq, ssd(1, 0)}).index == 1);
 }
 
 TEST_CASE("md-rr: equal pending rotates the start slot on non-rotational arrays", "[md-rr]") {
@@ -112,7 +112,7 @@ TEST_CASE("md-rr: all-rotational arrays do not rotate", "[md-rr]") {
     far.head_position = 0;
     MemberSnapshot near = hdd(1, 1);
     near.head_position = 99'000;
-    CHECK(pick(kRr, read_at(100'000), {far, near}, state).index == 1);
+    CHECK(pick(kMdRr, read_at(100'000), {far, near}, state).index == 1);
     CHECK(state.read_rr.load() == -1);
   }
 }
@@ -121,7 +121,7 @@ TEST_CASE("md-rr: read_rr wraps like an atomic_t", "[md-rr]") {
   PolicyState state;
   state.read_rr.store(INT_MAX);
   // inc_return gives INT_MIN; as unsigned that is 2^31, and 2^31 % 3 == 2.
-  CHECK(pick(kRr, read_at(4096), {ssd(0), ssd(1), ssd(2)}, state).index == 2);
+  CHECK(pick(kMdRr, read_at(4096), {ssd(0), ssd(1), ssd(2)}, state).index == 2);
   CHECK(state.read_rr.load() == INT_MIN);
 }
 
@@ -130,7 +130,7 @@ TEST_CASE("md-rr: the other read_balance steps are md-legacy's", "[md-rr]") {
   SECTION("resync reads the first readable mirror and does not rotate") {
     ReadRequest req = read_at(0);
     req.resync_overlap = true;
-    for (int i = 0; i < 3; ++i) CHECK(pick(kRr, req, {ssd(0, 5), ssd(1)}, state).index == 0);
+    for (int i = 0; i < 3; ++i) CHECK(pick(kMdRr, req, {ssd(0, 5), ssd(1)}, state).index == 0);
     CHECK(state.read_rr.load() == -1);
   }
   SECTION("write-mostly and unreadable members are skipped") {
@@ -138,18 +138,18 @@ TEST_CASE("md-rr: the other read_balance steps are md-legacy's", "[md-rr]") {
     wm.write_mostly = true;
     MemberSnapshot dead = ssd(1);
     dead.readable = false;
-    for (int i = 0; i < 3; ++i) CHECK(pick(kRr, read_at(0), {wm, dead, ssd(2, 4)}, state).index == 2);
+    for (int i = 0; i < 3; ++i) CHECK(pick(kMdRr, read_at(0), {wm, dead, ssd(2, 4)}, state).index == 2);
   }
   SECTION("bad blocks shorten the read; write-mostly is the last resort") {
     MemberSnapshot a = ssd(0);
     a.bad_sectors_from = 3;
     MemberSnapshot wm = ssd(1);
     wm.write_mostly = true;
-    const Choice c = pick(kRr, read_at(0), {a, wm}, state);
+    const Choice c = pick(kMdRr, read_at(0), {a, wm}, state);
     CHECK(c.index == 0);
     CHECK(c.sectors == 3);
     a.bad_sectors_from = 0;
-    const Choice s = pick(kRr, read_at(0), {a, wm}, state);
+    const Choice s = pick(kMdRr, read_at(0), {a, wm}, state);
     CHECK(s.index == 1);
     CHECK(s.sectors == 8);
   }

@@ -13,11 +13,11 @@ using namespace rs::layout;
 
 namespace {
 
-constexpr uint32_t kChunk = 8;
+constexpr uint32_t kRaid5Chunk = 8;
 
-Raid5Geometry make(uint32_t layout, int disks, uint64_t dev_sectors = 64 * kChunk) {
+Raid5Geometry make_raid5(uint32_t layout, int disks, uint64_t dev_sectors = 64 * kRaid5Chunk) {
   std::string err;
-  auto g = raid5_from_layout(layout, disks, kChunk, dev_sectors, &err);
+  auto g = raid5_from_layout(layout, disks, kRaid5Chunk, dev_sectors, &err);
   INFO(err);
   REQUIRE(g.has_value());
   return *g;
@@ -28,7 +28,7 @@ struct Stripe {
   std::vector<int> data;  // disk of data chunk 0..data_disks-1 of this stripe
 };
 
-struct Table {
+struct Raid5Table {
   const char* name;
   uint32_t layout;
   int disks;
@@ -42,8 +42,8 @@ struct Table {
 //  *-symmetric:  data disk = (parity + 1 + i) % disks
 // E.g. left-symmetric x4 is md's familiar picture
 //   0 1 2 P / 4 5 P 3 / 8 P 6 7 / P 9 10 11.
-const std::vector<Table>& tables() {
-  static const std::vector<Table> t = {
+const std::vector<Raid5Table>& raid5_tables() {
+  static const std::vector<Raid5Table> t = {
       {"left-asymmetric x3", 0, 3, {{2, {0, 1}}, {1, {0, 2}}, {0, {1, 2}}}},
       {"right-asymmetric x3", 1, 3, {{0, {1, 2}}, {1, {0, 2}}, {2, {0, 1}}}},
       {"left-symmetric x3", 2, 3, {{2, {0, 1}}, {1, {2, 0}}, {0, {1, 2}}}},
@@ -59,26 +59,26 @@ const std::vector<Table>& tables() {
 }  // namespace
 
 TEST_CASE("raid5 hand tables match md's mapping", "[raid5]") {
-  for (const auto& t : tables()) {
+  for (const auto& t : raid5_tables()) {
     SECTION(t.name) {
-      const auto g = make(t.layout, t.disks);
+      const auto g = make_raid5(t.layout, t.disks);
       const auto dd = static_cast<uint64_t>(g.data_disks());
       // Two parity rotations: the second must repeat the first one.
       for (uint64_t s = 0; s < 2 * t.stripes.size(); ++s) {
         const auto& want = t.stripes[s % t.stripes.size()];
         INFO("stripe " << s);
         CHECK(raid5_parity_disk(g, s) == want.parity);
-        CHECK_FALSE(raid5_compute_blocknr(g, want.parity, s * kChunk + 2));
+        CHECK_FALSE(raid5_compute_blocknr(g, want.parity, s * kRaid5Chunk + 2));
         CHECK(raid5_data_index(g, s, want.parity) == -1);
         for (uint64_t i = 0; i < dd; ++i) {
-          const uint64_t array_sector = (s * dd + i) * kChunk + 5;
+          const uint64_t array_sector = (s * dd + i) * kRaid5Chunk + 5;
           INFO("data index " << i);
           const auto a = raid5_compute_sector(g, array_sector);
           CHECK(a.pd_idx == want.parity);
           CHECK(a.dd_idx == want.data[i]);
-          CHECK(a.sector == s * kChunk + 5);
+          CHECK(a.sector == s * kRaid5Chunk + 5);
           CHECK(raid5_data_index(g, s, want.data[i]) == static_cast<int>(i));
-          CHECK(raid5_compute_blocknr(g, want.data[i], s * kChunk + 5) == array_sector);
+          CHECK(raid5_compute_blocknr(g, want.data[i], s * kRaid5Chunk + 5) == array_sector);
         }
       }
     }
@@ -87,32 +87,32 @@ TEST_CASE("raid5 hand tables match md's mapping", "[raid5]") {
 
 TEST_CASE("raid5 array size is md's raid5_size", "[raid5]") {
   // Whole chunks per member times data disks; a partial chunk is unused.
-  CHECK(raid5_array_sectors(make(2, 3, 64 * kChunk)) == 2 * 64 * kChunk);
-  CHECK(raid5_array_sectors(make(2, 4, 100)) == 3 * 96);
-  CHECK(raid5_array_sectors(make(0, 5, 7)) == 0);
-  CHECK(raid5_array_sectors(make(1, 2, 16)) == 16);
+  CHECK(raid5_array_sectors(make_raid5(2, 3, 64 * kRaid5Chunk)) == 2 * 64 * kRaid5Chunk);
+  CHECK(raid5_array_sectors(make_raid5(2, 4, 100)) == 3 * 96);
+  CHECK(raid5_array_sectors(make_raid5(0, 5, 7)) == 0);
+  CHECK(raid5_array_sectors(make_raid5(1, 2, 16)) == 16);
 }
 
 TEST_CASE("raid5 properties over every chunk of small geometries", "[raid5]") {
   for (uint32_t layout = 0; layout <= 3; ++layout) {
     for (int disks = 2; disks <= 7; ++disks) {
       const uint64_t dev_chunks = 2 * static_cast<uint64_t>(disks) + 1;
-      const auto g = make(layout, disks, dev_chunks * kChunk);
+      const auto g = make_raid5(layout, disks, dev_chunks * kRaid5Chunk);
       INFO(raid5_algorithm_name(g.algorithm) << " x" << disks);
-      const uint64_t array_chunks = raid5_array_sectors(g) / kChunk;
+      const uint64_t array_chunks = raid5_array_sectors(g) / kRaid5Chunk;
       REQUIRE(array_chunks == dev_chunks * static_cast<uint64_t>(disks - 1));
 
       std::set<std::pair<int, uint64_t>> seen;  // (disk, device chunk) holding data
       for (uint64_t c = 0; c < array_chunks; ++c) {
-        for (uint64_t off : {uint64_t{0}, uint64_t{kChunk - 1}}) {
-          const auto a = raid5_compute_sector(g, c * kChunk + off);
+        for (uint64_t off : {uint64_t{0}, uint64_t{kRaid5Chunk - 1}}) {
+          const auto a = raid5_compute_sector(g, c * kRaid5Chunk + off);
           const uint64_t stripe = c / static_cast<uint64_t>(g.data_disks());
-          REQUIRE(a.sector == stripe * kChunk + off);
+          REQUIRE(a.sector == stripe * kRaid5Chunk + off);
           REQUIRE(a.dd_idx >= 0);
           REQUIRE(a.dd_idx < disks);
           REQUIRE(a.dd_idx != a.pd_idx);
           REQUIRE(a.pd_idx == raid5_parity_disk(g, stripe));
-          REQUIRE(raid5_compute_blocknr(g, a.dd_idx, a.sector) == c * kChunk + off);
+          REQUIRE(raid5_compute_blocknr(g, a.dd_idx, a.sector) == c * kRaid5Chunk + off);
           if (off == 0) REQUIRE(seen.insert({a.dd_idx, stripe}).second);
         }
       }
@@ -132,8 +132,8 @@ TEST_CASE("raid5 properties over every chunk of small geometries", "[raid5]") {
         for (uint64_t c = 0; c + 1 < array_chunks; ++c) {
           const bool same_stripe = (c + 1) % static_cast<uint64_t>(g.data_disks()) != 0;
           if (!same_stripe && layout != 2) continue;
-          REQUIRE(raid5_compute_sector(g, (c + 1) * kChunk).dd_idx ==
-                  (raid5_compute_sector(g, c * kChunk).dd_idx + 1) % disks);
+          REQUIRE(raid5_compute_sector(g, (c + 1) * kRaid5Chunk).dd_idx ==
+                  (raid5_compute_sector(g, c * kRaid5Chunk).dd_idx + 1) % disks);
         }
       }
     }

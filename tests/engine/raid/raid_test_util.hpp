@@ -342,6 +342,22 @@ class Pipeline {
   std::vector<int>* results_ = nullptr;
 };
 
+// The region check/repair and the error tests fill with random data.
+inline constexpr uint64_t kRegionBytes = 2ull << 20;
+
+// Writes random data over [0, kRegionBytes) in io_bytes pieces, 8 in flight,
+// through a plain backend; returns what was written.
+inline std::vector<uint8_t> fill_region(Array& arr, std::mt19937_64& rng, uint32_t io_bytes) {
+  auto model = random_bytes(rng, kRegionBytes);
+  TestPort tp(arr);
+  Pipeline p(tp, 8, io_bytes);
+  std::vector<Request> reqs;
+  for (uint64_t off = 0; off < kRegionBytes; off += io_bytes)
+    reqs.push_back({true, off, io_bytes, model.data() + off, 0});
+  for (int r : p.run(reqs)) REQUIRE(r == int(io_bytes));
+  return model;
+}
+
 // ---- error injection ----
 
 // Wraps a real backend and fails chosen members' I/O with -EIO instead of

@@ -12,19 +12,7 @@ using namespace rs::raid::test;
 
 namespace {
 
-constexpr uint64_t kRegionBytes = 2ull << 20;
-
-std::vector<uint8_t> fill_region(Array& arr, std::mt19937_64& rng) {
-  constexpr uint32_t kIo = 128 * 1024;
-  auto model = random_bytes(rng, kRegionBytes);
-  TestPort tp(arr);
-  Pipeline p(tp, 8, kIo);
-  std::vector<Request> reqs;
-  for (uint64_t off = 0; off < kRegionBytes; off += kIo)
-    reqs.push_back({true, off, kIo, model.data() + off, 0});
-  for (int r : p.run(reqs)) REQUIRE(r == int(kIo));
-  return model;
-}
+constexpr uint32_t kFillIoBytes = 128 * 1024;
 
 // 4 KiB blocks of `member` that hold data of the region and are not the
 // first copy of it: check/repair takes the first copy as the good one.
@@ -68,7 +56,7 @@ TEST_CASE("check counts corrupted blocks, repair rewrites them from the first co
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
   std::mt19937_64 rng(31);
-  const auto model = fill_region(*arr, rng);
+  const auto model = fill_region(*arr, rng, kFillIoBytes);
   REQUIRE(check_ok(*arr, false) == 0);
 
   const int victim = 1;
@@ -306,7 +294,7 @@ TEST_CASE("a dirty array stays marked until resynced; the resync makes the copie
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
   std::mt19937_64 rng(34);
-  const auto model = fill_region(*arr, rng);
+  const auto model = fill_region(*arr, rng, kFillIoBytes);
   auto crashed = member_paths(dir, cfg.disks, "crash");
   for (int i = 0; i < cfg.disks; ++i) std::filesystem::copy_file(paths[size_t(i)], crashed[size_t(i)]);
   const Shape shape = arr->shape();
@@ -350,7 +338,7 @@ TEST_CASE("a cancelled resync resumes where it stopped", "[raid][resync]") {
   {
     auto arr = create_array(cfg, paths, 64ull << 20);
     std::mt19937_64 rng(35);
-    fill_region(*arr, rng);
+    fill_region(*arr, rng, kFillIoBytes);
   }
   // Mark it as not cleanly stopped, as a crash after the first write leaves it.
   {

@@ -13,7 +13,6 @@ using namespace rs::raid::test;
 namespace {
 
 constexpr uint32_t kIoBytes = 64 * 1024;
-constexpr uint64_t kRegionBytes = 2ull << 20;
 
 // The job id that makes btrfs-pid send a one-segment read at `offset` to
 // `member` first (its index among the copies), or -1 when no copy is there.
@@ -22,18 +21,6 @@ int job_for_member(const Array& arr, uint64_t offset, int member) {
   for (size_t k = 0; k < addr.size(); ++k)
     if (addr[k].disk == member) return int(k);
   return -1;
-}
-
-// Writes random data over [0, kRegionBytes) through a plain backend.
-std::vector<uint8_t> fill_region(Array& arr, std::mt19937_64& rng) {
-  auto model = random_bytes(rng, kRegionBytes);
-  TestPort tp(arr);
-  Pipeline p(tp, 8, kIoBytes);
-  std::vector<Request> reqs;
-  for (uint64_t off = 0; off < kRegionBytes; off += kIoBytes)
-    reqs.push_back({true, off, kIoBytes, model.data() + off, 0});
-  for (int r : p.run(reqs)) REQUIRE(r == int(kIoBytes));
-  return model;
 }
 
 bool rejected_has(const Array& arr, const std::string& path) {
@@ -67,7 +54,7 @@ TEST_CASE("a member's read errors: reads retry elsewhere, the member is failed",
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
   std::mt19937_64 rng(11);
-  const auto model = fill_region(*arr, rng);
+  const auto model = fill_region(*arr, rng, kIoBytes);
   const int bad = cfg.disks - 1;
 
   auto fbp = std::make_unique<FailingBackend>(arr->make_backend(8));
@@ -108,7 +95,7 @@ TEST_CASE("a member's write errors: writes still succeed on the other copies", "
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
   std::mt19937_64 rng(12);
-  auto model = fill_region(*arr, rng);
+  auto model = fill_region(*arr, rng, kIoBytes);
   const int bad = 0;
 
   auto fbp = std::make_unique<FailingBackend>(arr->make_backend(8));
@@ -155,7 +142,7 @@ TEST_CASE("when every copy fails, the array I/O fails and the last copy stays", 
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
   std::mt19937_64 rng(13);
-  const auto model = fill_region(*arr, rng);
+  const auto model = fill_region(*arr, rng, kIoBytes);
   const auto addr = copies_of(*arr, 0);
   const int copies = int(addr.size());
   auto in_sync_copies = [&] {
@@ -201,7 +188,7 @@ TEST_CASE("a write that reports success reads back even when a copy could not be
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
   std::mt19937_64 rng(14);
-  auto model = fill_region(*arr, rng);
+  auto model = fill_region(*arr, rng, kIoBytes);
   require_ok(arr->fail_member(0, "test"));
 
   // A chunk whose copies are on members 1 and 2.
