@@ -75,13 +75,20 @@ build() {
   echo "built ($label)"
 }
 
+# Every tree is a unity build: CMake compiles each target's files in groups
+# of 8 as one translation unit, so the standard library, Catch2 and the
+# engine's headers are parsed and instantiated once per group instead of
+# once per file (the raid tests' 8 files: 15.6 s of CPU instead of 49 s).
+# A developer's own tree need not be (configure without the option).
+UNITY_OPTS=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8)
 # The main tree: optimised, without debug info (-g doubles the compile time
 # of a Catch2 test file; users and CI need neither).
-RELEASE_OPTS=(-DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG")
+RELEASE_OPTS=(-DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" "${UNITY_OPTS[@]}")
 # The sanitizer trees: the engine, the CLI and their tests (no GUI), at -Og
 # (-O1 with ASan+UBSan compiles a test file 2-3x slower for no finding -Og
 # misses) with line tables so reports name file:line.
-SANITIZER_OPTS=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-Og -g1" -DRAIDSCOPE_GUI=OFF -DRAIDSCOPE_WERROR=ON)
+SANITIZER_OPTS=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-Og -g1" -DRAIDSCOPE_GUI=OFF -DRAIDSCOPE_WERROR=ON
+  "${UNITY_OPTS[@]}")
 
 DEMO=${RAIDSCOPE_DEMO_DIR:-$HOME/.local/share/raidscope/demo}
 CLI=$ROOT/build/app/raidscope-cli

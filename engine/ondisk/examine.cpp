@@ -73,7 +73,7 @@ std::string human_size(uint64_t bytes) {
   auto two = [&centi](uint64_t b, uint64_t bin, uint64_t dec, const char* bu, const char* du) {
     const uint64_t cb = centi(b, bin), cd = centi(b, dec);
     return strformat(" (%llu.%02llu %s %llu.%02llu %s)", ull(cb / 100), ull(cb % 100), bu, ull(cd / 100),
-               ull(cd % 100), du);
+                     ull(cd % 100), du);
   };
   constexpr uint64_t Ki = 1024, Mi = Ki * Ki, Gi = Mi * Ki, Ti = Gi * Ki;
   if (bytes < 5000 * Ki) return "";
@@ -137,7 +137,8 @@ std::string examine_text(const Superblock& sb, const std::string& device_path, u
   line(out, "Device UUID", uuid_to_string(sb.device_uuid));
   out += '\n';
   if (sb.feature_map & kFeatureBitmapOffset)
-    line(out, "Internal Bitmap", strformat("%ld sectors from superblock", static_cast<long>(sb.bitmap_offset)));
+    line(out, "Internal Bitmap",
+         strformat("%ld sectors from superblock", static_cast<long>(sb.bitmap_offset)));
   if (sb.devflags) {
     std::string f;
     if (sb.devflags & kDevflagWriteMostly) f += " write-mostly";
@@ -148,7 +149,7 @@ std::string examine_text(const Superblock& sb, const std::string& device_path, u
   if (sb.bblog_size && sb.bblog_offset)
     line(out, "Bad Block Log",
          strformat("%d entries available at offset %ld sectors", sb.bblog_size * 512 / 8,
-             static_cast<long>(sb.bblog_offset)));
+                   static_cast<long>(sb.bblog_offset)));
   line(out, "Checksum", strformat("%x - correct", checksum(encode(sb))));
   line(out, "Events", std::to_string(sb.events));
   out += '\n';

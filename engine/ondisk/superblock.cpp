@@ -94,7 +94,8 @@ std::string check_level_geometry(const Superblock& sb) {
         return strformat("raid1 chunksize %u is invalid: raid1 has no chunks (must be 0)", sb.chunksize);
       return "";
     case 5:
-      if (sb.raid_disks < 2) return strformat("raid5 needs at least 2 devices, raid_disks is %u", sb.raid_disks);
+      if (sb.raid_disks < 2)
+        return strformat("raid5 needs at least 2 devices, raid_disks is %u", sb.raid_disks);
       if (sb.layout > 3)
         return strformat(
             "raid5 layout %u is not supported (0 left-asymmetric, 1 right-asymmetric, "
@@ -109,13 +110,14 @@ std::string check_level_geometry(const Superblock& sb) {
             sb.layout);
       if (near == 0 || far == 0)
         return strformat("raid10 layout 0x%x is invalid: near copies %u and far copies %u must both be >= 1",
-                   sb.layout, near, far);
+                         sb.layout, near, far);
       if (near * far < 2)
         return strformat("raid10 layout 0x%x is invalid: %u copy gives no redundancy (need near*far >= 2)",
-                   sb.layout, near * far);
+                         sb.layout, near * far);
       if (near * far > sb.raid_disks)
-        return strformat("raid10 layout 0x%x is invalid: %u copies need at least %u devices, raid_disks is %u",
-                   sb.layout, near * far, near * far, sb.raid_disks);
+        return strformat(
+            "raid10 layout 0x%x is invalid: %u copies need at least %u devices, raid_disks is %u", sb.layout,
+            near * far, near * far, sb.raid_disks);
       break;
     }
     default:
@@ -124,7 +126,7 @@ std::string check_level_geometry(const Superblock& sb) {
   // raid5 and raid10: md needs a power-of-two chunk of at least a page.
   if (!is_pow2(sb.chunksize) || sb.chunksize < 8)
     return strformat("%s chunksize %u sectors is invalid: it must be a power of two >= 8 sectors (4 KiB)",
-               level_name(sb.level).c_str(), sb.chunksize);
+                     level_name(sb.level).c_str(), sb.chunksize);
   return "";
 }
 
@@ -205,10 +207,10 @@ std::string validate(const Superblock& sb, uint64_t device_bytes) {
   if (max_dev > kMaxDevLimit) return strformat("max_dev %zu exceeds %u", max_dev, kMaxDevLimit);
   if (sb.feature_map & ~kFeaturesSupported)
     return strformat("feature_map 0x%x uses features RaidScope does not support: %s", sb.feature_map,
-               feature_names(sb.feature_map & ~kFeaturesSupported).c_str());
+                     feature_names(sb.feature_map & ~kFeaturesSupported).c_str());
   if (sb.super_offset != kSbOffsetSectors)
     return strformat("super_offset %llu is wrong: a v1.2 superblock is at sector %llu", ull(sb.super_offset),
-               ull(kSbOffsetSectors));
+                     ull(kSbOffsetSectors));
   if (sb.set_name.size() > kNameBytes)
     return strformat("set_name is %zu bytes, more than %zu", sb.set_name.size(), kNameBytes);
 
@@ -220,18 +222,19 @@ std::string validate(const Superblock& sb, uint64_t device_bytes) {
 
   const uint64_t sb_end = sb.super_offset + sb_sectors(max_dev);
   if (sb.data_offset < sb_end)
-    return strformat("data_offset %llu overlaps the superblock (which ends at sector %llu)", ull(sb.data_offset),
-               ull(sb_end));
+    return strformat("data_offset %llu overlaps the superblock (which ends at sector %llu)",
+                     ull(sb.data_offset), ull(sb_end));
   if (sb.size == 0) return "size is 0: the member holds no array data";
   if (sb.data_offset > dev_sectors || sb.size > dev_sectors - sb.data_offset)
     return strformat("data_offset %llu + size %llu sectors runs past the end of the device (%llu sectors)",
-               ull(sb.data_offset), ull(sb.size), ull(dev_sectors));
+                     ull(sb.data_offset), ull(sb.size), ull(dev_sectors));
   if (sb.data_size > dev_sectors - sb.data_offset)
-    return strformat("data_offset %llu + data_size %llu sectors runs past the end of the device (%llu sectors)",
-               ull(sb.data_offset), ull(sb.data_size), ull(dev_sectors));
+    return strformat(
+        "data_offset %llu + data_size %llu sectors runs past the end of the device (%llu sectors)",
+        ull(sb.data_offset), ull(sb.data_size), ull(dev_sectors));
   if (sb.size > sb.data_size)
     return strformat("size %llu sectors exceeds data_size %llu: the member is smaller than the array needs",
-               ull(sb.size), ull(sb.data_size));
+                     ull(sb.size), ull(sb.data_size));
   if (sb.feature_map & kFeatureBitmapOffset)
     // The bitmap superblock (one sector) at least must fit; its bits'
     // extent is the bitmap module's to check against the same bound.
@@ -245,7 +248,7 @@ std::string validate(const Superblock& sb, uint64_t device_bytes) {
   const uint64_t array_bound = sb.level == 1 ? sb.size : sb.size * sb.raid_disks;
   if (sb.resync_offset != kMaxSector && sb.resync_offset > array_bound)
     return strformat("resync_offset %llu is past the array's end (%llu sectors; MaxSector means clean)",
-               ull(sb.resync_offset), ull(array_bound));
+                     ull(sb.resync_offset), ull(array_bound));
 
   if (sb.dev_number >= max_dev)
     return strformat("dev_number %u is outside dev_roles (max_dev %zu)", sb.dev_number, max_dev);
@@ -278,7 +281,7 @@ DecodeResult decode(std::span<const uint8_t> block, uint64_t device_bytes) {
     return fail(strformat("superblock buffer is %zu bytes, shorter than the 256-byte header", block.size()));
   if (device_bytes < kSbOffsetBytes + kHeaderBytes)
     return fail(strformat("device is %llu bytes: too small to hold a v1.2 superblock at byte %llu",
-                    ull(device_bytes), ull(kSbOffsetBytes)));
+                          ull(device_bytes), ull(kSbOffsetBytes)));
   const uint8_t* p = block.data();
   const uint32_t magic = le::get32(p + kMagic);
   if (magic != kSbMagic)
@@ -289,15 +292,16 @@ DecodeResult decode(std::span<const uint8_t> block, uint64_t device_bytes) {
   if (max_dev > kMaxDevLimit) return fail(strformat("max_dev %u exceeds %u", max_dev, kMaxDevLimit));
   const size_t need = kHeaderBytes + 2 * size_t{max_dev};
   if (block.size() < need)
-    return fail(strformat("superblock with max_dev %u needs %zu bytes but the buffer holds %zu", max_dev, need,
-                    block.size()));
+    return fail(strformat("superblock with max_dev %u needs %zu bytes but the buffer holds %zu", max_dev,
+                          need, block.size()));
   if (device_bytes < kSbOffsetBytes + need)
     return fail(strformat("device is %llu bytes: it ends inside the superblock (needs %llu bytes)",
-                    ull(device_bytes), ull(kSbOffsetBytes + need)));
+                          ull(device_bytes), ull(kSbOffsetBytes + need)));
   const uint32_t stored = le::get32(p + kSbCsum), computed = checksum(block.first(need));
   if (stored != computed)
-    return fail(strformat("superblock checksum 0x%08x does not match computed 0x%08x: the superblock is corrupt",
-                    stored, computed));
+    return fail(
+        strformat("superblock checksum 0x%08x does not match computed 0x%08x: the superblock is corrupt",
+                  stored, computed));
   // md reserves these for future features and refuses a superblock that
   // uses them; so do we.
   if (le::get32(p + kPad0) != 0) return fail("reserved field pad0 is not zero (unknown newer format?)");

@@ -54,7 +54,8 @@ std::string render_csv(const ReportModel& model) {
     const JobFigures& j = *row.job;
     auto dir = [](const DirFigures& d) {
       if (!d.present) return std::string(",,,");
-      return number(d.bw_bytes) + "," + number(d.iops) + "," + number(d.mean_us) + "," + opt_number(d.p99_us());
+      return number(d.bw_bytes) + "," + number(d.iops) + "," + number(d.mean_us) + "," +
+             opt_number(d.p99_us());
     };
     out += std::to_string(row.run + 1) + "," + csv_field(run.name) + "," + run.kind + "," + csv_field(j.name) + "," +
            dir(j.read) + "," + dir(j.write) + "," + number(j.bw_bytes) + "," + number(j.iops) + "," +
