@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "../../common/needs_tool.hpp"
 #include "ondisk/examine.hpp"
 #include "ondisk/superblock.hpp"
 #include "sb_fixtures.hpp"
@@ -130,11 +131,8 @@ TEST_CASE("examine_text layout", "[examine]") {
   CHECK(g.at("Device Role") == "spare");
 }
 
-TEST_CASE("mdadm --examine reads our superblocks", "[examine][mdadm]") {
-  if (::access(kMdadm, X_OK) != 0) {
-    WARN("SKIPPED: " << kMdadm << " not found; cannot cross-check superblocks with mdadm --examine");
-    return;
-  }
+TEST_CASE("mdadm --examine reads our superblocks", "[examine][mdadm][needs-tool]") {
+  rs::test::require_tool(kMdadm, "cannot cross-check superblocks with mdadm --examine");
   const std::string version = run(std::string(kMdadm) + " --version 2>&1");
   INFO("mdadm: " << version);
   TempDir dir;
@@ -197,11 +195,8 @@ TEST_CASE("mdadm --examine reads our superblocks", "[examine][mdadm]") {
   }
 }
 
-TEST_CASE("mdadm --examine sees a corrupted checksum, and so do we", "[examine][mdadm]") {
-  if (::access(kMdadm, X_OK) != 0) {
-    WARN("SKIPPED: " << kMdadm << " not found; cannot cross-check superblocks with mdadm --examine");
-    return;
-  }
+TEST_CASE("mdadm --examine sees a corrupted checksum, and so do we", "[examine][mdadm][needs-tool]") {
+  rs::test::require_tool(kMdadm, "cannot cross-check superblocks with mdadm --examine");
   TempDir dir;
   const Superblock sb = make_sb(kRaid10n2, 0);
   auto block = encode(sb);

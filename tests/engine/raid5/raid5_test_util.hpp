@@ -41,4 +41,11 @@ inline std::unique_ptr<raid::Array> create_raid5(const Geometry& g, const std::v
 
 inline Raid5Personality& personality(raid::Array& arr) { return dynamic_cast<Raid5Personality&>(arr.personality()); }
 
+// Reads the whole of `model`'s span from the array and requires it unchanged.
+inline void read_all(raid::Array& arr, const std::vector<uint8_t>& model) {
+  std::vector<uint8_t> back(model.size());
+  require_ok(array_read(arr, 0, back.data(), back.size()));
+  REQUIRE(first_diff(back, model) == -1);
+}
+
 }  // namespace rs::raid5::test

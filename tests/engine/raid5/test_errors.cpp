@@ -20,12 +20,6 @@ std::vector<uint8_t> fill(raid::Array& arr, std::mt19937_64& rng) {
   return model;
 }
 
-void read_all(raid::Array& arr, const std::vector<uint8_t>& model) {
-  std::vector<uint8_t> back(model.size());
-  require_ok(array_read(arr, 0, back.data(), back.size()));
-  REQUIRE(first_diff(back, model) == -1);
-}
-
 }  // namespace
 
 TEST_CASE("raid5: a member's read errors fail it; reads are reconstructed", "[raid5][errors]") {

@@ -12,13 +12,7 @@
 using namespace rs;
 using namespace rs::raid5::test;
 
-namespace {
-void read_all(raid::Array& arr, const std::vector<uint8_t>& model) {
-  std::vector<uint8_t> back(model.size());
-  require_ok(array_read(arr, 0, back.data(), back.size()));
-  REQUIRE(first_diff(back, model) == -1);
-}
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("raid5: an interrupted rebuild is recorded and resumes where it stopped", "[raid5][rebuild]") {
   const Geometry g = GENERATE(Geometry{3, 0}, Geometry{4, 2}, Geometry{5, 3});

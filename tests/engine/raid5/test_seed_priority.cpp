@@ -6,24 +6,24 @@
 // known misses): they are not asserted.
 #include <catch2/catch.hpp>
 
+#include "../../common/source_dir.hpp"
 #include "workload/scenario.hpp"
 
 using namespace rs::workload;
 
-namespace {
-const std::string kSource = RAIDSCOPE_SOURCE_DIR;
-}
+using rs::test::kProfileDirs;
+using rs::test::kScenarioDirs;
 
 TEST_CASE("seed-raid5-priority: priority >= 1.15 x legacy at stripe_cache_size 256, fewer pre-reads",
           "[raid5][sim][seed]") {
   std::string err;
-  auto sc = find_scenario("seed-raid5-priority", {kSource + "/resources/scenarios"}, &err);
+  auto sc = find_scenario("seed-raid5-priority", kScenarioDirs, &err);
   INFO(err);
   REQUIRE(sc);
   REQUIRE(sc->policy_tunable == "stripe_scheduling");
   REQUIRE(sc->policy_before == "legacy");
   REQUIRE(sc->policy_after == "priority");
-  auto rows = run_scenario(*sc, {}, {kSource + "/resources/profiles"}, &err);
+  auto rows = run_scenario(*sc, {}, kProfileDirs, &err);
   INFO(err);
   REQUIRE(rows);
   REQUIRE(rows->size() == 3);

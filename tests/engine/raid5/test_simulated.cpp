@@ -6,13 +6,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../../common/source_dir.hpp"
 #include "workload/scenario.hpp"
 
 using namespace rs::workload;
 
+using rs::test::kProfileDirs;
+
 namespace {
-const std::string kSource = RAIDSCOPE_SOURCE_DIR;
-const std::vector<std::string> kProfileDirs = {kSource + "/resources/profiles"};
 
 Scenario scenario(const std::string& bs, int iodepth) {
   const auto path = std::filesystem::temp_directory_path() / ("rs_r5_" + std::to_string(::getpid()) + ".json");

@@ -1,7 +1,12 @@
 // Runs fio-style command-line jobs on one file, as `raidscope-cli bench
 // --filename=PATH` would: shared by the issue-16 tests (test_fio_*.cpp).
 #pragma once
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,6 +30,19 @@ inline RunOutcome run_on_file(const std::string& path, std::vector<std::string> 
   INFO(bad);
   REQUIRE(bad.empty());
   return run_jobs(r.jobs, {}, target, nullptr);
+}
+
+// A file of `bytes` of `fill` (real, allocated data: reads reach the disk).
+inline void write_filled_file(const std::string& path, uint64_t bytes, uint8_t fill = 0x5a) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  REQUIRE(fd >= 0);
+  std::vector<uint8_t> buf(1 << 20, fill);
+  for (uint64_t done = 0; done < bytes; done += buf.size()) {
+    const size_t n = size_t(std::min<uint64_t>(buf.size(), bytes - done));
+    REQUIRE(::pwrite(fd, buf.data(), n, off_t(done)) == ssize_t(n));
+  }
+  ::fsync(fd);
+  ::close(fd);
 }
 
 }  // namespace rs::workload::fio_test

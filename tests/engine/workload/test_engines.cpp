@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../../common/temp_dir.hpp"
+#include "fio_run_on_file.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
 #include "workload/job_parser.hpp"
@@ -39,17 +40,6 @@ RunOutcome run(std::vector<JobOptions>& jobs, Target& target) {
   INFO(bad);
   REQUIRE(bad.empty());
   return run_jobs(jobs, {}, target, nullptr);
-}
-
-// A file of `bytes` of real (non-zero, allocated) data, so reads reach the disk.
-void write_file(const std::string& path, uint64_t bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  REQUIRE(fd >= 0);
-  std::vector<uint8_t> buf(1 << 20, 0x5a);
-  for (uint64_t done = 0; done < bytes; done += buf.size())
-    REQUIRE(::pwrite(fd, buf.data(), buf.size(), off_t(done)) == ssize_t(buf.size()));
-  ::fsync(fd);
-  ::close(fd);
 }
 
 std::unique_ptr<DeviceTarget> open_target(const std::string& path) {
@@ -94,7 +84,7 @@ TEST_CASE("direct=0 reads go through the page cache, direct=1 reads do not, and 
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
   constexpr uint64_t kBytes = 16ull << 20;
-  write_file(path, kBytes);
+  fio_test::write_filled_file(path, kBytes);
   auto target = open_target(path);
 
   for (const char* engine : {"psync", "io_uring"}) {
@@ -135,7 +125,7 @@ TEST_CASE("psync with iodepth=16 runs one I/O at a time, as fio caps it; io_urin
           "[engines][needs-uring]") {
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
-  write_file(path, 8ull << 20);
+  fio_test::write_filled_file(path, 8ull << 20);
   auto target = open_target(path);
 
   auto psync = jobs_from({"--name=p", "--ioengine=psync", "--iodepth=16", "--rw=randread", "--bs=4k",
@@ -167,7 +157,7 @@ TEST_CASE("every sync engine and mmap writes where it should: a verify pass thro
           "[engines][verify]") {
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
-  write_file(path, 4ull << 20);
+  fio_test::write_filled_file(path, 4ull << 20);
   auto target = open_target(path);
   for (const char* engine : {"psync", "sync", "vsync", "pvsync", "pvsync2", "mmap"}) {
     for (const char* direct : {"0", "1"}) {
@@ -204,7 +194,7 @@ TEST_CASE("every sync engine and mmap writes where it should: a verify pass thro
 TEST_CASE("libaio runs on io_uring and says so, once", "[engines][needs-uring]") {
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
-  write_file(path, 4ull << 20);
+  fio_test::write_filled_file(path, 4ull << 20);
   auto target = open_target(path);
   auto jobs = jobs_from({"--ioengine=libaio", "--iodepth=8", "--rw=randread", "--bs=4k", "--size=4m",
                          "--direct=1", "--name=a", "--name=b"});
@@ -260,7 +250,7 @@ TEST_CASE("verify follows fio's phases: one write pass, then verify, within the 
           "[engines][verify]") {
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
-  write_file(path, 4ull << 20);
+  fio_test::write_filled_file(path, 4ull << 20);
   auto target = open_target(path);
 
   SECTION("loops=2: two write passes, each verified") {
@@ -518,7 +508,7 @@ TEST_CASE("a buffered job starts with the region dropped from the page cache (fi
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
   constexpr uint64_t kBytes = 8ull << 20;
-  write_file(path, kBytes);
+  fio_test::write_filled_file(path, kBytes);
   auto target = open_target(path);
   // Read everything into the page cache, then a buffered job that reads
   // only the first 64 KiB: with invalidate=1 the rest is no longer cached,
@@ -538,7 +528,7 @@ TEST_CASE("a buffered job starts with the region dropped from the page cache (fi
 TEST_CASE("a sync engine's think time runs from the I/O's completion", "[engines]") {
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
-  write_file(path, 4ull << 20);
+  fio_test::write_filled_file(path, 4ull << 20);
   auto target = open_target(path);
   // 100 reads, 2 ms of think time after each: at least 198 ms, whatever the reads cost.
   auto jobs = jobs_from({"--name=t", "--ioengine=psync", "--rw=randread", "--bs=4k", "--size=4m",

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/needs_tool.hpp"
 #include "workload/fio_json.hpp"
 #include "workload/fio_text.hpp"
 #include "workload/results.hpp"
@@ -110,10 +111,6 @@ void write_file(const fs::path& p, const std::string& text) {
 std::string read_file(const fs::path& p) {
   std::ifstream in(p);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-bool have_python() {
-  return std::system("command -v python3 >/dev/null 2>&1") == 0;
 }
 
 int run_checker(const fs::path& json, const std::string& args = "") {
@@ -477,11 +474,8 @@ TEST_CASE("text report layout, 1.5 GiB/s, errors and the raidscope block", "[fio
   CHECK(Json::parse(format_fio_json(run))["jobs"][0]["error"] == 5);
 }
 
-TEST_CASE("check_fio_json.py accepts our JSON and rejects broken units", "[fio_json][python]") {
-  if (!have_python()) {
-    WARN("python3 not installed: check_fio_json.py not run");
-    return;
-  }
+TEST_CASE("check_fio_json.py accepts our JSON and rejects broken units", "[fio_json][python][needs-tool]") {
+  rs::test::require_tool("/usr/bin/python3", "check_fio_json.py not run");
   const fs::path dir = temp_dir();
   RunResults run = make_run();
   run.jobs.push_back(make_job("second", 1, 3));
@@ -545,17 +539,10 @@ const FioRun& live_fio() {
   return run;
 }
 
-bool have_fio() {
-  return fs::exists("/usr/bin/fio");
-}
-
 }  // namespace
 
-TEST_CASE("our JSON has every key fio 3.33 writes for a job", "[fio_json][fio]") {
-  if (!have_fio()) {
-    WARN("fio not installed: comparison skipped");
-    return;
-  }
+TEST_CASE("our JSON has every key fio 3.33 writes for a job", "[fio_json][fio][needs-tool]") {
+  rs::test::require_tool("/usr/bin/fio", "no key comparison with fio's JSON");
   const FioRun& fio = live_fio();
   REQUIRE(fio.ok);
   REQUIRE(fio.json["fio version"] == "fio-3.33");
@@ -577,11 +564,8 @@ TEST_CASE("our JSON has every key fio 3.33 writes for a job", "[fio_json][fio]")
   }
 }
 
-TEST_CASE("text lines equal fio's for the same figures", "[fio_text][fio]") {
-  if (!have_fio()) {
-    WARN("fio not installed: comparison skipped");
-    return;
-  }
+TEST_CASE("text lines equal fio's for the same figures", "[fio_text][fio][needs-tool]") {
+  rs::test::require_tool("/usr/bin/fio", "no comparison with fio's text output");
   const FioRun& fio = live_fio();
   REQUIRE(fio.ok);
   const std::vector<std::string> fio_lines = lines_of(fio.text);

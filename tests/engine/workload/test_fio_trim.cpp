@@ -24,17 +24,6 @@ namespace {
 
 constexpr uint8_t kFill = 0x5a;
 
-// `bytes` of kFill, allocated and on disk.
-void write_file(const std::string& path, uint64_t bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  REQUIRE(fd >= 0);
-  std::vector<uint8_t> buf(1 << 18, kFill);
-  for (uint64_t done = 0; done < bytes; done += buf.size())
-    REQUIRE(::pwrite(fd, buf.data(), buf.size(), off_t(done)) == ssize_t(buf.size()));
-  ::fsync(fd);
-  ::close(fd);
-}
-
 std::vector<uint8_t> read_file(const std::string& path, uint64_t bytes) {
   std::vector<uint8_t> data(bytes);
   const int fd = ::open(path.c_str(), O_RDONLY);
@@ -54,10 +43,6 @@ bool all_equal(const std::vector<uint8_t>& d, uint64_t from, uint64_t to, uint8_
   for (uint64_t i = from; i < to; ++i)
     if (d[i] != v) return false;
   return true;
-}
-
-RunOutcome run_on(const std::string& path, std::vector<std::string> args) {
-  return fio_test::run_on_file(path, std::move(args));
 }
 
 }  // namespace
@@ -87,9 +72,10 @@ TEST_CASE("rw=trim punches a hole: blocks freed, zeros read back, fio's counts",
   test::TempDir dir("rs-trim");
   const std::string path = dir.file("f");
   constexpr uint64_t kFile = 1 << 20, kOff = 256 << 10, kSize = 512 << 10;
-  write_file(path, kFile);
+  fio_test::write_filled_file(path, kFile, kFill);
   REQUIRE(allocated_bytes(path) >= kFile);
-  RunOutcome out = run_on(path, {"--name=t", "--rw=trim", "--bs=64k", "--offset=256k", "--size=512k"});
+  RunOutcome out =
+      fio_test::run_on_file(path, {"--name=t", "--rw=trim", "--bs=64k", "--offset=256k", "--size=512k"});
   REQUIRE(out.ok);
   REQUIRE(out.results.jobs.size() == 1);
   const JobResults& j = out.results.jobs[0];
@@ -121,8 +107,8 @@ TEST_CASE("rw=randtrim trims every block of the region once per pass", "[trim]")
   test::TempDir dir("rs-trim");
   const std::string path = dir.file("f");
   constexpr uint64_t kFile = 1 << 20;
-  write_file(path, kFile);
-  RunOutcome out = run_on(path, {"--name=t", "--rw=randtrim", "--bs=4k"});
+  fio_test::write_filled_file(path, kFile, kFill);
+  RunOutcome out = fio_test::run_on_file(path, {"--name=t", "--rw=randtrim", "--bs=4k"});
   REQUIRE(out.ok);
   const JobResults& j = out.results.jobs[0];
   CHECK(j.trim.total_ios == kFile / 4096);  // 256: the random map visits each block once
@@ -134,8 +120,8 @@ TEST_CASE("rw=trimwrite trims each block, then writes it", "[trim]") {
   test::TempDir dir("rs-trim");
   const std::string path = dir.file("f");
   constexpr uint64_t kFile = 1 << 20, kSize = 256 << 10, kBs = 64 << 10;
-  write_file(path, kFile);
-  RunOutcome out = run_on(path, {"--name=t", "--rw=trimwrite", "--bs=64k", "--size=256k"});
+  fio_test::write_filled_file(path, kFile, kFill);
+  RunOutcome out = fio_test::run_on_file(path, {"--name=t", "--rw=trimwrite", "--bs=64k", "--size=256k"});
   REQUIRE(out.ok);
   const JobResults& j = out.results.jobs[0];
   // fio: size counts the trims; each trimmed block is written as well.

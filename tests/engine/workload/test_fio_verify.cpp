@@ -21,10 +21,6 @@ using namespace rs::workload;
 
 namespace {
 
-RunOutcome run_on(const std::string& path, std::vector<std::string> args) {
-  return fio_test::run_on_file(path, std::move(args));
-}
-
 const std::vector<std::string> kScan = {"--bs=64k",
                                         "--size=256k",
                                         "--ioengine=psync",
@@ -86,7 +82,8 @@ TEST_CASE("verify_interval: a header every interval, a read job checks them", "[
     ::close(fd);
   }
   // surface-scan's write phase: do_verify=0, the checks come from the read job.
-  RunOutcome w = run_on(path, with({"--name=write-phase", "--rw=write", "--do_verify=0"}, kScan));
+  RunOutcome w =
+      fio_test::run_on_file(path, with({"--name=write-phase", "--rw=write", "--do_verify=0"}, kScan));
   REQUIRE(w.ok);
   CHECK(w.results.jobs[0].write.io_bytes == 256u << 10);
   CHECK(w.verify_errors == 0);
@@ -108,7 +105,8 @@ TEST_CASE("verify_interval: a header every interval, a read job checks them", "[
     REQUIRE(data[at + 511] == 0xa5);
   }
 
-  RunOutcome r = run_on(path, with({"--name=verify-phase", "--rw=read", "--do_verify=1"}, kScan));
+  RunOutcome r =
+      fio_test::run_on_file(path, with({"--name=verify-phase", "--rw=read", "--do_verify=1"}, kScan));
   REQUIRE(r.ok);
   CHECK(r.results.jobs[0].read.io_bytes == 256u << 10);
   CHECK(r.verify_errors == 0);
@@ -120,7 +118,8 @@ TEST_CASE("verify_interval: a header every interval, a read job checks them", "[
     REQUIRE(::pwrite(fd, &zero, 1, (64 << 10) + 7 * 512 + 100) == 1);
     ::close(fd);
   }
-  RunOutcome bad = run_on(path, with({"--name=verify-phase", "--rw=read", "--do_verify=1"}, kScan));
+  RunOutcome bad =
+      fio_test::run_on_file(path, with({"--name=verify-phase", "--rw=read", "--do_verify=1"}, kScan));
   REQUIRE(bad.ok);
   CHECK(bad.verify_errors == 1);
   CHECK_THAT(bad.results.jobs[0].error_text,

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/needs_tool.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/size_parse.hpp"
 
@@ -43,10 +44,6 @@ ParseResult parse_good(const char* name) {
   REQUIRE(r.ok);
   CHECK(r.warnings.empty());
   return r;
-}
-
-bool have_fio() {
-  return access(kFio, X_OK) == 0;
 }
 
 // Runs a shell command, returns its stdout+stderr and exit status.
@@ -177,11 +174,8 @@ TEST_CASE("times take fio's units and the option's default unit", "[job_parser][
   CHECK_THAT(parse_time("10x", TU::seconds).error, Catch::Contains("unknown unit"));
 }
 
-TEST_CASE("size and time parsing agree with a live fio", "[job_parser][fio]") {
-  if (!have_fio()) {
-    WARN("fio not installed at " << kFio << ": live comparison skipped");
-    return;
-  }
+TEST_CASE("size and time parsing agree with a live fio", "[job_parser][fio][needs-tool]") {
+  rs::test::require_tool(kFio, "no live comparison of size and time parsing");
   const std::vector<std::string> sizes = {"4096", "4k",   "4K",   "4kb",    "4KB",  "4ki",    "4Ki",
                                           "4kib", "4KiB", "1m",   "1mi",    "1miB", "1000ki", "1g",
                                           "2GiB", "1t",   "1TiB", "0x1000", "512",  "4096b",  "7M"};
@@ -420,7 +414,7 @@ TEST_CASE("every good job file is accepted by fio --parse-only", "[job_parser][c
     ParseResult ours = parse_job_file(read_text(entry.path()), entry.path().filename().string());
     INFO(ours.error);
     CHECK(ours.ok);
-    if (have_fio()) {
+    if (rs::test::tool_installed(kFio)) {
       int status = 0;
       std::string out = run(std::string(kFio) + " --parse-only " + entry.path().string(), status);
       INFO(out);
@@ -428,14 +422,12 @@ TEST_CASE("every good job file is accepted by fio --parse-only", "[job_parser][c
     }
   }
   CHECK(files >= 6);
-  if (!have_fio()) WARN("fio not installed at " << kFio << ": only our parser checked the good corpus");
+  if (!rs::test::tool_installed(kFio))
+    WARN("fio not installed at " << kFio << ": only our parser checked the good corpus");
 }
 
-TEST_CASE("the job options we keep match fio's JSON report", "[job_parser][fio]") {
-  if (!have_fio()) {
-    WARN("fio not installed at " << kFio << ": JSON option lists not compared");
-    return;
-  }
+TEST_CASE("the job options we keep match fio's JSON report", "[job_parser][fio][needs-tool]") {
+  rs::test::require_tool(kFio, "JSON option lists not compared");
   const std::string text =
       "; options lists as fio's JSON reports them\n"
       "[global]\n"

@@ -11,10 +11,11 @@
 #include <fstream>
 #include <thread>
 
+#include "../../common/needs_tool.hpp"
+#include "levels/levels.hpp"
 #include "raid/array.hpp"
 #include "workload/fio_json.hpp"
 #include "workload/job_parser.hpp"
-#include "levels/levels.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
@@ -122,7 +123,8 @@ TEST_CASE("time_based jobs stop at the runtime, rate limits hold", "[runner]") {
   CHECK(j.read.total_ios <= 2100);
 }
 
-TEST_CASE("fio JSON from a run on a file passes the fio-schema checker", "[runner][json]") {
+TEST_CASE("fio JSON from a run on a file passes the fio-schema checker", "[runner][json][needs-tool]") {
+  rs::test::require_tool("/usr/bin/python3", "the fio-schema checker is a python script");
   TempDir dir;
   auto target_ptr = file_target(dir.path + "/f.img", 16 << 20);
   DeviceTarget& target = *target_ptr;
@@ -138,10 +140,6 @@ TEST_CASE("fio JSON from a run on a file passes the fio-schema checker", "[runne
   CHECK(read_fraction == Approx(0.7).margin(0.05));
   const std::string json_path = dir.path + "/out.json";
   std::ofstream(json_path) << format_fio_json(out.results);
-  if (::access("/usr/bin/python3", X_OK) != 0) {
-    WARN("python3 missing: JSON checker not run");
-    return;
-  }
   const std::string cmd = "python3 " + std::string(RAIDSCOPE_SOURCE_DIR) +
                           "/tests/tools/check_fio_json.py --raidscope " + json_path;
   CHECK(std::system(cmd.c_str()) == 0);

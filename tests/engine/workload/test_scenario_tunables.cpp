@@ -6,14 +6,14 @@
 #include <fstream>
 #include <string>
 
+#include "../../common/source_dir.hpp"
 #include "workload/scenario.hpp"
 
 using namespace rs::workload;
 
-namespace {
+using rs::test::kProfileDirs;
 
-const std::string kSource = RAIDSCOPE_SOURCE_DIR;
-const std::vector<std::string> kProfileDirs = {kSource + "/resources/profiles"};
+namespace {
 
 // Writes `text` as a scenario file in a fresh directory and loads it.
 Scenario load(const std::string& text) {

@@ -13,15 +13,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "../../common/source_dir.hpp"
 #include "workload/scenario.hpp"
 
 using namespace rs::workload;
 
-namespace {
+using rs::test::kProfileDirs;
+using rs::test::kScenarioDirs;
+using rs::test::kSourceDir;
 
-const std::string kSource = RAIDSCOPE_SOURCE_DIR;
-const std::vector<std::string> kScenarioDirs = {kSource + "/resources/scenarios"};
-const std::vector<std::string> kProfileDirs = {kSource + "/resources/profiles"};
+namespace {
 
 // Each scenario runs once per test program.
 const std::vector<ScenarioRowResult>& results(const std::string& name) {
@@ -344,8 +345,8 @@ TEST_CASE("scenario overrides: policies, profiles by object or name, workload op
 
 TEST_CASE("simulate --profile=PATH and INDEX=PATH work for every scenario; --check's exit status",
           "[scenario][cli]") {
-  const std::string hdd = kSource + "/resources/profiles/hdd-modern.json";
-  const std::string ssd = kSource + "/resources/profiles/ssd-sata.json";
+  const std::string hdd = kSourceDir + "/resources/profiles/hdd-modern.json";
+  const std::string ssd = kSourceDir + "/resources/profiles/ssd-sata.json";
   for (auto& sc : list_scenarios(kScenarioDirs)) {
     INFO(sc.name);
     auto [st, out] = run_cli("simulate --scenario=" + sc.name + " --profile=" + ssd + " --runtime=1 --json");
