@@ -13,7 +13,6 @@ namespace rs::raid5 {
 
 using raid::ArrayIo;
 using raid::kSectorBytes;
-using raid::MemberState;
 
 void Raid5Personality::prepare(ArrayIo& io, uint32_t max_length) const {
   auto st = std::make_unique<Io>();
@@ -36,11 +35,7 @@ void Raid5Personality::prepare(ArrayIo& io, uint32_t max_length) const {
 
 bool Raid5Personality::readable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot,
                                 uint64_t dev_sector, uint64_t n) const {
-  const raid::Member& m = table[slot];
-  if (!m.present() || failed[size_t(slot)]) return false;
-  if (m.state == MemberState::in_sync) return true;
-  return m.state == MemberState::recovering &&
-         dev_sector + n <= core_.runtime(slot).recovery_offset.load(std::memory_order_acquire);
+  return !failed[size_t(slot)] && raid::readable_at(table[slot], core_.runtime(slot), dev_sector, n);
 }
 
 bool Raid5Personality::writable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot) const {
