@@ -4,12 +4,13 @@
 #  1. full-stripe sequential write through a 4-member array (bs = 3 chunks,
 #     so every write is whole stripes: no pre-reads) vs fio writing the four
 #     member files at once; the array can carry at most 3/4 of that as data
-#     (goal >= 0.8 x 3/4 of the aggregate). Also printed: one fio job that
-#     writes the four files in turn (round robin, 16 in flight), the
-#     members' speed when each takes an equal share, as a RAID5's must: on
-#     a shared host disk independent jobs get unequal shares (one file at
-#     650 MB/s beside three at 220 was seen here), which the array, bound
-#     to its slowest member, cannot use;
+#     (goal >= 0.8 x 3/4 of the aggregate). Also printed, for reference:
+#     one fio job writing the four files in turn (round robin, 16 in
+#     flight), the members' speed when each takes an equal share, as a
+#     RAID5's must: on a shared host disk independent jobs can get unequal
+#     shares (one file at 650 MB/s beside three at 220 was seen here),
+#     which an array bound to its slowest member cannot use (in the runs
+#     of 2026-12-01 it was not consistently below the independent jobs);
 #  2. 4k random read QD32 on the array vs fio reading the four member files
 #     with the same job (goal >= 0.9).
 # Each pair alternates which runs first; the median of the per-round ratios
