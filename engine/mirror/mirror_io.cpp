@@ -115,10 +115,7 @@ void MirrorPersonality::fill_snapshots(const raid::MemberTable& table, Io& st, C
     s = balance::MemberSnapshot{};
     s.slot = slot;
     s.sector = st.addr[size_t(k)].sector;
-    s.readable = m.present() && !tried[k] &&
-                 (m.state == MemberState::in_sync ||
-                  (m.state == MemberState::recovering &&
-                   s.sector + c.sectors <= rt.recovery_offset.load(std::memory_order_acquire)));
+    s.readable = !tried[k] && raid::readable_at(m, rt, s.sector, c.sectors);
     s.write_mostly = rt.write_mostly.load(std::memory_order_relaxed);
     const int8_t rotational_override = rt.rotational_override.load(std::memory_order_relaxed);
     s.rotational = rotational_override < 0 ? m.rotational() : rotational_override != 0;

@@ -64,4 +64,13 @@ struct SlotRuntime {
   std::atomic<int8_t> rotational_override{-1};  // -1: the device's (or model's); 0 or 1 forced
 };
 
+// Whether member `m` can serve a read of [dev_sector, +sectors): in sync,
+// or recovering and rebuilt past it (md's recovery_offset).
+inline bool readable_at(const Member& m, const SlotRuntime& rt, uint64_t dev_sector, uint64_t sectors) {
+  if (!m.present()) return false;
+  if (m.state == MemberState::in_sync) return true;
+  return m.state == MemberState::recovering &&
+         dev_sector + sectors <= rt.recovery_offset.load(std::memory_order_acquire);
+}
+
 }  // namespace rs::raid

@@ -1,6 +1,7 @@
 #include "raid5/raid5.hpp"
 
 #include "layout/layout_names.hpp"
+#include "raid5/raid5_internal.hpp"
 
 namespace rs::raid5 {
 
@@ -8,7 +9,12 @@ using raid::MemberState;
 
 Raid5Personality::Raid5Personality(const raid::Shape& shape, const layout::Raid5Geometry& geometry,
                                    raid::ArrayCore& core)
-    : shape_(shape), geo_(geometry), core_(core), cache_(geometry.raid_disks) {}
+    : shape_(shape),
+      geo_(geometry),
+      core_(core),
+      cache_(geometry.raid_disks),
+      all_readable_(size_t(geometry.raid_disks), 1),
+      towrite_scratch_(size_t(geometry.raid_disks), 0) {}
 
 uint64_t Raid5Personality::array_sectors() const { return layout::raid5_array_sectors(geo_); }
 

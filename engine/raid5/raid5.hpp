@@ -39,6 +39,7 @@ struct StripeCounters {
 class Raid5Personality final : public raid::Personality {
  public:
   Raid5Personality(const raid::Shape& shape, const layout::Raid5Geometry& geometry, raid::ArrayCore& core);
+  ~Raid5Personality() override;
 
   uint64_t array_sectors() const override;
   std::string describe() const override;
@@ -85,10 +86,12 @@ class Raid5Personality final : public raid::Personality {
   void start_read(raid::ArrayIo& io);
   bool plan_read(raid::ArrayIo& io);
   void plan_write(raid::ArrayIo& io);
+  // The bio is about to put work on stripe heads: its completion state
+  // (under mutex_) starts over.
+  void begin_head_work(raid::ArrayIo& io, bool direct_done);
   static void read_child_done(io::MemberIo& mio, int result);
-  // Ends the bio once its member reads, its attach pass and its heads are
-  // all done; on the bio's own context (posted there when `here` is not).
-  void bio_part_done(raid::ArrayIo& io, io::IoContext* here);
+  // The direct reads are done; the bio ends once its heads are done too.
+  void direct_reads_done(raid::ArrayIo& io);
   void finish_bio(raid::ArrayIo& io);
 
   // ---- raid5d.cpp: the stripe cache's queues and raid5d ----
@@ -100,8 +103,16 @@ class Raid5Personality final : public raid::Personality {
   void queue_head_locked(StripeHead* head);
   bool needs_prereads(const StripeHead& head) const;
   void apply_tunables_locked();
-  // One raid5d pass: takes every head the scheduling gives now and hands
-  // them out in batches (run here when `here` is their context).
+  // Heads the cache gave up (taken over for another column, or dropped)
+  // lose their stripe state, as md's init_stripe clears it.
+  void forget_evicted_locked();
+  // One raid5d pass: takes every head the scheduling gives now, grouped
+  // into one batch per context (chained through Batch::next).
+  Batch* take_pass_locked();
+  Batch* new_batch_locked(io::IoContext* context, raid::ArrayIo* parent);
+  // Starts each batch of a pass: here when `here` is its context, else
+  // posted there.
+  void start_batches(Batch* first, io::IoContext* here);
   void raid5d(io::IoContext* here);
   // md's unplug: releases the delayed heads (raid5_activate_delayed).
   void unplug(io::IoContext* here);
@@ -129,6 +140,11 @@ class Raid5Personality final : public raid::Personality {
   bool unplug_pending_ = false;          // an unplug is posted (to unplug_at_ until it is sent)
   io::IoContext* unplug_at_ = nullptr;
   uint64_t touch_pass_ = 0;
+  std::vector<std::unique_ptr<Batch>> batches_;  // every batch made; reused
+  Batch* spare_batches_ = nullptr;               // the idle ones, chained through Batch::next
+  // needs_prereads' view of a head: every member readable; which it writes.
+  std::vector<uint8_t> all_readable_;
+  mutable std::vector<uint8_t> towrite_scratch_;
   std::atomic<int> cache_size_{256};  // md's default stripe_cache_size
   std::atomic<int> bypass_threshold_{kDefaultBypassThreshold};
   std::atomic<uint8_t> scheduling_{uint8_t(Scheduling::priority)};

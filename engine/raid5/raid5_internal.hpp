@@ -11,7 +11,7 @@ namespace rs::raid5 {
 struct Raid5Personality::Child : raid::MemberChild {
   Raid5Personality* self = nullptr;
   Batch* batch = nullptr;          // a batch's member I/O: its batch
-  uint32_t first = 0, count = 0;   // and its heads: batch->run_heads[first, first + count)
+  uint32_t first = 0, count = 0;   // and its heads: batch->heads[first, first + count)
 };
 
 // Reads: a chunk piece read straight from its data member, or (reconstruct)
@@ -41,6 +41,9 @@ struct Raid5Personality::Io : raid::PersonalityIo {
   size_t n_segs = 0, n_pieces = 0, attach_pos = 0, next_child = 0;
   unsigned outstanding = 0;  // direct reads in flight (+1 while issuing)
   bool replan = false;       // a direct read failed: plan again without that member
+  // Has work on stripe heads (a write, or a read with blocks to
+  // reconstruct): only then do the fields below and mutex_ take part.
+  bool through_heads = false;
   uint32_t max_length = 0;
   // Under the personality's mutex_:
   size_t pending_heads = 0;  // heads holding work of this bio
@@ -52,6 +55,7 @@ struct Raid5Personality::Io : raid::PersonalityIo {
 // Heads raid5d handed to one context, handled together so that adjacent
 // heads share member I/Os.
 struct Raid5Personality::Batch {
+  Batch* next = nullptr;  // the next batch of the same pass, or of the spare list
   io::IoContext* context = nullptr;
   raid::ArrayIo* parent = nullptr;  // a bio of the batch on `context`: its member I/O goes through it
   std::vector<StripeHead*> heads;   // by column
@@ -62,7 +66,6 @@ struct Raid5Personality::Batch {
   std::vector<int> pd;              // per head: parity member
   std::vector<uint8_t> failed;      // members that failed under this batch
   std::vector<Child> children;
-  std::vector<StripeHead*> run_heads;
   std::vector<uint8_t> scratch_written, scratch_readable;
   unsigned outstanding = 0;
   bool writing = false, replan = false;

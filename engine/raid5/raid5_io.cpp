@@ -13,7 +13,6 @@ namespace rs::raid5 {
 
 using raid::ArrayIo;
 using raid::kSectorBytes;
-using raid::MemberState;
 
 void Raid5Personality::prepare(ArrayIo& io, uint32_t max_length) const {
   auto st = std::make_unique<Io>();
@@ -36,11 +35,7 @@ void Raid5Personality::prepare(ArrayIo& io, uint32_t max_length) const {
 
 bool Raid5Personality::readable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot,
                                 uint64_t dev_sector, uint64_t n) const {
-  const raid::Member& m = table[slot];
-  if (!m.present() || failed[size_t(slot)]) return false;
-  if (m.state == MemberState::in_sync) return true;
-  return m.state == MemberState::recovering &&
-         dev_sector + n <= core_.runtime(slot).recovery_offset.load(std::memory_order_acquire);
+  return !failed[size_t(slot)] && raid::readable_at(table[slot], core_.runtime(slot), dev_sector, n);
 }
 
 bool Raid5Personality::writable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot) const {
@@ -54,24 +49,25 @@ void Raid5Personality::submit(ArrayIo& io) {
     return;
   }
   std::fill(st.failed.begin(), st.failed.end(), 0);
-  {
-    std::lock_guard lock(mutex_);
-    st.head_error = 0;
-    st.head_epoch = 0;
-  }
   if (!io.write) {
     start_read(io);
     return;
   }
   plan_write(io);
-  {
-    std::lock_guard lock(mutex_);
-    st.pending_heads = 0;
-    st.attach_done = false;
-    st.direct_done = true;
-    st.completed = false;
-  }
+  begin_head_work(io, true);  // a write has no direct part
   attach(io);
+}
+
+void Raid5Personality::begin_head_work(ArrayIo& io, bool direct_done) {
+  Io& st = static_cast<Io&>(*io.priv);
+  st.through_heads = true;
+  std::lock_guard lock(mutex_);
+  st.pending_heads = 0;
+  st.attach_done = false;
+  st.direct_done = direct_done;
+  st.completed = false;
+  st.head_error = 0;
+  st.head_epoch = 0;
 }
 
 // Every 4 KiB block of the write, in array order, with its page column
@@ -129,20 +125,17 @@ bool Raid5Personality::plan_read(ArrayIo& io) {
   return true;
 }
 
+// md's chunk_aligned_read: a read whose members can all serve it goes
+// straight to them and never touches the stripe cache or its lock.
 void Raid5Personality::start_read(ArrayIo& io) {
   Io& st = static_cast<Io&>(*io.priv);
   st.replan = false;
-  {
-    std::lock_guard lock(mutex_);
-    st.pending_heads = 0;
-    st.attach_done = false;
-    st.direct_done = false;
-    st.completed = false;
-  }
+  st.through_heads = false;
   if (!plan_read(io)) {
     core_.complete(io, -EIO);
     return;
   }
+  if (st.n_pieces > 0) begin_head_work(io, false);
   st.next_child = 0;
   st.outstanding = 1;  // held until every read is queued and the heads have the rest
   for (size_t si = 0; si < st.n_segs; ++si) {
@@ -157,8 +150,8 @@ void Raid5Personality::start_read(ArrayIo& io) {
     ++st.outstanding;
     core_.issue(io, c, s.disk);
   }
-  attach(io);  // the reconstructed pieces, if any
-  if (--st.outstanding == 0) bio_part_done(io, &io.port->context());
+  if (st.through_heads) attach(io);  // the reconstructed pieces
+  if (--st.outstanding == 0) direct_reads_done(io);
 }
 
 void Raid5Personality::read_child_done(io::MemberIo& mio, int result) {
@@ -173,30 +166,25 @@ void Raid5Personality::read_child_done(io::MemberIo& mio, int result) {
     st.failed[size_t(c.member)] = 1;
     st.replan = true;
   }
-  if (--st.outstanding == 0) self.bio_part_done(io, &io.port->context());
+  if (--st.outstanding == 0) self.direct_reads_done(io);
 }
 
-// The direct reads are done (writes have none).
-void Raid5Personality::bio_part_done(ArrayIo& io, io::IoContext* here) {
+// On the bio's context (its member reads complete there).
+void Raid5Personality::direct_reads_done(ArrayIo& io) {
   Io& st = static_cast<Io&>(*io.priv);
-  bool ready = false;
-  {
+  if (st.through_heads) {
     std::lock_guard lock(mutex_);
     st.direct_done = true;
-    ready = st.attach_done && st.pending_heads == 0 && !st.completed;
-    if (ready) st.completed = true;
+    if (!st.attach_done || st.pending_heads > 0 || st.completed) return;  // the last head ends it
+    st.completed = true;
   }
-  if (!ready) return;
-  if (&io.port->context() == here)
-    finish_bio(io);
-  else
-    io.port->context().post([this, p = &io] { finish_bio(*p); });
+  finish_bio(io);
 }
 
 void Raid5Personality::finish_bio(ArrayIo& io) {
   Io& st = static_cast<Io&>(*io.priv);
-  int head_error;
-  {
+  int head_error = 0;
+  if (st.through_heads) {
     std::lock_guard lock(mutex_);
     head_error = st.head_error;
     io.metadata_epoch = std::max(io.metadata_epoch, st.head_epoch);

@@ -30,10 +30,31 @@ namespace rs::raid5 {
 
 using raid::ArrayIo;
 
+namespace {
+// Runs `fn` now when `ctx` is the current context, else posts it there.
+template <class Fn>
+void run_on(io::IoContext& ctx, io::IoContext* here, Fn&& fn) {
+  if (&ctx == here)
+    fn();
+  else
+    ctx.post(std::forward<Fn>(fn));
+}
+}  // namespace
+
+Raid5Personality::~Raid5Personality() = default;
+
 void Raid5Personality::apply_tunables_locked() {
   queues_.set_bypass_threshold(bypass_threshold());
   if (queues_.scheduling() != scheduling()) queues_.set_scheduling(scheduling());
-  if (cache_.capacity() != stripe_cache_size()) cache_.set_capacity(stripe_cache_size());
+  if (cache_.capacity() != stripe_cache_size()) {
+    cache_.set_capacity(stripe_cache_size());
+    forget_evicted_locked();
+  }
+}
+
+void Raid5Personality::forget_evicted_locked() {
+  for (uint64_t column : cache_.evicted()) queues_.forget(column);
+  cache_.evicted().clear();
 }
 
 size_t Raid5Personality::active_stripes() const {
@@ -44,13 +65,15 @@ size_t Raid5Personality::active_stripes() const {
 void Raid5Personality::attach(ArrayIo& io) {
   Io& st = static_cast<Io&>(*io.priv);
   io::IoContext* here = &io.port->context();
-  bool parked = false, ready = false, run = false;
+  bool ready = false;
+  Batch* pass = nullptr;
   io::IoContext* unplug_at = nullptr;
   {
     std::lock_guard lock(mutex_);
-    if (st.n_pieces > 0) apply_tunables_locked();
-    const uint64_t pass = ++touch_pass_;
+    apply_tunables_locked();
+    const uint64_t pass_id = ++touch_pass_;
     st.touched.clear();
+    bool parked = false;
     while (st.attach_pos < st.n_pieces) {
       const Piece& p = st.pieces[st.attach_pos];
       StripeHead* h = cache_.get(p.column);
@@ -58,8 +81,9 @@ void Raid5Personality::attach(ArrayIo& io) {
         parked = true;
         break;
       }
+      if (!cache_.evicted().empty()) forget_evicted_locked();
       // A head first touched in this pass already lists this bio.
-      if (h->touch_pass != pass && std::find(h->bios.begin(), h->bios.end(), &io) == h->bios.end()) {
+      if (h->touch_pass != pass_id && std::find(h->bios.begin(), h->bios.end(), &io) == h->bios.end()) {
         h->bios.push_back(&io);
         ++st.pending_heads;
       }
@@ -67,8 +91,8 @@ void Raid5Personality::attach(ArrayIo& io) {
         h->towrite[size_t(p.member)] = p.buf;
       else
         h->toread.push_back({p.member, p.buf});
-      if (h->touch_pass != pass) {
-        h->touch_pass = pass;
+      if (h->touch_pass != pass_id) {
+        h->touch_pass = pass_id;
         st.touched.push_back(h);
       }
       ++st.attach_pos;
@@ -82,26 +106,20 @@ void Raid5Personality::attach(ArrayIo& io) {
       ready = st.direct_done && st.pending_heads == 0 && !st.completed;
       if (ready) st.completed = true;
     }
-    // Nothing new for raid5d: a read with no piece to rebuild.
-    run = parked || !st.touched.empty();
+    if (parked || !st.touched.empty()) pass = take_pass_locked();
     unplug_at = std::exchange(unplug_at_, nullptr);
   }
   if (unplug_at) post_unplug(unplug_at);
   if (ready) finish_bio(io);
-  if (run) raid5d(here);
+  start_batches(pass, here);
 }
 
+// md's handle_stripe_dirtying count (write_plan.hpp), with every member
+// readable: the batch plans with the members as they are.
 bool Raid5Personality::needs_prereads(const StripeHead& h) const {
-  const int disks = geo_.raid_disks;
   const int pd = layout::raid5_parity_disk(geo_, h.column * kPageSectors / geo_.chunk_sectors);
-  int rmw = 0, rcw = 0;
-  for (int i = 0; i < disks; ++i) {
-    if (h.uptodate[size_t(i)]) continue;
-    const bool written = h.towrite[size_t(i)] != nullptr;
-    if (written || i == pd) ++rmw;
-    if (!written && i != pd) ++rcw;
-  }
-  return rmw > 0 && rcw > 0;
+  for (size_t i = 0; i < h.towrite.size(); ++i) towrite_scratch_[i] = h.towrite[i] != nullptr;
+  return choose_write(pd, towrite_scratch_, all_readable_, h.uptodate).prereads > 0;
 }
 
 // md: release_stripe puts a head with work on handle_list; handle_stripe
@@ -134,65 +152,90 @@ void Raid5Personality::post_unplug(io::IoContext* at) {
   at->post([this, at] { unplug(at); });
 }
 
-void Raid5Personality::raid5d(io::IoContext* here) {
-  std::vector<Batch*> batches;
-  io::IoContext* unplug_at = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    apply_tunables_locked();
-    const int dd = geo_.data_disks();
-    while (auto id = queues_.next()) {
-      StripeHead* h = cache_.find(*id);
-      if (!h || h->bios.empty()) continue;  // never: a queued head has work
-      h->in_round = true;
-      ++in_round_;
-      h->writing.swap(h->towrite);
-      h->reading.swap(h->toread);
-      h->round_bios.swap(h->bios);
-      const int written =
-          int(std::count_if(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; }));
-      queues_.io_started(*id);
-      if (written == dd) queues_.full_write_started(*id);
-      io::IoContext* ctx = &h->round_bios.front()->port->context();
-      auto b = std::find_if(batches.begin(), batches.end(), [ctx](Batch* x) { return x->context == ctx; });
-      if (b == batches.end()) {
-        batches.push_back(new Batch);
-        batches.back()->context = ctx;
-        batches.back()->parent = h->round_bios.front();
-        b = batches.end() - 1;
-      }
-      (*b)->heads.push_back(h);
-    }
-    // Nothing in flight and heads still plugged: unplug once their submitter
-    // waits, even if an unplug is posted already (one posted to a context
-    // that went away with its last bio is dropped; a second one is harmless:
-    // with nothing in flight no head has pre-reads active, so it releases
-    // them all).
-    if (in_round_ == 0 && queues_.delayed_len() > 0) {
-      unplug_pending_ = false;
-      plug_locked();
-    }
-    unplug_at = std::exchange(unplug_at_, nullptr);
+Raid5Personality::Batch* Raid5Personality::new_batch_locked(io::IoContext* context, ArrayIo* parent) {
+  Batch* b = spare_batches_;
+  if (b) {
+    spare_batches_ = b->next;
+  } else {
+    batches_.push_back(std::make_unique<Batch>());
+    b = batches_.back().get();
   }
-  if (unplug_at) post_unplug(unplug_at);
-  for (Batch* b : batches) {
-    std::sort(b->heads.begin(), b->heads.end(),
-              [](const StripeHead* x, const StripeHead* y) { return x->column < y->column; });
-    if (b->context == here)
-      batch_start(*b);
-    else
-      b->context->post([this, b] { batch_start(*b); });
+  b->next = nullptr;
+  b->context = context;
+  b->parent = parent;
+  b->heads.clear();
+  return b;
+}
+
+Raid5Personality::Batch* Raid5Personality::take_pass_locked() {
+  apply_tunables_locked();
+  const int dd = geo_.data_disks();
+  Batch* first = nullptr;
+  while (auto id = queues_.next()) {
+    StripeHead* h = cache_.find(*id);
+    if (!h || h->bios.empty()) continue;  // never: a queued head has work
+    h->in_round = true;
+    ++in_round_;
+    h->writing.swap(h->towrite);
+    h->reading.swap(h->toread);
+    h->round_bios.swap(h->bios);
+    const int written = int(std::count_if(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; }));
+    queues_.io_started(*id);
+    if (written == dd) queues_.full_write_started(*id);
+    io::IoContext* ctx = &h->round_bios.front()->port->context();
+    Batch* b = first;
+    while (b && b->context != ctx) b = b->next;
+    if (!b) {
+      b = new_batch_locked(ctx, h->round_bios.front());
+      b->next = first;
+      first = b;
+    }
+    b->heads.push_back(h);
+  }
+  // Nothing in flight and heads still plugged: unplug once their submitter
+  // waits, even if an unplug is posted already (one posted to a context
+  // that went away with its last bio is dropped; a second one is harmless:
+  // with nothing in flight no head has pre-reads active, so it releases
+  // them all).
+  if (in_round_ == 0 && queues_.delayed_len() > 0) {
+    unplug_pending_ = false;
+    plug_locked();
+  }
+  return first;
+}
+
+void Raid5Personality::start_batches(Batch* b, io::IoContext* here) {
+  while (b) {
+    Batch* next = b->next;  // b may be finished (and reused) before batch_start returns
+    run_on(*b->context, here, [this, b] { batch_start(*b); });
+    b = next;
   }
 }
 
-void Raid5Personality::unplug(io::IoContext* here) {
+void Raid5Personality::raid5d(io::IoContext* here) {
+  Batch* pass;
+  io::IoContext* unplug_at;
   {
     std::lock_guard lock(mutex_);
-    apply_tunables_locked();
+    pass = take_pass_locked();
+    unplug_at = std::exchange(unplug_at_, nullptr);
+  }
+  if (unplug_at) post_unplug(unplug_at);
+  start_batches(pass, here);
+}
+
+void Raid5Personality::unplug(io::IoContext* here) {
+  Batch* pass;
+  io::IoContext* unplug_at;
+  {
+    std::lock_guard lock(mutex_);
     unplug_pending_ = false;
     queues_.activate_delayed();
+    pass = take_pass_locked();
+    unplug_at = std::exchange(unplug_at_, nullptr);
   }
-  raid5d(here);
+  if (unplug_at) post_unplug(unplug_at);
+  start_batches(pass, here);
 }
 
 // A batch's member I/O is done: its heads leave their round, their bios
@@ -201,7 +244,8 @@ void Raid5Personality::batch_finished(Batch* b) {
   io::IoContext* here = b->context;
   const uint64_t epoch = b->parent->metadata_epoch;  // a member failed under its writes
   std::vector<ArrayIo*> done, wake;
-  io::IoContext* unplug_at = nullptr;
+  Batch* pass;
+  io::IoContext* unplug_at;
   {
     std::lock_guard lock(mutex_);
     for (size_t hi = 0; hi < b->heads.size(); ++hi) {
@@ -225,31 +269,25 @@ void Raid5Personality::batch_finished(Batch* b) {
       if (h->has_pending()) {
         queue_head_locked(h);
       } else {
-        queues_.forget(h->column);
+        // Inactive, keeping its column and its stripe state (md keeps a
+        // cached stripe's STRIPE_IO_STARTED until init_stripe).
         cache_.release(h);
+        forget_evicted_locked();
       }
     }
+    b->next = spare_batches_;  // b is not touched after this section
+    spare_batches_ = b;
     // md re-plugs when it could not release the delayed heads; they go
     // once no head has pre-reads active.
     if (queues_.preread_active_stripes() < kIoThreshold) plug_locked();
-    unplug_at = std::exchange(unplug_at_, nullptr);
     wake.swap(waiters_);
+    pass = take_pass_locked();
+    unplug_at = std::exchange(unplug_at_, nullptr);
   }
-  delete b;
   if (unplug_at) post_unplug(unplug_at);
-  for (ArrayIo* bio : done) {
-    if (&bio->port->context() == here)
-      finish_bio(*bio);
-    else
-      bio->port->context().post([this, bio] { finish_bio(*bio); });
-  }
-  for (ArrayIo* w : wake) {
-    if (&w->port->context() == here)
-      attach(*w);
-    else
-      w->port->context().post([this, w] { attach(*w); });
-  }
-  raid5d(here);
+  for (ArrayIo* bio : done) run_on(bio->port->context(), here, [this, bio] { finish_bio(*bio); });
+  for (ArrayIo* w : wake) run_on(w->port->context(), here, [this, w] { attach(*w); });
+  start_batches(pass, here);
 }
 
 }  // namespace rs::raid5

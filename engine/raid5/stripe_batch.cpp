@@ -19,20 +19,20 @@ namespace {
 constexpr uint32_t kMaxRunPages = 256;  // 1 MiB per member I/O
 }
 
+// A batch is reused: its vectors keep their room from one pass to the next.
 void Raid5Personality::batch_start(Batch& b) {
+  std::sort(b.heads.begin(), b.heads.end(),
+            [](const StripeHead* x, const StripeHead* y) { return x->column < y->column; });
   const size_t n = b.heads.size(), disks = size_t(geo_.raid_disks);
-  if (b.failed.empty()) {
-    b.failed.assign(disks, 0);
-    b.error.assign(n, 0);
-    b.method.assign(n, WriteMethod::rcw);
-    b.pd.assign(n, -1);
-    b.io.assign(n * disks, 0);
-    b.buf.assign(n * disks, nullptr);
-    b.children.resize(n * disks);
-    b.run_heads.resize(n * disks);
-    b.scratch_written.resize(disks);
-    b.scratch_readable.resize(disks);
-  }
+  b.failed.assign(disks, 0);
+  b.error.assign(n, 0);
+  b.method.assign(n, WriteMethod::rcw);
+  b.pd.assign(n, -1);
+  b.io.assign(n * disks, 0);
+  b.buf.assign(n * disks, nullptr);
+  if (b.children.size() < n * disks) b.children.resize(n * disks);
+  b.scratch_written.resize(disks);
+  b.scratch_readable.resize(disks);
   b.replan = false;
   batch_plan(b);
   batch_issue(b, false);
@@ -86,7 +86,7 @@ void Raid5Personality::batch_plan(Batch& b) {
 // and buffers are both consecutive.
 void Raid5Personality::batch_issue(Batch& b, bool write) {
   const int disks = geo_.raid_disks;
-  size_t next_child = 0, next_run = 0;
+  size_t next_child = 0;
   uint64_t prereads = 0;
   b.writing = write;
   b.outstanding = 1;  // held until every I/O is queued
@@ -97,7 +97,7 @@ void Raid5Personality::batch_issue(Batch& b, bool write) {
         ++hi;
         continue;
       }
-      const size_t first = next_run;
+      const size_t first = hi;
       const StripeHead* start = b.heads[hi];
       uint8_t* const start_buf = write ? b.buf[hi * size_t(disks) + size_t(m)] : cache_.page(m, start->slot);
       uint32_t count = 0;
@@ -107,7 +107,6 @@ void Raid5Personality::batch_issue(Batch& b, bool write) {
         const uint8_t* buf = write ? b.buf[hi * size_t(disks) + size_t(m)] : cache_.page(m, h->slot);
         if (count && (h->column != start->column + count || buf != start_buf + size_t(count) * kPageBytes))
           break;
-        b.run_heads[next_run++] = b.heads[hi];
         if (!write && std::any_of(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; }))
           ++prereads;
       }
@@ -143,7 +142,7 @@ void Raid5Personality::batch_child_done(io::MemberIo& mio, int result) {
   if (c.member >= 0) {
     const bool ok = self.core_.child_finished(c, result);
     if (ok && !c.write) {
-      for (uint32_t k = 0; k < c.count; ++k) b.run_heads[c.first + k]->uptodate[size_t(c.member)] = 1;
+      for (uint32_t k = 0; k < c.count; ++k) b.heads[c.first + k]->uptodate[size_t(c.member)] = 1;
     } else if (!ok) {
       const bool failed = self.core_.member_failed(*b.parent, c.member, c.write, result, c.dev_sector);
       b.failed[size_t(c.member)] = 1;
@@ -152,10 +151,7 @@ void Raid5Personality::batch_child_done(io::MemberIo& mio, int result) {
       } else if (!failed) {
         // Parity covers a missed write only once the member is recorded
         // failed; one that could not be failed would serve stale data.
-        for (uint32_t k = 0; k < c.count; ++k) {
-          auto it = std::find(b.heads.begin(), b.heads.end(), b.run_heads[c.first + k]);
-          b.error[size_t(it - b.heads.begin())] = 1;
-        }
+        for (uint32_t k = 0; k < c.count; ++k) b.error[c.first + k] = 1;
       }
     }
   }

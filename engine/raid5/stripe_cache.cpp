@@ -37,7 +37,7 @@ void StripeCache::claim_free(uint32_t slot) {
 
 void StripeCache::reset(StripeHead* h, uint64_t column) {
   if (h->active || h->in_round) return;  // never: only inactive or new heads are reset
-  by_column_.erase(h->column);
+  if (by_column_.erase(h->column)) evicted_.push_back(h->column);
   h->column = column;
   h->generation = generation_;
   std::fill(h->uptodate.begin(), h->uptodate.end(), 0);
@@ -92,7 +92,7 @@ StripeHead* StripeCache::get(uint64_t column) {
 }
 
 void StripeCache::drop(StripeHead* h) {
-  by_column_.erase(h->column);
+  if (by_column_.erase(h->column)) evicted_.push_back(h->column);
   const uint32_t slot = h->slot;
   heads_[slot].reset();
   --total_;

@@ -82,6 +82,10 @@ class StripeCache {
   // Cached pages can no longer be trusted (a maintenance piece wrote the
   // members behind the cache): inactive heads forget them.
   void invalidate() { ++generation_; }
+  // Columns whose heads were taken over for another column or dropped,
+  // since the owner last cleared this: their stripe state goes with them
+  // (md's init_stripe), while a head that merely went inactive keeps it.
+  std::vector<uint64_t>& evicted() { return evicted_; }
 
   size_t active() const { return size_t(total_) - inactive_.size(); }
   size_t inactive() const { return inactive_.size(); }
@@ -106,6 +110,7 @@ class StripeCache {
   uint32_t next_fresh_ = 0;        // slots from here on were never used
   std::unordered_map<uint64_t, StripeHead*> by_column_;
   std::list<StripeHead*> inactive_;  // least recently used first
+  std::vector<uint64_t> evicted_;
 };
 
 }  // namespace rs::raid5

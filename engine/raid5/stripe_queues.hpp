@@ -29,7 +29,10 @@ class StripeQueues {
  public:
   struct Stripe {
     bool preread_active = false;  // STRIPE_PREREAD_ACTIVE: counted in preread_active_stripes
-    bool io_started = false;      // STRIPE_IO_STARTED: member I/O issued since last handled
+    // STRIPE_IO_STARTED: member I/O was issued for it. As in md, only
+    // forget() (md's init_stripe) clears it: a stripe handled again, even
+    // after a spell on the inactive list, never counts as a bypass.
+    bool io_started = false;
     bool full_write = false;      // STRIPE_FULL_WRITE: counted in pending_full_writes
     enum class List : uint8_t { none, handle, hold, delayed } list = List::none;
     std::list<uint64_t>::iterator pos;  // where it is on `list`
@@ -54,7 +57,9 @@ class StripeQueues {
   void full_write_started(uint64_t id);  // all data blocks overwritten: STRIPE_FULL_WRITE
   void write_completed(uint64_t id);     // clears STRIPE_FULL_WRITE (pending_full_writes--)
   void preread_done(uint64_t id);        // clears STRIPE_PREREAD_ACTIVE
-  void forget(uint64_t id);              // the stripe went back to the inactive list
+  // The stripe's head was given another column or dropped (md's
+  // init_stripe zeroes its state): off every list, every flag cleared.
+  void forget(uint64_t id);
   // md's get_active_stripe taking a queued stripe for a new bio
   // (list_del_init): off whichever list it is on, its state kept.
   void remove(uint64_t id);

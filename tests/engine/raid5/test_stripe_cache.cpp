@@ -97,3 +97,26 @@ TEST_CASE("raid5 with stripe_cache_size 17: writes larger than the cache wait fo
   CHECK(personality(*arr).active_stripes() == 0);
   CHECK(check_ok(*arr, false) == 0);
 }
+
+TEST_CASE("stripe cache: a column is evicted when its head is taken over or dropped, not when it goes inactive",
+          "[raid5][cache]") {
+  StripeCache c(4);
+  c.set_capacity(2);
+  StripeHead* a = c.get(100);
+  StripeHead* b = c.get(200);
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(c.evicted().empty());  // fresh heads had no column
+  c.release(a);
+  c.release(b);
+  CHECK(c.evicted().empty());  // inactive, columns kept
+  CHECK(c.get(100) == a);      // found again: still column 100's head
+  CHECK(c.evicted().empty());
+  StripeHead* d = c.get(300);  // takes over the least recently used inactive head (200's)
+  CHECK(d == b);
+  CHECK(c.evicted() == std::vector<uint64_t>{200});
+  c.evicted().clear();
+  c.release(d);
+  c.set_capacity(1);  // drops the inactive head (300's)
+  CHECK(c.evicted() == std::vector<uint64_t>{300});
+}

@@ -125,3 +125,39 @@ TEST_CASE("a stripe promoted off hold_list naturally steps bypass_count back", "
   CHECK(q.bypass_count() == 3);
   CHECK(picks(q, 2) == "11 -");  // 3 > 1 -> 11, count 2
 }
+
+TEST_CASE("STRIPE_IO_STARTED stays set until the stripe is forgotten (md's init_stripe)", "[raid5][scheduler]") {
+  // Stripe 10 on hold_list; 1 and 2 on handle_list, full writes in flight.
+  StripeQueues q;
+  q.set_bypass_threshold(4);
+  q.add_delayed(10);
+  q.activate_delayed();
+  q.add_handle(1);
+  q.full_write_started(1);
+  q.add_handle(2);
+  q.full_write_started(2);
+  // 1: hold's head is new: last_hold=10, count 0. 2: +1 -> 1.
+  CHECK(picks(q, 2) == "1 2");
+  CHECK(q.bypass_count() == 1);
+  q.io_started(1);
+  q.io_started(2);
+  // 1's round ends and it comes back with more work: I/O started, no bypass.
+  q.write_completed(1);
+  q.add_handle(1);
+  CHECK(picks(q, 1) == "1");
+  CHECK(q.bypass_count() == 1);
+  // 2's round ends, its head goes inactive keeping its column (nothing
+  // clears the flag), then a write finds it again: still no bypass.
+  q.write_completed(2);
+  q.add_handle(2);
+  CHECK(picks(q, 1) == "2");
+  CHECK(q.bypass_count() == 1);
+  // 2's head is taken over for another column and later made 2's again:
+  // a fresh stripe, whose first pick is a bypass.
+  q.forget(2);
+  CHECK(q.stripe(2) == nullptr);
+  q.add_handle(2);
+  CHECK(q.stripe(2)->io_started == false);
+  CHECK(picks(q, 1) == "2");
+  CHECK(q.bypass_count() == 2);
+}
