@@ -238,6 +238,10 @@ Status BenchSession::open_file_set(BenchNotes* notes) {
   };
   std::vector<std::string> order;
   std::map<std::string, Need> need;
+  // Bad options are found before anything is laid out.
+  for (const auto& job : spec_.jobs)
+    if (std::string bad = check_file_set_job(job, 512); !bad.empty())
+      return usage("job '" + job.name + "': " + bad);
   for (const auto& job : spec_.jobs)
     for (unsigned clone = 0; clone < job.numjobs; ++clone) {
       std::string err;

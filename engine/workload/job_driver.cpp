@@ -103,6 +103,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   out_.iodepth = job.iodepth;
   out_.percentile_list = job.percentile_list;
   out_.percentile_precision = job.percentile_precision;
+  if (job.gtod_reduce) out_.clat_percentiles = false;  // fio: gtod_reduce turns percentiles off
 }
 
 void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
@@ -238,12 +239,30 @@ bool JobDriver::can_issue(uint64_t now) {
       return false;
     }
   }
-  // fio's flow_threshold_exceeded: ahead of its weight's share, the job
-  // waits for its I/O in flight, then flow_sleep, before it tries again.
+  // fio's flow_threshold_exceeded (backend.c do_io): a job ahead of its
+  // weight's share issues nothing; with flow_sleep it lets all its I/O
+  // complete (io_u_quiesce), sleeps flow_sleep, and only then checks again,
+  // even if the others caught up meanwhile; without flow_sleep it checks
+  // again at once, spinning as fio does (a simulation, whose clock only
+  // moves when the jobs wait, waits 10 us instead).
+  flow_spin_ = false;
   if (flow_ && job_.flow) {
+    if (flow_quiesce_) {
+      if (in_flight_ > 0) return false;
+      flow_quiesce_ = false;
+      next_issue_ns_ = now + ns(job_.flow_sleep);
+      return false;
+    }
     const uint64_t all = flow_->issued.load(std::memory_order_relaxed);
     if (all > 0 && double(flow_issued_) / double(all) > double(job_.flow) / double(flow_->total_weight)) {
-      if (in_flight_ == 0) next_issue_ns_ = now + std::max<uint64_t>(ns(job_.flow_sleep), 10000);
+      if (job_.flow_sleep.count() > 0 && in_flight_ > 0)
+        flow_quiesce_ = true;  // the last completion starts the sleep
+      else if (job_.flow_sleep.count() > 0)
+        next_issue_ns_ = now + ns(job_.flow_sleep);
+      else if (target_.shared_context())
+        next_issue_ns_ = now + 10000;
+      else
+        flow_spin_ = true;
       return false;
     }
   }
@@ -322,8 +341,16 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   if (unstamped_.size() >= submit_batch_) commit();
 }
 
+uint64_t JobDriver::now_ns() {
+  // fio's gtod_reduce: the clock is read every 64th time only (fio's
+  // ts_cache), so the per-I/O path does no clock reads.
+  if (!job_.gtod_reduce) return backend_.now_ns();
+  if ((clock_reads_++ & 63) == 0) cached_now_ = backend_.now_ns();
+  return cached_now_;
+}
+
 uint64_t JobDriver::pump() {
-  const uint64_t now = backend_.now_ns();
+  const uint64_t now = now_ns();
   if (phase_ == Phase::Waiting) {
     if (now < start_ns_) return start_ns_;
     phase_ = Phase::Running;
@@ -338,6 +365,7 @@ uint64_t JobDriver::pump() {
   // Only future times: a past deadline is handled by the completions.
   uint64_t wake = kNever;
   if (phase_ == Phase::Running) {
+    if (flow_spin_) return now;
     if (next_issue_ns_ > now) wake = next_issue_ns_;
     if (deadline_ns_ > now) wake = std::min(wake, deadline_ns_);
   }
@@ -348,7 +376,7 @@ void JobDriver::commit() {
   if (unstamped_.empty()) return;
   backend_.submit();
   out_.depth_dist.record_submit(unsigned(unstamped_.size()));
-  const uint64_t now = backend_.now_ns();
+  const uint64_t now = now_ns();
   // A sync engine's I/O runs inside submit(): fio records no submission
   // latency for them, all of it is completion latency.
   for (Slot* s : unstamped_) s->io.submit_ns = executes_at_submit_ ? s->io.issue_ns : now;
@@ -382,7 +410,7 @@ void JobDriver::drain_inline() {
 
 void JobDriver::complete(Slot& slot, int result) {
   // A trim completes outside any reap: the reap's clock would be stale.
-  const uint64_t now = draining_ ? backend_.now_ns() : backend_.batch_now_ns();
+  const uint64_t now = job_.gtod_reduce ? now_ns() : draining_ ? backend_.now_ns() : backend_.batch_now_ns();
   TargetIo& io = slot.io;
   --in_flight_;
   // An I/O completed before its batch was stamped (inline completion).
@@ -435,10 +463,12 @@ void JobDriver::complete(Slot& slot, int result) {
       DirectionResults& d = out_.dir(ddir);
       d.io_bytes += io.length;
       ++d.total_ios;
-      d.slat.record(io.submit_ns - io.issue_ns);
-      d.clat.record(now - io.submit_ns);
-      d.lat.record(now - io.issue_ns);
-      out_.latency_dist.record(now - io.submit_ns);
+      if (!job_.gtod_reduce) {
+        d.slat.record(io.submit_ns - io.issue_ns);
+        d.clat.record(now - io.submit_ns);
+        d.lat.record(now - io.issue_ns);
+        out_.latency_dist.record(now - io.submit_ns);
+      }
       if (logs_)
         logs_->record(now - start_ns_, ddir, io.length, io.offset & kFileOffsetMask, io.submit_ns - io.issue_ns,
                       now - io.submit_ns, now - io.issue_ns);

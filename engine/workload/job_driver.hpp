@@ -98,6 +98,8 @@ class JobDriver {
   };
   static void on_done(TargetIo& io, int result);
   bool cancelled() const;
+  uint64_t now_ns();  // the backend's clock; with gtod_reduce a cached reading
+  uint64_t clock_reads_ = 0, cached_now_ = 0;
   void complete(Slot& slot, int result);
   bool can_issue(uint64_t now);
   void issue(Slot& slot, uint64_t now);
@@ -136,6 +138,8 @@ class JobDriver {
   uint64_t ss_next_ns_ = kNever;
   uint64_t ss_ios_ = 0, ss_bytes_ = 0;
   uint64_t flow_issued_ = 0;  // this job's I/Os counted in its flow group
+  bool flow_quiesce_ = false;  // over its share with flow_sleep: waiting for its I/O, then the sleep
+  bool flow_spin_ = false;     // over its share without flow_sleep: check again at once
   // What the offset generator sees: the job, with a trim mode as the read
   // or write mode that visits the same blocks (trim: read, trimwrite:
   // write) in the trim's block size.

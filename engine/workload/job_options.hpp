@@ -163,6 +163,7 @@ struct JobOptions {
   unsigned log_avg_msec = 0;  // 0: lat logs per I/O, bw/iops every 500 ms
   bool log_offset = false;
   bool per_job_logs = true;
+  bool gtod_reduce = false;  // fio's: no slat/clat/lat figures or percentiles are kept
   std::string write_iolog;  // write_iolog=FILE: every I/O issued, in fio's iolog version 3 format
   std::array<uint64_t, 2> rate{};       // bytes/s per direction, 0: unlimited
   std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited

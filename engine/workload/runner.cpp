@@ -121,7 +121,10 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
     driver.commit();
     if (driver.finished()) break;  // pump() may end the job (deadline passed, nothing in flight)
     if (backend.in_flight() > 0)
-      driver.record_reap(context.run_once(std::min(complete_min, backend.in_flight()), wake));
+      // gtod_reduce: no deadline for the reap, whose check reads the clock;
+      // the driver sees the runtime end at its next (cached) clock reading.
+      driver.record_reap(context.run_once(std::min(complete_min, backend.in_flight()),
+                                          inst.job->gtod_reduce ? io::kNoDeadline : wake));
     else if (wake != kNever && wake <= backend.now_ns() + kSpinNs)
       spin_until(backend, wake);
     else  // waiting for a start time, a rate limit, think time, or a write parked by the array
@@ -197,8 +200,8 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
   }
 }
 
-// A job on files of its own (file_set.hpp): each file's region is checked
-// as a one-file job's would be (bs fits, direct=1 alignment).
+}  // namespace
+
 std::string check_file_set_job(const JobOptions& job, uint32_t block_size) {
   if (job.size_percent || job.offset_percent)
     return "size=N% and offset=N% are not supported with several files (nrfiles, directory, a:b)";
@@ -218,8 +221,6 @@ std::string check_file_set_job(const JobOptions& job, uint32_t block_size) {
   }
   return "";
 }
-
-}  // namespace
 
 std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
   std::vector<std::string> notes;

@@ -142,6 +142,13 @@ expect_status 1 "missing directory" -- "$CLI" bench --name=m --directory="$WORK/
 expect_error_mentions "nowhere"
 pass "a missing directory is refused, naming it"
 
+mkdir empty
+expect_status 2 "verify over several files" -- "$CLI" bench --name=v --directory="$WORK/empty" --nrfiles=2 --size=8k \
+  --rw=write --verify=crc32c
+expect_error_mentions "verify is not supported with several files"
+[[ -z $(ls empty) ]] || fail "a refused job laid out files"
+pass "verify over several files is refused before anything is written"
+
 # fio itself on the same job file: the same files, the same I/O sequence
 # (random reads: the same per-file counts; offsets come from fio's own
 # generator).
