@@ -66,14 +66,6 @@ void on_job_finished(const JobOptions& job, ExitFlags& exit) {
 
 using FlowGroups = std::map<unsigned, FlowGroup>;
 
-// fio's usec_sleep: sleep until shortly before the time, then spin, so think
-// time and rate limits are not stretched by the wake-up delay of a loaded
-// machine (a 2 ms think time took 6 to 7 ms through a plain sleep here).
-constexpr uint64_t kSpinNs = 300'000;
-void spin_until(io::Backend& backend, uint64_t when) {
-  while (backend.now_ns() < when) std::this_thread::yield();
-}
-
 void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags* exit, FlowGroups* flows) {
   const rusage ru0 = thread_rusage();
   std::string error;
@@ -110,10 +102,10 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
       inst.result.error_text = "write_iolog=" + inst.job->write_iolog + ": " + std::strerror(errno);
       return;
     }
-    driver.set_iolog(iolog.get(), jio.file_paths.empty()
-                                      ? std::vector<std::string>{inst.job->filename.empty() ? target.describe()
-                                                                                             : inst.job->filename}
-                                      : jio.file_paths);
+    driver.set_iolog(iolog.get(), jio.file_paths.empty() ? std::vector<std::string>{inst.job->filename.empty()
+                                                                                     ? std::string("null")
+                                                                                     : inst.job->filename}
+                                                         : jio.file_paths);
   }
   driver.start();
   while (!driver.finished()) {
@@ -125,10 +117,13 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
       // the driver sees the runtime end at its next (cached) clock reading.
       driver.record_reap(context.run_once(std::min(complete_min, backend.in_flight()),
                                           inst.job->gtod_reduce ? io::kNoDeadline : wake));
-    else if (wake != kNever && wake <= backend.now_ns() + kSpinNs)
-      spin_until(backend, wake);
-    else  // waiting for a start time, a rate limit, think time, or a write parked by the array
-      context.run_once(1, wake == kNever ? io::kNoDeadline : wake - kSpinNs);
+    else if (wake > backend.now_ns())
+      // A start time, a rate limit, think time, or a write parked by the
+      // array: a plain timed wait to the time, as fio's usec_sleep sleeps.
+      // (A yielding spin before it gave the CPU away for a scheduler tick on
+      // a loaded machine: 2 ms of think time took 4 ms.) A wake time already
+      // passed (a flow job checking again) loops at once: fio's spin.
+      context.run_once(1, wake == kNever ? io::kNoDeadline : wake);
   }
   driver.finish();
   on_job_finished(*inst.job, *exit);

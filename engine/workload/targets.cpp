@@ -252,6 +252,7 @@ JobIo DeviceTarget::open_job_io(const JobOptions& job, unsigned, std::string* er
                            : "buffered (page cache)";
   if (!open_engine(job, {dev.get()}, direct, j, error)) return j;
   j.keep = dev;
+  j.file_paths = {dev_->path()};
   return j;
 }
 
