@@ -236,9 +236,13 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
     const int q = job.ioengine == IoEngine::libaio ? 0 : job.ioengine == IoEngine::posixaio ? 1 : -1;
     if (q >= 0 && !said_queued[q]) {
       said_queued[q] = true;
-      notes.push_back("note: ioengine=" + std::string(to_string(job.ioengine)) +
-                      " runs on io_uring here (RaidScope has no " + std::string(to_string(job.ioengine)) +
-                      " engine): same queue depth and batching, a different system call");
+      std::string note = "note: ioengine=" + std::string(to_string(job.ioengine)) +
+                         " runs on io_uring here (RaidScope has no " + std::string(to_string(job.ioengine)) +
+                         " engine): same queue depth and batching, a different system call";
+      // Linux AIO on a buffered file does each I/O inside io_submit: so do we.
+      if (job.ioengine == IoEngine::libaio && !job.direct)
+        note += "; with direct=0 on a file, each I/O is done at submission with pread/pwrite";
+      notes.push_back(note);
     }
   }
   return notes;

@@ -633,6 +633,23 @@ TEST_CASE("a sync engine's think time spaces completions by thinktime, not more"
   CHECK(gaps[gaps.size() / 2] < 3000);
 }
 
+TEST_CASE("gtod_reduce keeps no latency figures and no percentiles, as fio", "[engines]") {
+  NullTarget target(64ull << 20);
+  auto reduced = jobs_from({"--ioengine=null", "--name=g", "--rw=randread", "--bs=4k", "--size=64m",
+                            "--gtod_reduce=1"});
+  auto out = run(reduced, target);
+  const JobResults& j = out.results.jobs[0];
+  CHECK(j.read.total_ios == 16384);  // 64 MiB / 4 KiB: every I/O counted
+  CHECK(j.read.clat.count() == 0);
+  CHECK(j.read.slat.count() == 0);
+  CHECK(j.read.lat.count() == 0);
+  CHECK_FALSE(j.clat_percentiles);
+  auto plain = jobs_from({"--ioengine=null", "--name=p", "--rw=randread", "--bs=4k", "--size=64m"});
+  out = run(plain, target);
+  CHECK(out.results.jobs[0].read.clat.count() == 16384);
+  CHECK(out.results.jobs[0].clat_percentiles);
+}
+
 TEST_CASE("steady state: a job whose IOPS hold still ends once the window says so", "[engines]") {
   NullTarget target(64ull << 20);
   // 1000 IOPS, samples every 200 ms, a window of 5 samples (1 s) after 200 ms of ramp.
