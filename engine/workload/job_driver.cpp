@@ -66,6 +66,10 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       gen_(gen_job_, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
       verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
+      wrap_invalidate_(job.time_based && !job.direct && job.invalidate &&
+                       (!is_random(job.rw) ||
+                        (!job.norandommap && job.random_distribution == Distribution::random)) &&
+                       fixed_bs(job) && job.seq_add == 0),
       executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
   const uint64_t slot_bytes =
       (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
@@ -176,7 +180,18 @@ size_t JobDriver::pick_file() {
 }
 
 IoRequest JobDriver::next_request() {
-  if (files_.empty()) return gen_.next();
+  if (files_.empty()) {
+    // fio's loop_cache_invalidate: a time based buffered job drops the
+    // region's cached pages each time its offsets start over (sequential
+    // end, random map used up), so later passes do not run from the cache.
+    if (wrap_invalidate_ && wrap_bytes_ >= job_.size) {
+      wrap_bytes_ -= job_.size;
+      target_.drop_cache(job_.offset, job_.size);
+    }
+    IoRequest r = gen_.next();
+    wrap_bytes_ += r.length;
+    return r;
+  }
   FileStream& f = *files_[pick_file()];
   const IoRequest r = f.gen->next();
   const bool was_done = f.issued >= f.size;

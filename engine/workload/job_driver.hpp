@@ -167,6 +167,8 @@ class JobDriver {
   std::optional<BufferContents> contents_;  // dedupe/compress/refill: the write buffers' contents
   uint64_t seed_;
   bool verifying_job_;
+  bool wrap_invalidate_;     // fio's loop_cache_invalidate applies (time based, buffered)
+  uint64_t wrap_bytes_ = 0;  // issued since the offsets last started over
   bool executes_at_submit_;  // a sync engine: the I/O runs inside submit()
 
   std::vector<Slot> slots_;

@@ -110,6 +110,13 @@ class Target {
   // file punches a hole (fallocate PUNCH_HOLE | KEEP_SIZE), a block device
   // gets BLKDISCARD. Returns length, or -errno. Called from job threads.
   virtual int trim(uint64_t offset, uint32_t length);
+  // Drops the cached pages of [offset, offset + length) (fio's
+  // file_invalidate_cache: POSIX_FADV_DONTNEED); targets without a page
+  // cache do nothing. Called from job threads.
+  virtual void drop_cache(uint64_t offset, uint64_t length) {
+    (void)offset;
+    (void)length;
+  }
   // How trim() discards, for the output ("fallocate(PUNCH_HOLE)", ...).
   virtual std::string trim_method() const { return "none"; }
   virtual std::string describe() const = 0;

@@ -42,6 +42,10 @@ int DeviceTarget::trim(uint64_t offset, uint32_t length) {
   return int(length);
 }
 
+void DeviceTarget::drop_cache(uint64_t offset, uint64_t length) {
+  ::posix_fadvise(dev_->fd(), off_t(offset), off_t(length), POSIX_FADV_DONTNEED);
+}
+
 std::string DeviceTarget::trim_method() const {
   return dev_->info().block_device ? "BLKDISCARD" : "fallocate(PUNCH_HOLE)";
 }

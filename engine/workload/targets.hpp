@@ -90,6 +90,7 @@ class DeviceTarget final : public Target, public telemetry::TelemetrySource {
   bool offers_buffered() const override { return true; }
   bool offers_trim() const override { return true; }
   int trim(uint64_t offset, uint32_t length) override;
+  void drop_cache(uint64_t offset, uint64_t length) override;
   std::string trim_method() const override;
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override;

@@ -517,6 +517,26 @@ TEST_CASE("${VAR} and $ncpus in job files, as fio substitutes them", "[engines][
   CHECK(r.error.find("RS_TEST_BLOCK_SIZE} is not set") != std::string::npos);
 }
 
+TEST_CASE("a time based buffered job drops the region's cache each time it starts over (fio's loop_cache_invalidate)",
+          "[engines]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  constexpr uint64_t kBytes = 8ull << 20;
+  write_file(path, kBytes);
+  auto target = open_target(path);
+  // 2048 blocks of 4 KiB, read once and then 64 more: the wrap drops the
+  // whole region, so only the last 64 blocks (and readahead) stay cached;
+  // with invalidate=0 everything read stays cached.
+  auto wrap = [&](const char* invalidate) {
+    auto jobs = jobs_from({"--name=w", "--rw=read", "--bs=4k", "--size=8m", "--direct=0", "--time_based",
+                           "--runtime=30", "--number_ios=2112", std::string("--invalidate=") + invalidate});
+    run(jobs, *target);
+    return resident_share(path, kBytes);
+  };
+  CHECK(wrap("1") < 0.5);
+  CHECK(wrap("0") > 0.95);
+}
+
 TEST_CASE("a buffered job starts with the region dropped from the page cache (fio's invalidate=1)",
           "[engines][needs-uring]") {
   test::TempDir dir("rs-engines");
