@@ -11,12 +11,15 @@
 #include <condition_variable>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <thread>
 
 #include "discovery/signature.hpp"
 #include "io/uring_backend.hpp"
 #include "levels/levels.hpp"
+#include "workload/file_set.hpp"
+#include "workload/file_set_target.hpp"
 #include "workload/host_probe.hpp"
 #include "workload/targets.hpp"
 
@@ -54,7 +57,10 @@ Error usage(std::string msg) {
 
 }  // namespace
 
-Status lay_out_file(const std::string& path, uint64_t bytes, const std::function<void(uint64_t)>& progress) {
+namespace {
+
+// The directory must exist and hold `bytes` more.
+Status check_room(const std::string& path, uint64_t bytes) {
   const auto parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
@@ -66,34 +72,58 @@ Status lay_out_file(const std::string& path, uint64_t bytes, const std::function
       return make_error(Errc::refused, path + ": needs " + std::to_string(bytes >> 20) + " MiB but only " +
                                            std::to_string(avail >> 20) + " MiB are free there");
   }
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return make_error(Errc::io_error, path + ": cannot create: " + std::strerror(errno));
-  // Reserve the space first (fio does with fallocate) so a full disk shows
-  // now, not half way; then fill it with pseudo-random bytes in 1 MiB pieces.
-  if (::posix_fallocate(fd, 0, off_t(bytes)) != 0 && ::ftruncate(fd, off_t(bytes)) != 0) {
-    const std::string why = std::strerror(errno);
-    ::close(fd);
-    ::unlink(path.c_str());
-    return make_error(Errc::io_error, path + ": cannot reserve " + std::to_string(bytes) + " bytes: " + why);
-  }
+  return {};
+}
+
+// Reserves [from, to) of an open file (fio's fallocate, so a full disk
+// shows now, not half way) and, when `fill`, writes pseudo-random bytes
+// there in 1 MiB pieces.
+Status grow(int fd, const std::string& path, uint64_t from, uint64_t to, bool fill,
+            const std::function<void(uint64_t)>& progress) {
+  if (::posix_fallocate(fd, off_t(from), off_t(to - from)) != 0 && ::ftruncate(fd, off_t(to)) != 0)
+    return make_error(Errc::io_error, path + ": cannot reserve " + std::to_string(to) + " bytes: " +
+                                          std::strerror(errno));
+  if (!fill) return {};
   constexpr size_t kPiece = 1 << 20;
   std::vector<uint64_t> block(kPiece / 8);
-  uint64_t x = 0x9e3779b97f4a7c15ull ^ bytes;
-  for (uint64_t done = 0; done < bytes;) {
+  uint64_t x = 0x9e3779b97f4a7c15ull ^ to;
+  for (uint64_t done = from; done < to;) {
     for (auto& w : block) x ^= x << 13, x ^= x >> 7, x ^= x << 17, w = x;
-    const size_t n = size_t(std::min<uint64_t>(kPiece, bytes - done));
+    const size_t n = size_t(std::min<uint64_t>(kPiece, to - done));
     const ssize_t w = ::pwrite(fd, block.data(), n, off_t(done));
-    if (w != ssize_t(n)) {
-      const std::string why = w < 0 ? std::strerror(errno) : "short write";
-      ::close(fd);
-      ::unlink(path.c_str());
-      return make_error(Errc::io_error, path + ": laying out failed: " + why);
-    }
+    if (w != ssize_t(n))
+      return make_error(Errc::io_error,
+                        path + ": laying out failed: " + (w < 0 ? std::strerror(errno) : "short write"));
     done += n;
-    if (progress) progress(done);
+    if (progress) progress(done - from);
   }
-  ::close(fd);
   return {};
+}
+
+}  // namespace
+
+Status lay_out_file(const std::string& path, uint64_t bytes, const std::function<void(uint64_t)>& progress) {
+  if (Status st = check_room(path, bytes); !st) return st;
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return make_error(Errc::io_error, path + ": cannot create: " + std::strerror(errno));
+  Status st = grow(fd, path, 0, bytes, true, progress);
+  ::close(fd);
+  if (!st) ::unlink(path.c_str());
+  return st;
+}
+
+Status extend_file(const std::string& path, uint64_t bytes, bool fill) {
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  const uint64_t have = exists ? uint64_t(st.st_size) : 0;
+  if (have >= bytes) return {};
+  if (Status s = check_room(path, bytes - have); !s) return s;
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return make_error(Errc::io_error, path + ": cannot create: " + std::strerror(errno));
+  Status s = grow(fd, path, have, bytes, fill, nullptr);
+  ::close(fd);
+  if (!s && !exists) ::unlink(path.c_str());
+  return s;
 }
 
 Result<std::unique_ptr<BenchSession>> BenchSession::open(BenchSpec spec, BenchNotes* notes) {
@@ -155,16 +185,17 @@ Status BenchSession::open_target(BenchNotes* notes) {
     return usage("--policy, --member-profile, --set-at and the tunables need --array=MEMBER,MEMBER,...");
   if (sp.fail_member_at) return usage("--fail-member needs --array=MEMBER,MEMBER,...");
   std::string filename;
-  bool null_target = false, writes = false;
+  bool null_target = false, writes = false, several_files = false;
   uint64_t size = 0;
   for (auto& j : sp.jobs) {
     if (j.ioengine == IoEngine::null || j.filename == "null") {
       null_target = true;
     } else if (!j.filename.empty()) {
-      if (!filename.empty() && filename != j.filename)
-        return usage("jobs name different files (" + filename + ", " + j.filename +
-                     "); bench drives one target per run");
+      // Jobs on different files run as a file set, each on its own.
+      several_files |= is_file_set_job(j) || (!filename.empty() && filename != j.filename);
       filename = j.filename;
+    } else {
+      several_files |= is_file_set_job(j);
     }
     size = std::max(size, j.size + j.offset);
     writes |= does_write(j.rw) || does_trim(j.rw);  // a trim destroys data as a write does
@@ -173,6 +204,7 @@ Status BenchSession::open_target(BenchNotes* notes) {
     target_ = std::make_unique<NullTarget>(size ? size : (1ull << 30));
     return {};
   }
+  if (several_files) return open_file_set(notes);
   if (filename.empty())
     return usage("no target: give --array=MEMBER,MEMBER,... or --filename=PATH (or --filename=null)");
   std::error_code ec;
@@ -194,6 +226,100 @@ Status BenchSession::open_target(BenchNotes* notes) {
   if (!dev) return make_error(Errc::busy, err);
   target_ = std::make_unique<DeviceTarget>(std::move(dev));
   return {};
+}
+
+Status BenchSession::open_file_set(BenchNotes* notes) {
+  // What each file must hold: the largest region any job needs in it, and
+  // whether a job reads it (then it is laid out with data), writes it, or
+  // only creates it at its open (create_on_open).
+  struct Need {
+    uint64_t bytes = 0;
+    bool read = false, write = false, only_created_on_open = true;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, Need> need;
+  // Bad options are found before anything is laid out.
+  for (const auto& job : spec_.jobs)
+    if (std::string bad = check_file_set_job(job, 512); !bad.empty())
+      return usage("job '" + job.name + "': " + bad);
+  for (const auto& job : spec_.jobs)
+    for (unsigned clone = 0; clone < job.numjobs; ++clone) {
+      std::string err;
+      const auto files = job_files(job, clone, &err);
+      if (files.empty()) return usage("job '" + job.name + "': " + err);
+      for (const auto& f : files) {
+        auto [it, fresh] = need.try_emplace(f.path);
+        if (fresh) order.push_back(f.path);
+        Need& n = it->second;
+        n.bytes = std::max(n.bytes, job.offset + f.size);
+        n.read |= does_read(job.rw);
+        n.write |= does_write(job.rw) || does_trim(job.rw);
+        n.only_created_on_open &= job.create_on_open && !does_read(job.rw);
+      }
+    }
+  bool writes = false;
+  for (auto& [path, n] : need) writes |= n.write;
+  // Check every directory, and the room for everything to lay out, before
+  // anything is written.
+  std::map<std::string, uint64_t> per_dir;
+  for (const auto& path : order) {
+    const Need& n = need[path];
+    struct stat st {};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode) && uint64_t(st.st_size) < n.bytes && !S_ISBLK(st.st_mode))
+      return make_error(Errc::invalid_argument, path + ": not a regular file or block device");
+    if (exists && S_ISBLK(st.st_mode)) continue;
+    if (!exists && n.only_created_on_open) {
+      const auto parent = std::filesystem::path(path).parent_path();
+      std::error_code ec;
+      if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+        return make_error(Errc::not_found, path + ": directory " + parent.string() + " does not exist");
+      continue;
+    }
+    if (exists && writes && !spec_.force) {
+      std::string sig = discovery::existing_signature(path);
+      if (!sig.empty() && n.write) return overridable_refusal(path + ": holds " + sig + "; a write job would destroy it");
+    }
+    const uint64_t have = exists ? uint64_t(st.st_size) : 0;
+    if (have < n.bytes)
+      per_dir[std::filesystem::path(path).parent_path().string()] += n.bytes - have;
+  }
+  for (auto& [dir, bytes] : per_dir)
+    if (Status st = check_room((dir.empty() ? std::string(".") : dir) + "/x", bytes); !st) return st;
+  // fio's setup_files: a file a job reads is laid out with data; one only
+  // written is created and its space reserved (overwrite=0).
+  unsigned laid = 0;
+  uint64_t laid_bytes = 0;
+  for (const auto& path : order) {
+    const Need& n = need[path];
+    struct stat st {};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && S_ISBLK(st.st_mode)) continue;
+    if (!exists && n.only_created_on_open) continue;
+    const uint64_t have = exists ? uint64_t(st.st_size) : 0;
+    if (have >= n.bytes) continue;
+    if (Status s = extend_file(path, n.bytes, n.read); !s) return s;
+    ++laid, laid_bytes += n.bytes;
+  }
+  if (laid)
+    notes->info.push_back("laid out " + std::to_string(laid) + " file" + (laid > 1 ? "s" : "") + " (total " +
+                          std::to_string(laid_bytes >> 20) + " MiB)");
+  auto t = FileSetTarget::open(order, writes);
+  if (!t) return t.error();
+  target_ = std::move(*t);
+  return {};
+}
+
+// fio's unlink=1: the job's files are removed when it is done (here: when
+// the run is).
+void BenchSession::unlink_files() {
+  for (const auto& job : spec_.jobs) {
+    if (!job.unlink || !is_file_set_job(job)) continue;
+    for (unsigned clone = 0; clone < job.numjobs; ++clone) {
+      std::string err;
+      for (const auto& f : job_files(job, clone, &err)) ::unlink(f.path.c_str());
+    }
+  }
 }
 
 // Emulated members share the host disk: their sum must fit in it.
@@ -325,6 +451,7 @@ RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const tel
     }
   });
   RunOutcome out = run_jobs(spec_.jobs, spec_.global_options, *target_, &progress);
+  unlink_files();
   {
     std::lock_guard lock(mutex);
     over = true;

@@ -80,6 +80,10 @@ class BenchSession {
  private:
   BenchSession() = default;
   Status open_target(BenchNotes* notes);
+  // Jobs on files of their own (file_set.hpp): every file laid out as fio's
+  // setup_files does, then a FileSetTarget over them.
+  Status open_file_set(BenchNotes* notes);
+  void unlink_files();
   Status apply_profiles(BenchNotes* notes);
   void register_profile_tunable();
 
@@ -93,5 +97,11 @@ class BenchSession {
 // checks the directory and free space first, writes pseudo-random data in
 // large aligned pieces. `progress` (optional) is called with bytes done.
 Status lay_out_file(const std::string& path, uint64_t bytes, const std::function<void(uint64_t)>& progress);
+
+// fio's extend_file for a multi-file job: makes `path` (created if needed)
+// at least `bytes` long, reserving the space, and writes pseudo-random data
+// into the new part when `fill` (a job reads it; a write-only job's file is
+// only reserved, as fio does with overwrite=0).
+Status extend_file(const std::string& path, uint64_t bytes, bool fill);
 
 }  // namespace rs::workload

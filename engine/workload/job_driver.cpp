@@ -66,6 +66,10 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       gen_(gen_job_, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
       verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
+      wrap_invalidate_(job.time_based && !job.direct && job.invalidate &&
+                       (!is_random(job.rw) ||
+                        (!job.norandommap && job.random_distribution == Distribution::random)) &&
+                       fixed_bs(job) && job.seq_add == 0),
       executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
   const uint64_t slot_bytes =
       (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
@@ -103,6 +107,97 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   out_.iodepth = job.iodepth;
   out_.percentile_list = job.percentile_list;
   out_.percentile_precision = job.percentile_precision;
+  if (job.gtod_reduce) out_.clat_percentiles = false;  // fio: gtod_reduce turns percentiles off
+}
+
+void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
+  files_.clear();
+  files_total_ = 0;
+  uint32_t min_bs = UINT32_MAX;
+  for (int d : {kDdirRead, kDdirWrite})
+    if (d == kDdirRead ? does_read(gen_job_.rw) : does_write(gen_job_.rw)) min_bs = std::min(min_bs, gen_job_.bs[size_t(d)]);
+  if (min_bs == UINT32_MAX) min_bs = 1;
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    auto f = std::make_unique<FileStream>();
+    f->job = gen_job_;
+    f->job.offset = (uint64_t(k) << kFileShift) + job_.offset;
+    f->job.size = sizes[k];
+    // Whole blocks only: fio's file is done when no block fits any more.
+    f->size = sizes[k] - sizes[k] % min_bs;
+    f->gen.emplace(f->job, seed_ + 0x9e3779b97f4a7c15ull * (k + 1));
+    files_total_ += f->size;
+    files_.push_back(std::move(f));
+  }
+  // fio: size= below the files' total bounds the job (setup_files).
+  if (!job_.size_from_filesize && job_.size) files_total_ = std::min(files_total_, job_.size);
+  file_rng_.reseed(seed_ ^ 0xf11e5e7ull);
+}
+
+void JobDriver::set_iolog(std::FILE* file, std::vector<std::string> paths) {
+  iolog_ = file;
+  iolog_paths_ = std::move(paths);
+  if (iolog_) std::fprintf(iolog_, "fio version 3 iolog\n");
+}
+
+void JobDriver::iolog_files(const char* action) {
+  if (!iolog_) return;
+  const uint64_t now = backend_.now_ns();
+  const unsigned long long us = now > start_ns_ ? (now - start_ns_) / 1000 : 0;
+  for (const auto& p : iolog_paths_) std::fprintf(iolog_, "%llu %s %s\n", us, p.c_str(), action);
+}
+
+// fio's __get_next_file: stay on the current file for file_service_nr I/Os
+// (sequential: until it is done), then roundrobin takes the next file not
+// done, random a random one. Without time_based a file is done once its
+// region was issued; when all are (loops, io_size beyond size), a new pass
+// over them starts.
+size_t JobDriver::pick_file() {
+  const size_t n = files_.size();
+  auto done = [&](size_t k) { return !job_.time_based && files_[k]->issued >= files_[k]->size; };
+  if (files_done_ == n) {
+    for (auto& f : files_) f->issued = 0;
+    files_done_ = 0;
+  }
+  if (file_chosen_ && !done(file_cur_)) {
+    if (job_.file_service == JobOptions::FileService::sequential) return file_cur_;
+    if (file_left_ > 0) {
+      --file_left_;
+      return file_cur_;
+    }
+  }
+  if (job_.file_service == JobOptions::FileService::random) {
+    size_t k = size_t(file_rng_.below(n));
+    while (done(k)) k = (k + 1) % n;
+    file_cur_ = k;
+  } else {
+    size_t k = file_chosen_ ? (file_cur_ + 1) % n : 0;
+    while (done(k)) k = (k + 1) % n;
+    file_cur_ = k;
+  }
+  file_chosen_ = true;
+  file_left_ = job_.file_service_nr - 1;
+  return file_cur_;
+}
+
+IoRequest JobDriver::next_request() {
+  if (files_.empty()) {
+    // fio's loop_cache_invalidate: a time based buffered job drops the
+    // region's cached pages each time its offsets start over (sequential
+    // end, random map used up), so later passes do not run from the cache.
+    if (wrap_invalidate_ && wrap_bytes_ >= job_.size) {
+      wrap_bytes_ -= job_.size;
+      target_.drop_cache(job_.offset, job_.size);
+    }
+    IoRequest r = gen_.next();
+    wrap_bytes_ += r.length;
+    return r;
+  }
+  FileStream& f = *files_[pick_file()];
+  const IoRequest r = f.gen->next();
+  const bool was_done = f.issued >= f.size;
+  f.issued += r.length;
+  if (!was_done && f.issued >= f.size) ++files_done_;
+  return r;
 }
 
 void JobDriver::start() {
@@ -114,7 +209,7 @@ void JobDriver::start() {
   // `loops` times; with it, it loops until the runtime is over. A verifying
   // job writes one pass (even when time based), verifies it, and starts the
   // next pass while passes (loops, or time) remain (backend.c thread_main).
-  pass_bytes_ = job_.io_size ? job_.io_size : job_.size;
+  pass_bytes_ = job_.io_size ? job_.io_size : files_.empty() ? job_.size : files_total_;
   passes_left_ = job_.loops;
   if (verifying_job_ && job_.do_verify)
     budget_bytes_ = pass_bytes_;
@@ -122,6 +217,8 @@ void JobDriver::start() {
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
   pass_start_ns_ = stats_start_ns_;
   if (steady_.enabled()) ss_next_ns_ = stats_start_ns_ + ns(job_.ss_ramp) + ns(job_.ss_interval);
+  iolog_files("add");
+  iolog_files("open");
   phase_ = Phase::Waiting;
   pump();
 }
@@ -157,12 +254,30 @@ bool JobDriver::can_issue(uint64_t now) {
       return false;
     }
   }
-  // fio's flow_threshold_exceeded: ahead of its weight's share, the job
-  // waits for its I/O in flight, then flow_sleep, before it tries again.
+  // fio's flow_threshold_exceeded (backend.c do_io): a job ahead of its
+  // weight's share issues nothing; with flow_sleep it lets all its I/O
+  // complete (io_u_quiesce), sleeps flow_sleep, and only then checks again,
+  // even if the others caught up meanwhile; without flow_sleep it checks
+  // again at once, spinning as fio does (a simulation, whose clock only
+  // moves when the jobs wait, waits 10 us instead).
+  flow_spin_ = false;
   if (flow_ && job_.flow) {
+    if (flow_quiesce_) {
+      if (in_flight_ > 0) return false;
+      flow_quiesce_ = false;
+      next_issue_ns_ = now + ns(job_.flow_sleep);
+      return false;
+    }
     const uint64_t all = flow_->issued.load(std::memory_order_relaxed);
     if (all > 0 && double(flow_issued_) / double(all) > double(job_.flow) / double(flow_->total_weight)) {
-      if (in_flight_ == 0) next_issue_ns_ = now + std::max<uint64_t>(ns(job_.flow_sleep), 10000);
+      if (job_.flow_sleep.count() > 0 && in_flight_ > 0)
+        flow_quiesce_ = true;  // the last completion starts the sleep
+      else if (job_.flow_sleep.count() > 0)
+        next_issue_ns_ = now + ns(job_.flow_sleep);
+      else if (target_.shared_context())
+        next_issue_ns_ = now + 10000;
+      else
+        flow_spin_ = true;
       return false;
     }
   }
@@ -181,19 +296,19 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     IoRequest r;
     io.trim = false;
     if (job_.rw == RwMode::trim || job_.rw == RwMode::randtrim) {
-      r = gen_.next();
+      r = next_request();
       io.trim = true;
     } else if (job_.rw == RwMode::trimwrite || job_.rw == RwMode::randtrimwrite) {
       // fio's trimwrite: a block is trimmed, then the same block written.
       if (write_after_trim_) {
         r = trimmed_;
       } else {
-        r = trimmed_ = gen_.next();
+        r = trimmed_ = next_request();
         io.trim = true;
       }
       write_after_trim_ = !write_after_trim_;
     } else {
-      r = gen_.next();
+      r = next_request();
     }
     io.write = r.is_write && !io.trim;
     io.offset = r.offset;
@@ -223,6 +338,13 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   io.issue_ns = now;
   io.served_by = -1;
   ++in_flight_;
+  if (iolog_) {
+    const size_t k = size_t(io.offset >> kFileShift);
+    std::fprintf(iolog_, "%llu %s %s %llu %u\n", static_cast<unsigned long long>((now - start_ns_) / 1000),
+                 k < iolog_paths_.size() ? iolog_paths_[k].c_str() : "?",
+                 io.trim ? "trim" : io.write ? "write" : "read",
+                 static_cast<unsigned long long>(io.offset & kFileOffsetMask), io.length);
+  }
   out_.depth_dist.record_depth(in_flight_, 1);
   if (io.trim) {
     io.submit_ns = io.issue_ns;
@@ -234,8 +356,16 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   if (unstamped_.size() >= submit_batch_) commit();
 }
 
+uint64_t JobDriver::now_ns() {
+  // fio's gtod_reduce: the clock is read every 64th time only (fio's
+  // ts_cache), so the per-I/O path does no clock reads.
+  if (!job_.gtod_reduce) return backend_.now_ns();
+  if ((clock_reads_++ & 63) == 0) cached_now_ = backend_.now_ns();
+  return cached_now_;
+}
+
 uint64_t JobDriver::pump() {
-  const uint64_t now = backend_.now_ns();
+  const uint64_t now = now_ns();
   if (phase_ == Phase::Waiting) {
     if (now < start_ns_) return start_ns_;
     phase_ = Phase::Running;
@@ -250,6 +380,7 @@ uint64_t JobDriver::pump() {
   // Only future times: a past deadline is handled by the completions.
   uint64_t wake = kNever;
   if (phase_ == Phase::Running) {
+    if (flow_spin_) return now;
     if (next_issue_ns_ > now) wake = next_issue_ns_;
     if (deadline_ns_ > now) wake = std::min(wake, deadline_ns_);
   }
@@ -260,7 +391,7 @@ void JobDriver::commit() {
   if (unstamped_.empty()) return;
   backend_.submit();
   out_.depth_dist.record_submit(unsigned(unstamped_.size()));
-  const uint64_t now = backend_.now_ns();
+  const uint64_t now = now_ns();
   // A sync engine's I/O runs inside submit(): fio records no submission
   // latency for them, all of it is completion latency.
   for (Slot* s : unstamped_) s->io.submit_ns = executes_at_submit_ ? s->io.issue_ns : now;
@@ -294,7 +425,7 @@ void JobDriver::drain_inline() {
 
 void JobDriver::complete(Slot& slot, int result) {
   // A trim completes outside any reap: the reap's clock would be stale.
-  const uint64_t now = draining_ ? backend_.now_ns() : backend_.batch_now_ns();
+  const uint64_t now = job_.gtod_reduce ? now_ns() : draining_ ? backend_.now_ns() : backend_.batch_now_ns();
   TargetIo& io = slot.io;
   --in_flight_;
   // An I/O completed before its batch was stamped (inline completion).
@@ -347,12 +478,14 @@ void JobDriver::complete(Slot& slot, int result) {
       DirectionResults& d = out_.dir(ddir);
       d.io_bytes += io.length;
       ++d.total_ios;
-      d.slat.record(io.submit_ns - io.issue_ns);
-      d.clat.record(now - io.submit_ns);
-      d.lat.record(now - io.issue_ns);
-      out_.latency_dist.record(now - io.submit_ns);
+      if (!job_.gtod_reduce) {
+        d.slat.record(io.submit_ns - io.issue_ns);
+        d.clat.record(now - io.submit_ns);
+        d.lat.record(now - io.issue_ns);
+        out_.latency_dist.record(now - io.submit_ns);
+      }
       if (logs_)
-        logs_->record(now - start_ns_, ddir, io.length, io.offset, io.submit_ns - io.issue_ns,
+        logs_->record(now - start_ns_, ddir, io.length, io.offset & kFileOffsetMask, io.submit_ns - io.issue_ns,
                       now - io.submit_ns, now - io.issue_ns);
     }
     if (steady_.enabled()) {
@@ -450,6 +583,7 @@ void JobDriver::end_phase(uint64_t now) {
 
 void JobDriver::finish() {
   if (logs_) logs_->finish(end_ns_ > start_ns_ ? end_ns_ - start_ns_ : 0);
+  iolog_files("close");
   out_.job_runtime_ns = (end_ns_ > stats_start_ns_ ? end_ns_ - stats_start_ns_ : 0);
   if (!first_verify_error_.empty() && out_.error_text.empty()) out_.error_text = first_verify_error_;
   if (verify_errors_ && !out_.error) {

@@ -11,6 +11,7 @@
 // commit() pushes a partial batch before the loop waits.
 #pragma once
 #include <atomic>
+#include <cstdio>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -62,6 +63,16 @@ class JobDriver {
   void set_logs(JobLogs* logs) { logs_ = logs; }
   // The job's flow group when it has a flow weight (may be null).
   void set_flow(FlowGroup* flow) { flow_ = flow; }
+  // A multi-file job (file_set.hpp): each file's region size, in the job's
+  // order (JobIo::file_sizes). File k is addressed at k << kFileShift; each
+  // has its own offset sequence over [offset, offset + size), and fio's
+  // file_service_type picks the file of each I/O. Set before start().
+  void set_files(const std::vector<uint64_t>& sizes);
+  // fio's write_iolog: every I/O issued goes to `file` (fio's iolog version
+  // 3: "usec path read|write|trim offset length", each file's add, open and
+  // close); `paths` names the job's files (one, or file k of a multi-file
+  // job). The caller owns `file`. Set before start().
+  void set_iolog(std::FILE* file, std::vector<std::string> paths);
 
   void start();
   // Issues what the job may issue now; returns when it wants to be called
@@ -87,10 +98,15 @@ class JobDriver {
   };
   static void on_done(TargetIo& io, int result);
   bool cancelled() const;
+  uint64_t now_ns();  // the backend's clock; with gtod_reduce a cached reading
+  uint64_t clock_reads_ = 0, cached_now_ = 0;
   void complete(Slot& slot, int result);
   bool can_issue(uint64_t now);
   void issue(Slot& slot, uint64_t now);
   void advance_phase(uint64_t now);
+  // The next offset: the job's generator, or the chosen file's.
+  IoRequest next_request();
+  size_t pick_file();
   void end_phase(uint64_t now);
   // Completes the trims done at issue, one after another (a completion may
   // issue the next trim, which lands here too, never deeper in the stack).
@@ -122,14 +138,37 @@ class JobDriver {
   uint64_t ss_next_ns_ = kNever;
   uint64_t ss_ios_ = 0, ss_bytes_ = 0;
   uint64_t flow_issued_ = 0;  // this job's I/Os counted in its flow group
+  bool flow_quiesce_ = false;  // over its share with flow_sleep: waiting for its I/O, then the sleep
+  bool flow_spin_ = false;     // over its share without flow_sleep: check again at once
   // What the offset generator sees: the job, with a trim mode as the read
   // or write mode that visits the same blocks (trim: read, trimwrite:
   // write) in the trim's block size.
   JobOptions gen_job_;
   OffsetGenerator gen_;
+  // Multi-file jobs: a generator per file (over the file's region, at its
+  // k << kFileShift), what was issued to each in this pass, and fio's
+  // file service state (the current file, I/Os left on it).
+  struct FileStream {
+    JobOptions job;  // gen_job_ over this file's region: the generator keeps pointers into it
+    std::optional<OffsetGenerator> gen;
+    uint64_t size = 0;
+    uint64_t issued = 0;
+  };
+  std::vector<std::unique_ptr<FileStream>> files_;
+  uint64_t files_total_ = 0;  // bytes per pass over the files
+  size_t files_done_ = 0;     // files whose region was issued in full this pass
+  size_t file_cur_ = 0;
+  unsigned file_left_ = 0;
+  bool file_chosen_ = false;
+  Rng file_rng_;
+  std::FILE* iolog_ = nullptr;
+  std::vector<std::string> iolog_paths_;
+  void iolog_files(const char* action);
   std::optional<BufferContents> contents_;  // dedupe/compress/refill: the write buffers' contents
   uint64_t seed_;
   bool verifying_job_;
+  bool wrap_invalidate_;     // fio's loop_cache_invalidate applies (time based, buffered)
+  uint64_t wrap_bytes_ = 0;  // issued since the offsets last started over
   bool executes_at_submit_;  // a sync engine: the I/O runs inside submit()
 
   std::vector<Slot> slots_;

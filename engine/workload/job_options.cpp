@@ -24,6 +24,12 @@ enum class Opt {
   size,
   offset,
   filesize,
+  directory,
+  nrfiles,
+  filename_format,
+  create_on_open,
+  unlink,
+  file_service_type,
   io_size,
   loops,
   number_ios,
@@ -83,6 +89,7 @@ enum class Opt {
   log_avg_msec,
   log_offset,
   per_job_logs,
+  write_iolog,
   refill_buffers,
   dedupe_percentage,
   dedupe_mode,
@@ -113,6 +120,12 @@ constexpr OptionSpec kOptions[] = {
     {"size", "", Opt::size, false},
     {"offset", "fileoffset", Opt::offset, false},
     {"filesize", "", Opt::filesize, false},
+    {"directory", "", Opt::directory, false},
+    {"nrfiles", "nr_files", Opt::nrfiles, false},
+    {"filename_format", "", Opt::filename_format, false},
+    {"create_on_open", "", Opt::create_on_open, false},
+    {"unlink", "", Opt::unlink, false},
+    {"file_service_type", "", Opt::file_service_type, false},
     {"io_size", "io_limit", Opt::io_size, false},
     {"loops", "", Opt::loops, false},
     {"number_ios", "", Opt::number_ios, false},
@@ -169,6 +182,7 @@ constexpr OptionSpec kOptions[] = {
     {"log_avg_msec", "", Opt::log_avg_msec, false},
     {"log_offset", "", Opt::log_offset, false},
     {"per_job_logs", "", Opt::per_job_logs, false},
+    {"write_iolog", "", Opt::write_iolog, false},
     {"exit_what", "", Opt::exit_what, false},
     {"random_generator", "", Opt::random_generator, false},
     {"scramble_buffers", "", Opt::scramble_buffers, false},
@@ -678,7 +692,8 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
   }
   std::string_view v = *value;
   if (v.empty()) return "option '" + std::string(name) + "' has an empty value";
-  if (v.find('$') != std::string_view::npos)
+  // filename_format's $jobname, $jobnum, $filenum are fio's own keywords.
+  if (v.find('$') != std::string_view::npos && spec->id != Opt::filename_format)
     return "variable expansion is not supported: " + std::string(name) + "=" + std::string(v);
 
   auto integer = [&](unsigned& out, uint64_t min, uint64_t max) -> std::string {
@@ -710,11 +725,45 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       job.description = std::string(v);
       return {};
     case Opt::filename:
+      job.filename = std::string(v);  // a:b:c is a list of files (file_set.hpp)
+      return {};
+    case Opt::directory:
       for (size_t i = 0; i < v.size(); ++i)
         if (v[i] == ':' && (i == 0 || v[i - 1] != '\\'))
-          return "filename: several files ('a:b') are not supported: " + quoted(v);
-      job.filename = std::string(v);
+          return "directory: several directories ('a:b') are not supported: " + quoted(v);
+      job.directory = std::string(v);
       return {};
+    case Opt::nrfiles:
+      return integer(job.nrfiles, 1, 1u << 16);
+    case Opt::filename_format:
+      job.filename_format = std::string(v);
+      return {};
+    case Opt::create_on_open:
+      return boolean(job.create_on_open);
+    case Opt::unlink:
+      return boolean(job.unlink);
+    case Opt::file_service_type: {
+      // fio: roundrobin, sequential, random, each optionally :N (I/Os per
+      // file before switching); zipf/pareto/normal/gauss are refused.
+      const size_t colon = v.find(':');
+      const std::string_view kind = v.substr(0, colon);
+      if (kind == "roundrobin")
+        job.file_service = JobOptions::FileService::roundrobin;
+      else if (kind == "sequential")
+        job.file_service = JobOptions::FileService::sequential;
+      else if (kind == "random")
+        job.file_service = JobOptions::FileService::random;
+      else
+        return "file_service_type=" + std::string(v) +
+               " is not supported (roundrobin, sequential, random, with an optional :N)";
+      job.file_service_nr = 1;
+      if (colon != std::string_view::npos) {
+        NumberResult r = parse_integer(v.substr(colon + 1), 0, 1u << 30);
+        if (!r.ok() || r.value < 1) return "file_service_type: bad count in " + quoted(v);
+        job.file_service_nr = unsigned(r.value);
+      }
+      return {};
+    }
     case Opt::rw:
       return apply_rw(job, v);
     case Opt::rwmixread: {
@@ -751,19 +800,22 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return apply_bssplit(job, v);
     case Opt::size: {
       if (auto err = size_or_percent(job.size, job.size_percent); !err.empty()) return err;
+      job.size_from_filesize = false;
       return {};
     }
     case Opt::offset:
       return size_or_percent(job.offset, job.offset_percent);
     case Opt::filesize: {
-      // One target file here: filesize is that file's region when size= is
-      // not given (fio: size defaults to filesize x nrfiles). A range
-      // (lo-hi) is refused: one file cannot have several sizes.
+      // Each file's size (file_set.hpp); for a one-file job, its region when
+      // size= is not given (fio: size defaults to filesize x nrfiles). A
+      // range (lo-hi, fio's random size per file) is refused.
       if (v.find('-') != std::string_view::npos || v.find(':') != std::string_view::npos)
-        return "filesize ranges (" + quoted(v) + ") are not supported: one target file has one size";
+        return "filesize ranges (" + quoted(v) + ") are not supported: every file of a job has one size";
       NumberResult r = parse_size(v);
       if (!r.ok()) return "filesize: " + r.error;
-      if (job.size == 0 && job.size_percent == 0) job.size = r.value;
+      job.filesize = r.value;
+      if ((job.size == 0 || job.size_from_filesize) && job.size_percent == 0)
+        job.size = r.value, job.size_from_filesize = true;
       return {};
     }
     case Opt::io_size: {
@@ -988,6 +1040,9 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return boolean(job.log_offset);
     case Opt::per_job_logs:
       return boolean(job.per_job_logs);
+    case Opt::write_iolog:
+      job.write_iolog = std::string(v);
+      return {};
     case Opt::exit_what:
       if (v == "group")
         job.exit_what = JobOptions::ExitWhat::group;
@@ -1001,12 +1056,10 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
     case Opt::wait_for:
       job.wait_for = std::string(v);
       return {};
-    case Opt::gtod_reduce: {
-      // fio's gtod_reduce only saves clock reads; RaidScope reads the clock
-      // once per reaped batch anyway and keeps every latency figure.
-      bool ignored = false;
-      return boolean(ignored);
-    }
+    case Opt::gtod_reduce:
+      // fio's gtod_reduce: no latency figures (disable_lat, disable_clat,
+      // disable_slat, no percentiles), so no clock work per I/O for them.
+      return boolean(job.gtod_reduce);
     case Opt::random_generator:
       // Which generator draws the offsets: fio's tausworthe64, lfsr or
       // tausworthe all give uniform offsets; RaidScope has one generator.

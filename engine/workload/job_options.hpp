@@ -62,7 +62,20 @@ struct JobOptions {
   std::string origin;       // job file name as given to the parser, or "command line"
   unsigned line = 0;        // line of the job's [section] header; 0 on the command line
 
-  std::string filename;  // empty: not given (the runner's target applies)
+  std::string filename;  // empty: not given (the runner's target applies); fio's a:b:c lists files
+  // Multi-file jobs (file_set.hpp): files in `directory`, `nrfiles` of them
+  // named by `filename_format` (fio's default "$jobname.$jobnum.$filenum")
+  // when filename= is not given; each I/O goes to the file fio's
+  // file_service_type picks (default roundrobin, a new file every I/O).
+  std::string directory;
+  unsigned nrfiles = 1;
+  std::string filename_format;  // empty: fio's default
+  bool create_on_open = false;  // files are created by the job's open, not laid out before the run
+  bool unlink = false;          // unlink=1: the job's files are removed when the run ends
+  enum class FileService { roundrobin, sequential, random } file_service = FileService::roundrobin;
+  unsigned file_service_nr = 1;  // I/Os to one file before switching (roundrobin:N, random:N)
+  uint64_t filesize = 0;         // filesize=: bytes per file; 0: size / nrfiles
+  bool size_from_filesize = false;  // `size` was set by filesize= (size= not given)
   RwMode rw = RwMode::read;
   unsigned rwmixread = 50;  // percent of I/Os that read in readwrite/randrw; rwmixwrite=x sets 100-x
   std::array<uint32_t, 2> bs{4096, 4096};  // per direction: bs=4k or bs=READ,WRITE; the smallest with ranges
@@ -150,6 +163,8 @@ struct JobOptions {
   unsigned log_avg_msec = 0;  // 0: lat logs per I/O, bw/iops every 500 ms
   bool log_offset = false;
   bool per_job_logs = true;
+  bool gtod_reduce = false;  // fio's: no slat/clat/lat figures or percentiles are kept
+  std::string write_iolog;  // write_iolog=FILE: every I/O issued, in fio's iolog version 3 format
   std::array<uint64_t, 2> rate{};       // bytes/s per direction, 0: unlimited
   std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited
   uint64_t rate_trim = 0,

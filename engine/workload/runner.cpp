@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -12,6 +14,7 @@
 
 #include "io/sim_backend.hpp"
 #include "io/uring_backend.hpp"
+#include "workload/file_set.hpp"
 #include "workload/job_parser.hpp"
 
 namespace rs::workload {
@@ -25,6 +28,7 @@ bool starts_run_group(const JobOptions& job) {
 struct Instance {
   const JobOptions* job;
   unsigned index;
+  unsigned clone;  // among the job's numjobs (fio's $jobnum)
   int run_group;  // instances of one run group start together
   int groupid;    // fio's reporting group
   JobResults result;
@@ -62,18 +66,10 @@ void on_job_finished(const JobOptions& job, ExitFlags& exit) {
 
 using FlowGroups = std::map<unsigned, FlowGroup>;
 
-// fio's usec_sleep: sleep until shortly before the time, then spin, so think
-// time and rate limits are not stretched by the wake-up delay of a loaded
-// machine (a 2 ms think time took 6 to 7 ms through a plain sleep here).
-constexpr uint64_t kSpinNs = 300'000;
-void spin_until(io::Backend& backend, uint64_t when) {
-  while (backend.now_ns() < when) std::this_thread::yield();
-}
-
 void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags* exit, FlowGroups* flows) {
   const rusage ru0 = thread_rusage();
   std::string error;
-  JobIo jio = target.open_job_io(*inst.job, &error);  // outlives the context and its backend
+  JobIo jio = target.open_job_io(*inst.job, inst.clone, &error);  // outlives the context and its backend
   if (!jio.backend) {
     inst.result.error = EIO;
     inst.result.error_text = error.empty() ? "cannot set up the job's I/O" : error;
@@ -85,7 +81,7 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   jio.backend->set_reap_limit(reap_batch_max(*inst.job));
   io::IoContext context(std::move(jio.backend), "job");
   io::Backend& backend = context.backend();
-  auto port = target.open_port(context);
+  auto port = target.open_job_port(context, jio);
   const unsigned complete_min = inst.job->iodepth_batch_complete_min;
   auto logs = JobLogs::open(*inst.job, inst.index + 1, &error);
   if (!logs && !error.empty()) {
@@ -97,17 +93,37 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   driver.set_stop_flag(&exit->group);
   driver.set_logs(logs.get());
   if (inst.job->flow) driver.set_flow(&flows->at(inst.job->flow_id));
+  if (!jio.file_sizes.empty()) driver.set_files(jio.file_sizes);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> iolog(nullptr, &std::fclose);
+  if (!inst.job->write_iolog.empty()) {
+    iolog.reset(std::fopen(inst.job->write_iolog.c_str(), "a"));  // fio appends (init_iolog)
+    if (!iolog) {
+      inst.result.error = errno;
+      inst.result.error_text = "write_iolog=" + inst.job->write_iolog + ": " + std::strerror(errno);
+      return;
+    }
+    driver.set_iolog(iolog.get(), jio.file_paths.empty() ? std::vector<std::string>{inst.job->filename.empty()
+                                                                                     ? std::string("null")
+                                                                                     : inst.job->filename}
+                                                         : jio.file_paths);
+  }
   driver.start();
   while (!driver.finished()) {
     const uint64_t wake = driver.pump();
     driver.commit();
     if (driver.finished()) break;  // pump() may end the job (deadline passed, nothing in flight)
     if (backend.in_flight() > 0)
-      driver.record_reap(context.run_once(std::min(complete_min, backend.in_flight()), wake));
-    else if (wake != kNever && wake <= backend.now_ns() + kSpinNs)
-      spin_until(backend, wake);
-    else  // waiting for a start time, a rate limit, think time, or a write parked by the array
-      context.run_once(1, wake == kNever ? io::kNoDeadline : wake - kSpinNs);
+      // gtod_reduce: no deadline for the reap, whose check reads the clock;
+      // the driver sees the runtime end at its next (cached) clock reading.
+      driver.record_reap(context.run_once(std::min(complete_min, backend.in_flight()),
+                                          inst.job->gtod_reduce ? io::kNoDeadline : wake));
+    else if (wake > backend.now_ns())
+      // A start time, a rate limit, think time, or a write parked by the
+      // array: a plain timed wait to the time, as fio's usec_sleep sleeps.
+      // (A yielding spin before it gave the CPU away for a scheduler tick on
+      // a loaded machine: 2 ms of think time took 4 ms.) A wake time already
+      // passed (a flow job checking again) loops at once: fio's spin.
+      context.run_once(1, wake == kNever ? io::kNoDeadline : wake);
   }
   driver.finish();
   on_job_finished(*inst.job, *exit);
@@ -181,6 +197,26 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
 
 }  // namespace
 
+std::string check_file_set_job(const JobOptions& job, uint32_t block_size) {
+  if (job.size_percent || job.offset_percent)
+    return "size=N% and offset=N% are not supported with several files (nrfiles, directory, a:b)";
+  if (job.verify != VerifyKind::none)
+    return "verify is not supported with several files (nrfiles, directory, a:b); verify one file";
+  if (does_trim(job.rw)) return "trims are not supported with several files (nrfiles, directory, a:b)";
+  for (unsigned clone = 0; clone < job.numjobs; ++clone) {
+    std::string err;
+    const auto files = job_files(job, clone, &err);
+    if (files.empty()) return err;
+    for (const auto& f : files) {
+      JobOptions one = job;
+      one.size = f.size;
+      if (err = validate_against_target(one, job.offset + f.size, block_size); !err.empty())
+        return f.path + ": " + err;
+    }
+  }
+  return "";
+}
+
 std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
   std::vector<std::string> notes;
   bool said_queued[2] = {false, false};
@@ -200,9 +236,13 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
     const int q = job.ioengine == IoEngine::libaio ? 0 : job.ioengine == IoEngine::posixaio ? 1 : -1;
     if (q >= 0 && !said_queued[q]) {
       said_queued[q] = true;
-      notes.push_back("note: ioengine=" + std::string(to_string(job.ioengine)) +
-                      " runs on io_uring here (RaidScope has no " + std::string(to_string(job.ioengine)) +
-                      " engine): same queue depth and batching, a different system call");
+      std::string note = "note: ioengine=" + std::string(to_string(job.ioengine)) +
+                         " runs on io_uring here (RaidScope has no " + std::string(to_string(job.ioengine)) +
+                         " engine): same queue depth and batching, a different system call";
+      // Linux AIO on a buffered file does each I/O inside io_submit: so do we.
+      if (job.ioengine == IoEngine::libaio && !job.direct)
+        note += "; with direct=0 on a file, each I/O is done at submission with pread/pwrite";
+      notes.push_back(note);
     }
   }
   return notes;
@@ -246,6 +286,11 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
              " with a trim block size other than the write block size is not supported (bs=SIZE gives both)";
     if (does_trim(job.rw) && job.verify != VerifyKind::none)
       return "job '" + job.name + "': verify with trims is not supported";
+    if (target.is_file_set()) {
+      if (std::string err = check_file_set_job(job, target.block_size()); !err.empty())
+        return "job '" + job.name + "': " + err;
+      continue;
+    }
     std::string err = validate_against_target(job, target.size_bytes(), target.block_size());
     if (!err.empty()) return "job '" + job.name + "': " + err;
     if (job.verify != VerifyKind::none && is_mixed(job.rw))
@@ -304,6 +349,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
       auto inst = std::make_unique<Instance>();
       inst->job = &jobs[i];
       inst->index = index++;
+      inst->clone = c;
       inst->run_group = run_groups;
       inst->groupid = groupid;
       inst->result.groupid = groupid;

@@ -28,6 +28,11 @@ struct RunOutcome {
 // first problem, naming the job.
 std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target);
 
+// A job on files of its own (file_set.hpp): each file's region checked as
+// a one-file job's would be (bs fits, direct=1 alignment), and what file
+// sets do not support refused. Returns "" or the problem.
+std::string check_file_set_job(const JobOptions& job, uint32_t block_size);
+
 // Total bytes the run will move when none is time based (0 otherwise), and
 // its longest planned duration in ns (0 if none is time limited): for
 // progress and ETA.

@@ -30,27 +30,33 @@ std::string describe_sync_engine(IoEngine engine) {
   }
 }
 
-std::unique_ptr<SyncEngineBackend> SyncEngineBackend::make(IoEngine engine, io::MemberDevice& dev, bool writes,
-                                                           bool random, std::string* error) {
-  auto b = std::unique_ptr<SyncEngineBackend>(new SyncEngineBackend(engine, dev));
-  if (engine == IoEngine::mmap) {
-    b->map_bytes_ = dev.size_bytes();
-    const int prot = PROT_READ | (writes ? PROT_WRITE : 0);
-    void* p = ::mmap(nullptr, b->map_bytes_, prot, MAP_SHARED, dev.fd(), 0);
-    if (p == MAP_FAILED) {
-      *error = dev.path() + ": mmap failed: " + std::strerror(errno);
-      return nullptr;
+std::unique_ptr<SyncEngineBackend> SyncEngineBackend::make(IoEngine engine, std::vector<io::MemberDevice*> devs,
+                                                           bool writes, bool random, std::string* error) {
+  auto b = std::unique_ptr<SyncEngineBackend>(new SyncEngineBackend(engine));
+  for (io::MemberDevice* dev : devs) {
+    File f;
+    f.dev = dev;
+    if (engine == IoEngine::mmap) {
+      f.map_bytes = dev->size_bytes();
+      const int prot = PROT_READ | (writes ? PROT_WRITE : 0);
+      void* p = ::mmap(nullptr, f.map_bytes, prot, MAP_SHARED, dev->fd(), 0);
+      if (p == MAP_FAILED) {
+        *error = dev->path() + ": mmap failed: " + std::strerror(errno);
+        return nullptr;  // the destructor unmaps what was mapped
+      }
+      f.map = static_cast<uint8_t*>(p);
+      // fio's mmap engine: the access hint, and no pages cached from before.
+      ::posix_madvise(p, f.map_bytes, random ? POSIX_MADV_RANDOM : POSIX_MADV_SEQUENTIAL);
+      ::posix_madvise(p, f.map_bytes, POSIX_MADV_DONTNEED);
     }
-    b->map_ = static_cast<uint8_t*>(p);
-    // fio's mmap engine: the access hint, and no pages cached from before.
-    ::posix_madvise(p, b->map_bytes_, random ? POSIX_MADV_RANDOM : POSIX_MADV_SEQUENTIAL);
-    ::posix_madvise(p, b->map_bytes_, POSIX_MADV_DONTNEED);
+    b->files_.push_back(f);
   }
   return b;
 }
 
 SyncEngineBackend::~SyncEngineBackend() {
-  if (map_) ::munmap(map_, map_bytes_);
+  for (File& f : files_)
+    if (f.map) ::munmap(f.map, f.map_bytes);
 }
 
 uint64_t SyncEngineBackend::now_ns() {
@@ -62,13 +68,16 @@ std::string SyncEngineBackend::describe() const {
 }
 
 int SyncEngineBackend::execute(io::MemberIo& io) {
-  const int fd = dev_.fd();
+  if (io.member < 0 || size_t(io.member) >= files_.size()) return -ENODEV;
+  File& file = files_[size_t(io.member)];
+  const int fd = file.dev->fd();
+  int64_t& position = file.position;
   iovec iov{io.buffer, io.length};
   ssize_t n = -1;
   auto seek = [&]() -> bool {
-    if (position_ == int64_t(io.offset)) return true;
+    if (position == int64_t(io.offset)) return true;
     if (::lseek(fd, off_t(io.offset), SEEK_SET) < 0) return false;
-    position_ = int64_t(io.offset);
+    position = int64_t(io.offset);
     return true;
   };
   switch (engine_) {
@@ -89,15 +98,16 @@ int SyncEngineBackend::execute(io::MemberIo& io) {
       n = io.write ? ::pwritev2(fd, &iov, 1, off_t(io.offset), 0) : ::preadv2(fd, &iov, 1, off_t(io.offset), 0);
       break;
     case IoEngine::mmap: {
-      if (io.offset + io.length > map_bytes_) return -EINVAL;
-      uint8_t* at = map_ + io.offset;
+      if (io.offset + io.length > file.map_bytes) return -EINVAL;
+      uint8_t* map = file.map;
+      uint8_t* at = map + io.offset;
       if (io.write)
         std::memcpy(at, io.buffer, io.length);
       else
         std::memcpy(io.buffer, at, io.length);
-      if (dev_.info().direct) {  // fio: "not really direct, but should drop the pages from the cache"
+      if (file.dev->info().direct) {  // fio: "not really direct, but should drop the pages from the cache"
         const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
-        uint8_t* start = map_ + io.offset / page * page;
+        uint8_t* start = map + io.offset / page * page;
         const size_t len = size_t(at + io.length - start);
         if (::msync(start, len, MS_SYNC) < 0) return -errno;
         ::posix_madvise(start, len, POSIX_MADV_DONTNEED);
@@ -108,10 +118,10 @@ int SyncEngineBackend::execute(io::MemberIo& io) {
       return -EINVAL;
   }
   if (n < 0) {
-    position_ = -1;
+    position = -1;
     return -errno;
   }
-  if (engine_ == IoEngine::sync || engine_ == IoEngine::vsync) position_ += n;
+  if (engine_ == IoEngine::sync || engine_ == IoEngine::vsync) position += n;
   return int(n);
 }
 

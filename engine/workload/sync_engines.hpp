@@ -23,13 +23,17 @@ namespace rs::workload {
 
 class SyncEngineBackend final : public io::Backend {
  public:
-  // `engine` must be a sync engine (is_sync_engine). `dev` is the job's
-  // own open of the target and must outlive the backend. For mmap, the
-  // whole of `dev` is mapped (readable, and writable when `writes`);
-  // `random` picks the madvise hint. Fails (error set, nullptr) when the
-  // mapping cannot be made.
+  // `engine` must be a sync engine (is_sync_engine). `devs` are the job's
+  // own opens of its files (an I/O's member index picks one) and must
+  // outlive the backend. For mmap, the whole of each is mapped (readable,
+  // and writable when `writes`); `random` picks the madvise hint. Fails
+  // (error set, nullptr) when a mapping cannot be made.
+  static std::unique_ptr<SyncEngineBackend> make(IoEngine engine, std::vector<io::MemberDevice*> devs,
+                                                 bool writes, bool random, std::string* error);
   static std::unique_ptr<SyncEngineBackend> make(IoEngine engine, io::MemberDevice& dev, bool writes,
-                                                 bool random, std::string* error);
+                                                 bool random, std::string* error) {
+    return make(engine, std::vector<io::MemberDevice*>{&dev}, writes, random, error);
+  }
   ~SyncEngineBackend() override;
 
   void queue(io::MemberIo& io) override { queued_.push_back(&io); }
@@ -42,18 +46,21 @@ class SyncEngineBackend final : public io::Backend {
   std::string describe() const override;
 
  private:
-  SyncEngineBackend(IoEngine engine, io::MemberDevice& dev) : engine_(engine), dev_(dev) {}
+  explicit SyncEngineBackend(IoEngine engine) : engine_(engine) {}
   int execute(io::MemberIo& io);
+  struct File {
+    io::MemberDevice* dev = nullptr;
+    uint8_t* map = nullptr;  // mmap
+    uint64_t map_bytes = 0;
+    int64_t position = -1;  // file position for sync/vsync (-1: unknown)
+  };
   struct Done {
     io::MemberIo* io;
     int result;
     uint64_t at_ns;
   };
   IoEngine engine_;
-  io::MemberDevice& dev_;
-  uint8_t* map_ = nullptr;  // mmap
-  uint64_t map_bytes_ = 0;
-  int64_t position_ = -1;  // file position for sync/vsync (-1: unknown)
+  std::vector<File> files_;
   std::vector<io::MemberIo*> queued_;
   std::vector<Done> done_, batch_;
   uint64_t batch_now_ = 0;

@@ -64,7 +64,18 @@ struct JobIo {
   std::unique_ptr<io::Backend> backend;
   std::string engine;   // "psync (pread/pwrite, one I/O at a time)", "libaio, run on io_uring ..."
   std::string io_mode;  // "buffered (page cache)", "direct (O_DIRECT)", ...
+  // A multi-file job (file_set.hpp): each file's region size, in the job's
+  // order; file k's bytes are at offsets k << kFileShift onwards. Empty: one
+  // region, offsets are the target's.
+  std::vector<uint64_t> file_sizes;
+  std::vector<unsigned> file_indexes;  // the target's number of each of those files
+  std::vector<std::string> file_paths;
 };
+
+// A multi-file job addresses file k at offset (k << kFileShift) + offset in
+// the file: 1 TiB per file.
+inline constexpr unsigned kFileShift = 40;
+inline constexpr uint64_t kFileOffsetMask = (uint64_t{1} << kFileShift) - 1;
 
 class Target {
  public:
@@ -79,8 +90,17 @@ class Target {
   virtual std::unique_ptr<TargetPort> open_port(io::IoContext& context) = 0;
   // One job's backend, following its ioengine and direct options as far as
   // this target can; the default (arrays, null) is make_backend() with
-  // the sync engines at depth 1. Empty backend and *error set on failure.
-  virtual JobIo open_job_io(const JobOptions& job, std::string* error);
+  // the sync engines at depth 1. `clone` is the instance's number among its
+  // job's numjobs (fio's $jobnum). Empty backend and *error set on failure.
+  virtual JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error);
+  // The port a job's I/O goes through, given what open_job_io() opened
+  // (a file set maps the job's files); the default is open_port().
+  virtual std::unique_ptr<TargetPort> open_job_port(io::IoContext& context, const JobIo&) {
+    return open_port(context);
+  }
+  // Whether jobs run on files of their own (file_set.hpp): then each job's
+  // regions come from open_job_io(), not from size_bytes().
+  virtual bool is_file_set() const { return false; }
   // Whether direct=0 can go through a page cache here (a file or device
   // can; an array has none of its own).
   virtual bool offers_buffered() const { return false; }
@@ -90,6 +110,13 @@ class Target {
   // file punches a hole (fallocate PUNCH_HOLE | KEEP_SIZE), a block device
   // gets BLKDISCARD. Returns length, or -errno. Called from job threads.
   virtual int trim(uint64_t offset, uint32_t length);
+  // Drops the cached pages of [offset, offset + length) (fio's
+  // file_invalidate_cache: POSIX_FADV_DONTNEED); targets without a page
+  // cache do nothing. Called from job threads.
+  virtual void drop_cache(uint64_t offset, uint64_t length) {
+    (void)offset;
+    (void)length;
+  }
   // How trim() discards, for the output ("fallocate(PUNCH_HOLE)", ...).
   virtual std::string trim_method() const { return "none"; }
   virtual std::string describe() const = 0;

@@ -42,11 +42,39 @@ int DeviceTarget::trim(uint64_t offset, uint32_t length) {
   return int(length);
 }
 
+void DeviceTarget::drop_cache(uint64_t offset, uint64_t length) {
+  ::posix_fadvise(dev_->fd(), off_t(offset), off_t(length), POSIX_FADV_DONTNEED);
+}
+
 std::string DeviceTarget::trim_method() const {
   return dev_->info().block_device ? "BLKDISCARD" : "fallocate(PUNCH_HOLE)";
 }
 
-JobIo Target::open_job_io(const JobOptions& job, std::string*) {
+bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& devs, bool direct, JobIo& j,
+                 std::string* error) {
+  if (is_sync_engine(job.ioengine)) {
+    j.backend = SyncEngineBackend::make(job.ioengine, devs, does_write(job.rw), is_random(job.rw), error);
+    if (!j.backend) return false;
+    j.engine = describe_sync_engine(job.ioengine);
+  } else if (job.ioengine == IoEngine::libaio && !direct) {
+    // Linux AIO is asynchronous only with O_DIRECT: on a buffered file
+    // io_submit does each I/O before it returns. pread/pwrite at submit
+    // time is the same thing; the queue depth and batching stay the job's.
+    j.backend = SyncEngineBackend::make(IoEngine::psync, devs, does_write(job.rw), is_random(job.rw), error);
+    if (!j.backend) return false;
+    j.engine =
+        "libaio on a buffered file: each I/O done at submission with pread/pwrite, as Linux AIO does "
+        "buffered I/O inside io_submit";
+  } else {
+    std::string fallback;
+    j.backend = io::make_real_backend(devs, job.iodepth, &fallback);
+    j.engine = queued_engine_label(job.ioengine, j.backend->describe());
+    if (!fallback.empty()) j.engine += ": " + fallback;
+  }
+  return true;
+}
+
+JobIo Target::open_job_io(const JobOptions& job, unsigned, std::string*) {
   JobIo j;
   const bool sync = is_sync_engine(job.ioengine);
   j.backend = make_backend(sync ? 1 : job.iodepth);
@@ -209,7 +237,7 @@ std::string DeviceTarget::describe() const {
   return dev_->path() + (dev_->info().block_device ? " (block device)" : " (file)");
 }
 
-JobIo DeviceTarget::open_job_io(const JobOptions& job, std::string* error) {
+JobIo DeviceTarget::open_job_io(const JobOptions& job, unsigned, std::string* error) {
   JobIo j;
   // The filesystem may refuse O_DIRECT (tmpfs): then the job runs buffered
   // and says so.
@@ -226,27 +254,9 @@ JobIo DeviceTarget::open_job_io(const JobOptions& job, std::string* error) {
   j.io_mode = direct       ? "direct (O_DIRECT)"
               : job.direct ? "buffered (page cache): " + dev_->info().direct_note
                            : "buffered (page cache)";
-  if (is_sync_engine(job.ioengine)) {
-    j.backend = SyncEngineBackend::make(job.ioengine, *dev, does_write(job.rw), is_random(job.rw), error);
-    if (!j.backend) return j;
-    j.engine = describe_sync_engine(job.ioengine);
-  } else if (job.ioengine == IoEngine::libaio && !direct) {
-    // Linux AIO is asynchronous only with O_DIRECT: on a buffered file
-    // io_submit does each I/O before it returns. pread/pwrite at submit
-    // time is the same thing; the queue depth and batching stay the job's.
-    j.backend = SyncEngineBackend::make(IoEngine::psync, *dev, does_write(job.rw), is_random(job.rw), error);
-    if (!j.backend) return j;
-    j.engine =
-        "libaio on a buffered file: each I/O done at submission with pread/pwrite, as Linux AIO does "
-        "buffered I/O inside io_submit";
-  } else {
-    io::MemberDevice* devs[] = {dev.get()};
-    std::string fallback;
-    j.backend = io::make_real_backend(devs, job.iodepth, &fallback);
-    j.engine = queued_engine_label(job.ioengine, j.backend->describe());
-    if (!fallback.empty()) j.engine += ": " + fallback;
-  }
+  if (!open_engine(job, {dev.get()}, direct, j, error)) return j;
   j.keep = dev;
+  j.file_paths = {dev_->path()};
   return j;
 }
 
@@ -327,7 +337,7 @@ class NullPort final : public TargetPort {
   io::IoContext& context_;
 };
 
-JobIo NullTarget::open_job_io(const JobOptions& job, std::string*) {
+JobIo NullTarget::open_job_io(const JobOptions& job, unsigned, std::string*) {
   JobIo j;
   j.backend = make_backend(job.iodepth);
   j.engine = "null (no I/O)";

@@ -13,6 +13,13 @@
 
 namespace rs::workload {
 
+// The backend a job's engine runs on over `devs` (the job's own opens of
+// its files; an I/O's member index picks one): a sync engine's system
+// calls, libaio on a buffered file as pread/pwrite at submission, else
+// io_uring. Sets j.backend and j.engine; false with *error set on failure.
+bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& devs, bool direct, JobIo& j,
+                 std::string* error);
+
 // An assembled array; every job gets its own context and ArrayPort.
 class ArrayTarget final : public Target {
  public:
@@ -79,10 +86,11 @@ class DeviceTarget final : public Target, public telemetry::TelemetrySource {
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   // The job's own open of the file (O_DIRECT or not, as the job says) and
   // its engine: a sync engine's system calls, else io_uring.
-  JobIo open_job_io(const JobOptions& job, std::string* error) override;
+  JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error) override;
   bool offers_buffered() const override { return true; }
   bool offers_trim() const override { return true; }
   int trim(uint64_t offset, uint32_t length) override;
+  void drop_cache(uint64_t offset, uint64_t length) override;
   std::string trim_method() const override;
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override;
@@ -108,7 +116,7 @@ class NullTarget final : public Target, public telemetry::TelemetrySource {
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override;
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   std::string describe() const override { return "null (no I/O)"; }
-  JobIo open_job_io(const JobOptions& job, std::string* error) override;
+  JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error) override;
   bool offers_buffered() const override { return true; }  // nothing is read or written either way
   bool offers_trim() const override { return true; }
   int trim(uint64_t, uint32_t length) override { return int(length); }

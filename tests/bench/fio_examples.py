@@ -7,7 +7,9 @@ Each example is prepared the way issue 16 describes:
     file of 256 MiB given on the command line (--filename=TARGET);
   - `runtime=` lines removed and --runtime=2 given on the command line;
   - every size (size, filesize, io_size, io_limit) above 256 MiB, or given
-    in zones ("128z"), capped to 256m; an offset in zones becomes 0;
+    in zones ("128z"), capped to 256m; an offset in zones, or one at or past
+    256 MiB (zbd-seq-read's 131 GiB offset made fio extend and lay out the
+    target to 131 GiB and filled the disk), becomes 0;
   - `fill_device=` lines removed: on a file it fills the whole filesystem
     (a shared disk here); the job then covers the target file.
 Then it runs fio (--output-format=json) and ours, alternating which goes
@@ -50,6 +52,22 @@ def cap_value(value):
     return "".join(out)
 
 
+def offset_past_cap(body):
+    value = re.split(r"[;#]", body.split("=", 1)[1], maxsplit=1)[0] if "=" in body else ""
+    n = parse_size(value)
+    return n is not None and n >= CAP
+
+
+def guard_target(target):
+    """Neither tool may grow the target past its 256 MiB (a job reaching
+    past its end makes fio extend the file and lay it out): cut it back and
+    say so, so a missed case cannot fill the disk."""
+    size = os.stat(target).st_size
+    if size > CAP:
+        os.truncate(target, CAP)
+        print("  (the target grew to %d MiB; cut back to 256 MiB)" % (size >> 20), flush=True)
+
+
 def prepare(text):
     lines = []
     for line in text.splitlines():
@@ -57,8 +75,8 @@ def prepare(text):
         key = re.split(r"[=\s]", body, maxsplit=1)[0] if body and body[0] not in ";#[" else ""
         if key in ("filename", "directory", "runtime", "timeout", "fill_device", "fill_fs"):
             continue
-        if key == "offset" and re.search(r"\d\s*z\b", body, re.I):
-            line = "offset=0"  # zones past a 256 MiB target: the job starts at its beginning
+        if key == "offset" and (re.search(r"\d\s*z\b", body, re.I) or offset_past_cap(body)):
+            line = "offset=0"  # past a 256 MiB target: the job starts at its beginning
         elif key in SIZE_OPTS and "=" in body:
             k, v = body.split("=", 1)
             v = re.split(r"[;#]", v, maxsplit=1)[0]
@@ -84,6 +102,21 @@ def job_iops(doc):
     return out
 
 
+def kill_leftovers(jobfile):
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            argv = open("/proc/%s/cmdline" % pid, "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if jobfile.encode() in argv:
+            try:
+                os.kill(int(pid), 9)
+            except OSError:
+                pass
+
+
 def run(cmd, cwd, timeout):
     t0 = time.monotonic()
     # Neither tool syncs at the end (fio's end_fsync=0): write back what the
@@ -96,6 +129,9 @@ def run(cmd, cwd, timeout):
         out, errtext = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, 9)
+        # fio's job processes may have left the group: end those running
+        # this job file by their pids (never by a name).
+        kill_leftovers(cmd[-1])
         # A job process fio forked may have left the group and still hold
         # the pipes: do not wait for them to close.
         p.stdout.close()
@@ -154,6 +190,7 @@ def main():
             res = {}
             for who, cmd in order:
                 res[who] = run(cmd, args.work, args.timeout)
+                guard_target(args.target)
             rounds.append(res)
             if res["fio"][0] is None or res["rs"][0] is None:
                 break

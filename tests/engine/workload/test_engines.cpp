@@ -7,7 +7,11 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -503,6 +507,26 @@ TEST_CASE("${VAR} and $ncpus in job files, as fio substitutes them", "[engines][
   CHECK(r.error.find("RS_TEST_BLOCK_SIZE} is not set") != std::string::npos);
 }
 
+TEST_CASE("a time based buffered job drops the region's cache each time it starts over (fio's loop_cache_invalidate)",
+          "[engines]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  constexpr uint64_t kBytes = 8ull << 20;
+  write_file(path, kBytes);
+  auto target = open_target(path);
+  // 2048 blocks of 4 KiB, read once and then 64 more: the wrap drops the
+  // whole region, so only the last 64 blocks (and readahead) stay cached;
+  // with invalidate=0 everything read stays cached.
+  auto wrap = [&](const char* invalidate) {
+    auto jobs = jobs_from({"--name=w", "--rw=read", "--bs=4k", "--size=8m", "--direct=0", "--time_based",
+                           "--runtime=30", "--number_ios=2112", std::string("--invalidate=") + invalidate});
+    run(jobs, *target);
+    return resident_share(path, kBytes);
+  };
+  CHECK(wrap("1") < 0.5);
+  CHECK(wrap("0") > 0.95);
+}
+
 TEST_CASE("a buffered job starts with the region dropped from the page cache (fio's invalidate=1)",
           "[engines][needs-uring]") {
   test::TempDir dir("rs-engines");
@@ -537,6 +561,103 @@ TEST_CASE("a sync engine's think time runs from the I/O's completion", "[engines
   const JobResults& j = out.results.jobs[0];
   CHECK(j.read.total_ios == 100);
   CHECK(j.job_runtime_ns >= 198'000'000ull + 99 * j.read.clat.min());
+}
+
+namespace {
+// Issue times (us) per file path of the I/O lines of a fio iolog (version 3).
+std::map<std::string, std::vector<uint64_t>> iolog_issue_times(const std::string& path) {
+  std::map<std::string, std::vector<uint64_t>> times;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    unsigned long long us = 0, offset = 0;
+    unsigned length = 0;
+    std::string file, action;
+    if (f >> us >> file >> action >> offset >> length) times[file].push_back(us);
+  }
+  return times;
+}
+}  // namespace
+
+TEST_CASE("think time spaces each job's issues: gaps of at least thinktime, IOPS at most 1/thinktime",
+          "[engines]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  write_file(path, 4ull << 20);
+  auto target = open_target(path);
+  // Two clones of an io_uring job at depth 4, 1 ms of think time: fio thinks
+  // after every I/O it issues (thinktime_blocks=1), so each clone issues one
+  // I/O per ms whatever its depth: its I/O log shows gaps of at least 1000
+  // us, its IOPS at most 1000, and the depth never above 1 (a 4k read takes
+  // far less than 1 ms here).
+  const std::string log = dir.file("think.iolog");
+  auto jobs = jobs_from({"--name=t", "--ioengine=io_uring", "--iodepth=4", "--rw=randread", "--bs=4k",
+                         "--size=4m", "--number_ios=60", "--thinktime=1000", "--direct=1", "--numjobs=2",
+                         "--write_iolog=" + log});
+  auto out = run(jobs, *target);
+  REQUIRE(out.results.jobs.size() == 2);
+  for (const JobResults& j : out.results.jobs) {
+    CHECK(j.read.total_ios == 60);
+    // 60 I/Os, 59 gaps of 1 ms at least.
+    CHECK(j.job_runtime_ns >= 59'000'000ull);
+    CHECK(double(j.read.total_ios) / (double(j.job_runtime_ns) / 1e9) <= 1000.0 * 60 / 59);
+  }
+  // Both clones log to one file (fio appends), each line with the job's
+  // own file path; the clones' lines interleave, so split them by time
+  // order per clone: every clone's issues are 1000 us apart at least, so
+  // the sorted union has at most 2 issues in any 1000 us window.
+  auto times = iolog_issue_times(log);
+  REQUIRE(times.size() == 1);
+  std::vector<uint64_t> all = times.begin()->second;
+  REQUIRE(all.size() == 120);
+  std::sort(all.begin(), all.end());
+  for (size_t i = 2; i < all.size(); ++i) {
+    INFO("issues " << i - 2 << ".." << i << " at " << all[i - 2] << ", " << all[i - 1] << ", " << all[i]);
+    CHECK(all[i] - all[i - 2] >= 1000);
+  }
+}
+
+TEST_CASE("a sync engine's think time spaces completions by thinktime, not more", "[engines]") {
+  test::TempDir dir("rs-engines");
+  const std::string path = dir.file("data");
+  write_file(path, 4ull << 20);
+  auto target = open_target(path);
+  // psync, 2 ms of think time: each issue comes 2 ms after the previous I/O
+  // completed, so the gaps between issues are 2 ms plus one read, a page
+  // cache hit here (invalidate=0 on a file just written). The median gap
+  // stays under 3 ms: think time is waited, not overslept (a yielding spin
+  // made it 4 ms on this loaded machine; fio 3.33 shows 2.01 ms here).
+  const std::string log = dir.file("sync.iolog");
+  auto jobs = jobs_from({"--name=s", "--ioengine=psync", "--rw=randread", "--bs=4k", "--size=4m",
+                         "--number_ios=50", "--thinktime=2000", "--invalidate=0", "--write_iolog=" + log});
+  run(jobs, *target);
+  auto times = iolog_issue_times(log);
+  REQUIRE(times.size() == 1);
+  const auto& t = times.begin()->second;
+  REQUIRE(t.size() == 50);
+  std::vector<uint64_t> gaps;
+  for (size_t i = 1; i < t.size(); ++i) gaps.push_back(t[i] - t[i - 1]);
+  for (uint64_t g : gaps) CHECK(g >= 2000);
+  std::sort(gaps.begin(), gaps.end());
+  CHECK(gaps[gaps.size() / 2] < 3000);
+}
+
+TEST_CASE("gtod_reduce keeps no latency figures and no percentiles, as fio", "[engines]") {
+  NullTarget target(64ull << 20);
+  auto reduced = jobs_from({"--ioengine=null", "--name=g", "--rw=randread", "--bs=4k", "--size=64m",
+                            "--gtod_reduce=1"});
+  auto out = run(reduced, target);
+  const JobResults& j = out.results.jobs[0];
+  CHECK(j.read.total_ios == 16384);  // 64 MiB / 4 KiB: every I/O counted
+  CHECK(j.read.clat.count() == 0);
+  CHECK(j.read.slat.count() == 0);
+  CHECK(j.read.lat.count() == 0);
+  CHECK_FALSE(j.clat_percentiles);
+  auto plain = jobs_from({"--ioengine=null", "--name=p", "--rw=randread", "--bs=4k", "--size=64m"});
+  out = run(plain, target);
+  CHECK(out.results.jobs[0].read.clat.count() == 16384);
+  CHECK(out.results.jobs[0].clat_percentiles);
 }
 
 TEST_CASE("steady state: a job whose IOPS hold still ends once the window says so", "[engines]") {
