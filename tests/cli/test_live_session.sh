@@ -24,7 +24,11 @@ for s in before:
     top = max(m["read_share"] for m in s["members"])
     bw = s["array"]["read_bw_bytes"] / 1e6
     assert top >= 0.95, f"t={s['t']:.2f}: md-legacy should keep one member (shares {[m['read_share'] for m in s['members']]})"
-    assert 85 <= bw <= 115, f"t={s['t']:.2f}: {bw:.0f} MB/s, expected ~100 (one emulated disk)"
+    # One sample may carry a few completions its neighbour's reaping missed
+    # on a loaded host; the window's mean is the ~100 MB/s of one disk.
+    assert 60 <= bw <= 140, f"t={s['t']:.2f}: {bw:.0f} MB/s, expected ~100 (one emulated disk)"
+mean_before = sum(s["array"]["read_bw_bytes"] for s in before) / len(before) / 1e6
+assert 90 <= mean_before <= 110, f"{mean_before:.0f} MB/s on average before the change, expected ~100 (one disk)"
 for s in after:
     shares = [m["read_share"] for m in s["members"]]
     bw = s["array"]["read_bw_bytes"] / 1e6

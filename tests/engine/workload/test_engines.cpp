@@ -512,7 +512,7 @@ TEST_CASE("a time based buffered job drops the region's cache each time it start
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
   constexpr uint64_t kBytes = 8ull << 20;
-  write_file(path, kBytes);
+  fio_test::write_filled_file(path, kBytes);
   auto target = open_target(path);
   // 2048 blocks of 4 KiB, read once and then 64 more: the wrap drops the
   // whole region, so only the last 64 blocks (and readahead) stay cached;
@@ -584,7 +584,7 @@ TEST_CASE("think time spaces each job's issues: gaps of at least thinktime, IOPS
           "[engines]") {
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
-  write_file(path, 4ull << 20);
+  fio_test::write_filled_file(path, 4ull << 20);
   auto target = open_target(path);
   // Two clones of an io_uring job at depth 4, 1 ms of think time: fio thinks
   // after every I/O it issues (thinktime_blocks=1), so each clone issues one
@@ -621,7 +621,7 @@ TEST_CASE("think time spaces each job's issues: gaps of at least thinktime, IOPS
 TEST_CASE("a sync engine's think time spaces completions by thinktime, not more", "[engines]") {
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
-  write_file(path, 4ull << 20);
+  fio_test::write_filled_file(path, 4ull << 20);
   auto target = open_target(path);
   // psync, 2 ms of think time: each issue comes 2 ms after the previous I/O
   // completed, so the gaps between issues are 2 ms plus one read, a page
