@@ -81,8 +81,8 @@ Status check_room(const std::string& path, uint64_t bytes) {
 Status grow(int fd, const std::string& path, uint64_t from, uint64_t to, bool fill,
             const std::function<void(uint64_t)>& progress) {
   if (::posix_fallocate(fd, off_t(from), off_t(to - from)) != 0 && ::ftruncate(fd, off_t(to)) != 0)
-    return make_error(Errc::io_error, path + ": cannot reserve " + std::to_string(to) + " bytes: " +
-                                          std::strerror(errno));
+    return make_error(Errc::io_error,
+                      path + ": cannot reserve " + std::to_string(to) + " bytes: " + std::strerror(errno));
   if (!fill) return {};
   constexpr size_t kPiece = 1 << 20;
   std::vector<uint64_t> block(kPiece / 8);
@@ -278,11 +278,11 @@ Status BenchSession::open_file_set(BenchNotes* notes) {
     }
     if (exists && writes && !spec_.force) {
       std::string sig = discovery::existing_signature(path);
-      if (!sig.empty() && n.write) return overridable_refusal(path + ": holds " + sig + "; a write job would destroy it");
+      if (!sig.empty() && n.write)
+        return overridable_refusal(path + ": holds " + sig + "; a write job would destroy it");
     }
     const uint64_t have = exists ? uint64_t(st.st_size) : 0;
-    if (have < n.bytes)
-      per_dir[std::filesystem::path(path).parent_path().string()] += n.bytes - have;
+    if (have < n.bytes) per_dir[std::filesystem::path(path).parent_path().string()] += n.bytes - have;
   }
   for (auto& [dir, bytes] : per_dir)
     if (Status st = check_room((dir.empty() ? std::string(".") : dir) + "/x", bytes); !st) return st;

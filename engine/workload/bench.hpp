@@ -34,12 +34,12 @@ struct BenchSpec {
 
   // The target: array members, else the jobs' filename (or null).
   std::vector<std::string> array_members;
-  bool run_degraded = false;  // mdadm's --run for the array
-  bool force = false;         // write jobs over a file that holds a signature
+  bool run_degraded = false;              // mdadm's --run for the array
+  bool force = false;                     // write jobs over a file that holds a signature
   std::vector<std::string> profile_dirs;  // where device profiles are found (device_profile tunable)
 
   // Before the run.
-  std::vector<std::pair<std::string, std::string>> set;  // tunable name (rdN/name) -> value
+  std::vector<std::pair<std::string, std::string>> set;     // tunable name (rdN/name) -> value
   std::vector<std::pair<int, io::DeviceProfile>> profiles;  // member (-1: every member) -> emulated disk
   double profile_scale = 1.0;
 

@@ -22,7 +22,8 @@ Result<std::unique_ptr<FileSetTarget>> FileSetTarget::open(std::vector<std::stri
     std::error_code ec;
     if (std::filesystem::exists(f->path, ec)) {
       std::string err;
-      f->dev = io::MemberDevice::open(f->path, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
+      f->dev =
+          io::MemberDevice::open(f->path, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
       if (!f->dev) return make_error(Errc::busy, err);
     }
     t->files_.push_back(std::move(f));
@@ -64,7 +65,8 @@ io::MemberDevice* FileSetTarget::device(size_t index, const JobOptions& job, uin
   const int grow_errno = errno;
   ::close(fd);
   if (grow) {
-    *error = f.path + ": cannot extend to " + std::to_string(min_size) + " bytes: " + std::strerror(grow_errno);
+    *error =
+        f.path + ": cannot extend to " + std::to_string(min_size) + " bytes: " + std::strerror(grow_errno);
     return nullptr;
   }
   f.dev = io::MemberDevice::open(f.path, io::OpenMode::ReadWrite, error);
@@ -105,7 +107,7 @@ JobIo FileSetTarget::open_job_io(const JobOptions& job, unsigned clone, std::str
     j.file_indexes.push_back(unsigned(index));
     j.file_paths.push_back(jf.path);
   }
-  j.io_mode = !job.direct   ? "buffered (page cache)"
+  j.io_mode = !job.direct  ? "buffered (page cache)"
               : all_direct ? "direct (O_DIRECT)"
                            : "buffered (page cache): " + direct_note;
   if (!open_engine(job, devs, job.direct && all_direct, j, error)) return j;
@@ -196,7 +198,8 @@ std::vector<MemberTelemetry> FileSetTarget::members() const {
 
 std::vector<telemetry::TelemetrySource::MemberReading> FileSetTarget::read_members() const {
   std::vector<MemberReading> v;
-  for (auto& f : files_) v.push_back({f->path, f->dev ? "active sync" : "not created yet", f->counters.snapshot()});
+  for (auto& f : files_)
+    v.push_back({f->path, f->dev ? "active sync" : "not created yet", f->counters.snapshot()});
   return v;
 }
 

@@ -66,10 +66,10 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       gen_(gen_job_, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
       verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
-      wrap_invalidate_(job.time_based && !job.direct && job.invalidate &&
-                       (!is_random(job.rw) ||
-                        (!job.norandommap && job.random_distribution == Distribution::random)) &&
-                       fixed_bs(job) && job.seq_add == 0),
+      wrap_invalidate_(
+          job.time_based && !job.direct && job.invalidate &&
+          (!is_random(job.rw) || (!job.norandommap && job.random_distribution == Distribution::random)) &&
+          fixed_bs(job) && job.seq_add == 0),
       executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
   const uint64_t slot_bytes =
       (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
@@ -115,7 +115,8 @@ void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
   files_total_ = 0;
   uint32_t min_bs = UINT32_MAX;
   for (int d : {kDdirRead, kDdirWrite})
-    if (d == kDdirRead ? does_read(gen_job_.rw) : does_write(gen_job_.rw)) min_bs = std::min(min_bs, gen_job_.bs[size_t(d)]);
+    if (d == kDdirRead ? does_read(gen_job_.rw) : does_write(gen_job_.rw))
+      min_bs = std::min(min_bs, gen_job_.bs[size_t(d)]);
   if (min_bs == UINT32_MAX) min_bs = 1;
   for (size_t k = 0; k < sizes.size(); ++k) {
     auto f = std::make_unique<FileStream>();
@@ -342,7 +343,9 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     const size_t k = size_t(io.offset >> kFileShift);
     std::fprintf(iolog_, "%llu %s %s %llu %u\n", static_cast<unsigned long long>((now - start_ns_) / 1000),
                  k < iolog_paths_.size() ? iolog_paths_[k].c_str() : "?",
-                 io.trim ? "trim" : io.write ? "write" : "read",
+                 io.trim    ? "trim"
+                 : io.write ? "write"
+                            : "read",
                  static_cast<unsigned long long>(io.offset & kFileOffsetMask), io.length);
   }
   out_.depth_dist.record_depth(in_flight_, 1);
@@ -485,8 +488,8 @@ void JobDriver::complete(Slot& slot, int result) {
         out_.latency_dist.record(now - io.submit_ns);
       }
       if (logs_)
-        logs_->record(now - start_ns_, ddir, io.length, io.offset & kFileOffsetMask, io.submit_ns - io.issue_ns,
-                      now - io.submit_ns, now - io.issue_ns);
+        logs_->record(now - start_ns_, ddir, io.length, io.offset & kFileOffsetMask,
+                      io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns);
     }
     if (steady_.enabled()) {
       while (now >= ss_next_ns_ && !steady_reached_) {  // an interval ended: one sample

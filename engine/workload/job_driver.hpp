@@ -11,8 +11,8 @@
 // commit() pushes a partial batch before the loop waits.
 #pragma once
 #include <atomic>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <optional>
 #include <string>
@@ -137,7 +137,7 @@ class JobDriver {
   bool steady_reached_ = false;
   uint64_t ss_next_ns_ = kNever;
   uint64_t ss_ios_ = 0, ss_bytes_ = 0;
-  uint64_t flow_issued_ = 0;  // this job's I/Os counted in its flow group
+  uint64_t flow_issued_ = 0;   // this job's I/Os counted in its flow group
   bool flow_quiesce_ = false;  // over its share with flow_sleep: waiting for its I/O, then the sleep
   bool flow_spin_ = false;     // over its share without flow_sleep: check again at once
   // What the offset generator sees: the job, with a trim mode as the read
