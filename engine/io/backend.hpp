@@ -8,6 +8,7 @@
 // rings are set up single-issuer). Member devices may be shared by several
 // backends.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -86,6 +87,17 @@ class Backend {
   // Time is virtual (the simulator): nothing ever waits, time moves only
   // when the owner advances it.
   virtual bool virtual_time() const { return false; }
+  // Lets the kernel map `bytes` at `base` once instead of on every request
+  // (io_uring's registered buffers): for memory many I/Os will use, such as
+  // a job's slot buffers. Returns a handle for unregister_buffer(), or -1
+  // when this backend does not do it; I/O into the memory works either way.
+  // The memory must stay allocated until it is unregistered.
+  virtual int register_buffer(void* base, size_t bytes) {
+    (void)base;
+    (void)bytes;
+    return -1;
+  }
+  virtual void unregister_buffer(int handle) { (void)handle; }
   // Short description for `detail` and reports ("io_uring", "sim", ...).
   virtual std::string describe() const = 0;
 

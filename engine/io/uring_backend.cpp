@@ -75,6 +75,36 @@ void UringBackend::replace_member(int index, MemberDevice* dev) {
   }
 }
 
+int UringBackend::register_buffer(void* base, size_t bytes) {
+  // The kernel takes at most 1 GiB per buffer, and pins it: a user over
+  // RLIMIT_MEMLOCK gets a refusal, and the region is used the usual way.
+  if (!base || bytes == 0 || bytes > (size_t{1} << 30)) return -1;
+  if (buffer_table_ == BufferTable::untried)
+    buffer_table_ = io_uring_register_buffers_sparse(&ring_, kBufferTableSize) == 0 ? BufferTable::registered
+                                                                                  : BufferTable::unavailable;
+  if (buffer_table_ != BufferTable::registered) return -1;
+  int index = 0;
+  while (index < int(kBufferTableSize) &&
+         std::any_of(buffers_.begin(), buffers_.end(), [&](const BufferRegion& r) { return r.index == index; }))
+    ++index;
+  if (index == int(kBufferTableSize)) return -1;
+  iovec iov{base, bytes};
+  if (io_uring_register_buffers_update_tag(&ring_, unsigned(index), &iov, nullptr, 1) != 1) return -1;
+  const auto begin = reinterpret_cast<uintptr_t>(base);
+  buffers_.push_back({begin, begin + bytes, index});
+  return index;
+}
+
+void UringBackend::unregister_buffer(int handle) {
+  auto it = std::find_if(buffers_.begin(), buffers_.end(), [&](const BufferRegion& r) { return r.index == handle; });
+  if (it == buffers_.end()) return;
+  // An empty entry clears the slot; requests still in flight keep the old
+  // mapping until they complete.
+  iovec none{nullptr, 0};
+  io_uring_register_buffers_update_tag(&ring_, unsigned(handle), &none, nullptr, 1);
+  buffers_.erase(it);
+}
+
 std::string UringBackend::describe() const {
   std::string s = "io_uring";
   if (setup_flags_ & IORING_SETUP_DEFER_TASKRUN)
@@ -82,6 +112,7 @@ std::string UringBackend::describe() const {
   else if (setup_flags_ & IORING_SETUP_COOP_TASKRUN)
     s += " (cooperative task run)";
   if (fixed_files_) s += ", fixed files";
+  if (!buffers_.empty()) s += ", registered buffers";
   return s;
 }
 
@@ -113,10 +144,17 @@ void UringBackend::queue(MemberIo& io) {
   }
   io_uring_sqe* sqe = next_sqe();
   int fd = fixed_files_ ? io.member : dev->fd();
-  if (io.write)
+  const int buffer_index = buffers_.empty() ? -1 : fixed_buffer_index(io.buffer, io.length);
+  if (buffer_index >= 0) {
+    if (io.write)
+      io_uring_prep_write_fixed(sqe, fd, io.buffer, io.length, io.offset, buffer_index);
+    else
+      io_uring_prep_read_fixed(sqe, fd, io.buffer, io.length, io.offset, buffer_index);
+  } else if (io.write) {
     io_uring_prep_write(sqe, fd, io.buffer, io.length, io.offset);
-  else
+  } else {
     io_uring_prep_read(sqe, fd, io.buffer, io.length, io.offset);
+  }
   if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
   io_uring_sqe_set_data(sqe, &io);
   // Taken now, not at completion: replace_member() may change the table

@@ -44,6 +44,8 @@ class UringBackend final : public Backend {
   // fails with -EAGAIN instead of waiting for data.
   bool arm_wakeup(int event_fd) override;
   unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override;
+  int register_buffer(void* base, size_t bytes) override;
+  void unregister_buffer(int handle) override;
 
  private:
   struct Held {  // a completion waiting for its emulated disk
@@ -71,6 +73,24 @@ class UringBackend final : public Backend {
   // into wakeup_value_ once the backend is gone.
   void disarm_wakeup();
   void hold(MemberIo& io, uint64_t due_ns, int result);
+  // The registered buffer holding all of [p, p + length), or -1.
+  int fixed_buffer_index(const void* p, uint32_t length) const {
+    const auto b = reinterpret_cast<uintptr_t>(p);
+    for (const BufferRegion& r : buffers_)
+      if (b >= r.begin && b + length <= r.end) return r.index;
+    return -1;
+  }
+
+  struct BufferRegion {
+    uintptr_t begin, end;
+    int index;  // in the ring's buffer table
+  };
+  // The table is registered sparse on first use; a few jobs share a ring at
+  // most, each with one region.
+  static constexpr unsigned kBufferTableSize = 16;
+  enum class BufferTable { untried, registered, unavailable };
+  BufferTable buffer_table_ = BufferTable::untried;
+  std::vector<BufferRegion> buffers_;
 
   io_uring ring_{};
   std::vector<MemberDevice*> members_;

@@ -98,6 +98,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       words[i] = x;
     }
   }
+  if (target_.registers_buffers()) buffers_handle_ = backend_.register_buffer(buffers_.data(), buffers_.size());
   if (does_write(job.rw) && BufferContents::wanted(job)) contents_.emplace(job, seed_);
   if (verifying_job_) written_.assign((job.size / job.bs[kDdirWrite] + 63) / 64, 0);
   out_.jobname = job.name;
@@ -108,6 +109,10 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   out_.percentile_list = job.percentile_list;
   out_.percentile_precision = job.percentile_precision;
   if (job.gtod_reduce) out_.clat_percentiles = false;  // fio: gtod_reduce turns percentiles off
+}
+
+JobDriver::~JobDriver() {
+  if (buffers_handle_ >= 0) backend_.unregister_buffer(buffers_handle_);
 }
 
 void JobDriver::set_files(const std::vector<uint64_t>& sizes) {

@@ -53,6 +53,7 @@ class JobDriver {
   // instance's number in the run (fio's thread number: seeds, job id).
   JobDriver(const JobOptions& job, unsigned job_index, Target& target, TargetPort& port, JobResults& out,
             RunProgress* progress);
+  ~JobDriver();
   JobDriver(const JobDriver&) = delete;
   JobDriver& operator=(const JobDriver&) = delete;
 
@@ -183,6 +184,7 @@ class JobDriver {
   bool write_after_trim_ = false;
   IoRequest trimmed_;
   io::AlignedBuffer buffers_;
+  int buffers_handle_ = -1;  // buffers_ registered with the backend (Target::registers_buffers)
   unsigned in_flight_ = 0;
 
   Phase phase_ = Phase::Waiting;

@@ -104,6 +104,11 @@ class Target {
   // Whether direct=0 can go through a page cache here (a file or device
   // can; an array has none of its own).
   virtual bool offers_buffered() const { return false; }
+  // Whether a job registers its slot buffers with its backend (io_uring
+  // fixed buffers: the pages are pinned once, not on every request). Our
+  // arrays do, as the engine's own choice for member I/O; files and devices
+  // follow fio, whose io_uring engine does it only with fixedbufs=1.
+  virtual bool registers_buffers() const { return false; }
   // Whether trim() discards here (a file or block device; the null target).
   virtual bool offers_trim() const { return false; }
   // Discards [offset, offset + length) now, as fio's os_trim: a regular

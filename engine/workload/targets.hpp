@@ -28,6 +28,7 @@ class ArrayTarget final : public Target {
   uint32_t block_size() const override { return 4096; }
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override { return array_.make_backend(depth); }
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
+  bool registers_buffers() const override { return true; }
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override;
   std::string policy() const override;
