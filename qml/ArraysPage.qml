@@ -198,7 +198,9 @@ ScrollView {
                             readonly property var c: arrays.candidates[Math.floor(index / 5)]
                             readonly property int col: index % 5
                             text: col === 0 ? c.path
-                                  : col === 1 ? (c.exists ? (c.size / 1048576).toFixed(0) + " MiB" : sizeField.text)
+                                  : col === 1 ? (c.exists ? Theme.mebibytes(c.size)
+                                                        : (isNaN(Theme.parseSize(sizeField.text)) ? sizeField.text
+                                                                                                   : Theme.mebibytes(Theme.parseSize(sizeField.text))))
                                   : col === 2 ? (c.exists ? (c.rotational ? qsTr("yes") : qsTr("no")) : "–")
                                   : col === 3 ? (c.exists ? (c.ioOpt > 0 ? c.ioOpt + " B" : qsTr("none")) : "–")
                                   : c.note

@@ -334,7 +334,12 @@ ScrollView {
             ColumnLayout {
                 id: resCol
                 anchors { left: parent.left; right: parent.right; top: parent.top }
-                Label { visible: bench.results.length === 0; text: qsTr("No run yet."); opacity: 0.6 }
+                Label {
+                    objectName: "resultsEmpty"
+                    visible: bench.results.length === 0
+                    text: bench.running ? qsTr("The result appears here when the run ends.") : qsTr("No run yet.")
+                    opacity: 0.6
+                }
                 Repeater {
                     model: bench.results.length
                     RowLayout {
@@ -342,9 +347,11 @@ ScrollView {
                         spacing: 14
                         Label { text: modelData.when; opacity: 0.7 }
                         Label { text: modelData.title; Layout.fillWidth: true; elide: Text.ElideRight }
-                        Label { text: Theme.bandwidth(modelData.bandwidth) }
-                        Label { text: Theme.count(modelData.iops) + " IOPS" }
-                        Label { text: "p99 " + Theme.ms(modelData.p99Ms) }
+                        // Figures in columns of their own width, right-aligned, so
+                        // rows line up whatever their digits.
+                        Label { text: Theme.bandwidth(modelData.bandwidth); horizontalAlignment: Text.AlignRight; Layout.preferredWidth: 90 }
+                        Label { text: Theme.count(modelData.iops) + " IOPS"; horizontalAlignment: Text.AlignRight; Layout.preferredWidth: 90 }
+                        Label { text: "p99 " + Theme.ms(modelData.p99Ms); horizontalAlignment: Text.AlignRight; Layout.preferredWidth: 100 }
                     }
                 }
             }

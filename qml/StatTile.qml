@@ -8,8 +8,10 @@ Card {
     property string label
     property string value
     property string detail
+    // The window the figure covers ("last 50 ms", "now"), shown under it.
+    property string window
     property color accent: Theme.seriesColors[0]
-    implicitHeight: 78
+    implicitHeight: 90
     implicitWidth: 170
     ToolTip.visible: hover.hovered && detail.length > 0
     ToolTip.text: detail
@@ -25,6 +27,15 @@ Card {
             text: tile.value
             font.pixelSize: 22
             font.weight: Font.DemiBold
+            elide: Text.ElideRight
+            width: parent.width
+        }
+        Label {
+            objectName: "statWindow"
+            text: tile.window
+            visible: text.length > 0
+            opacity: 0.6
+            font.pointSize: Math.max(7, Qt.application.font.pointSize - 1)
             elide: Text.ElideRight
             width: parent.width
         }

@@ -8,6 +8,7 @@
 // Screenshots of every page go to $RAIDSCOPE_ARTIFACTS (checked not blank;
 // the dashboard's two moments checked to differ).
 #include <QApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QTimer>
 #include <QWidget>
@@ -20,6 +21,7 @@
 #include <QtQml/qqmlextensionplugin.h>
 #include <QtTest>
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include "arrays_controller.hpp"
@@ -120,8 +122,36 @@ class JourneyTest : public QObject {
     click("nav_" + key);
     QTest::qWait(300);
   }
+  // Popups showing (tooltips, open lists), by their text: the overlay's
+  // visible popup items. A screenshot is of the page, so none may show.
+  QStringList visiblePopups() {
+    QStringList out;
+    std::function<void(QQuickItem*)> walk = [&](QQuickItem* i) {
+      if (!i || !i->isVisible()) return;
+      if (QByteArray(i->metaObject()->className()).startsWith("QQuickPopupItem")) {
+        QString text;
+        for (QQuickItem* c : i->findChildren<QQuickItem*>())
+          if (text.isEmpty() && c->isVisible()) text = c->property("text").toString();
+        out << (text.isEmpty() ? QString("(a popup)") : text);
+        return;
+      }
+      for (QQuickItem* c : i->childItems()) walk(c);
+    };
+    walk(window_->contentItem()->parentItem());
+    return out;
+  }
+  // The pointer moved off every control (onto the sidebar's empty foot)
+  // before a shot: what the last click left hovered must not show its
+  // tooltip over the page (it covered the preset selector in the
+  // before/after shot).
   QImage shot(const QString& file) {
+    QTest::mouseMove(window_, QPoint(12, window_->height() - 12));
+    QDeadlineTimer deadline(3000);
+    while (!visiblePopups().isEmpty() && !deadline.hasExpired()) QTest::qWait(50);
     QTest::qWait(200);
+    const QStringList popups = visiblePopups();
+    if (!popups.isEmpty())
+      QTest::qFail(qPrintable(file + ": shown over the page: " + popups.join(" | ")), __FILE__, __LINE__);
     QImage img = window_->grabWindow();
     img.save(artifacts_ + "/" + file);
     return img;
