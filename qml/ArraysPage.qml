@@ -34,9 +34,11 @@ ScrollView {
                 id: openCol
                 anchors { left: parent.left; right: parent.right; top: parent.top }
                 Label {
-                    text: page.session && page.session.members.length ? page.session.members.join("\n") : qsTr("No array is open.")
-                    font.family: "monospace"
-                    opacity: 0.85
+                    readonly property bool open: page.session && page.session.members.length > 0
+                    text: open ? page.session.members.join("\n") : qsTr("No array is open.")
+                    // Paths in monospace; the empty state in the text font, dimmer.
+                    font.family: open ? "monospace" : Qt.application.font.family
+                    opacity: open ? 0.85 : 0.6
                 }
                 RowLayout {
                     spacing: 8

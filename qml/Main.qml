@@ -107,7 +107,7 @@ ApplicationWindow {
             Label {
                 objectName: "runStatus"
                 text: session.busy ? session.statusText + (session.running ? ": " + session.workloadName : "")
-                                   : session.statusText
+                                   : session.statusText || (session.members.length ? "" : qsTr("No array open"))
                 elide: Text.ElideRight
                 Layout.maximumWidth: 480
             }

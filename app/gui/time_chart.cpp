@@ -309,7 +309,7 @@ void TimeChart::paint(QPainter* p) {
   for (size_t i = 0; i < lines.size(); ++i) {
     if (!dense[i]) continue;
     const QColor c = lineColor(int(i));
-    const double k = 0.28;  // how much of the line's colour the band keeps
+    const double k = 0.35;  // how much of the line's colour the band keeps (visible on a dark base too)
     const QColor band = QColor::fromRgbF(float(c.redF() * k + background_.redF() * (1 - k)),
                                          float(c.greenF() * k + background_.greenF() * (1 - k)),
                                          float(c.blueF() * k + background_.blueF() * (1 - k)));

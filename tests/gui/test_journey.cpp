@@ -130,14 +130,17 @@ class JourneyTest : public QObject {
       if (!i || !i->isVisible()) return;
       if (QByteArray(i->metaObject()->className()).startsWith("QQuickPopupItem")) {
         QString text;
-        for (QQuickItem* c : i->findChildren<QQuickItem*>())
-          if (text.isEmpty() && c->isVisible()) text = c->property("text").toString();
+        std::function<void(QQuickItem*)> textOf = [&](QQuickItem* c) {
+          if (text.isEmpty()) text = c->property("text").toString();
+          for (QQuickItem* k : c->childItems()) textOf(k);
+        };
+        textOf(i);
         out << (text.isEmpty() ? QString("(a popup)") : text);
         return;
       }
       for (QQuickItem* c : i->childItems()) walk(c);
     };
-    walk(window_->contentItem()->parentItem());
+    walk(window_->contentItem());  // the root item: the page and the overlay popups sit in
     return out;
   }
   // The pointer moved off every control (onto the sidebar's empty foot)
