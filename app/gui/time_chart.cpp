@@ -164,6 +164,13 @@ int TimeChart::gridDivisions(double ymax) {
   return std::fabs(mantissa - 2) < 1e-6 || std::fabs(mantissa - 8) < 1e-6 ? 4 : 5;
 }
 
+int TimeChart::gridDivisions(double ymax, double plotHeight, double lineHeight) {
+  const int div = gridDivisions(ymax);
+  const double room = lineHeight * 1.4;  // a label and a little air
+  if (plotHeight / div >= room) return div;
+  return plotHeight / 2 >= room ? 2 : 1;
+}
+
 void TimeChart::paint(QPainter* p) {
   const QRectF all = boundingRect();
   if (all.width() < 40 || all.height() < 40) return;
@@ -228,7 +235,7 @@ void TimeChart::paint(QPainter* p) {
   hline(px.bottom(), px.left(), px.right());
   vline(px.left(), px.top(), px.bottom());
   vline(px.right(), px.top(), px.bottom());
-  const int div = gridDivisions(ymax);
+  const int div = gridDivisions(ymax, plot.height(), lineH);
   for (int i = 1; i < div; ++i) hline(int(std::lround(plot.bottom() - plot.height() * i / div)), px.left(), px.right());
   p->setPen(text_);
   for (int i = 0; i <= div; ++i) {

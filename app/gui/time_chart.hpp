@@ -94,6 +94,10 @@ class TimeChart : public QQuickPaintedItem {
   // Grid rows for an axis up to such a ceiling, so the labels stay round:
   // 4 for 2 and 8 (0.5, 2 steps), 5 for 1, 2.5 and 5 (0.2, 0.5, 1 steps).
   static int gridDivisions(double ymax);
+  // The same for a plot `plotHeight` px high with labels `lineHeight` px
+  // high: halves (or none between) when the rows would crowd the labels
+  // into each other, as on the Tune page's short chart.
+  static int gridDivisions(double ymax, double plotHeight, double lineHeight);
 
  signals:
   void modelChanged();

@@ -246,6 +246,12 @@ void ModelsTest::chartAxisCeiling() {
   QCOMPARE(TimeChart::gridDivisions(200), 4);
   QCOMPARE(TimeChart::gridDivisions(50000), 5);
   QCOMPARE(TimeChart::gridDivisions(100), 5);
+  // A short plot: fifths of 80 px leave 16 px per row for 15 px labels
+  // (they touched on the Tune page): halves; 30 px, no row between.
+  QCOMPARE(TimeChart::gridDivisions(100, 300, 15), 5);
+  QCOMPARE(TimeChart::gridDivisions(100, 80, 15), 2);
+  QCOMPARE(TimeChart::gridDivisions(200, 90, 15), 4);
+  QCOMPARE(TimeChart::gridDivisions(200, 30, 15), 1);
 }
 
 namespace {
