@@ -13,6 +13,18 @@ ScrollView {
     property alias controller: arrays
     contentWidth: availableWidth
     clip: true
+    // A scroll bar always shown when the page is longer than the window (as
+    // Breeze does; Fusion's shows only while scrolling, so nothing said
+    // there was more below), with the content narrowed to clear it.
+    // Decided after the layout pass, not inside it: the bar narrows the
+    // content, and a layout resized from within its own pass crashed
+    // (Qt 6.4's GridLayout).
+    property bool overflowing: false
+    function updateOverflow() { overflowing = contentHeight > height }
+    onContentHeightChanged: Qt.callLater(updateOverflow)
+    onHeightChanged: Qt.callLater(updateOverflow)
+    ScrollBar.vertical.policy: overflowing ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
+    readonly property real barRoom: ScrollBar.vertical.visible ? ScrollBar.vertical.width + 2 : 0
     SystemPalette { id: pal }
 
     ArraysController {
@@ -22,7 +34,7 @@ ScrollView {
     function memberPaths() { return membersText.text.split("\n").map(s => s.trim()).filter(s => s.length > 0) }
 
     ColumnLayout {
-        width: page.availableWidth
+        width: page.availableWidth - page.barRoom
         spacing: Theme.spacing
 
         Card {

@@ -22,13 +22,21 @@ Flickable {
     // under the figures and members); below a chart's minimum it scrolls.
     // A Flickable, not a ScrollView: the view's size must not depend on the
     // content's (a scroll bar showing up would resize what it scrolls).
-    // The scroll bar (small windows only) lies over the right edge.
-    readonly property real availableWidth: width
+    // The scroll bar (small windows only) takes its width off the content's
+    // (narrower content is never shorter, so it cannot turn itself off).
+    readonly property real availableWidth: width - (vbar.visible ? vbar.width + 2 : 0)
     contentWidth: width
     contentHeight: holder.height
     clip: true
     boundsBehavior: Flickable.StopAtBounds
-    ScrollBar.vertical: ScrollBar { id: vbar; policy: page.contentHeight > page.height ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff }
+    // Decided after the layout pass, not inside it: the bar narrows the
+    // content, and a layout resized from within its own pass crashed
+    // (Qt 6.4's GridLayout).
+    property bool overflowing: false
+    function updateOverflow() { overflowing = contentHeight > height }
+    onContentHeightChanged: Qt.callLater(updateOverflow)
+    onHeightChanged: Qt.callLater(updateOverflow)
+    ScrollBar.vertical: ScrollBar { id: vbar; policy: page.overflowing ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff }
 
     Item {
         id: holder
@@ -65,9 +73,14 @@ Flickable {
             opacity: 0.7
         }
 
-        RowLayout {
+        // Six tiles in a row, or two rows of three in a narrow window (a
+        // half-screen one elided the figures themselves).
+        GridLayout {
+            objectName: "tiles"
             Layout.fillWidth: true
-            spacing: Theme.spacing
+            columns: page.availableWidth >= 1100 ? 6 : 3
+            columnSpacing: Theme.spacing
+            rowSpacing: Theme.spacing
             StatTile {
                 objectName: "tileBandwidth"
                 Layout.fillWidth: true

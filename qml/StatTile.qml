@@ -27,7 +27,9 @@ Card {
             text: tile.value
             font.pixelSize: 22
             font.weight: Font.DemiBold
-            elide: Text.ElideRight
+            // Smaller rather than cut: an elided figure says nothing.
+            fontSizeMode: Text.HorizontalFit
+            minimumPixelSize: 12
             width: parent.width
         }
         Label {

@@ -238,6 +238,9 @@ void JourneyTest::tuneProfilesAndRefuseOutOfRange() {
 void JourneyTest::beforeAfterRatio() {
   showPage("benchmark");
   chooseInCombo("changeBox", "read_policy");
+  // "to" starts on another value than "from": a before/after of one value
+  // twice is never what is meant.
+  QTRY_VERIFY(item("afterBox")->property("currentText").toString() != item("beforeBox")->property("currentText").toString());
   chooseInCombo("beforeBox", "md-legacy");
   chooseInCombo("afterBox", "md-rr");
   QQuickItem* secs = item("secondsBox");

@@ -15,6 +15,7 @@ Item {
     ShareBar { id: bar; width: 400; shares: [75, 25] }
     // As narrow as the dashboard's six tiles get in a 1280 px window.
     StatTile { id: tile; x: 420; width: 160; label: "Latency p99"; value: "132.6 ms"; window: "last 50 ms" }
+    StatTile { id: narrowTile; x: 420; y: 100; width: 100; label: "Read"; value: "1.50 GB/s" }
     ResultBars { id: bars; width: 400; before: 100; after: 250 }
 
     property var applied: []
@@ -99,6 +100,14 @@ Item {
                 if (c.text === "Latency p99") verify(!c.truncated, "the label is not elided")
             }
             verify(w.y + w.height <= tile.height, "inside the tile")
+        }
+
+        // Too narrow for the figure at its size: smaller, never cut.
+        function test_statTileShrinksRatherThanElides() {
+            const v = findByName(narrowTile, "statValue")
+            verify(!v.truncated)
+            verify(v.contentWidth <= v.width + 0.5, v.contentWidth + " > " + v.width)
+            verify(v.fontInfo.pixelSize < 22, "shrunk to fit")
         }
 
         function test_resultBarsScale() {
