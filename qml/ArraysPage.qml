@@ -198,18 +198,27 @@ ScrollView {
                     }
                 }
                 // The candidates: what each path is, before anything is written.
+                // Only the paths still typed: the description comes 400 ms
+                // after the typing (and not while a task runs), and a path
+                // edited away showed in the table until then.
                 GridLayout {
+                    id: candidateGrid
+                    objectName: "candidateGrid"
+                    readonly property var rows: {
+                        const typed = membersText.text.split("\n").map(s => s.trim())
+                        return arrays.candidates.filter(c => typed.indexOf(c.path) >= 0)
+                    }
                     columns: 5
                     columnSpacing: 16
-                    visible: arrays.candidates.length > 0
+                    visible: rows.length > 0
                     Repeater {
                         model: [qsTr("Path"), qsTr("Size"), qsTr("Rotational"), qsTr("io_opt"), qsTr("Note")]
                         Label { text: modelData; opacity: 0.7 }
                     }
                     Repeater {
-                        model: arrays.candidates.length * 5
+                        model: candidateGrid.rows.length * 5
                         Label {
-                            readonly property var c: arrays.candidates[Math.floor(index / 5)]
+                            readonly property var c: candidateGrid.rows[Math.floor(index / 5)]
                             readonly property int col: index % 5
                             text: col === 0 ? c.path
                                   : col === 1 ? (c.exists ? Theme.mebibytes(c.size)

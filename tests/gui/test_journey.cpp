@@ -397,6 +397,10 @@ void JourneyTest::memberInUseIsRefused() {
                            20000);
   const QString text = msg->property("text").toString();
   QVERIFY2(text.contains("j0.img"), qPrintable(text));
+  // The candidates table lists only what is typed now (j1.img was, before).
+  const QVariantList rows = item("candidateGrid") ? item("candidateGrid")->property("rows").toList() : QVariantList();
+  for (const QVariant& r : rows)
+    QVERIFY2(!r.toMap()["path"].toString().endsWith("/j1.img"), "a path no longer typed is still described");
   QVERIFY(!QFile::exists(fresh));
   QVERIFY2(fileHead(dir_.path() + "/j0.img") == head, "the member in use is untouched");
   QVERIFY(session_->running());  // the live run goes on
