@@ -73,14 +73,14 @@ Flickable {
             opacity: 0.7
         }
 
-        // Six tiles in a row, or two rows of three in a narrow window (a
-        // half-screen one elided the figures themselves).
-        GridLayout {
+        // Six tiles in one row at any width (the figures and labels shrink
+        // to fit a narrow window rather than elide). Two rows of three in a
+        // narrow one was tried: changing the count made minimumHeight a
+        // binding loop.
+        RowLayout {
             objectName: "tiles"
             Layout.fillWidth: true
-            columns: page.availableWidth >= 1100 ? 6 : 3
-            columnSpacing: Theme.spacing
-            rowSpacing: Theme.spacing
+            spacing: Theme.spacing
             StatTile {
                 objectName: "tileBandwidth"
                 Layout.fillWidth: true

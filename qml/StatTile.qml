@@ -21,7 +21,16 @@ Card {
     Column {
         anchors { left: parent.left; leftMargin: 12; right: parent.right; verticalCenter: parent.verticalCenter }
         spacing: 2
-        Label { text: tile.label; opacity: 0.75; elide: Text.ElideRight; width: parent.width }
+        Label {
+            objectName: "statLabel"
+            text: tile.label
+            opacity: 0.75
+            // Smaller before elided, as the figure.
+            fontSizeMode: Text.HorizontalFit
+            minimumPointSize: 7
+            elide: Text.ElideRight
+            width: parent.width
+        }
         Label {
             objectName: "statValue"
             text: tile.value

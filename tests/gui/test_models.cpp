@@ -293,6 +293,17 @@ void ModelsTest::tilesAndLegendsSayTheirWindows() {
   QCOMPARE(model.intervalMs(), 50.0);
   QCOMPARE(model.intervalText(), QString("last 50 ms"));
   QVERIFY(std::abs(model.p99Ms() - 82.3) < 0.001);  // the tile: the newest interval
+  {
+    // A late tick's 53 ms interval still reads "last 50 ms" (the caption
+    // does not flicker with the jitter); intervalMs is the exact one.
+    TelemetryModel jitter;
+    telemetry::Sample s;
+    s.t_ns = 53'000'000;
+    s.interval_ns = 53'000'000;
+    jitter.addSample(s);
+    QCOMPARE(jitter.intervalMs(), 53.0);
+    QCOMPARE(jitter.intervalText(), QString("last 50 ms"));
+  }
 
   TimeChart latency;
   latency.setModel(&model);
