@@ -13,6 +13,18 @@ ScrollView {
     property alias controller: arrays
     contentWidth: availableWidth
     clip: true
+    // A scroll bar always shown when the page is longer than the window (as
+    // Breeze does; Fusion's shows only while scrolling, so nothing said
+    // there was more below), with the content narrowed to clear it.
+    // Decided after the layout pass, not inside it: the bar narrows the
+    // content, and a layout resized from within its own pass crashed
+    // (Qt 6.4's GridLayout).
+    property bool overflowing: false
+    function updateOverflow() { overflowing = contentHeight > height }
+    onContentHeightChanged: Qt.callLater(updateOverflow)
+    onHeightChanged: Qt.callLater(updateOverflow)
+    ScrollBar.vertical.policy: overflowing ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
+    readonly property real barRoom: ScrollBar.vertical.visible ? ScrollBar.vertical.width + 2 : 0
     SystemPalette { id: pal }
 
     ArraysController {
@@ -22,7 +34,7 @@ ScrollView {
     function memberPaths() { return membersText.text.split("\n").map(s => s.trim()).filter(s => s.length > 0) }
 
     ColumnLayout {
-        width: page.availableWidth
+        width: page.availableWidth - page.barRoom
         spacing: Theme.spacing
 
         Card {
@@ -34,9 +46,11 @@ ScrollView {
                 id: openCol
                 anchors { left: parent.left; right: parent.right; top: parent.top }
                 Label {
-                    text: page.session && page.session.members.length ? page.session.members.join("\n") : qsTr("No array is open.")
-                    font.family: "monospace"
-                    opacity: 0.85
+                    readonly property bool open: page.session && page.session.members.length > 0
+                    text: open ? page.session.members.join("\n") : qsTr("No array is open.")
+                    // Paths in monospace; the empty state in the text font, dimmer.
+                    font.family: open ? "monospace" : Qt.application.font.family
+                    opacity: open ? 0.85 : 0.6
                 }
                 RowLayout {
                     spacing: 8
@@ -184,21 +198,32 @@ ScrollView {
                     }
                 }
                 // The candidates: what each path is, before anything is written.
+                // Only the paths still typed: the description comes 400 ms
+                // after the typing (and not while a task runs), and a path
+                // edited away showed in the table until then.
                 GridLayout {
+                    id: candidateGrid
+                    objectName: "candidateGrid"
+                    readonly property var rows: {
+                        const typed = membersText.text.split("\n").map(s => s.trim())
+                        return arrays.candidates.filter(c => typed.indexOf(c.path) >= 0)
+                    }
                     columns: 5
                     columnSpacing: 16
-                    visible: arrays.candidates.length > 0
+                    visible: rows.length > 0
                     Repeater {
                         model: [qsTr("Path"), qsTr("Size"), qsTr("Rotational"), qsTr("io_opt"), qsTr("Note")]
                         Label { text: modelData; opacity: 0.7 }
                     }
                     Repeater {
-                        model: arrays.candidates.length * 5
+                        model: candidateGrid.rows.length * 5
                         Label {
-                            readonly property var c: arrays.candidates[Math.floor(index / 5)]
+                            readonly property var c: candidateGrid.rows[Math.floor(index / 5)]
                             readonly property int col: index % 5
                             text: col === 0 ? c.path
-                                  : col === 1 ? (c.exists ? (c.size / 1048576).toFixed(0) + " MiB" : sizeField.text)
+                                  : col === 1 ? (c.exists ? Theme.mebibytes(c.size)
+                                                        : (isNaN(Theme.parseSize(sizeField.text)) ? sizeField.text
+                                                                                                   : Theme.mebibytes(Theme.parseSize(sizeField.text))))
                                   : col === 2 ? (c.exists ? (c.rotational ? qsTr("yes") : qsTr("no")) : "–")
                                   : col === 3 ? (c.exists ? (c.ioOpt > 0 ? c.ioOpt + " B" : qsTr("none")) : "–")
                                   : c.note

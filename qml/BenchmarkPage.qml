@@ -13,6 +13,18 @@ ScrollView {
     property alias controller: bench
     contentWidth: availableWidth
     clip: true
+    // A scroll bar always shown when the page is longer than the window (as
+    // Breeze does; Fusion's shows only while scrolling, so nothing said
+    // there was more below), with the content narrowed to clear it.
+    // Decided after the layout pass, not inside it: the bar narrows the
+    // content, and a layout resized from within its own pass crashed
+    // (Qt 6.4's GridLayout).
+    property bool overflowing: false
+    function updateOverflow() { overflowing = contentHeight > height }
+    onContentHeightChanged: Qt.callLater(updateOverflow)
+    onHeightChanged: Qt.callLater(updateOverflow)
+    ScrollBar.vertical.policy: overflowing ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff
+    readonly property real barRoom: ScrollBar.vertical.visible ? ScrollBar.vertical.width + 2 : 0
     SystemPalette { id: pal }
 
     BenchmarkController { id: bench; session: page.session }
@@ -22,7 +34,7 @@ ScrollView {
     readonly property var currentTarget: changeTargets[changeBox.currentIndex] || null
 
     ColumnLayout {
-        width: page.availableWidth
+        width: page.availableWidth - page.barRoom
         spacing: Theme.spacing
 
         Card {
@@ -32,63 +44,83 @@ ScrollView {
             ColumnLayout {
                 anchors { left: parent.left; right: parent.right; top: parent.top }
                 spacing: 8
-                RowLayout {
+                // What to run, in label-and-control groups that wrap to a
+                // second line in a narrow window (a half-screen one clipped
+                // the seconds box off the card's edge).
+                Flow {
+                    Layout.fillWidth: true
                     spacing: 8
-                    Label { text: qsTr("Preset") }
-                    ComboBox {
-                        id: presetBox
-                        objectName: "presetBox"
-                        model: bench.presets.map(p => p.label)
-                        ToolTip.visible: hovered; ToolTip.text: qsTr("KDiskMark's presets (reads only: the array may hold data)"); ToolTip.delay: 600
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("Preset"); height: presetBox.height; verticalAlignment: Text.AlignVCenter }
+                        ComboBox {
+                            id: presetBox
+                            objectName: "presetBox"
+                            model: bench.presets.map(p => p.label)
+                            ToolTip.visible: hovered; ToolTip.text: qsTr("KDiskMark's presets (reads only: the array may hold data)"); ToolTip.delay: 600
+                        }
                     }
-                    Label { text: qsTr("Change") }
-                    ComboBox {
-                        id: changeBox
-                        objectName: "changeBox"
-                        model: page.changeTargets.map(t => t.address)
-                        implicitContentWidthPolicy: ComboBox.WidestText
-                        ToolTip.visible: hovered; ToolTip.text: qsTr("The setting that differs between the two runs"); ToolTip.delay: 600
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("Change"); height: changeBox.height; verticalAlignment: Text.AlignVCenter }
+                        ComboBox {
+                            id: changeBox
+                            objectName: "changeBox"
+                            model: page.changeTargets.map(t => t.address)
+                            implicitContentWidthPolicy: ComboBox.WidestText
+                            ToolTip.visible: hovered; ToolTip.text: qsTr("The setting that differs between the two runs"); ToolTip.delay: 600
+                        }
                     }
-                    Label { text: qsTr("from") }
-                    ComboBox {
-                        id: beforeBox
-                        objectName: "beforeBox"
-                        visible: page.currentTarget && page.currentTarget.type === "choice"
-                        model: page.currentTarget ? page.currentTarget.choices : []
-                        implicitContentWidthPolicy: ComboBox.WidestText
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("from"); height: changeBox.height; verticalAlignment: Text.AlignVCenter }
+                        ComboBox {
+                            id: beforeBox
+                            objectName: "beforeBox"
+                            visible: page.currentTarget && page.currentTarget.type === "choice"
+                            model: page.currentTarget ? page.currentTarget.choices : []
+                            implicitContentWidthPolicy: ComboBox.WidestText
+                        }
+                        TextField {
+                            id: beforeField
+                            objectName: "beforeField"
+                            visible: !beforeBox.visible
+                            placeholderText: qsTr("value")
+                            width: 110
+                            height: changeBox.height
+                        }
+                        Label { text: qsTr("to"); height: changeBox.height; verticalAlignment: Text.AlignVCenter }
+                        ComboBox {
+                            id: afterBox
+                            objectName: "afterBox"
+                            visible: beforeBox.visible
+                            model: beforeBox.model
+                            // "to" starts on the second value (md-rr after
+                            // md-legacy): set once the box has taken its new
+                            // model (it goes back to the first on a new one).
+                            onModelChanged: Qt.callLater(() => { if (count > 1) currentIndex = 1 })
+                            implicitContentWidthPolicy: ComboBox.WidestText
+                        }
+                        TextField {
+                            id: afterField
+                            objectName: "afterField"
+                            visible: !afterBox.visible
+                            placeholderText: qsTr("value")
+                            width: 110
+                            height: changeBox.height
+                        }
                     }
-                    TextField {
-                        id: beforeField
-                        objectName: "beforeField"
-                        visible: !beforeBox.visible
-                        placeholderText: qsTr("value")
-                        implicitWidth: 110
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("for"); height: secondsBox.height; verticalAlignment: Text.AlignVCenter }
+                        SpinBox {
+                            id: secondsBox
+                            objectName: "secondsBox"
+                            from: 1; to: 600; value: 5; editable: true
+                            ToolTip.visible: hovered; ToolTip.text: qsTr("Seconds per run"); ToolTip.delay: 600
+                        }
+                        Label { text: qsTr("s"); height: secondsBox.height; verticalAlignment: Text.AlignVCenter }
                     }
-                    Label { text: qsTr("to") }
-                    ComboBox {
-                        id: afterBox
-                        objectName: "afterBox"
-                        visible: beforeBox.visible
-                        model: beforeBox.model
-                        // "to" starts on the second value (md-rr after md-legacy).
-                        onCountChanged: if (currentIndex <= 0) currentIndex = Math.min(1, count - 1)
-                        implicitContentWidthPolicy: ComboBox.WidestText
-                    }
-                    TextField {
-                        id: afterField
-                        objectName: "afterField"
-                        visible: !afterBox.visible
-                        placeholderText: qsTr("value")
-                        implicitWidth: 110
-                    }
-                    Label { text: qsTr("for") }
-                    SpinBox {
-                        id: secondsBox
-                        objectName: "secondsBox"
-                        from: 1; to: 600; value: 5; editable: true
-                        ToolTip.visible: hovered; ToolTip.text: qsTr("Seconds per run"); ToolTip.delay: 600
-                    }
-                    Label { text: qsTr("s") }
                 }
                 RowLayout {
                     spacing: 8
@@ -334,7 +366,12 @@ ScrollView {
             ColumnLayout {
                 id: resCol
                 anchors { left: parent.left; right: parent.right; top: parent.top }
-                Label { visible: bench.results.length === 0; text: qsTr("No run yet."); opacity: 0.6 }
+                Label {
+                    objectName: "resultsEmpty"
+                    visible: bench.results.length === 0
+                    text: bench.running ? qsTr("The result appears here when the run ends.") : qsTr("No run yet.")
+                    opacity: 0.6
+                }
                 Repeater {
                     model: bench.results.length
                     RowLayout {
@@ -342,9 +379,11 @@ ScrollView {
                         spacing: 14
                         Label { text: modelData.when; opacity: 0.7 }
                         Label { text: modelData.title; Layout.fillWidth: true; elide: Text.ElideRight }
-                        Label { text: Theme.bandwidth(modelData.bandwidth) }
-                        Label { text: Theme.count(modelData.iops) + " IOPS" }
-                        Label { text: "p99 " + Theme.ms(modelData.p99Ms) }
+                        // Figures in columns of their own width, right-aligned, so
+                        // rows line up whatever their digits.
+                        Label { text: Theme.bandwidth(modelData.bandwidth); horizontalAlignment: Text.AlignRight; Layout.preferredWidth: 90 }
+                        Label { text: Theme.count(modelData.iops) + " IOPS"; horizontalAlignment: Text.AlignRight; Layout.preferredWidth: 90 }
+                        Label { text: "p99 " + Theme.ms(modelData.p99Ms); horizontalAlignment: Text.AlignRight; Layout.preferredWidth: 100 }
                     }
                 }
             }

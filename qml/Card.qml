@@ -14,7 +14,7 @@ Rectangle {
     color: pal.base
     border.color: Qt.rgba(pal.windowText.r, pal.windowText.g, pal.windowText.b, 0.15)
     radius: Theme.radius
-    implicitHeight: header.implicitHeight + body.implicitHeight + 28
+    implicitHeight: header.implicitHeight + body.implicitHeight + 32  // 12 above, 8 between, 12 below
     implicitWidth: 300
 
     RowLayout {

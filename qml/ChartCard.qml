@@ -11,6 +11,10 @@ Card {
     property alias unit: chart.unit
     property alias fixedMax: chart.fixedMax
     property alias window: chart.window
+    // What the legend's figures are (newest, mean or peak of the window),
+    // said next to the title so they can be reconciled with the tiles.
+    property alias legendStat: chart.legendStat
+    subtitle: chart.legendNote
     property alias chart: chart
     property string help
     implicitHeight: 230
@@ -27,6 +31,7 @@ Card {
         // its grid lines directly instead of blending them.
         gridColor: Qt.tint(cpal.base, Qt.rgba(cpal.windowText.r, cpal.windowText.g, cpal.windowText.b, 0.18))
         markColor: Theme.markColor
+        backgroundColor: cc.color
         colors: Theme.seriesColors
     }
 }

@@ -22,13 +22,21 @@ Flickable {
     // under the figures and members); below a chart's minimum it scrolls.
     // A Flickable, not a ScrollView: the view's size must not depend on the
     // content's (a scroll bar showing up would resize what it scrolls).
-    // The scroll bar (small windows only) lies over the right edge.
-    readonly property real availableWidth: width
+    // The scroll bar (small windows only) takes its width off the content's
+    // (narrower content is never shorter, so it cannot turn itself off).
+    readonly property real availableWidth: width - (vbar.visible ? vbar.width + 2 : 0)
     contentWidth: width
     contentHeight: holder.height
     clip: true
     boundsBehavior: Flickable.StopAtBounds
-    ScrollBar.vertical: ScrollBar { id: vbar; policy: page.contentHeight > page.height ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff }
+    // Decided after the layout pass, not inside it: the bar narrows the
+    // content, and a layout resized from within its own pass crashed
+    // (Qt 6.4's GridLayout).
+    property bool overflowing: false
+    function updateOverflow() { overflowing = contentHeight > height }
+    onContentHeightChanged: Qt.callLater(updateOverflow)
+    onHeightChanged: Qt.callLater(updateOverflow)
+    ScrollBar.vertical: ScrollBar { id: vbar; policy: page.overflowing ? ScrollBar.AlwaysOn : ScrollBar.AlwaysOff }
 
     Item {
         id: holder
@@ -65,7 +73,12 @@ Flickable {
             opacity: 0.7
         }
 
+        // Six tiles in one row at any width (the figures and labels shrink
+        // to fit a narrow window rather than elide). Two rows of three in a
+        // narrow one was tried: changing the count made minimumHeight a
+        // binding loop.
         RowLayout {
+            objectName: "tiles"
             Layout.fillWidth: true
             spacing: Theme.spacing
             StatTile {
@@ -73,6 +86,7 @@ Flickable {
                 Layout.fillWidth: true
                 label: qsTr("Read bandwidth")
                 value: page.tm ? Theme.bandwidth(page.tm.readBandwidth) : "–"
+                window: page.tm ? page.tm.intervalText : ""
                 detail: qsTr("Array reads completed per second over the last sample interval")
                 accent: Theme.seriesColors[0]
             }
@@ -81,7 +95,8 @@ Flickable {
                 label: qsTr("Write bandwidth")
                 value: page.tm ? Theme.bandwidth(page.tm.writeBandwidth) : "–"
                 accent: Theme.seriesColors[1]
-                detail: qsTr("Array writes completed per second")
+                window: page.tm ? page.tm.intervalText : ""
+                detail: qsTr("Array writes completed per second over the last sample interval")
             }
             StatTile {
                 objectName: "tileIops"
@@ -89,27 +104,32 @@ Flickable {
                 label: qsTr("IOPS")
                 value: page.tm ? Theme.count(page.tm.readIops + page.tm.writeIops) : "–"
                 accent: Theme.seriesColors[2]
-                detail: qsTr("Array I/Os (reads and writes) completed per second")
+                window: page.tm ? page.tm.intervalText : ""
+                detail: qsTr("Array I/Os (reads and writes) completed per second over the last sample interval")
             }
             StatTile {
                 Layout.fillWidth: true
                 label: qsTr("Latency p50")
                 value: page.tm ? Theme.ms(page.tm.p50Ms) : "–"
                 accent: Theme.seriesColors[3]
-                detail: qsTr("Median completion latency of array I/Os over the last interval")
+                window: page.tm ? page.tm.intervalText : ""
+                detail: qsTr("Median completion latency of the array I/Os completed in the last sample interval")
             }
             StatTile {
                 Layout.fillWidth: true
+                objectName: "tileP99"
                 label: qsTr("Latency p99")
+                window: page.tm ? page.tm.intervalText : ""
                 value: page.tm ? Theme.ms(page.tm.p99Ms) : "–"
                 accent: Theme.seriesColors[5]
-                detail: qsTr("99th percentile completion latency of array I/Os over the last interval")
+                detail: qsTr("99th percentile completion latency of the array I/Os completed in the last sample interval; the latency chart's legend gives the peak of the chart's window")
             }
             StatTile {
                 Layout.fillWidth: true
                 label: qsTr("Pending")
                 value: page.tm ? page.tm.totalPending.toFixed(0) : "–"
                 accent: Theme.seriesColors[4]
+                window: qsTr("now")
                 detail: qsTr("Member I/Os in flight now, all members together")
             }
         }
@@ -161,6 +181,7 @@ Flickable {
                 title: qsTr("Read share per member")
                 model: page.tm
                 metric: "share"
+                legendStat: "mean"
                 unit: "%"
                 fixedMax: 100
                 help: qsTr("Each member's part of the array's reads, over the last half second")
@@ -175,6 +196,7 @@ Flickable {
                 title: qsTr("Pending depth per member")
                 model: page.tm
                 metric: "pending"
+                legendStat: "mean"
                 help: qsTr("Member I/Os in flight, averaged over the last half second")
             }
             ChartCard {
@@ -187,6 +209,7 @@ Flickable {
                 title: qsTr("Bandwidth")
                 model: page.tm
                 metric: "bandwidth"
+                legendStat: "mean"
                 unit: "MB/s"
                 help: qsTr("Array reads and writes completed per second, in MB/s")
             }
@@ -200,6 +223,7 @@ Flickable {
                 title: qsTr("IOPS")
                 model: page.tm
                 metric: "iops"
+                legendStat: "mean"
                 help: qsTr("Array reads and writes completed per second")
             }
             ChartCard {
@@ -212,8 +236,9 @@ Flickable {
                 title: qsTr("Completion latency")
                 model: page.tm
                 metric: "latency"
+                legendStat: "peak"
                 unit: "ms"
-                help: qsTr("Median and 99th percentile completion latency of array I/Os per sample interval")
+                help: qsTr("Median and 99th percentile completion latency of the array I/Os of each sample interval; the legend gives the highest of the chart's window")
             }
             ChartCard {
                 objectName: "raid5Chart"
@@ -226,6 +251,7 @@ Flickable {
                 title: qsTr("RAID5 stripe queues")
                 model: page.tm
                 metric: "raid5"
+                legendStat: "mean"
                 help: qsTr("Lengths of the stripe lists (handle, hold, delayed, inactive) and the active stripes")
             }
             ChartCard {
@@ -240,6 +266,7 @@ Flickable {
                 unit: "/s"
                 model: page.tm
                 metric: "raid5_writes"
+                legendStat: "mean"
                 help: qsTr("Full-stripe, read-modify-write and reconstruct-write stripe writes and prereads per second")
             }
             SectionsPanel {

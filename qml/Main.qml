@@ -107,7 +107,7 @@ ApplicationWindow {
             Label {
                 objectName: "runStatus"
                 text: session.busy ? session.statusText + (session.running ? ": " + session.workloadName : "")
-                                   : session.statusText
+                                   : session.statusText || (session.members.length ? "" : qsTr("No array open"))
                 elide: Text.ElideRight
                 Layout.maximumWidth: 480
             }
@@ -164,9 +164,16 @@ ApplicationWindow {
                     text: modelData
                     highlighted: ListView.isCurrentItem
                     onClicked: sidebar.currentIndex = index
-                    ToolTip.visible: hovered
-                    ToolTip.text: qsTr("Ctrl+%1").arg(index + 1)
-                    ToolTip.delay: 900
+                    // Beside the entry, over the page's margin: above it (the
+                    // default) it covered the entry before.
+                    ToolTip {
+                        objectName: "navToolTip"
+                        visible: parent.hovered
+                        delay: 900
+                        text: qsTr("Ctrl+%1").arg(index + 1)
+                        x: parent.width + 4
+                        y: (parent.height - height) / 2
+                    }
                 }
             }
             Rectangle { anchors { right: parent.right; top: parent.top; bottom: parent.bottom } width: 1; color: pal.mid; opacity: 0.6 }

@@ -9,7 +9,8 @@ Card {
     property var members: []
     property var profiles: []      // device profile per member ("none": the real device)
     title: qsTr("Members")
-    implicitHeight: 70 + grid.implicitHeight
+    // Card's own implicit height: title, share bar and rows with its margins
+    // (a fixed 70 px for the rest left the last row on the bottom edge).
 
     ColumnLayout {
         anchors { left: parent.left; right: parent.right; top: parent.top }

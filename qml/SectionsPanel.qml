@@ -9,7 +9,10 @@ Card {
     id: sp
     property var sections: []
     title: qsTr("Engine sections")
-    subtitle: qsTr("per sample interval")
+    // Values as the newest sample read them (counters such as read_rr are
+    // running totals, list lengths are now, raid5's write counts are the
+    // interval's): not all per interval.
+    subtitle: qsTr("as the newest sample read them")
     implicitHeight: 56 + col.implicitHeight
     ColumnLayout {
         id: col

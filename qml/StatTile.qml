@@ -8,8 +8,10 @@ Card {
     property string label
     property string value
     property string detail
+    // The window the figure covers ("last 50 ms", "now"), shown under it.
+    property string window
     property color accent: Theme.seriesColors[0]
-    implicitHeight: 78
+    implicitHeight: 90
     implicitWidth: 170
     ToolTip.visible: hover.hovered && detail.length > 0
     ToolTip.text: detail
@@ -19,12 +21,32 @@ Card {
     Column {
         anchors { left: parent.left; leftMargin: 12; right: parent.right; verticalCenter: parent.verticalCenter }
         spacing: 2
-        Label { text: tile.label; opacity: 0.75; elide: Text.ElideRight; width: parent.width }
+        Label {
+            objectName: "statLabel"
+            text: tile.label
+            opacity: 0.75
+            // Smaller before elided, as the figure.
+            fontSizeMode: Text.HorizontalFit
+            minimumPointSize: 7
+            elide: Text.ElideRight
+            width: parent.width
+        }
         Label {
             objectName: "statValue"
             text: tile.value
             font.pixelSize: 22
             font.weight: Font.DemiBold
+            // Smaller rather than cut: an elided figure says nothing.
+            fontSizeMode: Text.HorizontalFit
+            minimumPixelSize: 12
+            width: parent.width
+        }
+        Label {
+            objectName: "statWindow"
+            text: tile.window
+            visible: text.length > 0
+            opacity: 0.6
+            font.pointSize: Math.max(7, Qt.application.font.pointSize - 1)
             elide: Text.ElideRight
             width: parent.width
         }

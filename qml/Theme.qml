@@ -16,6 +16,7 @@ QtObject {
     function bandwidth(bytesPerSecond) {
         const v = bytesPerSecond
         if (!(v >= 0) || !isFinite(v)) return "–"
+        if (v === 0) return "0 MB/s"  // the charts' unit: an idle direction reads as the busy one does
         if (v >= 1e9) return (v / 1e9).toFixed(2) + " GB/s"
         if (v >= 1e6) return (v / 1e6).toFixed(v >= 1e8 ? 0 : 1) + " MB/s"
         if (v >= 1e3) return (v / 1e3).toFixed(0) + " kB/s"
@@ -33,6 +34,19 @@ QtObject {
         if (v < 10) return v.toFixed(2) + " ms"
         if (v < 1000) return v.toFixed(1) + " ms"
         return (v / 1000).toFixed(2) + " s"
+    }
+    // Sizes as the Arrays page lists them: "64 MiB" (whole mebibytes).
+    function mebibytes(bytes) {
+        if (!(bytes >= 0) || !isFinite(bytes)) return "–"
+        return (bytes / 1048576).toFixed(0) + " MiB"
+    }
+    // A size typed as the CLI takes it ("64M", "1G", "512K", "1048576"; K,
+    // M, G, T are powers of 1024, as fio's): bytes, or NaN when it is not one.
+    function parseSize(text) {
+        const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$/i.exec(text || "")
+        if (!m) return NaN
+        const power = "kmgt".indexOf(m[2].toLowerCase()) + 1
+        return Number(m[1]) * Math.pow(1024, m[2] ? power : 0)
     }
     function memberColor(i) { return seriesColors[i % seriesColors.length] }
     // "active sync" -> a colour for the member-state badge.

@@ -22,15 +22,16 @@ ColumnLayout {
         }
         Label {
             Layout.fillWidth: true
-            text: page.session && page.session.running ? qsTr("changes apply to the running array at once")
-                                                       : qsTr("changes apply when the next run starts")
+            objectName: "tuneSubtitle"
+            // The empty state is said here rather than by a label of its
+            // own: a label that hid once the tunables came left its gap
+            // above the chart (the layout kept its place).
+            text: !page.session || page.session.tunables.count === 0
+                  ? qsTr("the array's tunables appear once it has been started")
+                  : page.session.running ? qsTr("changes apply to the running array at once")
+                                         : qsTr("changes apply when the next run starts")
             opacity: 0.7
         }
-    }
-    Label {
-        visible: page.session && page.session.tunables.count === 0
-        text: qsTr("The array's tunables appear once it has been started.")
-        opacity: 0.7
     }
     // A small share chart so the effect of a change shows right here.
     ChartCard {

@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QVariantMap>
 #include <algorithm>
+#include <cmath>
 
 namespace rs::gui {
 
@@ -36,7 +37,7 @@ void TelemetryModel::clear() {
   members_.clear();
   tasks_.clear();
   sections_.clear();
-  elapsed_ = total_pending_ = 0;
+  elapsed_ = total_pending_ = interval_ms_ = 0;
   has_data_ = has_raid5_ = false;
   sample_count_ = 0;
   emit updated();
@@ -73,6 +74,7 @@ void TelemetryModel::take(const telemetry::Sample& s) {
   has_data_ = true;
   ++sample_count_;
   elapsed_ = t;
+  interval_ms_ = double(s.interval_ns) / 1e6;
   last_ = s.array;
 
   // Sliding window for shares and pending depths.
@@ -182,6 +184,14 @@ void TelemetryModel::trim(double now) {
       while (!l.points.empty() && l.points.front().x() < oldest) l.points.pop_front();
   marks_.erase(std::remove_if(marks_.begin(), marks_.end(), [&](const TimeMark& m) { return m.t < oldest; }),
                marks_.end());
+}
+
+QString TelemetryModel::intervalText() const {
+  if (!(interval_ms_ > 0)) return {};
+  // To 10 ms: the intervals jitter around the sampler's period (47, 50,
+  // 53 ms at 20 Hz) and the caption would flicker with them.
+  if (interval_ms_ < 1000) return tr("last %1 ms").arg(std::max<long>(10, 10 * std::lround(interval_ms_ / 10)));
+  return tr("last %1 s").arg(interval_ms_ / 1000, 0, 'f', 1);
 }
 
 QVariantList TelemetryModel::marksList() const {

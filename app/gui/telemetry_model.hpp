@@ -45,6 +45,11 @@ class TelemetryModel : public QObject {
   Q_PROPERTY(double p50Ms READ p50Ms NOTIFY updated)
   Q_PROPERTY(double p99Ms READ p99Ms NOTIFY updated)
   Q_PROPERTY(double totalPending READ totalPending NOTIFY updated)
+  // The window the figures above (rates and latency percentiles) cover:
+  // the newest sample's interval, in milliseconds and as the tiles say it
+  // ("last 50 ms").
+  Q_PROPERTY(double intervalMs READ intervalMs NOTIFY updated)
+  Q_PROPERTY(QString intervalText READ intervalText NOTIFY updated)
   Q_PROPERTY(QVariantList tasks READ tasks NOTIFY updated)
   Q_PROPERTY(QVariantList sections READ sections NOTIFY updated)
   Q_PROPERTY(bool hasRaid5 READ hasRaid5 NOTIFY updated)
@@ -88,6 +93,8 @@ class TelemetryModel : public QObject {
   double p50Ms() const { return double(last_.clat_p50_ns) / 1e6; }
   double p99Ms() const { return double(last_.clat_p99_ns) / 1e6; }
   double totalPending() const { return total_pending_; }
+  double intervalMs() const { return interval_ms_; }
+  QString intervalText() const;
   QVariantList tasks() const { return tasks_; }
   QVariantList sections() const { return sections_; }
   bool hasRaid5() const { return has_raid5_; }
@@ -114,7 +121,7 @@ class TelemetryModel : public QObject {
   std::deque<Window> window_;
   telemetry::ArraySample last_;
   QVariantList members_, tasks_, sections_;
-  double elapsed_ = 0, total_pending_ = 0;
+  double elapsed_ = 0, total_pending_ = 0, interval_ms_ = 0;
   bool has_data_ = false, has_raid5_ = false;
   int sample_count_ = 0;
 };

@@ -105,6 +105,51 @@ double TimeChart::lastValue() const {
   return lines.empty() || lines[0].points.empty() ? 0 : lines[0].points.back().y();
 }
 
+std::pair<double, double> TimeChart::span() const {
+  // Fills from the left until a window has passed, then scrolls.
+  const double now = model_ ? model_->elapsed() : 0;
+  const double t1 = std::max(now, window_);
+  return {t1 - window_, t1};
+}
+
+void TimeChart::setLegendStat(const QString& s) {
+  if (s != "newest" && s != "mean" && s != "peak") {
+    qWarning("TimeChart.legendStat: '%s' is not newest, mean or peak", qPrintable(s));
+    return;
+  }
+  legend_stat_ = s;
+  emit styleChanged();
+  update();
+}
+
+QString TimeChart::legendNote() const {
+  const QString secs = QString::number(window_, 'f', 0);
+  if (legend_stat_ == "mean") return tr("legend: %1 s mean").arg(secs);
+  if (legend_stat_ == "peak") return tr("legend: %1 s peak").arg(secs);
+  return tr("legend: newest value");
+}
+
+double TimeChart::legendFigure(int line) const {
+  if (!model_) return 0;
+  const auto& lines = model_->lines(metric_);
+  if (line < 0 || size_t(line) >= lines.size() || lines[size_t(line)].points.empty()) return 0;
+  const auto& pts = lines[size_t(line)].points;
+  if (legend_stat_ == "newest") return pts.back().y();
+  const double t0 = span().first;
+  double sum = 0, peak = 0;
+  int n = 0;
+  for (auto it = pts.rbegin(); it != pts.rend() && it->x() >= t0; ++it) sum += it->y(), peak = std::max(peak, it->y()), ++n;
+  if (n == 0) return 0;
+  return legend_stat_ == "peak" ? peak : sum / n;
+}
+
+QString TimeChart::legendText(int line) const {
+  if (!model_) return {};
+  const auto& lines = model_->lines(metric_);
+  if (line < 0 || size_t(line) >= lines.size()) return {};
+  return lines[size_t(line)].name + ": " + tickLabel(legendFigure(line)) + (unit_.isEmpty() ? QString() : " " + unit_);
+}
+
 double TimeChart::niceCeiling(double max) {
   if (!(max > 0) || !std::isfinite(max)) return 1;
   const double p = std::pow(10.0, std::floor(std::log10(max)));
@@ -117,6 +162,13 @@ int TimeChart::gridDivisions(double ymax) {
   if (!(ymax > 0) || !std::isfinite(ymax)) return 4;
   const double mantissa = ymax / std::pow(10.0, std::floor(std::log10(ymax)));
   return std::fabs(mantissa - 2) < 1e-6 || std::fabs(mantissa - 8) < 1e-6 ? 4 : 5;
+}
+
+int TimeChart::gridDivisions(double ymax, double plotHeight, double lineHeight) {
+  const int div = gridDivisions(ymax);
+  const double room = lineHeight * 1.4;  // a label and a little air
+  if (plotHeight / div >= room) return div;
+  return plotHeight / 2 >= room ? 2 : 1;
 }
 
 void TimeChart::paint(QPainter* p) {
@@ -149,10 +201,8 @@ void TimeChart::paint(QPainter* p) {
 
   static const std::vector<SeriesLine> none;
   const auto& lines = model_ ? model_->lines(metric_) : none;
-  const double now = model_ ? model_->elapsed() : 0;
-  // Fills from the left until a window has passed, then scrolls.
-  const double t1 = std::max(now, window_);
-  const double t0 = t1 - window_;
+  const auto sp = span();
+  const double t0 = sp.first, t1 = sp.second;
 
   // Y range from what is visible.
   double ymax = 0;
@@ -185,7 +235,7 @@ void TimeChart::paint(QPainter* p) {
   hline(px.bottom(), px.left(), px.right());
   vline(px.left(), px.top(), px.bottom());
   vline(px.right(), px.top(), px.bottom());
-  const int div = gridDivisions(ymax);
+  const int div = gridDivisions(ymax, plot.height(), lineH);
   for (int i = 1; i < div; ++i) hline(int(std::lround(plot.bottom() - plot.height() * i / div)), px.left(), px.right());
   p->setPen(text_);
   for (int i = 0; i <= div; ++i) {
@@ -226,47 +276,81 @@ void TimeChart::paint(QPainter* p) {
   }
 
   // Lines, clipped to the plot. Per pixel column the points' lowest and
-  // highest value (and the first and last, to join the columns): 60 s at
-  // 20 Hz is 1200 points for a few hundred pixels.
+  // highest value, their mean, and the first and last (to join the
+  // columns): 60 s at 20 Hz is 1200 points for a few hundred pixels.
   p->save();
   p->setClipRect(plot.adjusted(0, -2, 0, 0));
   struct Column {
     int x;
-    double lo, hi, first, last;
+    double lo, hi, first, last, sum;
+    int n;
     bool loFirst;  // the low came before the high
   };
-  std::vector<Column> cols;
+  std::vector<std::vector<Column>> columns(lines.size());
+  std::vector<bool> dense(lines.size(), false);
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto& pts = lines[i].points;
-    if (pts.empty()) continue;
-    cols.clear();
+    auto& cols = columns[i];
     size_t used = 0;
     auto it = std::lower_bound(pts.begin(), pts.end(), t0 - 1.0, [](const QPointF& a, double t) { return a.x() < t; });
     for (; it != pts.end(); ++it, ++used) {
       const int c = int(std::floor(X(it->x())));
       const double v = it->y();
       if (cols.empty() || cols.back().x != c) {
-        cols.push_back({c, v, v, v, v, true});
+        cols.push_back({c, v, v, v, v, v, 1, true});
         continue;
       }
       Column& col = cols.back();
       if (v < col.lo) col.lo = v, col.loFirst = false;
       if (v > col.hi) col.hi = v, col.loFirst = true;
       col.last = v;
+      col.sum += v;
+      ++col.n;
     }
+    dense[i] = !cols.empty() && used >= 2 * cols.size();
+  }
+  // Dense lines (the dashboard's charts), first every line's band: each
+  // column's low to high in the line's colour faded into the background,
+  // behind every line, so a noisy series reads as a line with its spread
+  // around it rather than a solid block of bars.
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!dense[i]) continue;
+    const QColor c = lineColor(int(i));
+    const double k = 0.35;  // how much of the line's colour the band keeps (visible on a dark base too)
+    const QColor band = QColor::fromRgbF(float(c.redF() * k + background_.redF() * (1 - k)),
+                                         float(c.greenF() * k + background_.greenF() * (1 - k)),
+                                         float(c.blueF() * k + background_.blueF() * (1 - k)));
+    for (const Column& col : columns[i]) {
+      if (col.hi <= col.lo) continue;
+      const int y0 = int(std::floor(Y(col.hi))), y1 = int(std::ceil(Y(col.lo)));
+      p->fillRect(QRect(col.x, y0, 1, std::max(1, y1 - y0)), band);
+    }
+  }
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const auto& cols = columns[i];
+    if (cols.empty()) continue;
     const QColor colour = lineColor(int(i));
-    if (used >= 2 * cols.size()) {
-      // Dense (the dashboard's charts): each column a 2 px wide opaque bar
-      // from its low to its high, reaching the previous column's last
-      // value so the trace is unbroken. Filled rectangles cost a fraction
-      // of stroking an antialiased zig-zag through every column, which
-      // took most of the GUI's CPU once a noisy chart had filled its width.
-      double prev = cols.front().first;
-      for (const Column& col : cols) {
-        const double top = Y(std::max(col.hi, prev)), bottom = Y(std::min(col.lo, prev));
-        const int y0 = int(std::floor(top - 1)), y1 = int(std::ceil(bottom + 1));
-        p->fillRect(QRect(col.x, y0, 2, std::max(2, y1 - y0)), colour);
-        prev = col.last;
+    if (dense[i]) {
+      // Then the line: the mean of the points within two columns either
+      // side (a column's own mean zig-zags when the samples alternate
+      // around it; about a second on a 60 s chart), 2 px thick, as per
+      // column a filled 2 px wide segment from the previous column's value
+      // to this one's. Filled rectangles cost a fraction of stroking an
+      // antialiased path, which took most of the GUI's CPU once a noisy
+      // chart had filled its width.
+      auto smoothed = [&](size_t j) {
+        double sum = 0;
+        int n = 0;
+        for (size_t k = j >= 2 ? j - 2 : 0; k < cols.size() && k <= j + 2; ++k)
+          if (std::abs(cols[k].x - cols[j].x) <= 2) sum += cols[k].sum, n += cols[k].n;
+        return Y(sum / n);
+      };
+      double prev = smoothed(0);
+      for (size_t j = 0; j < cols.size(); ++j) {
+        const double y = smoothed(j);
+        const int y0 = int(std::floor(std::min(prev, y) - 1)), y1 = int(std::ceil(std::max(prev, y) + 1));
+        p->fillRect(QRect(cols[j].x, y0, 2, std::max(2, y1 - y0)), colour);
+        prev = y;
       }
       continue;
     }
@@ -290,14 +374,16 @@ void TimeChart::paint(QPainter* p) {
   // not fit.
   const double legendW = all.right() - all.left() - 2;
   bool withUnit = !unit_.isEmpty(), withValue = true;
-  auto valueText = [&](const SeriesLine& l) {
-    return l.points.empty() || !withValue
+  std::vector<double> figures(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) figures[i] = legendFigure(int(i));
+  auto valueText = [&](size_t i) {
+    return lines[i].points.empty() || !withValue
                ? QString()
-               : ": " + tickLabel(l.points.back().y()) + (withUnit ? " " + unit_ : QString());
+               : ": " + tickLabel(figures[i]) + (withUnit ? " " + unit_ : QString());
   };
   auto legendNeed = [&] {
     double need = 0;
-    for (const auto& l : lines) need += 28 + width(l.name + valueText(l));
+    for (size_t i = 0; i < lines.size(); ++i) need += 28 + width(lines[i].name + valueText(i));
     return need;
   };
   double need = legendNeed();
@@ -311,7 +397,7 @@ void TimeChart::paint(QPainter* p) {
   if (need > legendW && !lines.empty()) {
     double left = legendW;
     std::vector<size_t> order(lines.size());
-    for (size_t i = 0; i < lines.size(); ++i) order[i] = i, left -= 28 + width(valueText(lines[i]));
+    for (size_t i = 0; i < lines.size(); ++i) order[i] = i, left -= 28 + width(valueText(i));
     std::sort(order.begin(), order.end(),
               [&](size_t a, size_t b) { return width(lines[a].name) < width(lines[b].name); });
     for (size_t k = 0; k < order.size(); ++k) {
@@ -322,7 +408,7 @@ void TimeChart::paint(QPainter* p) {
   }
   double lx = all.left() + 2;
   for (size_t i = 0; i < lines.size(); ++i) {
-    const QString value = valueText(lines[i]);
+    const QString value = valueText(i);
     QString name = lines[i].name;
     if (width(name) > room[i]) name = fm.elidedText(name, Qt::ElideMiddle, room[i]);
     const QString s = name + value;

@@ -31,6 +31,14 @@ class TimeChart : public QQuickPaintedItem {
   Q_PROPERTY(QColor textColor READ textColor WRITE setTextColor NOTIFY styleChanged)
   Q_PROPERTY(QColor gridColor READ gridColor WRITE setGridColor NOTIFY styleChanged)
   Q_PROPERTY(QColor markColor READ markColor WRITE setMarkColor NOTIFY styleChanged)
+  // What the chart is drawn on: a dense line's min/max band is its colour
+  // faded into this one (opaque, so the band is filled, not blended).
+  Q_PROPERTY(QColor backgroundColor READ backgroundColor WRITE setBackgroundColor NOTIFY styleChanged)
+  // The figure each legend entry shows, over the points in view: "newest"
+  // (the last sample), "mean" or "peak"; legendNote says which, and over
+  // what window, in words the card can show.
+  Q_PROPERTY(QString legendStat READ legendStat WRITE setLegendStat NOTIFY styleChanged)
+  Q_PROPERTY(QString legendNote READ legendNote NOTIFY styleChanged)
   Q_PROPERTY(QVariantList colors READ colors WRITE setColors NOTIFY styleChanged)
   // Repaints at most this often (the data still arrives at the session's
   // refresh rate): a chart scrolling 10 times a second reads as continuous,
@@ -52,7 +60,7 @@ class TimeChart : public QQuickPaintedItem {
   QString unit() const { return unit_; }
   void setUnit(const QString& u) { unit_ = u, emit styleChanged(), update(); }
   double window() const { return window_; }
-  void setWindow(double w) { window_ = w > 1 ? w : 1, emit styleChanged(), update(); }
+  void setWindow(double w) { window_ = w > 1 ? w : 1, emit styleChanged(), update(); }  // and legendNote
   double fixedMax() const { return fixed_max_; }
   void setFixedMax(double v) { fixed_max_ = v, emit styleChanged(), update(); }
   bool showMarks() const { return show_marks_; }
@@ -63,6 +71,15 @@ class TimeChart : public QQuickPaintedItem {
   void setGridColor(const QColor& c) { grid_ = c, emit styleChanged(), update(); }
   QColor markColor() const { return mark_; }
   void setMarkColor(const QColor& c) { mark_ = c, emit styleChanged(), update(); }
+  QColor backgroundColor() const { return background_; }
+  void setBackgroundColor(const QColor& c) { background_ = c, emit styleChanged(), update(); }
+  QString legendStat() const { return legend_stat_; }
+  void setLegendStat(const QString& s);
+  QString legendNote() const;
+  // Line i's legend figure (legendStat over the points in view; 0 when
+  // none) and its legend entry as drawn when there is room ("p99: 124 ms").
+  Q_INVOKABLE double legendFigure(int line) const;
+  Q_INVOKABLE QString legendText(int line) const;
   QVariantList colors() const { return colors_; }
   void setColors(const QVariantList& c) { colors_ = c, emit styleChanged(), update(); }
   int maxRepaintHz() const { return max_repaint_hz_; }
@@ -77,6 +94,10 @@ class TimeChart : public QQuickPaintedItem {
   // Grid rows for an axis up to such a ceiling, so the labels stay round:
   // 4 for 2 and 8 (0.5, 2 steps), 5 for 1, 2.5 and 5 (0.2, 0.5, 1 steps).
   static int gridDivisions(double ymax);
+  // The same for a plot `plotHeight` px high with labels `lineHeight` px
+  // high: halves (or none between) when the rows would crowd the labels
+  // into each other, as on the Tune page's short chart.
+  static int gridDivisions(double ymax, double plotHeight, double lineHeight);
 
  signals:
   void modelChanged();
@@ -86,12 +107,15 @@ class TimeChart : public QQuickPaintedItem {
 
  private:
   QColor lineColor(int i) const;
+  // The time span in view, [t0, t1], for the model's newest time.
+  std::pair<double, double> span() const;
   QPointer<TelemetryModel> model_;
   QMetaObject::Connection conn_;
   QString metric_, unit_;
   double window_ = 60, fixed_max_ = 0;
   bool show_marks_ = true;
-  QColor text_{Qt::black}, grid_{Qt::lightGray}, mark_{QColor(0xf6, 0x74, 0x00)};
+  QColor text_{Qt::black}, grid_{Qt::lightGray}, mark_{QColor(0xf6, 0x74, 0x00)}, background_{Qt::white};
+  QString legend_stat_ = QStringLiteral("newest");
   QVariantList colors_;
   int max_repaint_hz_ = 10;
   QElapsedTimer since_repaint_;

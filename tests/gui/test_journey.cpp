@@ -8,6 +8,7 @@
 // Screenshots of every page go to $RAIDSCOPE_ARTIFACTS (checked not blank;
 // the dashboard's two moments checked to differ).
 #include <QApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QTimer>
 #include <QWidget>
@@ -20,6 +21,7 @@
 #include <QtQml/qqmlextensionplugin.h>
 #include <QtTest>
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include "arrays_controller.hpp"
@@ -120,8 +122,39 @@ class JourneyTest : public QObject {
     click("nav_" + key);
     QTest::qWait(300);
   }
+  // Popups showing (tooltips, open lists), by their text: the overlay's
+  // visible popup items. A screenshot is of the page, so none may show.
+  QStringList visiblePopups() {
+    QStringList out;
+    std::function<void(QQuickItem*)> walk = [&](QQuickItem* i) {
+      if (!i || !i->isVisible()) return;
+      if (QByteArray(i->metaObject()->className()).startsWith("QQuickPopupItem")) {
+        QString text;
+        std::function<void(QQuickItem*)> textOf = [&](QQuickItem* c) {
+          if (text.isEmpty()) text = c->property("text").toString();
+          for (QQuickItem* k : c->childItems()) textOf(k);
+        };
+        textOf(i);
+        out << (text.isEmpty() ? QString("(a popup)") : text);
+        return;
+      }
+      for (QQuickItem* c : i->childItems()) walk(c);
+    };
+    walk(window_->contentItem());  // the root item: the page and the overlay popups sit in
+    return out;
+  }
+  // The pointer moved off every control (onto the sidebar's empty foot)
+  // before a shot: what the last click left hovered must not show its
+  // tooltip over the page (it covered the preset selector in the
+  // before/after shot).
   QImage shot(const QString& file) {
+    QTest::mouseMove(window_, QPoint(12, window_->height() - 12));
+    QDeadlineTimer deadline(3000);
+    while (!visiblePopups().isEmpty() && !deadline.hasExpired()) QTest::qWait(50);
     QTest::qWait(200);
+    const QStringList popups = visiblePopups();
+    if (!popups.isEmpty())
+      QTest::qFail(qPrintable(file + ": shown over the page: " + popups.join(" | ")), __FILE__, __LINE__);
     QImage img = window_->grabWindow();
     img.save(artifacts_ + "/" + file);
     return img;
@@ -205,6 +238,9 @@ void JourneyTest::tuneProfilesAndRefuseOutOfRange() {
 void JourneyTest::beforeAfterRatio() {
   showPage("benchmark");
   chooseInCombo("changeBox", "read_policy");
+  // "to" starts on another value than "from": a before/after of one value
+  // twice is never what is meant.
+  QTRY_VERIFY(item("afterBox")->property("currentText").toString() != item("beforeBox")->property("currentText").toString());
   chooseInCombo("beforeBox", "md-legacy");
   chooseInCombo("afterBox", "md-rr");
   QQuickItem* secs = item("secondsBox");
@@ -361,6 +397,10 @@ void JourneyTest::memberInUseIsRefused() {
                            20000);
   const QString text = msg->property("text").toString();
   QVERIFY2(text.contains("j0.img"), qPrintable(text));
+  // The candidates table lists only what is typed now (j1.img was, before).
+  const QVariantList rows = item("candidateGrid") ? item("candidateGrid")->property("rows").toList() : QVariantList();
+  for (const QVariant& r : rows)
+    QVERIFY2(!r.toMap()["path"].toString().endsWith("/j1.img"), "a path no longer typed is still described");
   QVERIFY(!QFile::exists(fresh));
   QVERIFY2(fileHead(dir_.path() + "/j0.img") == head, "the member in use is untouched");
   QVERIFY(session_->running());  // the live run goes on

@@ -2,6 +2,9 @@
 // TelemetrySource whose counters the test advances, sampled by the engine's
 // real Sampler on a scripted clock. Expected values are computed by hand
 // from the script.
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -84,6 +87,8 @@ class ModelsTest : public QObject {
   void tunablesModelChecksRangesFromTheRegistry();
   void tunablesRefreshKeepsRowsWhenNamesStay();
   void chartAxisCeiling();
+  void tilesAndLegendsSayTheirWindows();
+  void denseSeriesDrawALineOverALightBand();
 };
 
 void ModelsTest::sharesFollowTheScriptedReads() {
@@ -241,7 +246,143 @@ void ModelsTest::chartAxisCeiling() {
   QCOMPARE(TimeChart::gridDivisions(200), 4);
   QCOMPARE(TimeChart::gridDivisions(50000), 5);
   QCOMPARE(TimeChart::gridDivisions(100), 5);
+  // A short plot: fifths of 80 px leave 16 px per row for 15 px labels
+  // (they touched on the Tune page): halves; 30 px, no row between.
+  QCOMPARE(TimeChart::gridDivisions(100, 300, 15), 5);
+  QCOMPARE(TimeChart::gridDivisions(100, 80, 15), 2);
+  QCOMPARE(TimeChart::gridDivisions(200, 90, 15), 4);
+  QCOMPARE(TimeChart::gridDivisions(200, 30, 15), 1);
 }
 
-QTEST_GUILESS_MAIN(ModelsTest)
+namespace {
+
+// Samples at 20 Hz (50 ms intervals) for `seconds`, latency p50 and p99
+// and read bandwidth given per sample index.
+template <class P50, class P99, class Bw>
+void feed(TelemetryModel& model, int samples, P50 p50Ms, P99 p99Ms, Bw mbs) {
+  telemetry::Sample s;
+  s.members.resize(1);
+  s.members[0].name = "m";
+  s.interval_ns = 50'000'000;
+  for (int i = 1; i <= samples; ++i) {
+    s.t_ns = uint64_t(i) * 50'000'000;
+    s.array.clat_samples = 100;
+    s.array.clat_p50_ns = uint64_t(p50Ms(i) * 1e6);
+    s.array.clat_p99_ns = uint64_t(p99Ms(i) * 1e6);
+    s.array.read_bw_bytes = mbs(i) * 1e6;
+    model.addSample(s);
+  }
+}
+
+}  // namespace
+
+// The dashboard's tiles show the newest sample interval and say so ("last
+// 50 ms"); the latency chart's legend shows the peak of the chart's 60 s
+// and says so; the bandwidth chart's legend the mean of its 60 s. Each
+// figure is checked against the window it states, from the script.
+void ModelsTest::tilesAndLegendsSayTheirWindows() {
+  TelemetryModel model;
+  // 70 s at 20 Hz = 1400 samples; p99 20 ms but 500 ms at sample 100
+  // (t = 5 s, scrolled out of the last 60 s by the end), 124 ms at sample
+  // 800 (t = 40 s) and 82.3 ms in the newest. Bandwidth 100 MB/s over the
+  // first 10 s, 400 MB/s after.
+  feed(
+      model, 1400, [](int) { return 2.0; },
+      [](int i) { return i == 100 ? 500.0 : i == 800 ? 124.0 : i == 1400 ? 82.3 : 20.0; },
+      [](int i) { return i <= 200 ? 100.0 : 400.0; });
+  QCOMPARE(model.intervalMs(), 50.0);
+  QCOMPARE(model.intervalText(), QString("last 50 ms"));
+  QVERIFY(std::abs(model.p99Ms() - 82.3) < 0.001);  // the tile: the newest interval
+  {
+    // A late tick's 53 ms interval still reads "last 50 ms" (the caption
+    // does not flicker with the jitter); intervalMs is the exact one.
+    TelemetryModel jitter;
+    telemetry::Sample s;
+    s.t_ns = 53'000'000;
+    s.interval_ns = 53'000'000;
+    jitter.addSample(s);
+    QCOMPARE(jitter.intervalMs(), 53.0);
+    QCOMPARE(jitter.intervalText(), QString("last 50 ms"));
+  }
+
+  TimeChart latency;
+  latency.setModel(&model);
+  latency.setMetric("latency");
+  latency.setUnit("ms");
+  latency.setLegendStat("peak");
+  QCOMPARE(latency.legendNote(), QString("legend: 60 s peak"));
+  // In view: t in [10, 70] s (samples 200..1400): the 124 ms one, not the 500.
+  QVERIFY(std::abs(latency.legendFigure(1) - 124.0) < 0.001);
+  QCOMPARE(latency.legendText(1), QString("p99: 124 ms"));
+  QVERIFY(std::abs(latency.legendFigure(0) - 2.0) < 0.001);
+
+  TimeChart bandwidth;
+  bandwidth.setModel(&model);
+  bandwidth.setMetric("bandwidth");
+  bandwidth.setLegendStat("mean");
+  QCOMPARE(bandwidth.legendNote(), QString("legend: 60 s mean"));
+  // Samples 200..1400 (1201): sample 200 at 100 MB/s, 1200 at 400 MB/s.
+  const double mean = (100.0 + 1200 * 400.0) / 1201;
+  QVERIFY2(std::abs(bandwidth.legendFigure(0) - mean) < 1e-6, qPrintable(QString::number(bandwidth.legendFigure(0))));
+  // The default legend is the newest sample, and says so.
+  bandwidth.setLegendStat("newest");
+  QCOMPARE(bandwidth.legendNote(), QString("legend: newest value"));
+  QCOMPARE(bandwidth.legendFigure(0), 400.0);
+}
+
+// A dense noisy series (20 samples a second alternating 10 and 90 on a
+// 60 s chart: three to four samples per pixel column) is drawn as a 2 px
+// line through the columns' means over a faint band from low to high, not
+// as solid bars from 10 to 90.
+void ModelsTest::denseSeriesDrawALineOverALightBand() {
+  TelemetryModel model;
+  feed(
+      model, 60, [](int i) { return i % 2 ? 10.0 : 90.0; }, [](int) { return 95.0; }, [](int) { return 0.0; });
+  TimeChart chart;
+  chart.setModel(&model);
+  chart.setMetric("latency");
+  chart.setFixedMax(100);
+  const QColor line(0xff, 0, 0), other(0, 0, 0xff), background(Qt::white);
+  chart.setColors({line, other});
+  chart.setBackgroundColor(background);
+  chart.setSize(QSizeF(420, 220));
+  QImage img(420, 220, QImage::Format_ARGB32);
+  img.fill(background);
+  {
+    QPainter p(&img);
+    chart.paint(&p);
+  }
+  // Pixels of the line's own colour and of the band (its colour faded into
+  // the background: red on white stays red, lighter) per column.
+  int columnsWithData = 0, widestLine = 0, tallestBand = 0;
+  if (qEnvironmentVariableIsSet("RAIDSCOPE_ARTIFACTS")) img.save(qEnvironmentVariable("RAIDSCOPE_ARTIFACTS") + "/chart-dense.png");
+  for (int x = 0; x < img.width(); ++x) {
+    int red = 0, band = 0;
+    for (int y = 30; y < img.height() - 20; ++y) {
+      const QColor c = img.pixelColor(x, y);
+      if (c == line) ++red;
+      else if (c.red() == 255 && c.green() > 100 && c.green() < 255 && std::abs(c.green() - c.blue()) < 4) ++band;
+    }
+    if (red || band) ++columnsWithData;
+    widestLine = std::max(widestLine, red);
+    tallestBand = std::max(tallestBand, band);
+  }
+  qInfo("columns with data %d, most line pixels in a column %d, tallest band %d", columnsWithData, widestLine, tallestBand);
+  QVERIFY2(columnsWithData >= 10, "the 3 s of data cover some columns");
+  QVERIFY2(columnsWithData <= 30, "and only those");
+  // The plot is about 170 px high: 10..90 spans about 136 px. A solid bar
+  // would put all of them in the line's colour; a line a few (its 2 px
+  // and what the mean moves from one column to the next, most at the
+  // newest end, where the mean has only older columns to take in).
+  QVERIFY2(widestLine > 0 && widestLine <= 16, qPrintable(QString::number(widestLine)));
+  QVERIFY2(tallestBand >= 100, qPrintable(QString::number(tallestBand)));
+}
+
+// Painting needs a QGuiApplication (fonts); offscreen unless told otherwise.
+int main(int argc, char** argv) {
+  if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QGuiApplication app(argc, argv);
+  ModelsTest test;
+  return QTest::qExec(&test, argc, argv);
+}
 #include "test_models.moc"

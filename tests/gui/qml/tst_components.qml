@@ -13,6 +13,9 @@ Item {
     height: 400
 
     ShareBar { id: bar; width: 400; shares: [75, 25] }
+    // As narrow as the dashboard's six tiles get in a 1280 px window.
+    StatTile { id: tile; x: 420; width: 160; label: "Latency p99"; value: "132.6 ms"; window: "last 50 ms" }
+    StatTile { id: narrowTile; x: 420; y: 100; width: 100; label: "Read"; value: "1.50 GB/s" }
     ResultBars { id: bars; width: 400; before: 100; after: 250 }
 
     property var applied: []
@@ -82,6 +85,31 @@ Item {
             compare(bar.partWidth(1), 300)
         }
 
+        // The tile says what window its figure covers, under the figure,
+        // and neither the label nor the figure is clipped for it.
+        function test_statTileStatesItsWindow() {
+            const w = findByName(tile, "statWindow")
+            verify(w, "the window is shown")
+            compare(w.text, "last 50 ms")
+            verify(!w.truncated)
+            const v = findByName(tile, "statValue")
+            verify(!v.truncated, "the figure fits")
+            verify(w.y > v.y, "under the figure")
+            for (let i = 0; i < v.parent.children.length; ++i) {
+                const c = v.parent.children[i]
+                if (c.text === "Latency p99") verify(!c.truncated, "the label is not elided")
+            }
+            verify(w.y + w.height <= tile.height, "inside the tile")
+        }
+
+        // Too narrow for the figure at its size: smaller, never cut.
+        function test_statTileShrinksRatherThanElides() {
+            const v = findByName(narrowTile, "statValue")
+            verify(!v.truncated)
+            verify(v.contentWidth <= v.width + 0.5, v.contentWidth + " > " + v.width)
+            verify(v.fontInfo.pixelSize < 22, "shrunk to fit")
+        }
+
         function test_resultBarsScale() {
             compare(bars.fraction(250), 1)
             compare(bars.fraction(100), 0.4)
@@ -96,6 +124,17 @@ Item {
             compare(Theme.ms(0.25), "250 µs")
             compare(Theme.ms(4.2), "4.20 ms")
             compare(Theme.ms(0), "–")
+            // Zero in the charts' unit, as the write tile sits next to them.
+            compare(Theme.bandwidth(0), "0 MB/s")
+            compare(Theme.bandwidth(2500), "3 kB/s")
+            // The Arrays page's sizes, existing or typed, in one unit.
+            compare(Theme.mebibytes(64 * 1048576), "64 MiB")
+            compare(Theme.parseSize("64M"), 64 * 1048576)
+            compare(Theme.parseSize("1G"), 1073741824)
+            compare(Theme.parseSize("512k"), 524288)
+            compare(Theme.parseSize("4096"), 4096)
+            compare(Theme.parseSize("64MiB"), 64 * 1048576)
+            verify(isNaN(Theme.parseSize("lots")))
         }
 
         function test_spinBoxOutOfRangeShowsMessage() {
