@@ -4,7 +4,7 @@
 // The bitmap lives `bitmap_offset` sectors after the v1.2 superblock, before
 // the data: a 256-byte bitmap superblock, then one bit per bitmap chunk
 // (chunk i: byte 256 + i/8, bit i%8). md reads and writes it a 4 KiB page at
-// a time; the last page is partial. See ../shared/reference/md-ondisk.md.
+// a time; the last page is partial. See README.md in this folder.
 #pragma once
 #include <array>
 #include <cstdint>

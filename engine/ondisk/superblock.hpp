@@ -1,5 +1,5 @@
 // md v1.2 superblock (struct mdp_superblock_1): encode, decode, validate.
-// Pure: no I/O. Field names follow md. See ../shared/reference/md-ondisk.md.
+// Pure: no I/O. Field names follow md. See README.md in this folder.
 #pragma once
 #include <array>
 #include <cstdint>

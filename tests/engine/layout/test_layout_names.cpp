@@ -1,5 +1,5 @@
 // --layout spellings: exactly mdadm's (util.c parse_layout_10, maps.c
-// r5layout), md's layout words from reference/md-ondisk.md, and refusals
+// r5layout), md's layout words from engine/ondisk/README.md, and refusals
 // that name the option and the valid range instead of throwing or wrapping.
 #include <catch2/catch.hpp>
 #include <string>
@@ -28,7 +28,7 @@ TEST_CASE("raid10 layouts parse to md's layout word") {
     int disks;
     uint32_t word;
   };
-  // Words from md-ondisk.md: near copies in bits 0-7, far in 8-15, bit 16 offset.
+  // Words from engine/ondisk/README.md: near copies in bits 0-7, far in 8-15, bit 16 offset.
   const Row rows[] = {
       {"n2", 4, 0x102},   {"f2", 4, 0x201},  {"o2", 4, 0x10201},   {"n3", 3, 0x103}, {"f4", 4, 0x401},
       {"o3", 5, 0x10301}, {"n02", 2, 0x102}, {"n255", 300, 0x1ff}, {"n2", 2, 0x102},
@@ -80,7 +80,7 @@ TEST_CASE("raid5 layouts: mdadm's names and aliases to md's algorithm numbers") 
     const char* text;
     int algorithm;
   };
-  // md-ondisk.md: 0 left-asymmetric, 1 right-asymmetric, 2 left-symmetric, 3 right-symmetric.
+  // engine/ondisk/README.md: 0 left-asymmetric, 1 right-asymmetric, 2 left-symmetric, 3 right-symmetric.
   const Row rows[] = {
       {"left-asymmetric", 0},
       {"right-asymmetric", 1},

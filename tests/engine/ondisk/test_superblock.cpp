@@ -1,5 +1,5 @@
 // md v1.2 superblock: byte layout and checksum against hand-made buffers
-// (offsets and checksum rule from reference/md-ondisk.md), round trips,
+// (offsets and checksum rule from engine/ondisk/README.md), round trips,
 // and one rejection per validation rule with its reason.
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -28,7 +28,7 @@ void w64(uint8_t* b, size_t off, uint64_t v) {
   for (int i = 0; i < 8; ++i) b[off + i] = (v >> (8 * i)) & 0xff;
 }
 
-// The checksum rule as md-ondisk.md states it: with sb_csum taken as 0, sum
+// The checksum rule as engine/ondisk/README.md states it: with sb_csum taken as 0, sum
 // the little-endian 32-bit words of the first 256 + 2*max_dev bytes (a
 // trailing half word as 16 bits) into 64 bits, then fold the carry once.
 uint32_t reference_csum(const uint8_t* b, uint32_t max_dev) {

@@ -15,7 +15,7 @@ using namespace rs::ondisk::testing;
 
 namespace {
 
-// Field offsets worth hitting with boundary values (md-ondisk.md).
+// Field offsets worth hitting with boundary values (engine/ondisk/README.md).
 struct Field {
   size_t off;
   int width;
