@@ -195,7 +195,9 @@ std::string job_status(const JobResults& job, const GroupStatus& group, const Ru
               static_cast<ull>(job.write.short_ios), static_cast<ull>(job.trim.short_ios),
               static_cast<ull>(job.read.drop_ios), static_cast<ull>(job.write.drop_ios),
               static_cast<ull>(job.trim.drop_ios));
-  out += sfmt("     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", job.iodepth);
+  out += sfmt("     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+              static_cast<unsigned long long>(job.latency_target_ns),
+              static_cast<unsigned long long>(job.latency_window_us), job.latency_percentile, job.iodepth);
   if (job.raidscope) out += raidscope_block(*job.raidscope);
   return out;
 }

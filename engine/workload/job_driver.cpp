@@ -62,6 +62,8 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       out_(out),
       progress_(progress),
       steady_(job),
+      lat_(job),
+      prio_(job, job_seed(job, job_index)),
       gen_job_(generator_options(job)),
       gen_(gen_job_, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
@@ -108,6 +110,9 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   out_.percentile_list = job.percentile_list;
   out_.percentile_precision = job.percentile_precision;
   if (job.gtod_reduce) out_.clat_percentiles = false;  // fio: gtod_reduce turns percentiles off
+  out_.latency_target_ns = job.latency_target_ns;
+  out_.latency_window_us = uint64_t(job.latency_window.count());
+  out_.latency_percentile = job.latency_percentile;
 }
 
 void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
@@ -217,6 +222,7 @@ void JobDriver::start() {
   else
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
   pass_start_ns_ = stats_start_ns_;
+  lat_.start(start_ns_);
   if (steady_.enabled()) ss_next_ns_ = stats_start_ns_ + ns(job_.ss_ramp) + ns(job_.ss_interval);
   iolog_files("add");
   iolog_files("open");
@@ -240,6 +246,14 @@ bool JobDriver::can_issue(uint64_t now) {
     return false;
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
+  if (lat_.enabled()) {
+    if (lat_.done()) return false;
+    if (lat_.quiescing()) {
+      if (in_flight_ > 0) return false;
+      if (lat_.drained(now)) reset_stats(now);
+    }
+    if (in_flight_ >= lat_.depth()) return false;  // fio's queue_full
+  }
   // Rate limits: keep each direction's issued total at or below rate x
   // elapsed time since the job started.
   const double elapsed_s = double(now - start_ns_) / 1e9;
@@ -336,6 +350,7 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     }
     if (job_.thinktime.count() > 0) next_issue_ns_ = now + ns(job_.thinktime);
   }
+  io.ioprio = io.trim ? prio_.job_ioprio() : prio_.pick(io.write ? kDdirWrite : kDdirRead, io.length);
   io.issue_ns = now;
   io.served_by = -1;
   ++in_flight_;
@@ -489,7 +504,14 @@ void JobDriver::complete(Slot& slot, int result) {
       }
       if (logs_)
         logs_->record(now - start_ns_, ddir, io.length, io.offset & kFileOffsetMask,
-                      io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns);
+                      io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns, io.ioprio);
+    }
+    // fio's account_io_completion: an I/O over the latency target counts
+    // against the window; at depth 1 with percentile 100 it fails the job.
+    if (!io.trim && !lat_.completed(now - io.issue_ns, now, now >= stats_start_ns_) && !out_.error) {
+      out_.error = ETIMEDOUT;
+      out_.error_text = "max latency exceeded";
+      stop_ = true;
     }
     if (steady_.enabled()) {
       while (now >= ss_next_ns_ && !steady_reached_) {  // an interval ended: one sample
@@ -524,7 +546,7 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool cancelled = this->cancelled();
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
-    const bool over = stop_ || cancelled || out_of_time || steady_reached_ ||
+    const bool over = stop_ || cancelled || out_of_time || steady_reached_ || lat_.done() ||
                       (issued_bytes_ >= budget_bytes_ && !write_after_trim_) ||
                       (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
@@ -570,6 +592,17 @@ void JobDriver::advance_phase(uint64_t now) {
   }
 }
 
+void JobDriver::reset_stats(uint64_t now) {
+  // fio's reset_all_stats: the figures restart, the job's runtime with them.
+  out_.read = {};
+  out_.write = {};
+  out_.trim = {};
+  out_.latency_dist = {};
+  out_.depth_dist = {};
+  stats_start_ns_ = now;
+  pass_start_ns_ = now;
+}
+
 void JobDriver::end_phase(uint64_t now) {
   // fio's runtime: from the end of ramp time to the end of the phase; a
   // verifying job's write time is the sum of its write passes.
@@ -587,6 +620,7 @@ void JobDriver::end_phase(uint64_t now) {
 void JobDriver::finish() {
   if (logs_) logs_->finish(end_ns_ > start_ns_ ? end_ns_ - start_ns_ : 0);
   iolog_files("close");
+  if (lat_.enabled()) out_.iodepth = lat_.depth();  // fio's latency_depth: where the search stood
   out_.job_runtime_ns = (end_ns_ > stats_start_ns_ ? end_ns_ - stats_start_ns_ : 0);
   if (!first_verify_error_.empty() && out_.error_text.empty()) out_.error_text = first_verify_error_;
   if (verify_errors_ && !out_.error) {

@@ -22,7 +22,9 @@
 #include "io/member_device.hpp"
 #include "workload/buffer_contents.hpp"
 #include "workload/fio_logs.hpp"
+#include "workload/io_priority.hpp"
 #include "workload/job_options.hpp"
+#include "workload/latency_search.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/results.hpp"
 #include "workload/steady_state.hpp"
@@ -140,6 +142,9 @@ class JobDriver {
   uint64_t flow_issued_ = 0;   // this job's I/Os counted in its flow group
   bool flow_quiesce_ = false;  // over its share with flow_sleep: waiting for its I/O, then the sleep
   bool flow_spin_ = false;     // over its share without flow_sleep: check again at once
+  LatencySearch lat_;  // fio's latency_target depth search
+  IoPriorities prio_;  // each I/O's priority (prio, prioclass, cmdprio_*)
+  void reset_stats(uint64_t now);
   // What the offset generator sees: the job, with a trim mode as the read
   // or write mode that visits the same blocks (trim: read, trimwrite:
   // write) in the trim's block size.

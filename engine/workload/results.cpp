@@ -196,6 +196,9 @@ void merge_into_group(JobResults& dst, const JobResults& src) {
   // fio takes these from the group's last job.
   dst.options = src.options;
   dst.iodepth = src.iodepth;
+  dst.latency_target_ns = src.latency_target_ns;
+  dst.latency_window_us = src.latency_window_us;
+  dst.latency_percentile = src.latency_percentile;
   dst.percentile_list = src.percentile_list;
   dst.percentile_precision = src.percentile_precision;
   dst.clat_percentiles = src.clat_percentiles;

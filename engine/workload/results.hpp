@@ -123,7 +123,10 @@ struct JobResults {
   uint64_t ctx = 0;             // context switches (voluntary + involuntary)
   uint64_t majf = 0;            // major page faults, 0 if not measured
   uint64_t minf = 0;            // minor page faults, 0 if not measured
-  unsigned iodepth = 1;         // shown as latency_depth
+  unsigned iodepth = 1;         // shown as latency_depth: with a latency target, the depth it ended at
+  uint64_t latency_target_ns = 0;  // fio's latency_target, latency_window (us), latency_percentile
+  uint64_t latency_window_us = 0;
+  double latency_percentile = 100.0;
 
   LatencyDistribution latency_dist;
   DepthDistribution depth_dist;

@@ -1,13 +1,14 @@
 #include "workload/runner.hpp"
 
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <chrono>
 #include <map>
 #include <memory>
 #include <thread>
@@ -29,8 +30,8 @@ struct Instance {
   const JobOptions* job;
   unsigned index;
   unsigned clone;  // among the job's numjobs (fio's $jobnum)
-  int run_group;  // instances of one run group start together
-  int groupid;    // fio's reporting group
+  int run_group;   // instances of one run group start together
+  int groupid;     // fio's reporting group
   JobResults result;
   uint64_t verify_errors = 0;
   std::string verify_message;
@@ -89,6 +90,17 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
     inst.result.error_text = error;
     return;
   }
+  // fio's prio= / prioclass=: the job thread's I/O priority (ioprio_set on
+  // the calling thread, before any I/O).
+  if (inst.job->prio >= 0 || inst.job->prioclass >= 0) {
+    const uint16_t value =
+        ioprio_value(unsigned(std::max(inst.job->prioclass, 0)), unsigned(std::max(inst.job->prio, 0)));
+    if (::syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, int(value)) != 0) {
+      inst.result.error = errno;
+      inst.result.error_text = std::string("ioprio_set: ") + std::strerror(errno);
+      return;
+    }
+  }
   JobDriver driver(*inst.job, inst.index, target, *port, inst.result, progress);
   driver.set_stop_flag(&exit->group);
   driver.set_logs(logs.get());
@@ -103,8 +115,8 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
       return;
     }
     driver.set_iolog(iolog.get(), jio.file_paths.empty() ? std::vector<std::string>{inst.job->filename.empty()
-                                                                                     ? std::string("null")
-                                                                                     : inst.job->filename}
+                                                                                        ? std::string("null")
+                                                                                        : inst.job->filename}
                                                          : jio.file_paths);
   }
   driver.start();
@@ -275,6 +287,22 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
       job.iodepth_batch_submit = 1;
       job.iodepth_batch_complete_min = 1;
       job.iodepth_batch_complete_max = 0;
+    }
+    if (uses_cmdprio(job)) {
+      const char* opt = job.cmdprio_bssplit[0].empty() && job.cmdprio_bssplit[1].empty()
+                            ? "cmdprio_percentage"
+                            : "cmdprio_bssplit";
+      if (job.ioengine != IoEngine::libaio && job.ioengine != IoEngine::io_uring)
+        return "job '" + job.name + "': " + opt +
+               " is an option of ioengine=libaio and io_uring (fio's), not of " +
+               std::string(to_string(job.ioengine));
+      if ((job.cmdprio_percentage[0] || job.cmdprio_percentage[1]) &&
+          (!job.cmdprio_bssplit[0].empty() || !job.cmdprio_bssplit[1].empty()))
+        return "job '" + job.name + "': cmdprio_percentage and cmdprio_bssplit are mutually exclusive";
+      if (!target.offers_buffered() || const_cast<Target&>(target).shared_context())
+        return "job '" + job.name + "': " + opt +
+               " gives I/Os their own priority on a file or block device; " + target.describe() +
+               " passes no per-I/O priority on";
     }
     if (does_trim(job.rw) && !target.offers_trim())
       return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
