@@ -114,7 +114,8 @@ std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, 
               fio_num2str(bw, sig_figs, 1, true, N2SUnit::byte_per_sec).c_str(),
               fio_num2str(bw, sig_figs, 1, false, N2SUnit::byte_per_sec).c_str(),
               fio_num2str(dr.io_bytes, sig_figs, 1, true, N2SUnit::byte).c_str(), static_cast<ull>(runt),
-              d == 1 ? "; 0 zone resets" : "");  // fio 3.33 prints zone resets for every write line
+              // fio 3.33 prints zone resets for every write line
+              d == 1 ? ("; " + std::to_string(job.zone_resets) + " zone resets").c_str() : "");
 
   out += fio_lat_line("slat", dr.slat);
   out += fio_lat_line("clat", dr.clat);

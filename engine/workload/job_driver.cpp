@@ -18,6 +18,8 @@ constexpr uint64_t kSlotAlign = 4096;
 // The generator's view of a trim job (see JobDriver::gen_job_).
 JobOptions generator_options(const JobOptions& job) {
   JobOptions g = job;
+  // zonemode=zbd: zonesize describes the emulated zones (zbd_zones.hpp), not strides.
+  if (job.zbd) g.zonesize = g.zonerange = g.zoneskip = 0;
   switch (job.rw) {
     case RwMode::trim:
     case RwMode::randtrim:
@@ -246,6 +248,15 @@ bool JobDriver::can_issue(uint64_t now) {
     return false;
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
+  if (zbd_eof_) return false;
+  if (zbd_pending_ && zbd_wait_ != ZbdZones::Verdict::accept) {
+    // A zone to reset or held by another job: fio lets the job's own I/O
+    // complete first (io_u_quiesce), then waits for the zone.
+    if (in_flight_ > 0) return false;
+    if (zbd_wait_ == ZbdZones::Verdict::busy) zbd_->wait_free(this, zbd_pending_->offset, deadline_ns_);
+    zbd_wait_ = ZbdZones::Verdict::accept;
+    if (cancelled() || backend_.now_ns() >= deadline_ns_) return false;
+  }
   if (lat_.enabled()) {
     if (lat_.done()) return false;
     if (lat_.quiescing()) {
@@ -289,6 +300,8 @@ bool JobDriver::can_issue(uint64_t now) {
         flow_quiesce_ = true;  // the last completion starts the sleep
       else if (job_.flow_sleep.count() > 0)
         next_issue_ns_ = now + ns(job_.flow_sleep);
+      else if (job_.zbd && in_flight_ > 0)
+        ;  // fio quiesces in zonemode=zbd (its zones free for the others): the completions check again
       else if (target_.shared_context())
         next_issue_ns_ = now + 10000;
       else
@@ -310,7 +323,11 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   } else {
     IoRequest r;
     io.trim = false;
-    if (job_.rw == RwMode::trim || job_.rw == RwMode::randtrim) {
+    if (zbd_pending_) {  // the request a zone put off (zbd_place)
+      r = *zbd_pending_;
+      io.trim = zbd_pending_trim_;
+      zbd_pending_.reset();
+    } else if (job_.rw == RwMode::trim || job_.rw == RwMode::randtrim) {
       r = next_request();
       io.trim = true;
     } else if (job_.rw == RwMode::trimwrite || job_.rw == RwMode::randtrimwrite) {
@@ -324,6 +341,10 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
       write_after_trim_ = !write_after_trim_;
     } else {
       r = next_request();
+    }
+    if (zbd_ && !zbd_place(slot, r, io.trim)) {
+      free_.push_back(&slot);
+      return;
     }
     io.write = r.is_write && !io.trim;
     io.offset = r.offset;
@@ -366,7 +387,9 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   out_.depth_dist.record_depth(in_flight_, 1);
   if (io.trim) {
     io.submit_ns = io.issue_ns;
-    inline_done_.emplace_back(&slot, target_.trim(io.offset, io.length));
+    // zonemode=zbd: fio's zbd_do_io_u_trim does a zone reset instead
+    // (zbd_place() did it); an emulated zone has nothing to discard.
+    inline_done_.emplace_back(&slot, zbd_ ? int(io.length) : target_.trim(io.offset, io.length));
     return;
   }
   unstamped_.push_back(&slot);
@@ -446,6 +469,10 @@ void JobDriver::complete(Slot& slot, int result) {
   const uint64_t now = job_.gtod_reduce ? now_ns() : draining_ ? backend_.now_ns() : backend_.batch_now_ns();
   TargetIo& io = slot.io;
   --in_flight_;
+  if (slot.zbd_held) {  // fio's zbd_put_io: the zone is free for other jobs again
+    zbd_->release(this, io.offset);
+    slot.zbd_held = false;
+  }
   // An I/O completed before its batch was stamped (inline completion).
   if (io.submit_ns < io.issue_ns) io.submit_ns = io.issue_ns;
   const bool verify_read =
@@ -546,7 +573,7 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool cancelled = this->cancelled();
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
-    const bool over = stop_ || cancelled || out_of_time || steady_reached_ || lat_.done() ||
+    const bool over = stop_ || cancelled || out_of_time || steady_reached_ || lat_.done() || zbd_eof_ ||
                       (issued_bytes_ >= budget_bytes_ && !write_after_trim_) ||
                       (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
@@ -590,6 +617,35 @@ void JobDriver::advance_phase(uint64_t now) {
       issue(*s, now);
     }
   }
+}
+
+bool JobDriver::zbd_place(Slot& slot, IoRequest& r, bool trim) {
+  const int ddir = trim ? kDdirTrim : r.is_write ? kDdirWrite : kDdirRead;
+  ZbdZones::Request q;
+  q.ddir = ddir;
+  q.random = is_random(job_.rw);
+  q.read_beyond_wp = job_.read_beyond_wp;
+  q.min_bs = ddir == kDdirTrim ? job_.bs_trim : job_.bs[size_t(ddir)];
+  q.has_inflight = in_flight_ > 0;
+  uint64_t offset = r.offset;
+  uint32_t length = r.length;
+  bool reset = false;
+  const ZbdZones::Verdict v = zbd_->adjust(this, q, offset, length, &reset);
+  if (reset) ++out_.zone_resets;
+  if (v == ZbdZones::Verdict::accept) {
+    r.offset = offset;
+    r.length = length;
+    slot.zbd_held = !(ddir == kDdirRead && job_.read_beyond_wp);
+    return true;
+  }
+  if (v == ZbdZones::Verdict::eof) {
+    zbd_eof_ = true;  // fio's io_u_eof: nothing left this job may do
+  } else {
+    zbd_pending_ = r;
+    zbd_pending_trim_ = trim;
+    zbd_wait_ = v;
+  }
+  return false;
 }
 
 void JobDriver::reset_stats(uint64_t now) {

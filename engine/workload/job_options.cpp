@@ -108,6 +108,10 @@ enum class Opt {
   cmdprio,
   cmdprio_bssplit,
   log_prio,
+  read_beyond_wp,
+  max_open_zones,
+  zone_reset_threshold,
+  zone_reset_frequency,
 };
 
 struct OptionSpec {
@@ -215,6 +219,10 @@ constexpr OptionSpec kOptions[] = {
     {"cmdprio", "", Opt::cmdprio, false},
     {"cmdprio_bssplit", "", Opt::cmdprio_bssplit, false},
     {"log_prio", "", Opt::log_prio, false},
+    {"read_beyond_wp", "", Opt::read_beyond_wp, false},
+    {"max_open_zones", "", Opt::max_open_zones, false},
+    {"zone_reset_threshold", "", Opt::zone_reset_threshold, false},
+    {"zone_reset_frequency", "", Opt::zone_reset_frequency, false},
 };
 
 const OptionSpec* find_option(std::string_view name) {
@@ -1088,10 +1096,14 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
     case Opt::zonemode:
       if (v == "none") {
         job.zonesize = job.zonerange = job.zoneskip = 0;
+        job.zbd = false;
         return {};
       }
-      if (v == "strided") return {};
-      return "zonemode=" + std::string(v) + " is not supported (none, strided)";
+      if (v == "strided" || v == "zbd") {
+        job.zbd = v == "zbd";
+        return {};
+      }
+      return "zonemode=" + std::string(v) + " is not supported (none, strided, zbd)";
     case Opt::zonesize:
     case Opt::zonerange:
     case Opt::zoneskip: {
@@ -1146,6 +1158,18 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return apply_cmdprio_bssplit(job, v);
     case Opt::log_prio:
       return boolean(job.log_prio);
+    case Opt::read_beyond_wp:
+      return boolean(job.read_beyond_wp);
+    case Opt::max_open_zones:
+      return integer(job.max_open_zones, 0, 1u << 20);
+    case Opt::zone_reset_threshold:
+    case Opt::zone_reset_frequency: {
+      double x = 0;
+      if (!parse_double(v, x) || x < 0 || x > 1)
+        return std::string(spec->name) + ": " + quoted(v) + " must be a number in [0, 1]";
+      (spec->id == Opt::zone_reset_threshold ? job.zone_reset_threshold : job.zone_reset_frequency) = x;
+      return {};
+    }
     case Opt::invalidate:
       return boolean(job.invalidate);
     case Opt::fadvise_hint:

@@ -73,8 +73,8 @@ struct JobOptions {
   bool create_on_open = false;  // files are created by the job's open, not laid out before the run
   bool unlink = false;          // unlink=1: the job's files are removed when the run ends
   enum class FileService { roundrobin, sequential, random } file_service = FileService::roundrobin;
-  unsigned file_service_nr = 1;  // I/Os to one file before switching (roundrobin:N, random:N)
-  uint64_t filesize = 0;         // filesize=: bytes per file; 0: size / nrfiles
+  unsigned file_service_nr = 1;     // I/Os to one file before switching (roundrobin:N, random:N)
+  uint64_t filesize = 0;            // filesize=: bytes per file; 0: size / nrfiles
   bool size_from_filesize = false;  // `size` was set by filesize= (size= not given)
   RwMode rw = RwMode::read;
   unsigned rwmixread = 50;  // percent of I/Os that read in readwrite/randrw; rwmixwrite=x sets 100-x
@@ -136,6 +136,14 @@ struct JobOptions {
   // zone of zonerange bytes (default zonesize) until zonesize bytes were
   // done there, then moves on by zonerange + zoneskip, wrapping at the end.
   uint64_t zonesize = 0;  // 0: no zones
+  // zonemode=zbd (zbd_zones.hpp): zones of zonesize emulated as fio 3.33
+  // does on a target without zones of its own (ZBD_NONE), write pointers
+  // shared by all the run's zbd jobs.
+  bool zbd = false;
+  bool read_beyond_wp = false;
+  unsigned max_open_zones = 0;        // 0: no limit
+  double zone_reset_threshold = 0.0;  // share of the region with data past which...
+  double zone_reset_frequency = 0.0;  // ...1 in 1/frequency writes resets its zone (0: never)
   uint64_t zonerange = 0;
   uint64_t zoneskip = 0;
   uint32_t blockalign = 0;  // random offsets aligned to this; 0: the smallest bs
@@ -189,8 +197,8 @@ struct JobOptions {
   unsigned log_avg_msec = 0;  // 0: lat logs per I/O, bw/iops every 500 ms
   bool log_offset = false;
   bool per_job_logs = true;
-  bool gtod_reduce = false;  // fio's: no slat/clat/lat figures or percentiles are kept
-  std::string write_iolog;  // write_iolog=FILE: every I/O issued, in fio's iolog version 3 format
+  bool gtod_reduce = false;             // fio's: no slat/clat/lat figures or percentiles are kept
+  std::string write_iolog;              // write_iolog=FILE: every I/O issued, in fio's iolog version 3 format
   std::array<uint64_t, 2> rate{};       // bytes/s per direction, 0: unlimited
   std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited
   uint64_t rate_trim = 0,

@@ -189,6 +189,7 @@ void merge_into_group(JobResults& dst, const JobResults& src) {
   dst.latency_dist.merge(src.latency_dist);
   dst.depth_dist.merge(src.depth_dist);
   dst.members += src.members;
+  dst.zone_resets += src.zone_resets;
   if (dst.error == 0 && src.error != 0) {
     dst.error = src.error;
     dst.error_text = src.error_text;
