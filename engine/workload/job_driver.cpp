@@ -294,8 +294,10 @@ bool JobDriver::can_issue(uint64_t now) {
       next_issue_ns_ = now + ns(job_.flow_sleep);
       return false;
     }
-    const uint64_t all = flow_->issued.load(std::memory_order_relaxed);
-    if (all > 0 && double(flow_issued_) / double(all) > double(job_.flow) / double(flow_->total_weight)) {
+    // fio's shared flow_counter starts at 1 (flow.c flow_get), so each job
+    // may run one I/O ahead of its share.
+    const uint64_t all = flow_->issued.load(std::memory_order_relaxed) + 1;
+    if (double(flow_issued_) / double(all) > double(job_.flow) / double(flow_->total_weight)) {
       if (job_.flow_sleep.count() > 0 && in_flight_ > 0)
         flow_quiesce_ = true;  // the last completion starts the sleep
       else if (job_.flow_sleep.count() > 0)
