@@ -21,6 +21,7 @@ struct MemberIo {
   IoDoneFn done = nullptr;
   void* owner = nullptr;  // the submitter's context, for `done`
   uint64_t tag = 0;       // free for the submitter (e.g. copy index)
+  uint16_t ioprio = 0;    // Linux I/O priority (class << 13 | level) for io_uring's sqe; 0: the thread's
   uint64_t due_ns = 0;    // backend-private: when an emulated disk completes it
   // Set by the submitter: the emulated disk this I/O runs on (the array
   // takes it from its member table); null: the device's own, if any.

@@ -156,6 +156,7 @@ void UringBackend::queue(MemberIo& io) {
     io_uring_prep_read(sqe, fd, io.buffer, io.length, io.offset);
   }
   if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
+  sqe->ioprio = io.ioprio;
   io_uring_sqe_set_data(sqe, &io);
   // Taken now, not at completion: replace_member() may change the table
   // while this I/O is in flight.

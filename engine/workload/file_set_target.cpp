@@ -151,6 +151,7 @@ class FileSetPort final : public TargetPort {
     d.offset = io.offset & kFileOffsetMask;
     d.length = io.length;
     d.buffer = io.buffer;
+    d.ioprio = io.ioprio;
     if (d.counters) {
       d.counters->account_pending(io.issue_ns);
       d.counters->nr_pending.fetch_add(1, std::memory_order_relaxed);

@@ -164,9 +164,9 @@ Json job_object(const JobResults& job, const GroupStatus& group) {
   o["latency_us"] = percent_map(job.latency_dist.us, total_ios, kBands, 0.01);
   o["latency_ms"] = percent_map(job.latency_dist.ms, total_ios, kBands, 0.01);
   o["latency_depth"] = job.iodepth;
-  o["latency_target"] = 0;
-  o["latency_percentile"] = 100.0;
-  o["latency_window"] = 0;
+  o["latency_target"] = job.latency_target_ns;
+  o["latency_percentile"] = job.latency_percentile;
+  o["latency_window"] = job.latency_window_us;
   if (job.raidscope) o["raidscope"] = raidscope_object(*job.raidscope);
   return o;
 }

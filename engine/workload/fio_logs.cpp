@@ -35,6 +35,7 @@ std::unique_ptr<JobLogs> JobLogs::open(const JobOptions& job, unsigned n, std::s
   if (job.iops_log && !(logs->iops_ = open_log(prefix(job.iops_log_prefix), "iops", n, per, error)))
     return nullptr;
   logs->log_offset_ = job.log_offset;
+  logs->log_prio_ = job.log_prio;
   const uint64_t avg_ns = uint64_t(job.log_avg_msec) * 1000000ull;
   logs->lat_window_ns_ = avg_ns;
   logs->rate_window_ns_ = avg_ns ? avg_ns : 500000000ull;  // fio's bw_avg_time / iops_avg_time
@@ -48,13 +49,20 @@ JobLogs::~JobLogs() {
     if (f) std::fclose(f);
 }
 
-void JobLogs::line(FILE* f, uint64_t ms, uint64_t value, int ddir, uint32_t bs, uint64_t offset) {
-  if (log_offset_)
-    std::fprintf(f, "%llu, %llu, %d, %u, %llu, 0\n", static_cast<unsigned long long>(ms),
-                 static_cast<unsigned long long>(value), ddir, bs, static_cast<unsigned long long>(offset));
+void JobLogs::line(FILE* f, uint64_t ms, uint64_t value, int ddir, uint32_t bs, uint64_t offset,
+                   uint16_t ioprio) {
+  char prio[16];
+  if (log_prio_)
+    std::snprintf(prio, sizeof prio, "0x%04x", unsigned(ioprio));
   else
-    std::fprintf(f, "%llu, %llu, %d, %u, 0\n", static_cast<unsigned long long>(ms),
-                 static_cast<unsigned long long>(value), ddir, bs);
+    std::snprintf(prio, sizeof prio, "%u", (ioprio >> 13) == 1 ? 1u : 0u);  // fio: RT class or not
+  if (log_offset_)
+    std::fprintf(f, "%llu, %llu, %d, %u, %llu, %s\n", static_cast<unsigned long long>(ms),
+                 static_cast<unsigned long long>(value), ddir, bs, static_cast<unsigned long long>(offset),
+                 prio);
+  else
+    std::fprintf(f, "%llu, %llu, %d, %u, %s\n", static_cast<unsigned long long>(ms),
+                 static_cast<unsigned long long>(value), ddir, bs, prio);
 }
 
 void JobLogs::close_windows_until(uint64_t at_ns) {
@@ -83,14 +91,14 @@ void JobLogs::close_windows_until(uint64_t at_ns) {
 }
 
 void JobLogs::record(uint64_t at_ns, int ddir, uint32_t bs, uint64_t offset, uint64_t slat_ns,
-                     uint64_t clat_ns, uint64_t lat_ns) {
+                     uint64_t clat_ns, uint64_t lat_ns, uint16_t ioprio) {
   close_windows_until(at_ns);
   if (lat_[0]) {
     if (!lat_window_ns_) {
       const uint64_t ms = at_ns / 1000000;
-      line(lat_[0], ms, lat_ns, ddir, bs, offset);
-      line(lat_[1], ms, clat_ns, ddir, bs, offset);
-      line(lat_[2], ms, slat_ns, ddir, bs, offset);
+      line(lat_[0], ms, lat_ns, ddir, bs, offset, ioprio);
+      line(lat_[1], ms, clat_ns, ddir, bs, offset, ioprio);
+      line(lat_[2], ms, slat_ns, ddir, bs, offset, ioprio);
     } else {
       Window& w = lat_win_[size_t(ddir)];
       ++w.ios;

@@ -2,8 +2,10 @@
 // fio 3.33's format (iolog.c flush_samples), one line per sample:
 //   TIME_MS, VALUE, DDIR, BS, PRIO            or, with log_offset=1,
 //   TIME_MS, VALUE, DDIR, BS, OFFSET, PRIO
-// TIME_MS counts from the job's start; DDIR 0 read, 1 write; PRIO is 0 (no
-// real-time priority class here).
+// TIME_MS counts from the job's start; DDIR 0 read, 1 write; PRIO is 1 for
+// an I/O of the real-time class, else 0; with log_prio=1 it is the I/O's
+// priority value in hex (0x2000: class 1, level 0), as fio's flush_samples.
+// Averaged lines (log_avg_msec) carry priority 0.
 //  - lat logs: PREFIX_lat.N.log, PREFIX_clat.N.log, PREFIX_slat.N.log, values
 //    in ns: one line per I/O, or with log_avg_msec=M the mean per direction
 //    over each M ms (BS 0).
@@ -36,7 +38,7 @@ class JobLogs {
 
   // One completed I/O; times in ns, `at_ns` since the job's start.
   void record(uint64_t at_ns, int ddir, uint32_t bs, uint64_t offset, uint64_t slat_ns, uint64_t clat_ns,
-              uint64_t lat_ns);
+              uint64_t lat_ns, uint16_t ioprio = 0);
   // The job ended at `at_ns`: windows that ended are written, files closed.
   void finish(uint64_t at_ns);
 
@@ -46,13 +48,14 @@ class JobLogs {
     uint64_t bytes = 0, ios = 0;
     uint64_t lat_sum[3] = {0, 0, 0};  // lat, clat, slat
   };
-  void line(FILE* f, uint64_t ms, uint64_t value, int ddir, uint32_t bs, uint64_t offset);
+  void line(FILE* f, uint64_t ms, uint64_t value, int ddir, uint32_t bs, uint64_t offset, uint16_t ioprio = 0);
   void close_windows_until(uint64_t at_ns);
 
   FILE* lat_[3] = {nullptr, nullptr, nullptr};  // lat, clat, slat
   FILE* bw_ = nullptr;
   FILE* iops_ = nullptr;
   bool log_offset_ = false;
+  bool log_prio_ = false;
   uint64_t lat_window_ns_ = 0;   // 0: every I/O
   uint64_t rate_window_ns_ = 0;  // bw and iops
   uint64_t lat_window_end_ = 0, rate_window_end_ = 0;

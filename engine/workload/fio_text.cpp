@@ -114,7 +114,8 @@ std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, 
               fio_num2str(bw, sig_figs, 1, true, N2SUnit::byte_per_sec).c_str(),
               fio_num2str(bw, sig_figs, 1, false, N2SUnit::byte_per_sec).c_str(),
               fio_num2str(dr.io_bytes, sig_figs, 1, true, N2SUnit::byte).c_str(), static_cast<ull>(runt),
-              d == 1 ? "; 0 zone resets" : "");  // fio 3.33 prints zone resets for every write line
+              // fio 3.33 prints zone resets for every write line
+              d == 1 ? ("; " + std::to_string(job.zone_resets) + " zone resets").c_str() : "");
 
   out += fio_lat_line("slat", dr.slat);
   out += fio_lat_line("clat", dr.clat);
@@ -195,7 +196,9 @@ std::string job_status(const JobResults& job, const GroupStatus& group, const Ru
               static_cast<ull>(job.write.short_ios), static_cast<ull>(job.trim.short_ios),
               static_cast<ull>(job.read.drop_ios), static_cast<ull>(job.write.drop_ios),
               static_cast<ull>(job.trim.drop_ios));
-  out += sfmt("     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", job.iodepth);
+  out += sfmt("     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
+              static_cast<unsigned long long>(job.latency_target_ns),
+              static_cast<unsigned long long>(job.latency_window_us), job.latency_percentile, job.iodepth);
   if (job.raidscope) out += raidscope_block(*job.raidscope);
   return out;
 }

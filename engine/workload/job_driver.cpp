@@ -18,6 +18,8 @@ constexpr uint64_t kSlotAlign = 4096;
 // The generator's view of a trim job (see JobDriver::gen_job_).
 JobOptions generator_options(const JobOptions& job) {
   JobOptions g = job;
+  // zonemode=zbd: zonesize describes the emulated zones (zbd_zones.hpp), not strides.
+  if (job.zbd) g.zonesize = g.zonerange = g.zoneskip = 0;
   switch (job.rw) {
     case RwMode::trim:
     case RwMode::randtrim:
@@ -62,6 +64,8 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       out_(out),
       progress_(progress),
       steady_(job),
+      lat_(job),
+      prio_(job, job_seed(job, job_index)),
       gen_job_(generator_options(job)),
       gen_(gen_job_, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
@@ -109,6 +113,9 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   out_.percentile_list = job.percentile_list;
   out_.percentile_precision = job.percentile_precision;
   if (job.gtod_reduce) out_.clat_percentiles = false;  // fio: gtod_reduce turns percentiles off
+  out_.latency_target_ns = job.latency_target_ns;
+  out_.latency_window_us = uint64_t(job.latency_window.count());
+  out_.latency_percentile = job.latency_percentile;
 }
 
 JobDriver::~JobDriver() {
@@ -222,6 +229,7 @@ void JobDriver::start() {
   else
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
   pass_start_ns_ = stats_start_ns_;
+  lat_.start(start_ns_);
   if (steady_.enabled()) ss_next_ns_ = stats_start_ns_ + ns(job_.ss_ramp) + ns(job_.ss_interval);
   iolog_files("add");
   iolog_files("open");
@@ -245,6 +253,23 @@ bool JobDriver::can_issue(uint64_t now) {
     return false;
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
+  if (zbd_eof_) return false;
+  if (zbd_pending_ && zbd_wait_ != ZbdZones::Verdict::accept) {
+    // A zone to reset or held by another job: fio lets the job's own I/O
+    // complete first (io_u_quiesce), then waits for the zone.
+    if (in_flight_ > 0) return false;
+    if (zbd_wait_ == ZbdZones::Verdict::busy) zbd_->wait_free(this, zbd_pending_->offset, deadline_ns_);
+    zbd_wait_ = ZbdZones::Verdict::accept;
+    if (cancelled() || backend_.now_ns() >= deadline_ns_) return false;
+  }
+  if (lat_.enabled()) {
+    if (lat_.done()) return false;
+    if (lat_.quiescing()) {
+      if (in_flight_ > 0) return false;
+      if (lat_.drained(now)) reset_stats(now);
+    }
+    if (in_flight_ >= lat_.depth()) return false;  // fio's queue_full
+  }
   // Rate limits: keep each direction's issued total at or below rate x
   // elapsed time since the job started.
   const double elapsed_s = double(now - start_ns_) / 1e9;
@@ -274,12 +299,16 @@ bool JobDriver::can_issue(uint64_t now) {
       next_issue_ns_ = now + ns(job_.flow_sleep);
       return false;
     }
-    const uint64_t all = flow_->issued.load(std::memory_order_relaxed);
-    if (all > 0 && double(flow_issued_) / double(all) > double(job_.flow) / double(flow_->total_weight)) {
+    // fio's shared flow_counter starts at 1 (flow.c flow_get), so each job
+    // may run one I/O ahead of its share.
+    const uint64_t all = flow_->issued.load(std::memory_order_relaxed) + 1;
+    if (double(flow_issued_) / double(all) > double(job_.flow) / double(flow_->total_weight)) {
       if (job_.flow_sleep.count() > 0 && in_flight_ > 0)
         flow_quiesce_ = true;  // the last completion starts the sleep
       else if (job_.flow_sleep.count() > 0)
         next_issue_ns_ = now + ns(job_.flow_sleep);
+      else if (job_.zbd && in_flight_ > 0)
+        ;  // fio quiesces in zonemode=zbd (its zones free for the others): the completions check again
       else if (target_.shared_context())
         next_issue_ns_ = now + 10000;
       else
@@ -301,7 +330,11 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   } else {
     IoRequest r;
     io.trim = false;
-    if (job_.rw == RwMode::trim || job_.rw == RwMode::randtrim) {
+    if (zbd_pending_) {  // the request a zone put off (zbd_place)
+      r = *zbd_pending_;
+      io.trim = zbd_pending_trim_;
+      zbd_pending_.reset();
+    } else if (job_.rw == RwMode::trim || job_.rw == RwMode::randtrim) {
       r = next_request();
       io.trim = true;
     } else if (job_.rw == RwMode::trimwrite || job_.rw == RwMode::randtrimwrite) {
@@ -315,6 +348,10 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
       write_after_trim_ = !write_after_trim_;
     } else {
       r = next_request();
+    }
+    if (zbd_ && !zbd_place(slot, r, io.trim)) {
+      free_.push_back(&slot);
+      return;
     }
     io.write = r.is_write && !io.trim;
     io.offset = r.offset;
@@ -341,6 +378,7 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     }
     if (job_.thinktime.count() > 0) next_issue_ns_ = now + ns(job_.thinktime);
   }
+  io.ioprio = io.trim ? prio_.job_ioprio() : prio_.pick(io.write ? kDdirWrite : kDdirRead, io.length);
   io.issue_ns = now;
   io.served_by = -1;
   ++in_flight_;
@@ -356,7 +394,9 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   out_.depth_dist.record_depth(in_flight_, 1);
   if (io.trim) {
     io.submit_ns = io.issue_ns;
-    inline_done_.emplace_back(&slot, target_.trim(io.offset, io.length));
+    // zonemode=zbd: fio's zbd_do_io_u_trim does a zone reset instead
+    // (zbd_place() did it); an emulated zone has nothing to discard.
+    inline_done_.emplace_back(&slot, zbd_ ? int(io.length) : target_.trim(io.offset, io.length));
     return;
   }
   unstamped_.push_back(&slot);
@@ -436,6 +476,10 @@ void JobDriver::complete(Slot& slot, int result) {
   const uint64_t now = job_.gtod_reduce ? now_ns() : draining_ ? backend_.now_ns() : backend_.batch_now_ns();
   TargetIo& io = slot.io;
   --in_flight_;
+  if (slot.zbd_held) {  // fio's zbd_put_io: the zone is free for other jobs again
+    zbd_->release(this, io.offset);
+    slot.zbd_held = false;
+  }
   // An I/O completed before its batch was stamped (inline completion).
   if (io.submit_ns < io.issue_ns) io.submit_ns = io.issue_ns;
   const bool verify_read =
@@ -494,7 +538,14 @@ void JobDriver::complete(Slot& slot, int result) {
       }
       if (logs_)
         logs_->record(now - start_ns_, ddir, io.length, io.offset & kFileOffsetMask,
-                      io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns);
+                      io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns, io.ioprio);
+    }
+    // fio's account_io_completion: an I/O over the latency target counts
+    // against the window; at depth 1 with percentile 100 it fails the job.
+    if (!io.trim && !lat_.completed(now - io.issue_ns, now, now >= stats_start_ns_) && !out_.error) {
+      out_.error = ETIMEDOUT;
+      out_.error_text = "max latency exceeded";
+      stop_ = true;
     }
     if (steady_.enabled()) {
       while (now >= ss_next_ns_ && !steady_reached_) {  // an interval ended: one sample
@@ -529,7 +580,7 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool cancelled = this->cancelled();
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
-    const bool over = stop_ || cancelled || out_of_time || steady_reached_ ||
+    const bool over = stop_ || cancelled || out_of_time || steady_reached_ || lat_.done() || zbd_eof_ ||
                       (issued_bytes_ >= budget_bytes_ && !write_after_trim_) ||
                       (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
@@ -575,6 +626,46 @@ void JobDriver::advance_phase(uint64_t now) {
   }
 }
 
+bool JobDriver::zbd_place(Slot& slot, IoRequest& r, bool trim) {
+  const int ddir = trim ? kDdirTrim : r.is_write ? kDdirWrite : kDdirRead;
+  ZbdZones::Request q;
+  q.ddir = ddir;
+  q.random = is_random(job_.rw);
+  q.read_beyond_wp = job_.read_beyond_wp;
+  q.min_bs = ddir == kDdirTrim ? job_.bs_trim : job_.bs[size_t(ddir)];
+  q.has_inflight = in_flight_ > 0;
+  uint64_t offset = r.offset;
+  uint32_t length = r.length;
+  bool reset = false;
+  const ZbdZones::Verdict v = zbd_->adjust(this, q, offset, length, &reset);
+  if (reset) ++out_.zone_resets;
+  if (v == ZbdZones::Verdict::accept) {
+    r.offset = offset;
+    r.length = length;
+    slot.zbd_held = !(ddir == kDdirRead && job_.read_beyond_wp);
+    return true;
+  }
+  if (v == ZbdZones::Verdict::eof) {
+    zbd_eof_ = true;  // fio's io_u_eof: nothing left this job may do
+  } else {
+    zbd_pending_ = r;
+    zbd_pending_trim_ = trim;
+    zbd_wait_ = v;
+  }
+  return false;
+}
+
+void JobDriver::reset_stats(uint64_t now) {
+  // fio's reset_all_stats: the figures restart, the job's runtime with them.
+  out_.read = {};
+  out_.write = {};
+  out_.trim = {};
+  out_.latency_dist = {};
+  out_.depth_dist = {};
+  stats_start_ns_ = now;
+  pass_start_ns_ = now;
+}
+
 void JobDriver::end_phase(uint64_t now) {
   // fio's runtime: from the end of ramp time to the end of the phase; a
   // verifying job's write time is the sum of its write passes.
@@ -592,6 +683,7 @@ void JobDriver::end_phase(uint64_t now) {
 void JobDriver::finish() {
   if (logs_) logs_->finish(end_ns_ > start_ns_ ? end_ns_ - start_ns_ : 0);
   iolog_files("close");
+  if (lat_.enabled()) out_.iodepth = lat_.depth();  // fio's latency_depth: where the search stood
   out_.job_runtime_ns = (end_ns_ > stats_start_ns_ ? end_ns_ - stats_start_ns_ : 0);
   if (!first_verify_error_.empty() && out_.error_text.empty()) out_.error_text = first_verify_error_;
   if (verify_errors_ && !out_.error) {

@@ -22,12 +22,15 @@
 #include "io/member_device.hpp"
 #include "workload/buffer_contents.hpp"
 #include "workload/fio_logs.hpp"
+#include "workload/io_priority.hpp"
 #include "workload/job_options.hpp"
+#include "workload/latency_search.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/results.hpp"
 #include "workload/steady_state.hpp"
 #include "workload/target.hpp"
 #include "workload/verify.hpp"
+#include "workload/zbd_zones.hpp"
 
 namespace rs::workload {
 
@@ -60,6 +63,8 @@ class JobDriver {
   // Another way to end the job early (fio's exitall: another job of the
   // group finished); read like a cancel. Set before start().
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
+  // zonemode=zbd: the run's emulated zones, shared by its zbd jobs.
+  void set_zones(ZbdZones* zones) { zbd_ = zones; }
   // fio's log files for this job (may be null); must outlive the driver.
   void set_logs(JobLogs* logs) { logs_ = logs; }
   // The job's flow group when it has a flow weight (may be null).
@@ -96,6 +101,7 @@ class JobDriver {
   struct Slot {
     TargetIo io;
     JobDriver* driver = nullptr;
+    bool zbd_held = false;  // its I/O holds a zone until it completes
   };
   static void on_done(TargetIo& io, int result);
   bool cancelled() const;
@@ -141,6 +147,17 @@ class JobDriver {
   uint64_t flow_issued_ = 0;   // this job's I/Os counted in its flow group
   bool flow_quiesce_ = false;  // over its share with flow_sleep: waiting for its I/O, then the sleep
   bool flow_spin_ = false;     // over its share without flow_sleep: check again at once
+  LatencySearch lat_;          // fio's latency_target depth search
+  IoPriorities prio_;          // each I/O's priority (prio, prioclass, cmdprio_*)
+  void reset_stats(uint64_t now);
+  // zonemode=zbd: fio's zbd_adjust_block for the request about to be
+  // issued. False: not issued now (a zone to wait for, or the job's end).
+  bool zbd_place(Slot& slot, IoRequest& r, bool trim);
+  ZbdZones* zbd_ = nullptr;
+  std::optional<IoRequest> zbd_pending_;
+  bool zbd_pending_trim_ = false;
+  ZbdZones::Verdict zbd_wait_ = ZbdZones::Verdict::accept;
+  bool zbd_eof_ = false;
   // What the offset generator sees: the job, with a trim mode as the read
   // or write mode that visits the same blocks (trim: read, trimwrite:
   // write) in the trim's block size.

@@ -97,6 +97,21 @@ enum class Opt {
   dedupe_global,
   buffer_compress_percentage,
   buffer_compress_chunk,
+  latency_target,
+  latency_window,
+  latency_percentile,
+  latency_run,
+  prio,
+  prioclass,
+  cmdprio_percentage,
+  cmdprio_class,
+  cmdprio,
+  cmdprio_bssplit,
+  log_prio,
+  read_beyond_wp,
+  max_open_zones,
+  zone_reset_threshold,
+  zone_reset_frequency,
 };
 
 struct OptionSpec {
@@ -193,6 +208,21 @@ constexpr OptionSpec kOptions[] = {
     {"dedupe_global", "", Opt::dedupe_global, false},
     {"buffer_compress_percentage", "", Opt::buffer_compress_percentage, false},
     {"buffer_compress_chunk", "", Opt::buffer_compress_chunk, false},
+    {"latency_target", "", Opt::latency_target, false},
+    {"latency_window", "", Opt::latency_window, false},
+    {"latency_percentile", "", Opt::latency_percentile, false},
+    {"latency_run", "", Opt::latency_run, false},
+    {"prio", "", Opt::prio, false},
+    {"prioclass", "", Opt::prioclass, false},
+    {"cmdprio_percentage", "", Opt::cmdprio_percentage, false},
+    {"cmdprio_class", "", Opt::cmdprio_class, false},
+    {"cmdprio", "", Opt::cmdprio, false},
+    {"cmdprio_bssplit", "", Opt::cmdprio_bssplit, false},
+    {"log_prio", "", Opt::log_prio, false},
+    {"read_beyond_wp", "", Opt::read_beyond_wp, false},
+    {"max_open_zones", "", Opt::max_open_zones, false},
+    {"zone_reset_threshold", "", Opt::zone_reset_threshold, false},
+    {"zone_reset_frequency", "", Opt::zone_reset_frequency, false},
 };
 
 const OptionSpec* find_option(std::string_view name) {
@@ -567,6 +597,77 @@ std::string apply_percentiles(JobOptions& job, std::string_view v) {
   if (list.size() > 20) return "percentile_list has more than 20 entries";
   job.percentile_list = std::move(list);
   job.percentile_precision = precision;
+  return {};
+}
+
+// fio's FIO_OPT_INT with off1/off2: "R,W" per direction, one value for both.
+std::string parse_two_ints(std::string_view name, std::string_view v, std::array<unsigned, 2>& out,
+                           unsigned min, unsigned max) {
+  const size_t comma = v.find(',');
+  const std::string_view parts[2] = {v.substr(0, comma),
+                                     comma == std::string_view::npos ? v : v.substr(comma + 1)};
+  std::array<unsigned, 2> got{};
+  for (int d = 0; d < 2; ++d) {
+    NumberResult r = parse_integer(parts[d], 0, max);
+    if (!r.ok() || r.value < min)
+      return std::string(name) + ": " + quoted(v) + " must be " + std::to_string(min) + " to " +
+             std::to_string(max) + " (or READ,WRITE)";
+    got[size_t(d)] = unsigned(r.value);
+  }
+  out = got;
+  return {};
+}
+
+// cmdprio_bssplit=BS/PERC[/CLASS/LEVEL]:... per direction ("READ,WRITE"; one
+// list for both), fio 3.33's split_parse_prio_ddir: zero shares are
+// dropped, class and level clamped to 3 and 7, the list sorted by block
+// size. fio 3.33 reads four fields; a fifth (the hint of later fios) is
+// ignored, as fio 3.33 ignores it.
+std::string apply_cmdprio_bssplit(JobOptions& job, std::string_view v) {
+  const size_t comma = v.find(',');
+  const std::string_view lists[2] = {v.substr(0, comma),
+                                     comma == std::string_view::npos ? v : v.substr(comma + 1)};
+  std::array<std::vector<JobOptions::PrioSplit>, 2> out;
+  for (int d = 0; d < 2; ++d) {
+    std::string_view rest = lists[d];
+    while (!rest.empty()) {
+      const size_t colon = rest.find(':');
+      std::string_view entry = rest.substr(0, colon);
+      rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+      if (entry.empty()) break;
+      std::vector<std::string_view> f;
+      for (size_t at = 0;;) {
+        const size_t slash = entry.find('/', at);
+        f.push_back(entry.substr(at, slash == std::string_view::npos ? entry.npos : slash - at));
+        if (slash == std::string_view::npos) break;
+        at = slash + 1;
+      }
+      NumberResult bs = parse_size(f[0]);
+      if (!bs.ok() || bs.value == 0 || bs.value > std::numeric_limits<uint32_t>::max() || f.size() == 3)
+        return "bad cmdprio_bssplit entry " + quoted(entry) + " (BS/PERCENT or BS/PERCENT/CLASS/LEVEL)";
+      unsigned vals[3] = {0, 0, 0};
+      for (size_t i = 1; i < f.size() && i < 4; ++i) {
+        NumberResult r = parse_integer(f[i], 0, 1u << 20);
+        if (!r.ok()) return "bad cmdprio_bssplit entry " + quoted(entry) + ": " + r.error;
+        vals[i - 1] = unsigned(r.value);
+      }
+      JobOptions::PrioSplit e{uint32_t(bs.value), std::min(vals[0], 100u), -1};
+      if (f.size() >= 4) e.ioprio = ioprio_value(std::min(vals[1], 3u), std::min(vals[2], 7u));
+      if (e.percent) out[size_t(d)].push_back(e);
+    }
+    auto& list = out[size_t(d)];
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.bs < b.bs; });
+    for (size_t i = 0; i < list.size();) {  // fio: at most 100 % per block size
+      unsigned total = 0;
+      size_t k = i;
+      for (; k < list.size() && list[k].bs == list[i].bs; ++k) total += list[k].percent;
+      if (total > 100)
+        return "cmdprio_bssplit: the shares of block size " + std::to_string(list[i].bs) +
+               " add up to more than 100 %";
+      i = k;
+    }
+  }
+  job.cmdprio_bssplit = std::move(out);
   return {};
 }
 
@@ -995,10 +1096,14 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
     case Opt::zonemode:
       if (v == "none") {
         job.zonesize = job.zonerange = job.zoneskip = 0;
+        job.zbd = false;
         return {};
       }
-      if (v == "strided") return {};
-      return "zonemode=" + std::string(v) + " is not supported (none, strided)";
+      if (v == "strided" || v == "zbd") {
+        job.zbd = v == "zbd";
+        return {};
+      }
+      return "zonemode=" + std::string(v) + " is not supported (none, strided, zbd)";
     case Opt::zonesize:
     case Opt::zonerange:
     case Opt::zoneskip: {
@@ -1016,6 +1121,55 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return integer(job.flow_id, 0, 1u << 30);
     case Opt::flow_sleep:
       return apply_time(job.flow_sleep, v, TimeUnit::microseconds);
+    case Opt::latency_target: {
+      std::chrono::microseconds us{0};
+      if (std::string err = apply_time(us, v, TimeUnit::microseconds); !err.empty()) return err;
+      job.latency_target_ns = uint64_t(us.count()) * 1000;
+      return {};
+    }
+    case Opt::latency_window:
+      return apply_time(job.latency_window, v, TimeUnit::microseconds);
+    case Opt::latency_percentile:
+      if (!parse_double(v, job.latency_percentile) || job.latency_percentile < 0 ||
+          job.latency_percentile > 100)
+        return "latency_percentile: " + quoted(v) + " must be a number in [0, 100]";
+      return {};
+    case Opt::latency_run:
+      return boolean(job.latency_run);
+    case Opt::prio: {
+      unsigned level = 0;
+      if (std::string err = integer(level, 0, 7); !err.empty()) return err;
+      job.prio = int(level);
+      return {};
+    }
+    case Opt::prioclass: {
+      unsigned cls = 0;
+      if (std::string err = integer(cls, 0, 3); !err.empty()) return err;
+      job.prioclass = int(cls);
+      return {};
+    }
+    case Opt::cmdprio_percentage:
+      return parse_two_ints("cmdprio_percentage", v, job.cmdprio_percentage, 0, 100);
+    case Opt::cmdprio_class:
+      return parse_two_ints("cmdprio_class", v, job.cmdprio_class, 1, 3);
+    case Opt::cmdprio:
+      return parse_two_ints("cmdprio", v, job.cmdprio_level, 0, 7);
+    case Opt::cmdprio_bssplit:
+      return apply_cmdprio_bssplit(job, v);
+    case Opt::log_prio:
+      return boolean(job.log_prio);
+    case Opt::read_beyond_wp:
+      return boolean(job.read_beyond_wp);
+    case Opt::max_open_zones:
+      return integer(job.max_open_zones, 0, 1u << 20);
+    case Opt::zone_reset_threshold:
+    case Opt::zone_reset_frequency: {
+      double x = 0;
+      if (!parse_double(v, x) || x < 0 || x > 1)
+        return std::string(spec->name) + ": " + quoted(v) + " must be a number in [0, 1]";
+      (spec->id == Opt::zone_reset_threshold ? job.zone_reset_threshold : job.zone_reset_frequency) = x;
+      return {};
+    }
     case Opt::invalidate:
       return boolean(job.invalidate);
     case Opt::fadvise_hint:

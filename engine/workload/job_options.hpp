@@ -73,8 +73,8 @@ struct JobOptions {
   bool create_on_open = false;  // files are created by the job's open, not laid out before the run
   bool unlink = false;          // unlink=1: the job's files are removed when the run ends
   enum class FileService { roundrobin, sequential, random } file_service = FileService::roundrobin;
-  unsigned file_service_nr = 1;  // I/Os to one file before switching (roundrobin:N, random:N)
-  uint64_t filesize = 0;         // filesize=: bytes per file; 0: size / nrfiles
+  unsigned file_service_nr = 1;     // I/Os to one file before switching (roundrobin:N, random:N)
+  uint64_t filesize = 0;            // filesize=: bytes per file; 0: size / nrfiles
   bool size_from_filesize = false;  // `size` was set by filesize= (size= not given)
   RwMode rw = RwMode::read;
   unsigned rwmixread = 50;  // percent of I/Os that read in readwrite/randrw; rwmixwrite=x sets 100-x
@@ -136,6 +136,14 @@ struct JobOptions {
   // zone of zonerange bytes (default zonesize) until zonesize bytes were
   // done there, then moves on by zonerange + zoneskip, wrapping at the end.
   uint64_t zonesize = 0;  // 0: no zones
+  // zonemode=zbd (zbd_zones.hpp): zones of zonesize emulated as fio 3.33
+  // does on a target without zones of its own (ZBD_NONE), write pointers
+  // shared by all the run's zbd jobs.
+  bool zbd = false;
+  bool read_beyond_wp = false;
+  unsigned max_open_zones = 0;        // 0: no limit
+  double zone_reset_threshold = 0.0;  // share of the region with data past which...
+  double zone_reset_frequency = 0.0;  // ...1 in 1/frequency writes resets its zone (0: never)
   uint64_t zonerange = 0;
   uint64_t zoneskip = 0;
   uint32_t blockalign = 0;  // random offsets aligned to this; 0: the smallest bs
@@ -151,6 +159,32 @@ struct JobOptions {
   std::chrono::microseconds ss_dur{0};
   std::chrono::microseconds ss_ramp{0};
   std::chrono::microseconds ss_interval{1000000};
+  // I/O priorities, Linux's ioprio values (class << 13 | level; class 1 RT,
+  // 2 BE, 3 idle). prio= / prioclass= set the job thread's priority (fio's
+  // ioprio_set) and every I/O's default; cmdprio_percentage (with
+  // cmdprio_class, cmdprio) or cmdprio_bssplit give a share of the I/Os
+  // another priority, per direction (fio's engines/cmdprio.c, options of
+  // ioengine=libaio and io_uring). log_prio: the logs' last column is the
+  // I/O's priority (0x4007) instead of 1 for the RT class, 0 otherwise.
+  int prio = -1, prioclass = -1;  // -1: not given
+  std::array<unsigned, 2> cmdprio_percentage{}, cmdprio_class{}, cmdprio_level{};
+  struct PrioSplit {
+    uint32_t bs;
+    unsigned percent;
+    int ioprio;  // -1: cmdprio_class / cmdprio's
+  };
+  std::array<std::vector<PrioSplit>, 2> cmdprio_bssplit;  // sorted by bs, as fio sorts it
+  bool log_prio = false;
+  // fio's latency target (io_u.c lat_target_*): the job starts at depth 1
+  // and, after each latency_window in which latency_percentile of its I/Os
+  // completed within latency_target (total latency), doubles its depth (up
+  // to iodepth, bisecting once a window failed); a failed window halves the
+  // way down. Once a window confirms the depth, one more window runs with
+  // fresh statistics and the job ends (latency_run=1: it keeps searching).
+  uint64_t latency_target_ns = 0;  // 0: off
+  std::chrono::microseconds latency_window{0};
+  double latency_percentile = 100.0;
+  bool latency_run = false;
   unsigned flow = 0;
   unsigned flow_id = 0;
   std::chrono::microseconds flow_sleep{0};
@@ -163,8 +197,8 @@ struct JobOptions {
   unsigned log_avg_msec = 0;  // 0: lat logs per I/O, bw/iops every 500 ms
   bool log_offset = false;
   bool per_job_logs = true;
-  bool gtod_reduce = false;  // fio's: no slat/clat/lat figures or percentiles are kept
-  std::string write_iolog;  // write_iolog=FILE: every I/O issued, in fio's iolog version 3 format
+  bool gtod_reduce = false;             // fio's: no slat/clat/lat figures or percentiles are kept
+  std::string write_iolog;              // write_iolog=FILE: every I/O issued, in fio's iolog version 3 format
   std::array<uint64_t, 2> rate{};       // bytes/s per direction, 0: unlimited
   std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited
   uint64_t rate_trim = 0,
@@ -230,6 +264,15 @@ inline bool does_read(RwMode m) noexcept {
 inline bool does_write(RwMode m) noexcept {
   return m == RwMode::write || m == RwMode::randwrite || is_mixed(m) || m == RwMode::trimwrite ||
          m == RwMode::randtrimwrite;
+}
+
+// fio's ioprio_value(): a class of 0 means best effort (2).
+inline uint16_t ioprio_value(unsigned ioprio_class, unsigned level) noexcept {
+  return uint16_t(((ioprio_class ? ioprio_class : 2u) << 13) | level);
+}
+inline bool uses_cmdprio(const JobOptions& j) noexcept {
+  return j.cmdprio_percentage[0] || j.cmdprio_percentage[1] || !j.cmdprio_bssplit[0].empty() ||
+         !j.cmdprio_bssplit[1].empty();
 }
 
 // I/Os the job queues before one submit call: iodepth_batch_submit, with 0

@@ -189,6 +189,7 @@ void merge_into_group(JobResults& dst, const JobResults& src) {
   dst.latency_dist.merge(src.latency_dist);
   dst.depth_dist.merge(src.depth_dist);
   dst.members += src.members;
+  dst.zone_resets += src.zone_resets;
   if (dst.error == 0 && src.error != 0) {
     dst.error = src.error;
     dst.error_text = src.error_text;
@@ -196,6 +197,9 @@ void merge_into_group(JobResults& dst, const JobResults& src) {
   // fio takes these from the group's last job.
   dst.options = src.options;
   dst.iodepth = src.iodepth;
+  dst.latency_target_ns = src.latency_target_ns;
+  dst.latency_window_us = src.latency_window_us;
+  dst.latency_percentile = src.latency_percentile;
   dst.percentile_list = src.percentile_list;
   dst.percentile_precision = src.percentile_precision;
   dst.clat_percentiles = src.clat_percentiles;

@@ -116,14 +116,18 @@ struct JobResults {
   DirectionResults& dir(int ddir) { return ddir == 0 ? read : ddir == 1 ? write : trim; }
   const DirectionResults& dir(int ddir) const { return ddir == 0 ? read : ddir == 1 ? write : trim; }
 
-  uint64_t job_runtime_ns = 0;  // fio total_run_time: the job's whole run, ramp excluded
-  uint64_t elapsed_sec = 0;     // fio "elapsed": seconds since the run started
-  double usr_cpu = 0.0;         // percent of job_runtime spent in user mode
-  double sys_cpu = 0.0;         // percent of job_runtime spent in the kernel
-  uint64_t ctx = 0;             // context switches (voluntary + involuntary)
-  uint64_t majf = 0;            // major page faults, 0 if not measured
-  uint64_t minf = 0;            // minor page faults, 0 if not measured
-  unsigned iodepth = 1;         // shown as latency_depth
+  uint64_t job_runtime_ns = 0;     // fio total_run_time: the job's whole run, ramp excluded
+  uint64_t elapsed_sec = 0;        // fio "elapsed": seconds since the run started
+  double usr_cpu = 0.0;            // percent of job_runtime spent in user mode
+  double sys_cpu = 0.0;            // percent of job_runtime spent in the kernel
+  uint64_t ctx = 0;                // context switches (voluntary + involuntary)
+  uint64_t majf = 0;               // major page faults, 0 if not measured
+  uint64_t minf = 0;               // minor page faults, 0 if not measured
+  unsigned iodepth = 1;            // shown as latency_depth: with a latency target, the depth it ended at
+  uint64_t zone_resets = 0;        // zonemode=zbd: zones this job reset (fio's nr_zone_resets)
+  uint64_t latency_target_ns = 0;  // fio's latency_target, latency_window (us), latency_percentile
+  uint64_t latency_window_us = 0;
+  double latency_percentile = 100.0;
 
   LatencyDistribution latency_dist;
   DepthDistribution depth_dist;

@@ -1,13 +1,14 @@
 #include "workload/runner.hpp"
 
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <chrono>
 #include <map>
 #include <memory>
 #include <thread>
@@ -16,25 +17,34 @@
 #include "io/uring_backend.hpp"
 #include "workload/file_set.hpp"
 #include "workload/job_parser.hpp"
+#include "workload/zbd_zones.hpp"
 
 namespace rs::workload {
 
 namespace {
 
-bool starts_run_group(const JobOptions& job) {
-  return job.stonewall || !job.wait_for.empty();
+// Job i waits for the jobs before it: stonewall, or wait_for (run as a
+// barrier), except that jobs in a row waiting for the same job start
+// together, as fio starts them when that job ends (zbd-rand-write-trim-gc:
+// a write job and a trim job both wait_for the warm-up).
+bool starts_run_group(const std::vector<JobOptions>& jobs, size_t i) {
+  const JobOptions& job = jobs[i];
+  if (job.stonewall) return true;
+  if (job.wait_for.empty()) return false;
+  return i == 0 || jobs[i - 1].wait_for != job.wait_for;
 }
 
 struct Instance {
   const JobOptions* job;
   unsigned index;
   unsigned clone;  // among the job's numjobs (fio's $jobnum)
-  int run_group;  // instances of one run group start together
-  int groupid;    // fio's reporting group
+  int run_group;   // instances of one run group start together
+  int groupid;     // fio's reporting group
   JobResults result;
   uint64_t verify_errors = 0;
   std::string verify_message;
   std::string engine, io_mode;  // what ran (JobIo)
+  ZbdZones* zones = nullptr;    // zonemode=zbd: the run's emulated zones
 };
 
 rusage thread_rusage() {
@@ -89,11 +99,23 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
     inst.result.error_text = error;
     return;
   }
+  // fio's prio= / prioclass=: the job thread's I/O priority (ioprio_set on
+  // the calling thread, before any I/O).
+  if (inst.job->prio >= 0 || inst.job->prioclass >= 0) {
+    const uint16_t value =
+        ioprio_value(unsigned(std::max(inst.job->prioclass, 0)), unsigned(std::max(inst.job->prio, 0)));
+    if (::syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, int(value)) != 0) {
+      inst.result.error = errno;
+      inst.result.error_text = std::string("ioprio_set: ") + std::strerror(errno);
+      return;
+    }
+  }
   JobDriver driver(*inst.job, inst.index, target, *port, inst.result, progress);
   driver.set_stop_flag(&exit->group);
   driver.set_logs(logs.get());
   if (inst.job->flow) driver.set_flow(&flows->at(inst.job->flow_id));
   if (!jio.file_sizes.empty()) driver.set_files(jio.file_sizes);
+  driver.set_zones(inst.zones);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> iolog(nullptr, &std::fclose);
   if (!inst.job->write_iolog.empty()) {
     iolog.reset(std::fopen(inst.job->write_iolog.c_str(), "a"));  // fio appends (init_iolog)
@@ -103,8 +125,8 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
       return;
     }
     driver.set_iolog(iolog.get(), jio.file_paths.empty() ? std::vector<std::string>{inst.job->filename.empty()
-                                                                                     ? std::string("null")
-                                                                                     : inst.job->filename}
+                                                                                        ? std::string("null")
+                                                                                        : inst.job->filename}
                                                          : jio.file_paths);
   }
   driver.start();
@@ -124,6 +146,11 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
       // a loaded machine: 2 ms of think time took 4 ms.) A wake time already
       // passed (a flow job checking again) loops at once: fio's spin.
       context.run_once(1, wake == kNever ? io::kNoDeadline : wake);
+    else
+      // A flow job checking again: spin as fio does, but let a job thread
+      // that shares this CPU run (the one whose I/O this one waits for):
+      // without the yield it waited for the scheduler tick, 4 ms a check.
+      std::this_thread::yield();
   }
   driver.finish();
   on_job_finished(*inst.job, *exit);
@@ -248,6 +275,43 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
   return notes;
 }
 
+namespace {
+// zonemode=zbd: what fio 3.33 asks of a job on emulated zones (zbd.c
+// init_zone_info, zbd_setup_files), and what RaidScope's emulation covers.
+std::string check_zbd_job(const JobOptions& job, const Target& target) {
+  if (job.zonesize == 0)
+    return "zonemode=zbd needs zonesize on a target without zones of its own (as fio: its zone size is "
+           "mandatory for a regular file or block device)";
+  if (job.zonesize < 512) return "zonemode=zbd: zonesize must be at least 512 bytes";
+  if (target.size_bytes() < job.zonesize) return "zonemode=zbd: the target is smaller than zonesize";
+  if (const_cast<Target&>(target).shared_context())
+    return "zonemode=zbd is not supported on a simulated target";
+  if (target.is_file_set() || job.nrfiles > 1) return "zonemode=zbd with several files is not supported";
+  if (does_write(job.rw) && !job.direct)
+    return "zonemode=zbd: direct I/O is mandatory for writing (fio: \"Using direct I/O is mandatory for "
+           "writing to ZBD drives\"); set direct=1";
+  if (job.verify != VerifyKind::none) return "zonemode=zbd with verify is not supported";
+  if (job.rw == RwMode::trimwrite || job.rw == RwMode::randtrimwrite)
+    return "zonemode=zbd with rw=" + std::string(to_string(job.rw)) + " is not supported";
+  return {};
+}
+
+// fio's zbd_zone_align_file_sizes: a job that writes or trims starts at a
+// zone boundary (the offset rounded up) and covers whole zones (the size
+// rounded down).
+std::string align_zbd_region(JobOptions& job, uint64_t target_bytes) {
+  if (job.rw == RwMode::read || job.rw == RwMode::randread) return {};
+  const uint64_t z = job.zonesize;
+  uint64_t start = (job.offset + z - 1) / z * z;
+  uint64_t end = std::min(job.offset + job.size, target_bytes);
+  if (end != target_bytes || end % z) end = end / z * z;
+  if (end <= start) return "zonemode=zbd: io_size must be at least one zone";
+  job.offset = start;
+  job.size = end - start;
+  return {};
+}
+}  // namespace
+
 std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i].wait_for.empty()) continue;
@@ -276,7 +340,26 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
       job.iodepth_batch_complete_min = 1;
       job.iodepth_batch_complete_max = 0;
     }
-    if (does_trim(job.rw) && !target.offers_trim())
+    if (uses_cmdprio(job)) {
+      const char* opt = job.cmdprio_bssplit[0].empty() && job.cmdprio_bssplit[1].empty()
+                            ? "cmdprio_percentage"
+                            : "cmdprio_bssplit";
+      if (job.ioengine != IoEngine::libaio && job.ioengine != IoEngine::io_uring)
+        return "job '" + job.name + "': " + opt +
+               " is an option of ioengine=libaio and io_uring (fio's), not of " +
+               std::string(to_string(job.ioengine));
+      if ((job.cmdprio_percentage[0] || job.cmdprio_percentage[1]) &&
+          (!job.cmdprio_bssplit[0].empty() || !job.cmdprio_bssplit[1].empty()))
+        return "job '" + job.name + "': cmdprio_percentage and cmdprio_bssplit are mutually exclusive";
+      if (!target.offers_buffered() || const_cast<Target&>(target).shared_context())
+        return "job '" + job.name + "': " + opt +
+               " gives I/Os their own priority on a file or block device; " + target.describe() +
+               " passes no per-I/O priority on";
+    }
+    if (job.zbd) {
+      if (std::string err = check_zbd_job(job, target); !err.empty()) return "job '" + job.name + "': " + err;
+    }
+    if (does_trim(job.rw) && !target.offers_trim() && !job.zbd)
       return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
              " needs a target that can discard (" + target.describe() +
              " cannot: RaidScope's arrays pass no trims to their members)";
@@ -293,6 +376,10 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
     }
     std::string err = validate_against_target(job, target.size_bytes(), target.block_size());
     if (!err.empty()) return "job '" + job.name + "': " + err;
+    if (job.zbd) {
+      if (std::string e = align_zbd_region(job, target.size_bytes()); !e.empty())
+        return "job '" + job.name + "': " + e;
+    }
     if (job.verify != VerifyKind::none && is_mixed(job.rw))
       return "job '" + job.name +
              "': verify with mixed reads and writes (rw=" + std::string(to_string(job.rw)) +
@@ -325,7 +412,7 @@ uint64_t planned_bytes(const std::vector<JobOptions>& jobs) {
 uint64_t planned_ns(const std::vector<JobOptions>& jobs) {
   uint64_t total = 0, group = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (i > 0 && starts_run_group(jobs[i])) total += group, group = 0;
+    if (i > 0 && starts_run_group(jobs, i)) total += group, group = 0;
     const auto& j = jobs[i];
     if (j.runtime.count() > 0)
       group = std::max<uint64_t>(group, uint64_t((j.startdelay + j.ramp_time + j.runtime).count()) * 1000);
@@ -344,7 +431,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
   unsigned index = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (i > 0 && (jobs[i].stonewall || jobs[i].new_group)) ++groupid;
-    if (i > 0 && starts_run_group(jobs[i])) ++run_groups;
+    if (i > 0 && starts_run_group(jobs, i)) ++run_groups;
     for (unsigned c = 0; c < jobs[i].numjobs; ++c) {
       auto inst = std::make_unique<Instance>();
       inst->job = &jobs[i];
@@ -364,6 +451,23 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
   FlowGroups flows;
   for (auto& inst : instances)
     if (inst->job->flow) flows[inst->job->flow_id].total_weight += inst->job->flow;
+  // zonemode=zbd: one set of emulated zones for the run, as fio keeps one
+  // per file for all its jobs (the first zbd job's zone options).
+  std::unique_ptr<ZbdZones> zones;
+  for (auto& inst : instances) {
+    const JobOptions& j = *inst->job;
+    if (!j.zbd) continue;
+    if (!zones) {
+      ZbdZones::Options o;
+      o.zone_size = j.zonesize;
+      o.max_open_zones = j.max_open_zones;
+      o.reset_threshold = j.zone_reset_threshold;
+      o.reset_frequency = j.zone_reset_frequency;
+      o.region_bytes = j.size;
+      zones = std::make_unique<ZbdZones>(target.size_bytes(), o);
+    }
+    inst->zones = zones.get();
+  }
   std::atomic<bool> exit_all{false};
   for (int g = 0; g <= run_groups; ++g) {
     if (exit_all) break;  // exitall with exit_what=all: the rest never start

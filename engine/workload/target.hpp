@@ -32,6 +32,7 @@ struct TargetIo {
   uint32_t length = 0;
   void* buffer = nullptr;  // aligned to 4096
   uint32_t job_id = 0;     // the submitting job, for pid-based policies
+  uint16_t ioprio = 0;     // fio's per-I/O priority (cmdprio): class << 13 | level; 0: the job thread's
   TargetDoneFn done = nullptr;
   void* owner = nullptr;
   uint64_t issue_ns = 0;                 // set by the job

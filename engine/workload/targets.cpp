@@ -201,6 +201,7 @@ class DevicePort final : public TargetPort {
     d.offset = io.offset;
     d.length = io.length;
     d.buffer = io.buffer;
+    d.ioprio = io.ioprio;
     auto& c = target_.counters_;
     c.account_pending(io.issue_ns);
     c.nr_pending.fetch_add(1, std::memory_order_relaxed);

@@ -85,7 +85,7 @@ grep -q "^reader: (groupid=1" jobs.txt || fail "reader job missing (stonewall gr
 pass "job file with stonewall groups"
 
 # Bad input: exit 2 and the problem named.
-printf '[job]\nrw=read\nzonemode=zbd\n' >bad.fio
+printf '[job]\nrw=read\nzonemode=bogus\n' >bad.fio
 expect_status 2 "unsupported option" -- "$CLI" bench --array=a.img,b.img bad.fio
 expect_error_mentions "zonemode"
 expect_error_mentions ":3"

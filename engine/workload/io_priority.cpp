@@ -1,0 +1,42 @@
+#include "workload/io_priority.hpp"
+
+#include <algorithm>
+
+namespace rs::workload {
+
+IoPriorities::IoPriorities(const JobOptions& job, uint64_t seed)
+    : job_(job),
+      job_ioprio_(job.prio >= 0 || job.prioclass >= 0
+                      ? ioprio_value(unsigned(std::max(job.prioclass, 0)), unsigned(std::max(job.prio, 0)))
+                      : 0),
+      bssplit_(!job.cmdprio_bssplit[0].empty() || !job.cmdprio_bssplit[1].empty()),
+      rng_(seed ^ 0x5052494full) {}
+
+uint16_t IoPriorities::pick(int ddir, uint32_t length) {
+  if (ddir > 1) return job_ioprio_;
+  if (!bssplit_) {
+    const unsigned percent = job_.cmdprio_percentage[size_t(ddir)];
+    if (!percent || rng_.below(100) >= percent) return job_ioprio_;
+    return ioprio_value(job_.cmdprio_class[size_t(ddir)], job_.cmdprio_level[size_t(ddir)]);
+  }
+  // The entries of the I/O's block size, in order: one draw below their
+  // total picks the entry whose running sum first exceeds it.
+  const auto& list = job_.cmdprio_bssplit[size_t(ddir)];
+  unsigned total = 0;
+  for (const auto& e : list)
+    if (e.bs == length) total += e.percent;
+  if (!total) return job_ioprio_;
+  const unsigned draw = unsigned(rng_.below(100));
+  if (draw >= total) return job_ioprio_;
+  unsigned sum = 0;
+  for (const auto& e : list) {
+    if (e.bs != length) continue;
+    sum += e.percent;
+    if (draw < sum)
+      return e.ioprio >= 0 ? uint16_t(e.ioprio)
+                           : ioprio_value(job_.cmdprio_class[size_t(ddir)], job_.cmdprio_level[size_t(ddir)]);
+  }
+  return job_ioprio_;
+}
+
+}  // namespace rs::workload
