@@ -60,6 +60,12 @@ ColumnLayout {
         return String(v)
     }
     spacing: 2
+    // The value box and the unit take the same width in every editor, so
+    // the sliders, boxes and units of the Tune page's cards stand in
+    // columns (a spin box was 10 px narrower than a size field, "bytes"
+    // narrower than "requests": every slider started elsewhere).
+    readonly property int boxWidth: 130
+    TextMetrics { id: unitMetrics; text: "requests" }
 
     // Checks and sets `text`; keeps the message when refused.
     function submit(text) {
@@ -133,6 +139,7 @@ ColumnLayout {
             from: -2147483647
             to: 2147483647
             value: parseInt(ed.value) || 0
+            Layout.preferredWidth: ed.boxWidth
             validator: RegularExpressionValidator { regularExpression: /-?[0-9]{0,10}/ }
             textFromValue: (v, locale) => String(v)
             valueFromText: (t, locale) => parseInt(t) || 0
@@ -149,13 +156,19 @@ ColumnLayout {
             visible: ed.type === "bytes" || (ed.type === "integer" && !ed.fitsSpinBox)
             text: ed.value
             selectByMouse: true
-            implicitWidth: 130
+            Layout.preferredWidth: ed.boxWidth
             onAccepted: ed.submit(text)
             ToolTip.visible: hovered
             ToolTip.text: qsTr("%1 (K, M, G suffixes; Enter applies)").arg(ed.rangeText)
             ToolTip.delay: 600
         }
-        Label { visible: ed.unit.length > 0 && ed.type !== "choice" && ed.type !== "boolean"; text: ed.unit; opacity: 0.7 }
+        Label {
+            objectName: "unit_" + ed.address
+            visible: ed.unit.length > 0 && ed.type !== "choice" && ed.type !== "boolean"
+            text: ed.unit
+            opacity: 0.7
+            Layout.minimumWidth: Math.ceil(unitMetrics.advanceWidth)
+        }
     }
     Label {
         objectName: "error_" + ed.address

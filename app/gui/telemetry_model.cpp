@@ -114,7 +114,9 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     row["writeBandwidth"] = dt > 0 ? double(m.write_bytes) / dt : 0.0;
     row["errors"] = qulonglong(m.errors);
     members_.push_back(row);
-    line("share", i, shortName(m.name)).points.push_back({t, share});
+    // No read in the window: no share to draw (0 % for every member would
+    // be a false point, and pull the legend's mean down).
+    if (all_reads) line("share", i, shortName(m.name)).points.push_back({t, share});
     line("pending", i, shortName(m.name)).points.push_back({t, pending});
   }
   line("bandwidth", 0, "read").points.push_back({t, s.array.read_bw_bytes / 1e6});

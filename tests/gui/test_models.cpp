@@ -82,6 +82,7 @@ class ModelsTest : public QObject {
  private slots:
   void sharesFollowTheScriptedReads();
   void sharesAreSmoothedOverHalfASecond();
+  void sharesOnlyWhereThereWereReads();
   void eventsBecomeMarksAndSectionsAreGeneric();
   void historyIsTrimmed();
   void tunablesModelChecksRangesFromTheRegistry();
@@ -128,6 +129,24 @@ void ModelsTest::sharesAreSmoothedOverHalfASecond() {
   QCOMPARE(int(model.lines("share")[0].points.size()), 20);
 }
 
+// An interval with no read in the smoothing window has no share (0 / 0):
+// no point, rather than 0 % for every member, which drew both lines at 0
+// and pulled the legend's means down (the demo's read 71 % + 13 %).
+void ModelsTest::sharesOnlyWhereThereWereReads() {
+  Scripted s;
+  TelemetryModel model;
+  for (int i = 0; i < 10; ++i) model.addSample(s.step({0, 0}, 50));
+  QVERIFY(model.lines("share").empty() || model.lines("share")[0].points.empty());
+  for (int i = 0; i < 10; ++i) model.addSample(s.step({30, 10}, 50));
+  QCOMPARE(int(model.lines("share")[0].points.size()), 10);
+  TimeChart share;
+  share.setModel(&model);
+  share.setMetric("share");
+  share.setLegendStat("mean");
+  QCOMPARE(share.legendFigure(0), 75.0);
+  QCOMPARE(share.legendFigure(1), 25.0);
+}
+
 void ModelsTest::eventsBecomeMarksAndSectionsAreGeneric() {
   Scripted s;
   s.src.raid5 = true;
@@ -172,9 +191,10 @@ void ModelsTest::historyIsTrimmed() {
     s.t_ns = uint64_t(i) * 1'000'000'000;
     model.addSample(s);
   }
-  // Kept: t >= 400 - 300 = 100 s: samples 100..400.
-  QCOMPARE(int(model.lines("share")[0].points.size()), 301);
-  QCOMPARE(model.lines("share")[0].points.front().x(), 100.0);
+  // Kept: t >= 400 - 300 = 100 s: samples 100..400 (the pending depth:
+  // these samples have no reads, so no share).
+  QCOMPARE(int(model.lines("pending")[0].points.size()), 301);
+  QCOMPARE(model.lines("pending")[0].points.front().x(), 100.0);
 }
 
 void ModelsTest::tunablesModelChecksRangesFromTheRegistry() {

@@ -190,6 +190,20 @@ Item {
             spinEditor.value = "8"
         }
 
+        // Sliders, boxes and units in columns: a count's spin box and a
+        // size's text field end the same distance from the editor's right
+        // edge, and so do their sliders.
+        function test_editorsLineUp() {
+            function fromRight(ed, name) {
+                const i = findByName(ed, name)
+                verify(i, name)
+                return ed.width - i.mapToItem(ed, i.width, 0).x
+            }
+            compare(fromRight(spinEditor, "slider_queue_limit"), fromRight(bytesEditor, "slider_rd1/io_opt"))
+            compare(fromRight(spinEditor, "editor_queue_limit"), fromRight(bytesEditor, "editor_rd1/io_opt"))
+            compare(findByName(spinEditor, "editor_queue_limit").width, findByName(bytesEditor, "editor_rd1/io_opt").width)
+        }
+
         function test_sliderSpansTheRegistryRange() {
             // A short integer range: every value, from the registry's ends.
             const lin = findByName(spinEditor, "slider_queue_limit")
