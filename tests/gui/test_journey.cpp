@@ -407,6 +407,15 @@ void JourneyTest::memberInUseIsRefused() {
   showPage("arrays");
   const QString fresh = dir_.path() + "/k1.img";
   typeInto("membersEditor", dir_.path() + "/j0.img\n" + fresh);
+  {
+    // The table lists every path typed at once, one not described yet as
+    // such (k1.img was left out until 400 ms after the typing).
+    const QVariantList rows = item("candidateGrid")->property("rows").toList();
+    QCOMPARE(rows.size(), 2);
+    QCOMPARE(rows[1].toMap()["path"].toString(), fresh);
+    QVERIFY2(rows[1].toMap()["pending"].toBool() || rows[1].toMap()["note"].toString() == "new image file",
+             qPrintable(rows[1].toMap()["note"].toString()));
+  }
   const QByteArray head = fileHead(dir_.path() + "/j0.img");  // where a new superblock would go
   click("createButton");
   QQuickItem* msg = item("createMessage");
