@@ -1,5 +1,6 @@
 // The members: colour, name, emulated disk, state, read share now (bar),
-// pending depth and bandwidth, from the telemetry model's latest sample.
+// pending depth and bandwidth, from the telemetry model's latest sample
+// (share, pending and bandwidth over the same last half second).
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -61,6 +62,6 @@ Card {
     Component { id: shareLabel; Label { text: m.share.toFixed(1) + " %" } }
     Component {
         id: pendingLabel
-        Label { text: m.avgPending.toFixed(1) + " · " + Theme.bandwidth(m.readBandwidth + m.writeBandwidth) }
+        Label { text: m.avgPending.toFixed(1) + " · " + Theme.bandwidth(m.bandwidth) }
     }
 }

@@ -122,7 +122,13 @@ void ModelsTest::sharesAreSmoothedOverHalfASecond() {
   // 20th only all-b ones: 0 % / 100 %.
   for (int i = 0; i < 20; ++i) {
     model.addSample(s.step(i < 10 ? std::vector<uint64_t>{10, 0} : std::vector<uint64_t>{0, 10}, 50));
-    if (i == 14) QCOMPARE(model.members()[0].toMap()["share"].toDouble(), 50.0);
+    if (i == 14) {
+      QCOMPARE(model.members()[0].toMap()["share"].toDouble(), 50.0);
+      // The bandwidth beside the share covers the same half second: a's
+      // five samples of 10 MiB over 0.5 s, though it read nothing in the newest.
+      QCOMPARE(model.members()[0].toMap()["bandwidth"].toDouble(), 5 * 10.0 * (1 << 20) / 0.5);
+      QCOMPARE(model.members()[1].toMap()["bandwidth"].toDouble(), 5 * 10.0 * (1 << 20) / 0.5);
+    }
   }
   QCOMPARE(model.members()[0].toMap()["share"].toDouble(), 0.0);
   QCOMPARE(model.members()[1].toMap()["share"].toDouble(), 100.0);
