@@ -198,15 +198,18 @@ ScrollView {
                     }
                 }
                 // The candidates: what each path is, before anything is written.
-                // Only the paths still typed: the description comes 400 ms
-                // after the typing (and not while a task runs), and a path
-                // edited away showed in the table until then.
+                // Every path typed, in order, and only those: the description
+                // comes 400 ms after the typing (and not while a task runs),
+                // so a path not described yet says so ("checking…") rather
+                // than being left out (a Create clicked at once showed the
+                // refusal beside a table missing the new file).
                 GridLayout {
                     id: candidateGrid
                     objectName: "candidateGrid"
                     readonly property var rows: {
-                        const typed = membersText.text.split("\n").map(s => s.trim())
-                        return arrays.candidates.filter(c => typed.indexOf(c.path) >= 0)
+                        const typed = page.memberPaths().filter((p, i, all) => all.indexOf(p) === i)
+                        return typed.map(p => arrays.candidates.find(c => c.path === p)
+                                              || { path: p, pending: true, exists: false, note: qsTr("checking…") })
                     }
                     columns: 5
                     columnSpacing: 16
@@ -221,6 +224,7 @@ ScrollView {
                             readonly property var c: candidateGrid.rows[Math.floor(index / 5)]
                             readonly property int col: index % 5
                             text: col === 0 ? c.path
+                                  : c.pending && col < 4 ? ""
                                   : col === 1 ? (c.exists ? Theme.mebibytes(c.size)
                                                         : (isNaN(Theme.parseSize(sizeField.text)) ? sizeField.text
                                                                                                    : Theme.mebibytes(Theme.parseSize(sizeField.text))))
@@ -228,6 +232,7 @@ ScrollView {
                                   : col === 3 ? (c.exists ? (c.ioOpt > 0 ? c.ioOpt + " B" : qsTr("none")) : "–")
                                   : c.note
                             color: col === 4 && c.exists && c.note.length > 0 ? Theme.negative : pal.windowText
+                            opacity: c.pending && col === 4 ? 0.6 : 1
                             font.family: col === 0 ? "monospace" : Qt.application.font.family
                         }
                     }

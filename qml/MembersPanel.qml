@@ -1,5 +1,6 @@
 // The members: colour, name, emulated disk, state, read share now (bar),
-// pending depth and bandwidth, from the telemetry model's latest sample.
+// pending depth and bandwidth, from the telemetry model's latest sample
+// (share, pending and bandwidth over the same last half second).
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -26,7 +27,7 @@ Card {
             Layout.fillWidth: true
             columns: 6
             columnSpacing: 14
-            rowSpacing: 4
+            rowSpacing: Theme.memberRowSpacing
             Repeater {
                 model: ["", qsTr("Member"), qsTr("Emulates"), qsTr("State"), qsTr("Read share"), qsTr("Pending · bandwidth")]
                 Label { text: modelData; opacity: 0.7; font.pointSize: Qt.application.font.pointSize * 0.9 }
@@ -38,13 +39,16 @@ Card {
                     readonly property int col: index % 6
                     readonly property var m: panel.members[row]
                     Layout.fillWidth: col === 1
+                    // The row's height (the name centred in it): as the
+                    // Tune page's per-member editors, one member a row.
+                    Layout.preferredHeight: col === 1 ? Theme.memberRowHeight : -1
                     sourceComponent: [swatch, nameLabel, profileLabel, stateBadge, shareLabel, pendingLabel][col]
                 }
             }
         }
     }
     Component { id: swatch; Rectangle { width: 12; height: 12; radius: 3; color: Theme.memberColor(row) } }
-    Component { id: nameLabel; Label { text: m.name; elide: Text.ElideMiddle; ToolTip.visible: nh.hovered; ToolTip.text: m.path; HoverHandler { id: nh } } }
+    Component { id: nameLabel; Label { objectName: "memberName_" + row; text: m.name; elide: Text.ElideMiddle; verticalAlignment: Text.AlignVCenter; ToolTip.visible: nh.hovered; ToolTip.text: m.path; HoverHandler { id: nh } } }
     Component { id: profileLabel; Label { text: panel.profiles[row] || "none"; opacity: 0.85 } }
     Component {
         id: stateBadge
@@ -58,6 +62,6 @@ Card {
     Component { id: shareLabel; Label { text: m.share.toFixed(1) + " %" } }
     Component {
         id: pendingLabel
-        Label { text: m.avgPending.toFixed(1) + " · " + Theme.bandwidth(m.readBandwidth + m.writeBandwidth) }
+        Label { text: m.avgPending.toFixed(1) + " · " + Theme.bandwidth(m.bandwidth) }
     }
 }

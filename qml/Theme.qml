@@ -11,6 +11,11 @@ QtObject {
     readonly property color markColor: "#f67400"
     readonly property int spacing: 10
     readonly property int radius: 5
+    // One row per member, alike wherever members are listed (the
+    // dashboard's Members card, the Tune page's per-member editors): at
+    // least this tall (a control's height), this far apart.
+    readonly property int memberRowHeight: 28
+    readonly property int memberRowSpacing: 4
 
     // Human figures: "412 MB/s", "12.3 k", "4.20 ms" ("–" when unknown).
     function bandwidth(bytesPerSecond) {

@@ -6,7 +6,9 @@
 // on a running workload shows at once; the box beside it takes an exact
 // value. A value is checked against the
 // registry's range before anything is set; a refusal is shown under the
-// editor and nothing changes. `applyValue` does the setting and returns ""
+// editor and nothing changes. The refusal stays while it applies: it goes
+// once a valid value is applied or chosen again here, or once the tunable
+// changes (set by anyone: another page, a run, the engine). `applyValue` does the setting and returns ""
 // or the message (LiveSession.setTunable).
 import QtQuick
 import QtQuick.Controls
@@ -24,6 +26,10 @@ ColumnLayout {
     property string rangeText
     property var applyValue: function(address, text) { return "" }
     property string error
+    property string refusedAt        // `value` when the refusal was made
+    // The tunable changed since the refusal (a model refresh giving the
+    // same value again is no change): the refusal no longer applies.
+    onValueChanged: if (error.length > 0 && value !== refusedAt) error = ""
     readonly property bool fitsSpinBox: type === "integer" && minimum >= -2147483647 && maximum <= 2147483647
     readonly property bool numeric: (type === "integer" || type === "bytes") && maximum > minimum
     // The slider's positions: every integer of a short range, else the
@@ -54,12 +60,24 @@ ColumnLayout {
         return String(v)
     }
     spacing: 2
+    // The value box and the unit take the same width in every editor, so
+    // the sliders, boxes and units of the Tune page's cards stand in
+    // columns (a spin box was 10 px narrower than a size field, "bytes"
+    // narrower than "requests": every slider started elsewhere).
+    readonly property int boxWidth: 130
+    TextMetrics { id: unitMetrics; text: "requests" }
 
     // Checks and sets `text`; keeps the message when refused.
     function submit(text) {
         const msg = applyValue(address, text)
-        error = msg
+        refuse(msg)
         return msg
+    }
+    // Shows `msg` ("" clears), against the value it was made at; also for
+    // a refusal that comes later (the engine's, LiveSession.tunableFailed).
+    function refuse(msg) {
+        refusedAt = value
+        error = msg
     }
 
     RowLayout {
@@ -78,7 +96,9 @@ ColumnLayout {
             // Applied once let go (or at each arrow key): one change, one
             // mark on the dashboard's time axis, not one per pixel dragged.
             function apply() {
-                if (String(chosen) === ed.value) return
+                // The current value chosen again: valid, nothing to set,
+                // and a refusal of another value no longer applies.
+                if (String(chosen) === ed.value) { ed.error = ""; return }
                 ed.submit(String(chosen))
                 value = Qt.binding(() => ed.stopIndex(Number(ed.value) || 0))
             }
@@ -119,6 +139,7 @@ ColumnLayout {
             from: -2147483647
             to: 2147483647
             value: parseInt(ed.value) || 0
+            Layout.preferredWidth: ed.boxWidth
             validator: RegularExpressionValidator { regularExpression: /-?[0-9]{0,10}/ }
             textFromValue: (v, locale) => String(v)
             valueFromText: (t, locale) => parseInt(t) || 0
@@ -135,13 +156,19 @@ ColumnLayout {
             visible: ed.type === "bytes" || (ed.type === "integer" && !ed.fitsSpinBox)
             text: ed.value
             selectByMouse: true
-            implicitWidth: 130
+            Layout.preferredWidth: ed.boxWidth
             onAccepted: ed.submit(text)
             ToolTip.visible: hovered
             ToolTip.text: qsTr("%1 (K, M, G suffixes; Enter applies)").arg(ed.rangeText)
             ToolTip.delay: 600
         }
-        Label { visible: ed.unit.length > 0 && ed.type !== "choice" && ed.type !== "boolean"; text: ed.unit; opacity: 0.7 }
+        Label {
+            objectName: "unit_" + ed.address
+            visible: ed.unit.length > 0 && ed.type !== "choice" && ed.type !== "boolean"
+            text: ed.unit
+            opacity: 0.7
+            Layout.minimumWidth: Math.ceil(unitMetrics.advanceWidth)
+        }
     }
     Label {
         objectName: "error_" + ed.address

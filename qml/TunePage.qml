@@ -12,6 +12,19 @@ ColumnLayout {
     property LiveSession session
     spacing: Theme.spacing
     SystemPalette { id: pal }
+    // Every editor row as tall as the tallest editor (a switch is taller
+    // than a text field), and never less than the dashboard's member rows:
+    // the per-member rows are evenly spaced in every card, as the Members
+    // card spaces its rows.
+    readonly property real editorRowHeight: Math.max(Theme.memberRowHeight, probeSwitch.implicitHeight, probeCombo.implicitHeight,
+                                                     probeField.implicitHeight, probeSpin.implicitHeight)
+    Item {
+        visible: false  // measures only: out of the layout
+        Switch { id: probeSwitch; text: qsTr("off") }
+        ComboBox { id: probeCombo }
+        TextField { id: probeField }
+        SpinBox { id: probeSpin }
+    }
 
     RowLayout {
         Layout.fillWidth: true
@@ -89,9 +102,12 @@ ColumnLayout {
                 ColumnLayout {
                     id: editors
                     Layout.alignment: Qt.AlignTop | Qt.AlignRight
+                    spacing: Theme.memberRowSpacing
                     Repeater {
                         model: row.perMember ? row.values.length : 1
                         RowLayout {
+                            objectName: "editorRow_" + editor.address
+                            Layout.minimumHeight: page.editorRowHeight
                             spacing: 6
                             Rectangle {
                                 visible: row.perMember
@@ -100,6 +116,7 @@ ColumnLayout {
                             }
                             Label { visible: row.perMember; text: "rd" + index; font.family: "monospace" }
                             TunableEditor {
+                                id: editor
                                 address: row.perMember ? "rd" + index + "/" + row.name : row.name
                                 type: row.type
                                 minimum: row.minimum
@@ -109,6 +126,13 @@ ColumnLayout {
                                 value: row.values[index] || ""
                                 rangeText: row.rangeText
                                 applyValue: (a, t) => page.session.setTunable(a, t)
+                                // The engine refused a value the range check let through.
+                                Connections {
+                                    target: page.session
+                                    function onTunableFailed(name, message) {
+                                        if (name === editor.address) editor.refuse(message)
+                                    }
+                                }
                             }
                         }
                     }

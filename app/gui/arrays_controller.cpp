@@ -276,7 +276,7 @@ bool ArraysController::onArray(const QString& name, Work work) {
             t = task_;
           }
           joinWorker();
-          worker_ = std::thread([this, t] { follow(t); });
+          worker_ = std::thread([this, t] { finished(waitFor(t), {}); });
         });
     return true;
   }
@@ -303,24 +303,27 @@ bool ArraysController::onArray(const QString& name, Work work) {
       task_ = *t;
     }
     if (cancel_) (*t)->cancel();
-    follow(*t);
+    rs::Status st = waitFor(*t);
     (void)(*arr)->close();
+    // Described once closed (a repair's writes leave it active until then).
+    finished(st, LiveSession::describeState(**arr));
   });
   return true;
 }
 
-// Worker thread: waits for the task, then reports on the GUI thread.
-void ArraysController::follow(io::TaskHandle task) {
+rs::Status ArraysController::waitFor(io::TaskHandle task) {
   rs::Status st = task ? task->wait() : rs::Status{};
-  {
-    std::lock_guard lock(mutex_);
-    task_.reset();
-  }
+  std::lock_guard lock(mutex_);
+  task_.reset();
+  return st;
+}
+
+void ArraysController::finished(rs::Status st, QString state) {
   const bool cancelled = !st && st.error().code == Errc::cancelled;
   const QString err = st ? QString() : engineError(st.error());
   QMetaObject::invokeMethod(
       this,
-      [this, cancelled, err] {
+      [this, cancelled, err, state] {
         if (cancelled)
           setStatus(Cancelled, tr("%1 cancelled").arg(task_name_));
         else if (!err.isEmpty())
@@ -332,7 +335,20 @@ void ArraysController::follow(io::TaskHandle task) {
           std::lock_guard lock(mutex_);
           std::swap(after, members_after_);
         }
-        if (err.isEmpty() && !cancelled && !after.isEmpty() && session_) session_->replaceMembers(after);
+        if (!err.isEmpty() || cancelled) after.clear();
+        // The header says what the array is now, whatever the outcome (a
+        // cancelled rebuild leaves it degraded, a Fail makes it so).
+        if (session_) {
+          session_->arrayChanged(after, state);
+          if (state.isEmpty() && session_->running()) {
+            QPointer<LiveSession> s = session_;
+            session_->withArray(
+                [](raid::Array* a) { return a ? LiveSession::describeState(*a) : QString(); },
+                [s](const QString& now) {
+                  if (s) s->arrayChanged({}, now);
+                });
+          }
+        }
         progress_ = cancelled || !err.isEmpty() ? progress_ : 1;
         emit progressChanged();
       },

@@ -83,7 +83,11 @@ class ArraysController : public QObject {
   // Runs `work` on the session's array (a run holds it) or on an array
   // assembled for it on the worker thread, follows the task it returns.
   bool onArray(const QString& name, Work work);
-  void follow(io::TaskHandle task);
+  // Worker thread: waits for `task`, then reports on the GUI thread with
+  // `state` (LiveSession::describeState of the array after it; "" when a
+  // run holds the array, which is then asked).
+  rs::Status waitFor(io::TaskHandle task);
+  void finished(rs::Status st, QString state);
   void joinWorker();
 
   QPointer<LiveSession> session_;

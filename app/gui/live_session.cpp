@@ -123,11 +123,29 @@ void LiveSession::setStatus(Status s, const QString& text, const QString& error)
   emit progressChanged();
 }
 
-QString LiveSession::describeArray() const {
-  if (members_.isEmpty()) return tr("No array open");
+QString LiveSession::describeState(const raid::Array& a) {
+  return QStringLiteral("%1 of %2 members, %3 MiB, %4")
+      .arg(QString::fromLatin1(a.level().name))
+      .arg(a.raid_disks())
+      .arg(a.size_bytes() >> 20)
+      .arg(QString::fromStdString(a.state_text()));
+}
+
+void LiveSession::composeArrayText() {
   QStringList names;
   for (const auto& m : members_) names << QFileInfo(m).fileName();
-  return tr("%1 members: %2").arg(members_.size()).arg(names.join(", "));
+  if (demo_) {
+    // The demo keeps its own words; its state once known (degraded after a Fail).
+    array_text_ = tr("Demo: RAID1 of two image files, emulated as %1 and %2")
+                      .arg(QString::fromLatin1(kDemoProfiles[0]), QString::fromLatin1(kDemoProfiles[1]));
+    if (!state_.isEmpty()) array_text_ += QStringLiteral(" (%1)").arg(state_.section(", ", 2, -1));
+  } else if (members_.isEmpty()) {
+    array_text_ = tr("No array open");
+  } else if (state_.isEmpty()) {  // not opened yet
+    array_text_ = tr("%1 members: %2").arg(members_.size()).arg(names.join(", "));
+  } else {
+    array_text_ = state_ + ": " + names.join(", ");
+  }
 }
 
 void LiveSession::openArray(const QStringList& members) {
@@ -136,7 +154,8 @@ void LiveSession::openArray(const QStringList& members) {
   if (members != members_) overrides_.clear();
   members_ = members;
   demo_ = false;
-  array_text_ = describeArray();
+  state_.clear();
+  composeArrayText();
   emit membersChanged();
   if (members_.isEmpty()) {
     setStatus(Idle, tr("No array open"));
@@ -151,11 +170,12 @@ void LiveSession::openArray(const QStringList& members) {
   beginRun(std::move(r), nullptr);
 }
 
-void LiveSession::replaceMembers(const QStringList& members) {
-  if (members == members_) return;
-  members_ = members;
-  if (!demo_) array_text_ = describeArray();
-  emit membersChanged();
+void LiveSession::arrayChanged(const QStringList& members, const QString& state) {
+  if (!members.isEmpty()) members_ = members;
+  if (!state.isEmpty()) state_ = state;
+  const QString before = array_text_;
+  composeArrayText();
+  if (!members.isEmpty() || array_text_ != before) emit membersChanged();
 }
 
 void LiveSession::openDemo() {
@@ -165,8 +185,8 @@ void LiveSession::openDemo() {
   if (m != members_) overrides_.clear();
   members_ = m;
   demo_ = true;
-  array_text_ = tr("Demo: RAID1 of two image files, emulated as %1 and %2")
-                    .arg(QString::fromLatin1(kDemoProfiles[0]), QString::fromLatin1(kDemoProfiles[1]));
+  state_.clear();
+  composeArrayText();
   emit membersChanged();
   // The demo's disks are tunables like any other: remembered, so a later run keeps them.
   for (int i = 0; i < 2; ++i) remember("rd" + std::to_string(i) + "/device_profile", kDemoProfiles[i]);
@@ -221,12 +241,7 @@ bool LiveSession::beginRun(RunRequest request, std::function<void(const RunRepor
           tick();  // the tail sample
           timer_.stop();
           if (!report.tunables.empty()) tunables_.refresh(std::move(report.tunables));
-          if (!report.array_text.isEmpty() && !demo_) {
-            QStringList names;
-            for (const auto& m : members_) names << QFileInfo(m).fileName();
-            array_text_ = report.array_text + ": " + names.join(", ");
-            emit membersChanged();
-          }
+          if (!report.array_text.isEmpty()) arrayChanged({}, report.array_text);
           if (inspect && report.ok)
             setStatus(Idle, tr("Ready"));
           else if (report.ok || report.cancelled)
@@ -451,12 +466,7 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
     return rep;
   }
   std::shared_ptr<workload::BenchSession> session(std::move(*opened));
-  if (raid::Array* a = session->array())
-    rep.array_text = QStringLiteral("%1 of %2 members, %3 MiB, %4")
-                         .arg(QString::fromLatin1(a->level().name))
-                         .arg(a->raid_disks())
-                         .arg(a->size_bytes() >> 20)
-                         .arg(QString::fromStdString(a->state_text()));
+  if (raid::Array* a = session->array()) rep.array_text = describeState(*a);
   std::vector<std::pair<std::string, std::string>> restore;
   for (const auto& [name, value] : req.set) {
     auto before = session->tunables()->get(name);
@@ -469,6 +479,7 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
   if (req.inspect_only) {
     rep.tunables = session->tunables()->list();
     if (rs::Status st = session->close(); !st) rep.error = QString::fromStdString(st.error().message);
+    if (raid::Array* a = session->array()) rep.array_text = describeState(*a);  // as closed: clean
     rep.ok = rep.error.isEmpty();
     return rep;
   }
@@ -516,6 +527,8 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
   for (auto it = restore.rbegin(); it != restore.rend(); ++it) (void)session->tunables()->set(it->first, it->second);
   rep.tunables = session->tunables()->list();
   if (rs::Status st = session->close(); !st) notes.warnings.push_back(st.error().message);
+  // As the run leaves it (a member failed meanwhile, closed clean), not as it opened.
+  if (raid::Array* a = session->array()) rep.array_text = describeState(*a);
   session.reset();
 
   uint64_t all = 0;

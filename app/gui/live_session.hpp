@@ -124,9 +124,14 @@ class LiveSession : public QObject {
   Q_INVOKABLE void openDemo();
   // Uses these members from now on (stops what runs); nothing is started.
   Q_INVOKABLE void openArray(const QStringList& members);
-  // The same array with another member list (a member added in place of a
-  // failed one): used from the next run on; a run going on is left alone.
-  void replaceMembers(const QStringList& members);
+  // The open array changed (a task ended, a member failed or was added):
+  // `members` (empty: unchanged) is its member list from the next run on (a
+  // run going on is left alone), `state` its description now
+  // (describeState), shown in place of the old one.
+  void arrayChanged(const QStringList& members, const QString& state);
+  // "raid1 of 2 members, 63 MiB, clean": the array as it is now (any thread
+  // that may use the array).
+  static QString describeState(const raid::Array& array);
   // Starts a live (time based, until Stop) workload: "seqread", "randread",
   // "seqwrite", "mixed".
   Q_INVOKABLE void start(const QString& workload = QStringLiteral("seqread"));
@@ -163,13 +168,15 @@ class LiveSession : public QObject {
   void tick();
   void joinRun();
   void remember(const std::string& name, const std::string& value);
-  QString describeArray() const;
+  // arrayText from the members' names and state_ (the last description).
+  void composeArrayText();
   // The run thread's body.
   RunReport runOnThread(RunRequest request, bool prepare_demo);
   rs::Status prepareDemo();
 
   Status status_ = Idle;
   QString error_, status_text_, array_text_, workload_name_, demo_dir_;
+  QString state_;  // describeState() of the array when last seen ("" before)
   double progress_ = -1;
   QStringList members_;
   int refresh_hz_ = 20;

@@ -78,19 +78,22 @@ void TelemetryModel::take(const telemetry::Sample& s) {
   last_ = s.array;
 
   // Sliding window for shares and pending depths.
-  Window w{t, {}, {}, dt};
+  Window w{t, {}, {}, {}, dt};
   for (const auto& m : s.members) {
     w.reads.push_back(m.reads);
     w.pending_time.push_back(m.avg_pending * dt);
+    w.bytes.push_back(m.read_bytes + m.write_bytes);
   }
   window_.push_back(std::move(w));
   while (window_.size() > 1 && t - window_.front().t >= kSmoothingSeconds) window_.pop_front();
   std::vector<uint64_t> reads(n, 0);
   std::vector<double> pending_time(n, 0);
+  std::vector<uint64_t> bytes(n, 0);
   double seconds = 0;
   for (const auto& x : window_) {
     if (x.reads.size() != n) continue;  // the member set changed: older entries do not add up
-    for (size_t i = 0; i < n; ++i) reads[i] += x.reads[i], pending_time[i] += x.pending_time[i];
+    for (size_t i = 0; i < n; ++i)
+      reads[i] += x.reads[i], pending_time[i] += x.pending_time[i], bytes[i] += x.bytes[i];
     seconds += x.seconds;
   }
   uint64_t all_reads = 0;
@@ -112,9 +115,14 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     row["avgPending"] = pending;
     row["readBandwidth"] = dt > 0 ? double(m.read_bytes) / dt : 0.0;
     row["writeBandwidth"] = dt > 0 ? double(m.write_bytes) / dt : 0.0;
+    // Over the shares' window, as the Members panel shows it beside the
+    // share (the newest interval's read 0 MB/s beside a 32 % share).
+    row["bandwidth"] = seconds > 0 ? double(bytes[i]) / seconds : 0.0;
     row["errors"] = qulonglong(m.errors);
     members_.push_back(row);
-    line("share", i, shortName(m.name)).points.push_back({t, share});
+    // No read in the window: no share to draw (0 % for every member would
+    // be a false point, and pull the legend's mean down).
+    if (all_reads) line("share", i, shortName(m.name)).points.push_back({t, share});
     line("pending", i, shortName(m.name)).points.push_back({t, pending});
   }
   line("bandwidth", 0, "read").points.push_back({t, s.array.read_bw_bytes / 1e6});

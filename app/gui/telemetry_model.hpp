@@ -116,6 +116,7 @@ class TelemetryModel : public QObject {
     double t;
     std::vector<uint64_t> reads;
     std::vector<double> pending_time;
+    std::vector<uint64_t> bytes;  // read + written
     double seconds;
   };
   std::deque<Window> window_;

@@ -260,17 +260,22 @@ void TimeChart::paint(QPainter* p) {
   if (show_marks_ && model_) {
     QPen markPen(mark_, 1.2, Qt::DashLine);
     markPen.setCosmetic(true);
-    double lastLabelRight = -1e9;
+    // Each label in the first of three rows where it clears the label
+    // before it (two changes seconds apart on a narrow chart: the second
+    // was a dashed line with no name); none when no row has room.
+    double rowRight[3] = {-1e9, -1e9, -1e9};
     for (const auto& m : model_->marks()) {
       if (m.t < t0 || m.t > t1) continue;
       const double x = X(m.t);
       p->setPen(markPen);
       p->drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
       const QString text = fm.elidedText(m.label, Qt::ElideRight, std::max(60.0, plot.right() - x - 4));
-      if (x + 3 > lastLabelRight) {
+      for (int row = 0; row < 3; ++row) {
+        if (x + 3 <= rowRight[row]) continue;
         p->setPen(mark_);
-        p->drawText(QPointF(x + 3, plot.top() + fm.ascent() + 1), text);
-        lastLabelRight = x + 3 + fm.horizontalAdvance(text) + 6;
+        p->drawText(QPointF(x + 3, plot.top() + fm.ascent() + 1 + row * (fm.height() + 1)), text);
+        rowRight[row] = x + 3 + fm.horizontalAdvance(text) + 6;
+        break;
       }
     }
   }

@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -206,10 +207,26 @@ void ControllersTest::beforeAfterComparesAndKeepsResults() {
 void ControllersTest::failAddRepairAsTasks() {
   const QStringList before = session_->members();
   QCOMPARE(before.size(), 2);
-  // Fail member 1: recorded in the superblocks (the array assembles degraded).
+  // The header: the array as the last run left it (md's words for its state).
+  const QRegularExpression clean01(R"(^raid1 of 2 members, \d+ MiB, clean: m0\.img, m1\.img$)");
+  QVERIFY2(clean01.match(session_->arrayText()).hasMatch(), qPrintable(session_->arrayText()));
+  // Fail member 1 while a read runs (the task runs on the live array):
+  // recorded in the superblocks (the array assembles degraded), and the
+  // header says degraded at once, not at the next run.
+  session_->start("seqread");
+  QTRY_VERIFY_WITH_TIMEOUT(session_->running() && session_->telemetry()->sampleCount() > 2, 30000);
   QVERIFY(arrays_->failMember(1));
   QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
   QCOMPARE(arrays_->status(), ArraysController::Done);
+  QTRY_VERIFY2_WITH_TIMEOUT(session_->arrayText().contains(", degraded: m0.img, m1.img"),
+                            qPrintable(session_->arrayText()), 5000);
+  QVERIFY(session_->running());
+  session_->stop();
+  QTRY_COMPARE_WITH_TIMEOUT(session_->status(), LiveSession::Stopped, 20000);
+  QVERIFY2(QRegularExpression(R"(^raid1 of 2 members, \d+ MiB, clean, degraded: m0\.img, m1\.img$)")
+               .match(session_->arrayText())
+               .hasMatch(),
+           qPrintable(session_->arrayText()));
   {
     auto arr = rs::raid::Array::assemble(rs::levels::builtin(),
                                          {before[0].toStdString(), before[1].toStdString()}, {});
@@ -227,6 +244,9 @@ void ControllersTest::failAddRepairAsTasks() {
   QVERIFY2(arrays_->status() == ArraysController::Done, qPrintable(arrays_->errorString()));
   QCOMPARE(arrays_->progress(), 1.0);
   QCOMPARE(session_->members(), (QStringList{before[0], path("m2.img")}));
+  // The header: the rebuilt array as it is, not a bare member count.
+  const QRegularExpression clean02(R"(^raid1 of 2 members, \d+ MiB, clean: m0\.img, m2\.img$)");
+  QVERIFY2(clean02.match(session_->arrayText()).hasMatch(), qPrintable(session_->arrayText()));
   {
     auto arr = rs::raid::Array::assemble(rs::levels::builtin(),
                                          {before[0].toStdString(), path("m2.img").toStdString()}, {});
@@ -240,6 +260,7 @@ void ControllersTest::failAddRepairAsTasks() {
   QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 60000);
   QVERIFY2(arrays_->status() == ArraysController::Done, qPrintable(arrays_->errorString()));
   QVERIFY2(arrays_->message().contains("Repair"), qPrintable(arrays_->message()));
+  QVERIFY2(clean02.match(session_->arrayText()).hasMatch(), qPrintable(session_->arrayText()));
 }
 
 void ControllersTest::memberWithSuperblockIsRefused() {

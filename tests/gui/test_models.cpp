@@ -82,6 +82,7 @@ class ModelsTest : public QObject {
  private slots:
   void sharesFollowTheScriptedReads();
   void sharesAreSmoothedOverHalfASecond();
+  void sharesOnlyWhereThereWereReads();
   void eventsBecomeMarksAndSectionsAreGeneric();
   void historyIsTrimmed();
   void tunablesModelChecksRangesFromTheRegistry();
@@ -89,6 +90,7 @@ class ModelsTest : public QObject {
   void chartAxisCeiling();
   void tilesAndLegendsSayTheirWindows();
   void denseSeriesDrawALineOverALightBand();
+  void closeMarksAreAllLabelled();
 };
 
 void ModelsTest::sharesFollowTheScriptedReads() {
@@ -121,11 +123,35 @@ void ModelsTest::sharesAreSmoothedOverHalfASecond() {
   // 20th only all-b ones: 0 % / 100 %.
   for (int i = 0; i < 20; ++i) {
     model.addSample(s.step(i < 10 ? std::vector<uint64_t>{10, 0} : std::vector<uint64_t>{0, 10}, 50));
-    if (i == 14) QCOMPARE(model.members()[0].toMap()["share"].toDouble(), 50.0);
+    if (i == 14) {
+      QCOMPARE(model.members()[0].toMap()["share"].toDouble(), 50.0);
+      // The bandwidth beside the share covers the same half second: a's
+      // five samples of 10 MiB over 0.5 s, though it read nothing in the newest.
+      QCOMPARE(model.members()[0].toMap()["bandwidth"].toDouble(), 5 * 10.0 * (1 << 20) / 0.5);
+      QCOMPARE(model.members()[1].toMap()["bandwidth"].toDouble(), 5 * 10.0 * (1 << 20) / 0.5);
+    }
   }
   QCOMPARE(model.members()[0].toMap()["share"].toDouble(), 0.0);
   QCOMPARE(model.members()[1].toMap()["share"].toDouble(), 100.0);
   QCOMPARE(int(model.lines("share")[0].points.size()), 20);
+}
+
+// An interval with no read in the smoothing window has no share (0 / 0):
+// no point, rather than 0 % for every member, which drew both lines at 0
+// and pulled the legend's means down (the demo's read 71 % + 13 %).
+void ModelsTest::sharesOnlyWhereThereWereReads() {
+  Scripted s;
+  TelemetryModel model;
+  for (int i = 0; i < 10; ++i) model.addSample(s.step({0, 0}, 50));
+  QVERIFY(model.lines("share").empty() || model.lines("share")[0].points.empty());
+  for (int i = 0; i < 10; ++i) model.addSample(s.step({30, 10}, 50));
+  QCOMPARE(int(model.lines("share")[0].points.size()), 10);
+  TimeChart share;
+  share.setModel(&model);
+  share.setMetric("share");
+  share.setLegendStat("mean");
+  QCOMPARE(share.legendFigure(0), 75.0);
+  QCOMPARE(share.legendFigure(1), 25.0);
 }
 
 void ModelsTest::eventsBecomeMarksAndSectionsAreGeneric() {
@@ -172,9 +198,10 @@ void ModelsTest::historyIsTrimmed() {
     s.t_ns = uint64_t(i) * 1'000'000'000;
     model.addSample(s);
   }
-  // Kept: t >= 400 - 300 = 100 s: samples 100..400.
-  QCOMPARE(int(model.lines("share")[0].points.size()), 301);
-  QCOMPARE(model.lines("share")[0].points.front().x(), 100.0);
+  // Kept: t >= 400 - 300 = 100 s: samples 100..400 (the pending depth:
+  // these samples have no reads, so no share).
+  QCOMPARE(int(model.lines("pending")[0].points.size()), 301);
+  QCOMPARE(model.lines("pending")[0].points.front().x(), 100.0);
 }
 
 void ModelsTest::tunablesModelChecksRangesFromTheRegistry() {
@@ -376,6 +403,54 @@ void ModelsTest::denseSeriesDrawALineOverALightBand() {
   // newest end, where the mean has only older columns to take in).
   QVERIFY2(widestLine > 0 && widestLine <= 16, qPrintable(QString::number(widestLine)));
   QVERIFY2(tallestBand >= 100, qPrintable(QString::number(tallestBand)));
+}
+
+// Two changes 5 s apart on a dashboard-wide 60 s chart: the second label
+// would overlap the first, and goes on a row below rather than being left
+// out (the dashboard showed min_contig_read's mark as a bare dashed line).
+void ModelsTest::closeMarksAreAllLabelled() {
+  const QColor mark(0, 0xff, 0), background(Qt::white);
+  // Label pixels (green text, antialiased into white) off the dashed lines.
+  auto labelPixels = [&](int marks) {
+    TelemetryModel model;
+    feed(
+        model, 300, [](int) { return 2.0; }, [](int) { return 3.0; }, [](int) { return 100.0; });
+    model.addMark(4, "read_policy=md-rr");
+    if (marks > 1) model.addMark(9, "min_contig_read=131072");
+    TimeChart chart;
+    chart.setModel(&model);
+    chart.setMetric("bandwidth");
+    chart.setMarkColor(mark);
+    chart.setBackgroundColor(background);
+    chart.setColors({QColor(Qt::black), QColor(Qt::black)});
+    chart.setSize(QSizeF(330, 220));
+    QImage img(330, 220, QImage::Format_ARGB32);
+    img.fill(background);
+    {
+      QPainter p(&img);
+      chart.paint(&p);
+    }
+    if (qEnvironmentVariableIsSet("RAIDSCOPE_ARTIFACTS"))
+      img.save(qEnvironmentVariable("RAIDSCOPE_ARTIFACTS") + QString("/chart-marks-%1.png").arg(marks));
+    auto green = [&](int x, int y) {
+      const QColor c = img.pixelColor(x, y);
+      return c.green() - c.red() > 40 && std::abs(c.red() - c.blue()) < 6;  // not the greys of text and grid
+    };
+    std::vector<int> column(size_t(img.width()), 0);
+    for (int x = 0; x < img.width(); ++x)
+      for (int y = 0; y < img.height(); ++y) column[size_t(x)] += green(x, y);
+    int n = 0;
+    for (int x = 0; x < img.width(); ++x) {
+      bool line = false;  // a dashed line's column or beside one (antialiased)
+      for (int d = -2; d <= 2; ++d) line |= x + d >= 0 && x + d < img.width() && column[size_t(x + d)] > 60;
+      if (!line) n += column[size_t(x)];
+    }
+    return n;
+  };
+  const int one = labelPixels(1), two = labelPixels(2);
+  qInfo("label pixels: one mark %d, two marks %d", one, two);
+  QVERIFY2(one > 50, "the first label is drawn");
+  QVERIFY2(two > one * 3 / 2, "the second label is drawn too");
 }
 
 // Painting needs a QGuiApplication (fonts); offscreen unless told otherwise.

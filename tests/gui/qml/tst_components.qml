@@ -156,6 +156,54 @@ Item {
             compare(spinEditor.error, "")
         }
 
+        // A refusal stays while it applies (the same value given again by a
+        // model refresh) and goes once it does not: the tunable changed (by
+        // anyone), or a valid value applied or chosen on the slider.
+        function test_refusalGoesOnceItNoLongerApplies() {
+            const spin = findByName(spinEditor, "editor_queue_limit")
+            const lin = findByName(spinEditor, "slider_queue_limit")
+            function refuse999() {
+                spin.forceActiveFocus()
+                spin.contentItem.selectAll()
+                keyClick(Qt.Key_9); keyClick(Qt.Key_9); keyClick(Qt.Key_9)
+                keyClick(Qt.Key_Return)
+                verify(spinEditor.error.indexOf("999") >= 0, spinEditor.error)
+            }
+            refuse999()
+            spinEditor.value = "8"  // a refresh: the same value
+            verify(spinEditor.error.length > 0, "kept while it applies")
+            verify(findByName(spinEditor, "error_queue_limit"))
+            spinEditor.value = "16"  // set elsewhere
+            compare(spinEditor.error, "")
+            verify(!findByName(spinEditor, "error_queue_limit"), "the message is gone")
+            refuse999()
+            lin.forceActiveFocus()
+            keyClick(Qt.Key_Right)  // a valid value through the other control
+            compare(spinEditor.error, "")
+            refuse999()
+            // The slider let go on the current value: nothing to set, and
+            // the refusal of 999 no longer stands.
+            root.applied = []
+            mouseClick(lin.handle, lin.handle.width / 2, lin.handle.height / 2)
+            compare(root.applied, [])
+            compare(spinEditor.error, "")
+            spinEditor.value = "8"
+        }
+
+        // Sliders, boxes and units in columns: a count's spin box and a
+        // size's text field end the same distance from the editor's right
+        // edge, and so do their sliders.
+        function test_editorsLineUp() {
+            function fromRight(ed, name) {
+                const i = findByName(ed, name)
+                verify(i, name)
+                return ed.width - i.mapToItem(ed, i.width, 0).x
+            }
+            compare(fromRight(spinEditor, "slider_queue_limit"), fromRight(bytesEditor, "slider_rd1/io_opt"))
+            compare(fromRight(spinEditor, "editor_queue_limit"), fromRight(bytesEditor, "editor_rd1/io_opt"))
+            compare(findByName(spinEditor, "editor_queue_limit").width, findByName(bytesEditor, "editor_rd1/io_opt").width)
+        }
+
         function test_sliderSpansTheRegistryRange() {
             // A short integer range: every value, from the registry's ends.
             const lin = findByName(spinEditor, "slider_queue_limit")
