@@ -210,6 +210,23 @@ void JourneyTest::initTestCase() {
 
 void JourneyTest::createArray() {
   showPage("arrays");
+  {
+    // With no array open, Check is disabled and must look it: its text
+    // lighter than enabled text (Main.qml's palette.buttonText binding set
+    // the disabled group too: every disabled button read as enabled).
+    const QImage img = window_->grabWindow();
+    auto darkest = [&](const QString& name) {
+      QQuickItem* i = item(name);
+      const QRectF r = i->mapRectToScene(QRectF(0, 0, i->width(), i->height()));
+      int lowest = 255;
+      for (int y = int(r.top()) + 3; y < int(r.bottom()) - 3; ++y)
+        for (int x = int(r.left()) + 3; x < int(r.right()) - 3; ++x) lowest = std::min(lowest, qGray(img.pixel(x, y)));
+      return lowest;
+    };
+    QVERIFY(!item("checkButton")->isEnabled() && item("openButton") && item("nav_tune"));
+    const int disabled = darkest("checkButton"), enabled = darkest("nav_tune");
+    QVERIFY2(disabled > enabled + 60, qPrintable(QString("darkest grey: disabled %1, enabled %2").arg(disabled).arg(enabled)));
+  }
   typeInto("membersEditor", dir_.path() + "/j0.img\n" + dir_.path() + "/j1.img");
   typeInto("sizeField", "64M");
   QTest::qWait(600);  // the candidates are described as one types
