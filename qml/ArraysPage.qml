@@ -72,6 +72,9 @@ ScrollView {
                     SpinBox {
                         id: failSlot
                         objectName: "failSlotBox"
+                        // A slot number: two digits and the arrows, not
+                        // Fusion's 140 px default.
+                        implicitWidth: 88
                         from: 0
                         to: Math.max(0, (page.session ? page.session.members.length : 1) - 1)
                     }

@@ -465,6 +465,7 @@ void JourneyTest::failAddRepairFromTheArraysPage() {
   const QString j0 = dir_.path() + "/j0.img", j2 = dir_.path() + "/j2.img";
   // Fail member 1 (its slot stepped up in the spin box).
   QQuickItem* slot = item("failSlotBox");
+  QVERIFY2(slot->width() <= 100, qPrintable(QString::number(slot->width())));  // sized for a slot number
   slot->forceActiveFocus();
   QTest::keyClick(window_, Qt::Key_Up);
   QCOMPARE(slot->property("value").toInt(), 1);
