@@ -482,6 +482,7 @@ void JourneyTest::failAddRepairFromTheArraysPage() {
   QTRY_VERIFY_WITH_TIMEOUT(arrays->status() != ArraysController::Working, 60000);
   QVERIFY2(arrays->status() == ArraysController::Done, qPrintable(arrays->errorString()));
   QCOMPARE(session_->members(), (QStringList{j0, j2}));
+  QCOMPARE(item("addPathField")->property("text").toString(), QString());  // a member now: not offered again
   const QRegularExpression rebuilt(R"(^raid1 of 2 members, \d+ MiB, clean: j0\.img, j2\.img$)");
   QVERIFY2(rebuilt.match(header()).hasMatch(), qPrintable(header()));
   // Repair on the rebuilt array, as a task with its progress bar.
