@@ -72,6 +72,9 @@ ScrollView {
                     SpinBox {
                         id: failSlot
                         objectName: "failSlotBox"
+                        // A slot number: two digits and the arrows, not
+                        // Fusion's 140 px default.
+                        implicitWidth: 88
                         from: 0
                         to: Math.max(0, (page.session ? page.session.members.length : 1) - 1)
                     }
@@ -88,12 +91,23 @@ ScrollView {
                         placeholderText: qsTr("new member path")
                         implicitWidth: 260
                         selectByMouse: true
+                        // Emptied once the add finished: the path is a member
+                        // now (kept when the add failed or was cancelled).
+                        property bool adding: false
+                        Connections {
+                            target: arrays
+                            function onStatusChanged() {
+                                if (!addPath.adding || arrays.working) return
+                                if (arrays.status === ArraysController.Done) addPath.clear()
+                                addPath.adding = false
+                            }
+                        }
                     }
                     Button {
                         objectName: "addButton"
                         text: qsTr("Add")
                         enabled: !arrays.working && addPath.text.length > 0
-                        onClicked: arrays.addMember(addPath.text, sizeField.text)
+                        onClicked: addPath.adding = arrays.addMember(addPath.text, sizeField.text)
                         ToolTip.visible: hovered; ToolTip.text: qsTr("Put it in the first missing or faulty slot and rebuild onto it"); ToolTip.delay: 600
                     }
                 }

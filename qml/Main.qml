@@ -31,12 +31,18 @@ ApplicationWindow {
     // The controls follow the application's palette (the desktop's, or
     // --color-scheme's) in every role they draw with.
     palette.window: pal.window
-    palette.windowText: pal.windowText
+    // The text roles group by group: a binding of the whole role
+    // (palette.buttonText) sets the disabled group too, each time it is
+    // evaluated, and disabled controls then read as enabled.
+    palette.active.windowText: pal.windowText
+    palette.inactive.windowText: pal.windowText
     palette.base: pal.base
     palette.alternateBase: pal.alternateBase
-    palette.text: pal.text
+    palette.active.text: pal.text
+    palette.inactive.text: pal.text
     palette.button: pal.button
-    palette.buttonText: pal.buttonText
+    palette.active.buttonText: pal.buttonText
+    palette.inactive.buttonText: pal.buttonText
     palette.highlight: pal.highlight
     palette.highlightedText: pal.highlightedText
     palette.light: pal.light

@@ -157,6 +157,8 @@ ColumnLayout {
             text: ed.value
             selectByMouse: true
             Layout.preferredWidth: ed.boxWidth
+            // Figures placed as the spin boxes above and below it place theirs.
+            horizontalAlignment: spin.contentItem.horizontalAlignment
             onAccepted: ed.submit(text)
             ToolTip.visible: hovered
             ToolTip.text: qsTr("%1 (K, M, G suffixes; Enter applies)").arg(ed.rangeText)

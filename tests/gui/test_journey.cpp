@@ -210,6 +210,23 @@ void JourneyTest::initTestCase() {
 
 void JourneyTest::createArray() {
   showPage("arrays");
+  {
+    // With no array open, Check is disabled and must look it: its text
+    // lighter than enabled text (Main.qml's palette.buttonText binding set
+    // the disabled group too: every disabled button read as enabled).
+    const QImage img = window_->grabWindow();
+    auto darkest = [&](const QString& name) {
+      QQuickItem* i = item(name);
+      const QRectF r = i->mapRectToScene(QRectF(0, 0, i->width(), i->height()));
+      int lowest = 255;
+      for (int y = int(r.top()) + 3; y < int(r.bottom()) - 3; ++y)
+        for (int x = int(r.left()) + 3; x < int(r.right()) - 3; ++x) lowest = std::min(lowest, qGray(img.pixel(x, y)));
+      return lowest;
+    };
+    QVERIFY(!item("checkButton")->isEnabled() && item("openButton") && item("nav_tune"));
+    const int disabled = darkest("checkButton"), enabled = darkest("nav_tune");
+    QVERIFY2(disabled > enabled + 60, qPrintable(QString("darkest grey: disabled %1, enabled %2").arg(disabled).arg(enabled)));
+  }
   typeInto("membersEditor", dir_.path() + "/j0.img\n" + dir_.path() + "/j1.img");
   typeInto("sizeField", "64M");
   QTest::qWait(600);  // the candidates are described as one types
@@ -448,6 +465,7 @@ void JourneyTest::failAddRepairFromTheArraysPage() {
   const QString j0 = dir_.path() + "/j0.img", j2 = dir_.path() + "/j2.img";
   // Fail member 1 (its slot stepped up in the spin box).
   QQuickItem* slot = item("failSlotBox");
+  QVERIFY2(slot->width() <= 100, qPrintable(QString::number(slot->width())));  // sized for a slot number
   slot->forceActiveFocus();
   QTest::keyClick(window_, Qt::Key_Up);
   QCOMPARE(slot->property("value").toInt(), 1);
@@ -464,6 +482,7 @@ void JourneyTest::failAddRepairFromTheArraysPage() {
   QTRY_VERIFY_WITH_TIMEOUT(arrays->status() != ArraysController::Working, 60000);
   QVERIFY2(arrays->status() == ArraysController::Done, qPrintable(arrays->errorString()));
   QCOMPARE(session_->members(), (QStringList{j0, j2}));
+  QCOMPARE(item("addPathField")->property("text").toString(), QString());  // a member now: not offered again
   const QRegularExpression rebuilt(R"(^raid1 of 2 members, \d+ MiB, clean: j0\.img, j2\.img$)");
   QVERIFY2(rebuilt.match(header()).hasMatch(), qPrintable(header()));
   // Repair on the rebuilt array, as a task with its progress bar.

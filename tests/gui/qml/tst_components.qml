@@ -202,6 +202,9 @@ Item {
             compare(fromRight(spinEditor, "slider_queue_limit"), fromRight(bytesEditor, "slider_rd1/io_opt"))
             compare(fromRight(spinEditor, "editor_queue_limit"), fromRight(bytesEditor, "editor_rd1/io_opt"))
             compare(findByName(spinEditor, "editor_queue_limit").width, findByName(bytesEditor, "editor_rd1/io_opt").width)
+            // Their figures aligned alike (the spin box centred them, the field left).
+            compare(findByName(bytesEditor, "editor_rd1/io_opt").horizontalAlignment,
+                    findByName(spinEditor, "editor_queue_limit").contentItem.horizontalAlignment)
         }
 
         function test_sliderSpansTheRegistryRange() {
