@@ -36,7 +36,7 @@ TEST_CASE("zbd zones: writes go to the write pointer, a full zone is reset, read
   ZbdZones::Options o;
   o.zone_size = kZone;
   ZbdZones zones(4 * kZone, o);
-  const int me = 0, other = 0;
+  const int me = 0, other = 0;  // two jobs: only their addresses matter
   bool reset = false;
 
   // Nothing written yet: a read finds no zone with data.
@@ -73,11 +73,11 @@ TEST_CASE("zbd zones: writes go to the write pointer, a full zone is reset, read
   // The zone is held by this I/O: another job must wait for it.
   uint64_t o2 = kZone + 4096;
   uint32_t l2 = 4096;
-  CHECK(zones.adjust(&other + 1, req(1), o2, l2, &reset) == ZbdZones::Verdict::busy);
+  CHECK(zones.adjust(&other, req(1), o2, l2, &reset) == ZbdZones::Verdict::busy);
   zones.release(&me, off);
-  CHECK(zones.adjust(&other + 1, req(1), o2, l2, &reset) == ZbdZones::Verdict::accept);
+  CHECK(zones.adjust(&other, req(1), o2, l2, &reset) == ZbdZones::Verdict::accept);
   CHECK(o2 == kZone + (64 << 10));
-  zones.release(&other + 1, o2);
+  zones.release(&other, o2);
 
   // A random trim of an empty zone resets the nearest zone with data.
   off = 0;
