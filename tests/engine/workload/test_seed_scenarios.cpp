@@ -2,8 +2,8 @@
 // scenario row runs with the policy before and after the seed's patch, and
 // every bandwidth the seed publishes must come out within 10 % (or inside the
 // band a rounded figure stands for), every read share within 5 points. The
-// seed figures below are copied from the seed texts in shared/seeds/, not
-// from the scenario files, and checked against them.
+// seed figures below are copied from the seeds' own texts (the kernel patches
+// README lists), not from the scenario files, and checked against them.
 #include <sys/wait.h>
 
 #include <algorithm>
