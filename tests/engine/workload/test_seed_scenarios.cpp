@@ -191,8 +191,8 @@ TEST_CASE("the scenario files carry the seeds' own figures", "[scenario]") {
   size_t rows = 0;
   for (auto& sc : list_scenarios(kScenarioDirs))
     for (auto& r : sc.rows)
-      rows += r.seed.before_bw || r.seed.after_bw || !r.seed.before_share.empty() || !r.seed.after_share.empty() ||
-              r.seed.before_range.second || r.seed.after_range.second;
+      rows += r.seed.before_bw || r.seed.after_bw || !r.seed.before_share.empty() ||
+              !r.seed.after_share.empty() || r.seed.before_range.second || r.seed.after_range.second;
   CHECK(rows == kSeedRows.size());
 }
 
