@@ -342,11 +342,10 @@ void ArraysController::finished(rs::Status st, QString state) {
           session_->arrayChanged(after, state);
           if (state.isEmpty() && session_->running()) {
             QPointer<LiveSession> s = session_;
-            session_->withArray(
-                [](raid::Array* a) { return a ? LiveSession::describeState(*a) : QString(); },
-                [s](const QString& now) {
-                  if (s) s->arrayChanged({}, now);
-                });
+            session_->withArray([](raid::Array* a) { return a ? LiveSession::describeState(*a) : QString(); },
+                                [s](const QString& now) {
+                                  if (s) s->arrayChanged({}, now);
+                                });
           }
         }
         progress_ = cancelled || !err.isEmpty() ? progress_ : 1;

@@ -198,7 +198,8 @@ QString TelemetryModel::intervalText() const {
   if (!(interval_ms_ > 0)) return {};
   // To 10 ms: the intervals jitter around the sampler's period (47, 50,
   // 53 ms at 20 Hz) and the caption would flicker with them.
-  if (interval_ms_ < 1000) return tr("last %1 ms").arg(std::max<long>(10, 10 * std::lround(interval_ms_ / 10)));
+  if (interval_ms_ < 1000)
+    return tr("last %1 ms").arg(std::max<long>(10, 10 * std::lround(interval_ms_ / 10)));
   return tr("last %1 s").arg(interval_ms_ / 1000, 0, 'f', 1);
 }
 

@@ -138,7 +138,8 @@ double TimeChart::legendFigure(int line) const {
   const double t0 = span().first;
   double sum = 0, peak = 0;
   int n = 0;
-  for (auto it = pts.rbegin(); it != pts.rend() && it->x() >= t0; ++it) sum += it->y(), peak = std::max(peak, it->y()), ++n;
+  for (auto it = pts.rbegin(); it != pts.rend() && it->x() >= t0; ++it)
+    sum += it->y(), peak = std::max(peak, it->y()), ++n;
   if (n == 0) return 0;
   return legend_stat_ == "peak" ? peak : sum / n;
 }
@@ -147,7 +148,8 @@ QString TimeChart::legendText(int line) const {
   if (!model_) return {};
   const auto& lines = model_->lines(metric_);
   if (line < 0 || size_t(line) >= lines.size()) return {};
-  return lines[size_t(line)].name + ": " + tickLabel(legendFigure(line)) + (unit_.isEmpty() ? QString() : " " + unit_);
+  return lines[size_t(line)].name + ": " + tickLabel(legendFigure(line)) +
+         (unit_.isEmpty() ? QString() : " " + unit_);
 }
 
 double TimeChart::niceCeiling(double max) {

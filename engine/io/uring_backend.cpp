@@ -80,12 +80,14 @@ int UringBackend::register_buffer(void* base, size_t bytes) {
   // RLIMIT_MEMLOCK gets a refusal, and the region is used the usual way.
   if (!base || bytes == 0 || bytes > (size_t{1} << 30)) return -1;
   if (buffer_table_ == BufferTable::untried)
-    buffer_table_ = io_uring_register_buffers_sparse(&ring_, kBufferTableSize) == 0 ? BufferTable::registered
-                                                                                  : BufferTable::unavailable;
+    buffer_table_ = io_uring_register_buffers_sparse(&ring_, kBufferTableSize) == 0
+                        ? BufferTable::registered
+                        : BufferTable::unavailable;
   if (buffer_table_ != BufferTable::registered) return -1;
   int index = 0;
-  while (index < int(kBufferTableSize) &&
-         std::any_of(buffers_.begin(), buffers_.end(), [&](const BufferRegion& r) { return r.index == index; }))
+  while (
+      index < int(kBufferTableSize) &&
+      std::any_of(buffers_.begin(), buffers_.end(), [&](const BufferRegion& r) { return r.index == index; }))
     ++index;
   if (index == int(kBufferTableSize)) return -1;
   iovec iov{base, bytes};
@@ -96,7 +98,8 @@ int UringBackend::register_buffer(void* base, size_t bytes) {
 }
 
 void UringBackend::unregister_buffer(int handle) {
-  auto it = std::find_if(buffers_.begin(), buffers_.end(), [&](const BufferRegion& r) { return r.index == handle; });
+  auto it = std::find_if(buffers_.begin(), buffers_.end(),
+                         [&](const BufferRegion& r) { return r.index == handle; });
   if (it == buffers_.end()) return;
   // An empty entry clears the slot; requests still in flight keep the old
   // mapping until they complete.

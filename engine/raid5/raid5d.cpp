@@ -179,7 +179,8 @@ Raid5Personality::Batch* Raid5Personality::take_pass_locked() {
     h->writing.swap(h->towrite);
     h->reading.swap(h->toread);
     h->round_bios.swap(h->bios);
-    const int written = int(std::count_if(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; }));
+    const int written =
+        int(std::count_if(h->writing.begin(), h->writing.end(), [](uint8_t* p) { return p; }));
     queues_.io_started(*id);
     if (written == dd) queues_.full_write_started(*id);
     io::IoContext* ctx = &h->round_bios.front()->port->context();

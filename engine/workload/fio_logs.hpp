@@ -48,7 +48,8 @@ class JobLogs {
     uint64_t bytes = 0, ios = 0;
     uint64_t lat_sum[3] = {0, 0, 0};  // lat, clat, slat
   };
-  void line(FILE* f, uint64_t ms, uint64_t value, int ddir, uint32_t bs, uint64_t offset, uint16_t ioprio = 0);
+  void line(FILE* f, uint64_t ms, uint64_t value, int ddir, uint32_t bs, uint64_t offset,
+            uint16_t ioprio = 0);
   void close_windows_until(uint64_t at_ns);
 
   FILE* lat_[3] = {nullptr, nullptr, nullptr};  // lat, clat, slat

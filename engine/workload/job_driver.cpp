@@ -102,7 +102,8 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       words[i] = x;
     }
   }
-  if (target_.registers_buffers()) buffers_handle_ = backend_.register_buffer(buffers_.data(), buffers_.size());
+  if (target_.registers_buffers())
+    buffers_handle_ = backend_.register_buffer(buffers_.data(), buffers_.size());
   if (does_write(job.rw) && BufferContents::wanted(job)) contents_.emplace(job, seed_);
   if (verifying_job_) written_.assign((job.size / job.bs[kDdirWrite] + 63) / 64, 0);
   out_.jobname = job.name;

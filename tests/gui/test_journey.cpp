@@ -7,18 +7,19 @@
 // page while it runs: the share chart moves from one-sided to balanced.
 // Screenshots of every page go to $RAIDSCOPE_ARTIFACTS (checked not blank;
 // the dashboard's two moments checked to differ).
+#include <QtQml/qqmlextensionplugin.h>
+
 #include <QApplication>
 #include <QDeadlineTimer>
 #include <QDir>
-#include <QTimer>
-#include <QWidget>
 #include <QImage>
 #include <QQmlApplicationEngine>
 #include <QQuickItem>
 #include <QQuickStyle>
 #include <QQuickWindow>
 #include <QTemporaryDir>
-#include <QtQml/qqmlextensionplugin.h>
+#include <QTimer>
+#include <QWidget>
 #include <QtTest>
 #include <cmath>
 #include <functional>
@@ -220,12 +221,14 @@ void JourneyTest::createArray() {
       const QRectF r = i->mapRectToScene(QRectF(0, 0, i->width(), i->height()));
       int lowest = 255;
       for (int y = int(r.top()) + 3; y < int(r.bottom()) - 3; ++y)
-        for (int x = int(r.left()) + 3; x < int(r.right()) - 3; ++x) lowest = std::min(lowest, qGray(img.pixel(x, y)));
+        for (int x = int(r.left()) + 3; x < int(r.right()) - 3; ++x)
+          lowest = std::min(lowest, qGray(img.pixel(x, y)));
       return lowest;
     };
     QVERIFY(!item("checkButton")->isEnabled() && item("openButton") && item("nav_tune"));
     const int disabled = darkest("checkButton"), enabled = darkest("nav_tune");
-    QVERIFY2(disabled > enabled + 60, qPrintable(QString("darkest grey: disabled %1, enabled %2").arg(disabled).arg(enabled)));
+    QVERIFY2(disabled > enabled + 60,
+             qPrintable(QString("darkest grey: disabled %1, enabled %2").arg(disabled).arg(enabled)));
   }
   typeInto("membersEditor", dir_.path() + "/j0.img\n" + dir_.path() + "/j1.img");
   typeInto("sizeField", "64M");
@@ -264,7 +267,8 @@ void JourneyTest::beforeAfterRatio() {
   chooseInCombo("changeBox", "read_policy");
   // "to" starts on another value than "from": a before/after of one value
   // twice is never what is meant.
-  QTRY_VERIFY(item("afterBox")->property("currentText").toString() != item("beforeBox")->property("currentText").toString());
+  QTRY_VERIFY(item("afterBox")->property("currentText").toString() !=
+              item("beforeBox")->property("currentText").toString());
   chooseInCombo("beforeBox", "md-legacy");
   chooseInCombo("afterBox", "md-rr");
   QQuickItem* secs = item("secondsBox");
@@ -388,7 +392,9 @@ void JourneyTest::policyChangeMovesTheShares() {
   showPage("tune");
   for (const char* name : {"write_mostly", "io_opt", "rotational", "device_profile"}) {
     const double p = pitch(QString("editorRow_rd0/%1").arg(name), QString("editorRow_rd1/%1").arg(name));
-    QVERIFY2(p == memberPitch, qPrintable(QString("%1: rows %2 px apart, the Members card's %3").arg(name).arg(p).arg(memberPitch)));
+    QVERIFY2(
+        p == memberPitch,
+        qPrintable(QString("%1: rows %2 px apart, the Members card's %3").arg(name).arg(p).arg(memberPitch)));
   }
   showPage("dashboard");
   const double moved = fractionDiffering(first, second);
@@ -442,7 +448,8 @@ void JourneyTest::memberInUseIsRefused() {
   const QString text = msg->property("text").toString();
   QVERIFY2(text.contains("j0.img"), qPrintable(text));
   // The candidates table lists only what is typed now (j1.img was, before).
-  const QVariantList rows = item("candidateGrid") ? item("candidateGrid")->property("rows").toList() : QVariantList();
+  const QVariantList rows =
+      item("candidateGrid") ? item("candidateGrid")->property("rows").toList() : QVariantList();
   for (const QVariant& r : rows)
     QVERIFY2(!r.toMap()["path"].toString().endsWith("/j1.img"), "a path no longer typed is still described");
   QVERIFY(!QFile::exists(fresh));

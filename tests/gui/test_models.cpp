@@ -315,7 +315,9 @@ void ModelsTest::tilesAndLegendsSayTheirWindows() {
   // first 10 s, 400 MB/s after.
   feed(
       model, 1400, [](int) { return 2.0; },
-      [](int i) { return i == 100 ? 500.0 : i == 800 ? 124.0 : i == 1400 ? 82.3 : 20.0; },
+      [](int i) {
+        return i == 100 ? 500.0 : i == 800 ? 124.0 : i == 1400 ? 82.3 : 20.0;
+      },
       [](int i) { return i <= 200 ? 100.0 : 400.0; });
   QCOMPARE(model.intervalMs(), 50.0);
   QCOMPARE(model.intervalText(), QString("last 50 ms"));
@@ -350,7 +352,8 @@ void ModelsTest::tilesAndLegendsSayTheirWindows() {
   QCOMPARE(bandwidth.legendNote(), QString("legend: 60 s mean"));
   // Samples 200..1400 (1201): sample 200 at 100 MB/s, 1200 at 400 MB/s.
   const double mean = (100.0 + 1200 * 400.0) / 1201;
-  QVERIFY2(std::abs(bandwidth.legendFigure(0) - mean) < 1e-6, qPrintable(QString::number(bandwidth.legendFigure(0))));
+  QVERIFY2(std::abs(bandwidth.legendFigure(0) - mean) < 1e-6,
+           qPrintable(QString::number(bandwidth.legendFigure(0))));
   // The default legend is the newest sample, and says so.
   bandwidth.setLegendStat("newest");
   QCOMPARE(bandwidth.legendNote(), QString("legend: newest value"));
@@ -364,7 +367,8 @@ void ModelsTest::tilesAndLegendsSayTheirWindows() {
 void ModelsTest::denseSeriesDrawALineOverALightBand() {
   TelemetryModel model;
   feed(
-      model, 60, [](int i) { return i % 2 ? 10.0 : 90.0; }, [](int) { return 95.0; }, [](int) { return 0.0; });
+      model, 60, [](int i) { return i % 2 ? 10.0 : 90.0; }, [](int) { return 95.0; },
+      [](int) { return 0.0; });
   TimeChart chart;
   chart.setModel(&model);
   chart.setMetric("latency");
@@ -382,19 +386,23 @@ void ModelsTest::denseSeriesDrawALineOverALightBand() {
   // Pixels of the line's own colour and of the band (its colour faded into
   // the background: red on white stays red, lighter) per column.
   int columnsWithData = 0, widestLine = 0, tallestBand = 0;
-  if (qEnvironmentVariableIsSet("RAIDSCOPE_ARTIFACTS")) img.save(qEnvironmentVariable("RAIDSCOPE_ARTIFACTS") + "/chart-dense.png");
+  if (qEnvironmentVariableIsSet("RAIDSCOPE_ARTIFACTS"))
+    img.save(qEnvironmentVariable("RAIDSCOPE_ARTIFACTS") + "/chart-dense.png");
   for (int x = 0; x < img.width(); ++x) {
     int red = 0, band = 0;
     for (int y = 30; y < img.height() - 20; ++y) {
       const QColor c = img.pixelColor(x, y);
-      if (c == line) ++red;
-      else if (c.red() == 255 && c.green() > 100 && c.green() < 255 && std::abs(c.green() - c.blue()) < 4) ++band;
+      if (c == line)
+        ++red;
+      else if (c.red() == 255 && c.green() > 100 && c.green() < 255 && std::abs(c.green() - c.blue()) < 4)
+        ++band;
     }
     if (red || band) ++columnsWithData;
     widestLine = std::max(widestLine, red);
     tallestBand = std::max(tallestBand, band);
   }
-  qInfo("columns with data %d, most line pixels in a column %d, tallest band %d", columnsWithData, widestLine, tallestBand);
+  qInfo("columns with data %d, most line pixels in a column %d, tallest band %d", columnsWithData, widestLine,
+        tallestBand);
   QVERIFY2(columnsWithData >= 10, "the 3 s of data cover some columns");
   QVERIFY2(columnsWithData <= 30, "and only those");
   // The plot is about 170 px high: 10..90 spans about 136 px. A solid bar

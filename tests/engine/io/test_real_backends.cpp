@@ -190,7 +190,8 @@ TEST_CASE("pread/pwrite fallback backend: I/O queued before a member is replaced
   CHECK(c.result == -ENODEV);
 }
 
-TEST_CASE("io_uring backend: I/O into registered buffers reads and writes the right bytes", "[uring][needs-uring]") {
+TEST_CASE("io_uring backend: I/O into registered buffers reads and writes the right bytes",
+          "[uring][needs-uring]") {
   require_uring();
   TempFile file(8);
   std::string err;

@@ -98,8 +98,9 @@ TEST_CASE("raid5 with stripe_cache_size 17: writes larger than the cache wait fo
   CHECK(check_ok(*arr, false) == 0);
 }
 
-TEST_CASE("stripe cache: a column is evicted when its head is taken over or dropped, not when it goes inactive",
-          "[raid5][cache]") {
+TEST_CASE(
+    "stripe cache: a column is evicted when its head is taken over or dropped, not when it goes inactive",
+    "[raid5][cache]") {
   StripeCache c(4);
   c.set_capacity(2);
   StripeHead* a = c.get(100);

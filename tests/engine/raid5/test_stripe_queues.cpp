@@ -126,7 +126,8 @@ TEST_CASE("a stripe promoted off hold_list naturally steps bypass_count back", "
   CHECK(picks(q, 2) == "11 -");  // 3 > 1 -> 11, count 2
 }
 
-TEST_CASE("STRIPE_IO_STARTED stays set until the stripe is forgotten (md's init_stripe)", "[raid5][scheduler]") {
+TEST_CASE("STRIPE_IO_STARTED stays set until the stripe is forgotten (md's init_stripe)",
+          "[raid5][scheduler]") {
   // Stripe 10 on hold_list; 1 and 2 on handle_list, full writes in flight.
   StripeQueues q;
   q.set_bypass_threshold(4);

@@ -6,15 +6,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
-#include <fstream>
-#include <map>
-#include <sstream>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <vector>
 
 #include "../../common/temp_dir.hpp"
@@ -507,8 +507,10 @@ TEST_CASE("${VAR} and $ncpus in job files, as fio substitutes them", "[engines][
   CHECK(r.error.find("RS_TEST_BLOCK_SIZE} is not set") != std::string::npos);
 }
 
-TEST_CASE("a time based buffered job drops the region's cache each time it starts over (fio's loop_cache_invalidate)",
-          "[engines]") {
+TEST_CASE(
+    "a time based buffered job drops the region's cache each time it starts over (fio's "
+    "loop_cache_invalidate)",
+    "[engines]") {
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
   constexpr uint64_t kBytes = 8ull << 20;
@@ -592,9 +594,9 @@ TEST_CASE("think time spaces each job's issues: gaps of at least thinktime, IOPS
   // us, its IOPS at most 1000, and the depth never above 1 (a 4k read takes
   // far less than 1 ms here).
   const std::string log = dir.file("think.iolog");
-  auto jobs = jobs_from({"--name=t", "--ioengine=io_uring", "--iodepth=4", "--rw=randread", "--bs=4k",
-                         "--size=4m", "--number_ios=60", "--thinktime=1000", "--direct=1", "--numjobs=2",
-                         "--write_iolog=" + log});
+  auto jobs =
+      jobs_from({"--name=t", "--ioengine=io_uring", "--iodepth=4", "--rw=randread", "--bs=4k", "--size=4m",
+                 "--number_ios=60", "--thinktime=1000", "--direct=1", "--numjobs=2", "--write_iolog=" + log});
   auto out = run(jobs, *target);
   REQUIRE(out.results.jobs.size() == 2);
   for (const JobResults& j : out.results.jobs) {
@@ -645,8 +647,8 @@ TEST_CASE("a sync engine's think time spaces completions by thinktime, not more"
 
 TEST_CASE("gtod_reduce keeps no latency figures and no percentiles, as fio", "[engines]") {
   NullTarget target(64ull << 20);
-  auto reduced = jobs_from({"--ioengine=null", "--name=g", "--rw=randread", "--bs=4k", "--size=64m",
-                            "--gtod_reduce=1"});
+  auto reduced =
+      jobs_from({"--ioengine=null", "--name=g", "--rw=randread", "--bs=4k", "--size=64m", "--gtod_reduce=1"});
   auto out = run(reduced, target);
   const JobResults& j = out.results.jobs[0];
   CHECK(j.read.total_ios == 16384);  // 64 MiB / 4 KiB: every I/O counted
