@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bitset>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -84,11 +85,10 @@ int UringBackend::register_buffer(void* base, size_t bytes) {
                         ? BufferTable::registered
                         : BufferTable::unavailable;
   if (buffer_table_ != BufferTable::registered) return -1;
+  std::bitset<kBufferTableSize> used;
+  for (const BufferRegion& r : buffers_) used.set(size_t(r.index));
   int index = 0;
-  while (
-      index < int(kBufferTableSize) &&
-      std::any_of(buffers_.begin(), buffers_.end(), [&](const BufferRegion& r) { return r.index == index; }))
-    ++index;
+  while (index < int(kBufferTableSize) && used[size_t(index)]) ++index;
   if (index == int(kBufferTableSize)) return -1;
   iovec iov{base, bytes};
   if (io_uring_register_buffers_update_tag(&ring_, unsigned(index), &iov, nullptr, 1) != 1) return -1;
@@ -147,7 +147,7 @@ void UringBackend::queue(MemberIo& io) {
   }
   io_uring_sqe* sqe = next_sqe();
   int fd = fixed_files_ ? io.member : dev->fd();
-  const int buffer_index = buffers_.empty() ? -1 : fixed_buffer_index(io.buffer, io.length);
+  const int buffer_index = fixed_buffer_index(io.buffer, io.length);
   if (buffer_index >= 0) {
     if (io.write)
       io_uring_prep_write_fixed(sqe, fd, io.buffer, io.length, io.offset, buffer_index);
