@@ -42,8 +42,20 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
   else
     pattern_ = job.norandommap ? Pattern::uniform : Pattern::random_map;
 
-  if (bytewise_ && pattern_ == Pattern::random_map) pattern_ = Pattern::uniform;
   align_ = job.blockalign ? job.blockalign : std::min(job.bs[0], job.bs[1]);
+  if (bytewise_ && pattern_ == Pattern::random_map) {
+    // fio's map marks in units of the smallest bs: offsets must be drawn in
+    // those units (blockalign unset) and both directions must share them.
+    bool one_unit = job.zonesize == 0;
+    for (int d : {kDdirRead, kDdirWrite})
+      if ((d == kDdirRead ? does_read(rw_) : does_write(rw_)) && job.bs[d] != align_) one_unit = false;
+    if (one_unit && job.size / align_ > 0) {
+      map_unit_ = align_;
+      map_.reset(job.size / align_);
+    } else {
+      pattern_ = Pattern::uniform;
+    }
+  }
   shared_ = pattern_ != Pattern::sequential && job.bs[kDdirRead] == job.bs[kDdirWrite] && fixed_bs(job);
   for (int d : {kDdirRead, kDdirWrite}) {
     if (shared_ && d == kDdirWrite) continue;
@@ -57,7 +69,7 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
     if (s.blocks == 0)
       throw std::invalid_argument("job '" + job.name + "': bs " + std::to_string(s.bs) +
                                   " does not fit in size " + std::to_string(job.size));
-    if (pattern_ == Pattern::random_map) s.perm.reset(s.blocks, offset_rng_.next());
+    if (pattern_ == Pattern::random_map && !map_unit_) s.perm.reset(s.blocks, offset_rng_.next());
     if (pattern_ == Pattern::skewed)
       s.skew.emplace(job.random_distribution, s.blocks, job.distribution_param, job.distribution_center,
                      offset_rng_);
@@ -109,30 +121,44 @@ uint64_t OffsetGenerator::next_zoned(uint64_t slots) noexcept {
   return offset_rng_.below(slots);
 }
 
-uint32_t OffsetGenerator::next_length(Stream& s) noexcept {
+uint32_t OffsetGenerator::next_length(Stream& s, uint64_t max_len) noexcept {
   if (s.max_bs == s.bs) return s.bs;
+  max_len = std::max<uint64_t>(max_len, s.bs);
   uint64_t len = s.bs;
-  const double u = double(length_rng_.next() >> 11) / double(1ull << 53);  // [0, 1)
-  if (!s.split) {
-    len = s.bs + uint64_t(double(s.max_bs) * u);  // fio's formula, capped below
-  } else {
-    // Sorted by percent: the first whose running sum passes u wins.
-    unsigned sum = 0;
-    for (const auto& e : *s.split) {
-      if (!e.percent) continue;
-      len = e.bs;
-      sum += e.percent;
-      if (u * 100.0 < double(sum)) break;
+  do {
+    const double u = double(length_rng_.next() >> 11) / double(1ull << 53);  // [0, 1)
+    if (!s.split) {
+      len = s.bs + uint64_t(double(s.max_bs) * u);  // fio's formula, capped below
+    } else {
+      // Sorted by percent: the first whose running sum passes u, and that
+      // fits, wins.
+      unsigned sum = 0;
+      for (const auto& e : *s.split) {
+        if (!e.percent) continue;
+        len = e.bs;
+        sum += e.percent;
+        if (u * 100.0 < double(sum) && len <= max_len) break;
+      }
     }
-  }
-  if ((s.bs & (s.bs - 1)) == 0)
-    len &= ~uint64_t(s.bs - 1);
-  else
-    len -= len % s.bs;
-  if (len > s.max_bs) len = s.max_bs;
-  if (len < s.bs) len = s.bs;
-  if (len > region_size_) len = s.bs;
+    if ((s.bs & (s.bs - 1)) == 0)
+      len &= ~uint64_t(s.bs - 1);
+    else
+      len -= len % s.bs;
+    if (len > s.max_bs) len = s.max_bs;
+    if (len < s.bs) len = s.bs;
+    if (len > region_size_) len = s.bs;
+  } while (len > max_len);
   return uint32_t(len);
+}
+
+IoRequest OffsetGenerator::next_mapped(Stream& s, bool write) noexcept {
+  if (map_.full()) map_.clear();  // the next pass
+  uint64_t block = offset_rng_.below(map_.size());
+  if (map_.is_set(block)) block = map_.next_free(block);
+  uint64_t length = next_length(s, (map_.size() - block) * map_unit_);
+  const uint64_t units = (length + map_unit_ - 1) / map_unit_;
+  length = std::min(length, map_.set_run(block, units) * map_unit_);
+  return IoRequest{region_offset_ + block * map_unit_, uint32_t(length), write};
 }
 
 uint64_t OffsetGenerator::next_byte_offset(Stream& s, uint32_t length) noexcept {
@@ -197,6 +223,7 @@ IoRequest OffsetGenerator::next() noexcept {
       break;
   }
   Stream& s = streams_[shared_ ? kDdirRead : (write ? kDdirWrite : kDdirRead)];
+  if (map_unit_) return next_mapped(s, write);
   if (bytewise_) {
     const uint32_t length = next_length(s);
     return IoRequest{region_offset_ + next_byte_offset(s, length), length, write};

@@ -18,9 +18,14 @@
 // they differ each direction has its own, in its own bs.
 //
 //  - Variable block sizes (bsrange, bssplit): each I/O's length is drawn as
-//    fio's get_next_buflen draws it; random offsets are then uniform in
-//    min-bs units with the block inside the region (no random map).
-//    Sequential I/O continues where the last one ended.
+//    fio's get_next_buflen draws it, among the sizes that fit before the
+//    region's end. Random offsets are in min-bs units; with the random map
+//    (the default) a block already done moves on to the next free one and
+//    the I/O is cut short where it meets done blocks (fio's axmap and
+//    mark_random_map), so a pass does every byte once, ending in many
+//    short I/Os. With norandommap, or a blockalign other than the smallest
+//    bs, offsets are uniform. Sequential I/O continues where the last one
+//    ended.
 //  - zonemode=strided: offsets (sequential or random) inside the current
 //    zone of zonerange bytes; after zonesize bytes the zone moves by
 //    zonerange + zoneskip, back to the region's start past its end.
@@ -36,6 +41,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "workload/block_map.hpp"
 #include "workload/job_options.hpp"
 #include "workload/rand.hpp"
 #include "workload/skew_distribution.hpp"
@@ -82,7 +88,10 @@ class OffsetGenerator {
   uint64_t next_block(Stream& s) noexcept;
   // zoned: a zone by its access share, then a slot uniformly inside it.
   uint64_t next_zoned(uint64_t slots) noexcept;
-  uint32_t next_length(Stream& s) noexcept;
+  // At most max_len (>= s.bs): fio draws again until the size fits.
+  uint32_t next_length(Stream& s, uint64_t max_len = ~uint64_t{0}) noexcept;
+  // Variable sizes on the random map: the block, its length cut to the free run.
+  IoRequest next_mapped(Stream& s, bool write) noexcept;
   // Variable sizes or a sequence postfix: the offset, in bytes into the region.
   uint64_t next_byte_offset(Stream& s, uint32_t length) noexcept;
 
@@ -98,6 +107,8 @@ class OffsetGenerator {
   bool bytewise_;  // variable block sizes, a sequence postfix, or blockalign
   uint32_t align_ = 0;  // bytewise random offsets: multiples of this (blockalign, else the smallest bs)
   std::vector<JobOptions::Zone> zones_;
+  BlockMap map_;           // variable sizes with the random map: done blocks
+  uint32_t map_unit_ = 0;  // its block: the smallest bs (0: no map)
   bool shared_;  // both directions draw from streams_[0]
   std::array<Stream, 2> streams_;
   Rng offset_rng_;
