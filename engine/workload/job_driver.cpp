@@ -361,12 +361,22 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
       // no buffer contents: nothing is transferred
     } else if (io.write && contents_ && job_.verify == VerifyKind::none) {
       contents_->fill(io.buffer, io.length);
-    } else if (io.write && job_.verify != VerifyKind::none)
-      for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
-        verify_fill(job_.verify, chunk, len, offset, seed_, pattern());
-        return true;
-      });
-    else if (io.write && job_.scramble_buffers)
+    } else if (io.write && job_.verify != VerifyKind::none) {
+      const VerifyPattern p = pattern();
+      const uint32_t step = job_.verify_interval ? job_.verify_interval : io.length;
+      if (p.len && step % p.len == 0) {
+        fill_verify_pattern(io.buffer, io.length, p);
+        for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
+          verify_fill_header(job_.verify, chunk, len, offset, seed_);
+          return true;
+        });
+      } else {
+        for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
+          verify_fill(job_.verify, chunk, len, offset, seed_, p);
+          return true;
+        });
+      }
+    } else if (io.write && job_.scramble_buffers)
       scramble_block_stamps(io.buffer, io.length, io.offset, now);
     if (io.trim || !does_trim(job_.rw)) issued_bytes_ += r.length;
     const int d = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
@@ -380,7 +390,12 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     if (job_.thinktime.count() > 0) next_issue_ns_ = now + ns(job_.thinktime);
   }
   io.ioprio = io.trim ? prio_.job_ioprio() : prio_.pick(io.write ? kDdirWrite : kDdirRead, io.length);
-  io.issue_ns = now;
+  // fio stamps an I/O's start after get_io_u has filled its buffer: the
+  // fill (verify headers and checksums, fresh contents) is no part of its
+  // latency, whatever the engine.
+  const bool filled = io.write && !io.trim &&
+                      (contents_ || job_.verify != VerifyKind::none || job_.scramble_buffers);
+  io.issue_ns = filled ? now_ns() : now;
   io.served_by = -1;
   ++in_flight_;
   if (iolog_) {

@@ -247,12 +247,23 @@ void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offs
   assert(verify_block_len_ok(block_len));
   if (!verify_block_len_ok(block_len)) return;
   auto* b = static_cast<unsigned char*>(block);
-  const uint64_t key = payload_key(seed, offset);
   const uint32_t hl = verify_header_len(kind);
   if (pattern.len)
     fill_pattern(b, hl, block_len, pattern);
   else
-    fill_payload(b, hl, block_len, key);
+    fill_payload(b, hl, block_len, payload_key(seed, offset));
+  verify_fill_header(kind, block, block_len, offset, seed);
+}
+
+void fill_verify_pattern(void* block, uint32_t len, VerifyPattern pattern) noexcept {
+  if (pattern.len) fill_pattern(static_cast<unsigned char*>(block), 0, len, pattern);
+}
+
+void verify_fill_header(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed) noexcept {
+  assert(verify_block_len_ok(block_len));
+  if (!verify_block_len_ok(block_len)) return;
+  auto* b = static_cast<unsigned char*>(block);
+  const uint32_t hl = verify_header_len(kind);
   if (hl == 0) return;  // verify=0: payload only
 
   store(b + kOffMagic, kVerifyMagic);

@@ -102,6 +102,15 @@ struct VerifyPattern {
 void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed,
                  VerifyPattern pattern) noexcept;
 
+// The same in two steps, for a write cut into verify_interval blocks: the
+// pattern over the whole write once (fill_verify_pattern; byte p is
+// pattern[p % len], so when len divides the interval every block holds the
+// bytes verify_fill would give it), then each block's header, checksum
+// included (verify_fill_header). 128 pattern fills of 512 bytes cost more
+// than the write's own system call did.
+void fill_verify_pattern(void* block, uint32_t len, VerifyPattern pattern) noexcept;
+void verify_fill_header(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed) noexcept;
+
 // The outcome of verify_check. reason is a NUL-terminated message, empty
 // when ok; a fixed buffer so that checking never allocates.
 struct VerifyResult {
