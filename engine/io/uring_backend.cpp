@@ -12,12 +12,6 @@
 
 namespace rs::io {
 
-uint64_t monotonic_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-}
-
 UringBackend::UringBackend(std::span<MemberDevice* const> members, unsigned depth)
     : members_(members.begin(), members.end()) {
   unsigned entries = 1;

@@ -17,11 +17,10 @@
 #include <vector>
 
 #include "io/backend.hpp"
+#include "io/clock.hpp"
 #include "io/member_device.hpp"
 
 namespace rs::io {
-
-uint64_t monotonic_ns();
 
 class UringBackend final : public Backend {
  public:
