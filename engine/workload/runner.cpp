@@ -260,16 +260,15 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
           "note: job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
           ": each trim is done when issued, with fallocate(PUNCH_HOLE) on a file or BLKDISCARD on a "
           "block device (as fio's engines do trims), whatever the ioengine");
-    const int q = job.ioengine == IoEngine::libaio ? 0 : job.ioengine == IoEngine::posixaio ? 1 : -1;
+    // posixaio runs on io_uring; libaio is Linux AIO itself, except on a
+    // buffered file, where Linux AIO does each I/O inside io_submit: so do we.
+    const int q = job.ioengine == IoEngine::libaio && !job.direct ? 0 : job.ioengine == IoEngine::posixaio ? 1 : -1;
     if (q >= 0 && !said_queued[q]) {
       said_queued[q] = true;
-      std::string note = "note: ioengine=" + std::string(to_string(job.ioengine)) +
-                         " runs on io_uring here (RaidScope has no " + std::string(to_string(job.ioengine)) +
-                         " engine): same queue depth and batching, a different system call";
-      // Linux AIO on a buffered file does each I/O inside io_submit: so do we.
-      if (job.ioengine == IoEngine::libaio && !job.direct)
-        note += "; with direct=0 on a file, each I/O is done at submission with pread/pwrite";
-      notes.push_back(note);
+      notes.push_back(q == 1 ? "note: ioengine=posixaio runs on io_uring here (RaidScope has no posixaio "
+                               "engine): same queue depth and batching, a different system call"
+                             : "note: ioengine=libaio with direct=0: on a buffered file each I/O is done at "
+                               "submission with pread/pwrite, as Linux AIO does inside io_submit");
     }
   }
   return notes;

@@ -11,6 +11,7 @@
 #include "io/uring_backend.hpp"
 #include "levels/levels.hpp"
 #include "raid/array_port.hpp"
+#include "workload/aio_engine.hpp"
 #include "workload/sync_engines.hpp"
 
 namespace rs::workload {
@@ -18,11 +19,12 @@ namespace rs::workload {
 // ---- every target ----
 
 namespace {
-// The queued engines RaidScope does not have: run on io_uring, said so.
+// A queued engine that runs on another path (posixaio always; libaio on an
+// array, whose member I/O is RaidScope's own, or where Linux AIO is not
+// available): the path that ran, said so.
 std::string queued_engine_label(IoEngine e, const std::string& backend) {
   if (e == IoEngine::libaio || e == IoEngine::posixaio)
-    return std::string(to_string(e)) + ", run on " + backend + " (RaidScope has no " +
-           std::string(to_string(e)) + " engine; same queue depth and batching)";
+    return std::string(to_string(e)) + ", run on " + backend + " (same queue depth and batching)";
   return backend;
 }
 }  // namespace
@@ -66,9 +68,18 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
         "libaio on a buffered file: each I/O done at submission with pread/pwrite, as Linux AIO does "
         "buffered I/O inside io_submit";
   } else {
+    std::string why_not_aio;
+    if (job.ioengine == IoEngine::libaio) {
+      if (auto aio = AioBackend::make(devs, job.iodepth, &why_not_aio)) {
+        j.engine = aio->describe();
+        j.backend = std::move(aio);
+        return true;
+      }
+    }
     std::string fallback;
     j.backend = io::make_real_backend(devs, job.iodepth, &fallback);
     j.engine = queued_engine_label(job.ioengine, j.backend->describe());
+    if (!why_not_aio.empty()) j.engine += " (Linux AIO: " + why_not_aio + ")";
     if (!fallback.empty()) j.engine += ": " + fallback;
   }
   return true;

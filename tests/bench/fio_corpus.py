@@ -5,10 +5,17 @@ alternating which goes first, on the same target file, with --runtime given
 on the command line. Per job it prints fio's and our median IOPS and the
 median of the round-by-round ratios ours/fio, and whether the job/group
 structure matches (job names and group ids in order). Run by fio_corpus.sh.
+
+The files are sized for the CI test (tests/cli/test_fio_engines.sh runs each
+on a 16 MiB file): an 8 MiB job at 50k IOPS lasts 40 ms, less than the
+tools' start-up jitter on a shared host. So both tools run copies with every
+size, io_size, filesize and number_ios multiplied by --scale (default 8),
+capped to the target's size; the jobs' options and structure are unchanged.
 """
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -28,6 +35,24 @@ def run(cmd):
         return None, "no JSON"
 
 
+UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+
+
+def scaled(text, scale, cap):
+    """The job file with its sizes (and number_ios) times scale, sizes capped."""
+    out = []
+    for line in text.splitlines():
+        m = re.fullmatch(r"(size|io_size|filesize|number_ios)=(\d+)([kmg]?)\s*", line.strip(), re.I)
+        if m:
+            key, n, unit = m.group(1), int(m.group(2)), m.group(3).lower()
+            if key == "number_ios":
+                line = "number_ios=%d" % (n * scale)
+            else:
+                line = "%s=%dk" % (key, min(n * UNITS[unit] * scale, cap) >> 10)
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
 def jobs_of(doc):
     return [(j["jobname"], j["groupid"], j["read"]["iops"] + j["write"]["iops"] + j["trim"]["iops"])
             for j in doc["jobs"]]
@@ -40,12 +65,20 @@ def main():
     ap.add_argument("--target", required=True)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runtime", default="2")
+    ap.add_argument("--scale", type=int, default=8)
     args = ap.parse_args()
+    cap = os.stat(args.target).st_size
+    work = os.path.join(os.path.dirname(os.path.abspath(args.target)), "scaled")
+    os.makedirs(work, exist_ok=True)
+    print("sizes x%d (capped to the %d MiB target), %d rounds, --runtime=%s" %
+          (args.scale, cap >> 20, args.rounds, args.runtime))
     files = sorted(f for f in os.listdir(args.corpus) if f.endswith(".fio"))
     total = within = 0
     print("%-22s %-14s %12s %12s %7s  %s" % ("file", "job", "fio IOPS", "ours IOPS", "ratio", "note"))
     for name in files:
-        path = os.path.join(args.corpus, name)
+        path = os.path.join(work, name)
+        with open(os.path.join(args.corpus, name)) as src, open(path, "w") as dst:
+            dst.write(scaled(src.read(), args.scale, cap))
         common = ["--runtime=" + args.runtime, "--filename=" + args.target, "--output-format=json", path]
         rounds = []
         problem = ""

@@ -1,0 +1,182 @@
+#include "workload/aio_engine.hpp"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "io/clock.hpp"
+
+namespace rs::workload {
+namespace {
+
+long io_setup(unsigned nr, aio_context_t* ctx) {
+  return ::syscall(SYS_io_setup, nr, ctx);
+}
+long io_destroy(aio_context_t ctx) {
+  return ::syscall(SYS_io_destroy, ctx);
+}
+long io_submit(aio_context_t ctx, long n, iocb** iocbs) {
+  return ::syscall(SYS_io_submit, ctx, n, iocbs);
+}
+long io_getevents(aio_context_t ctx, long min_nr, long max_nr, io_event* events, timespec* timeout) {
+  return ::syscall(SYS_io_getevents, ctx, min_nr, max_nr, events, timeout);
+}
+
+}  // namespace
+
+std::unique_ptr<AioBackend> AioBackend::make(std::vector<io::MemberDevice*> devs, unsigned depth,
+                                             std::string* error) {
+  for (io::MemberDevice* d : devs)
+    if (d && d->model()) {
+      *error = "Linux AIO has no emulated-disk model";
+      return nullptr;
+    }
+  std::unique_ptr<AioBackend> b(new AioBackend());
+  const unsigned nr = std::max(depth, 1u);
+  if (io_setup(nr, &b->ctx_) < 0) {
+    *error = std::string("io_setup failed: ") + std::strerror(errno);
+    b->ctx_ = 0;
+    return nullptr;
+  }
+  b->devs_ = std::move(devs);
+  b->events_.resize(nr);
+  b->pool_.resize(nr);
+  for (iocb& c : b->pool_) b->free_.push_back(&c);
+  b->pending_.reserve(nr);
+  return b;
+}
+
+AioBackend::~AioBackend() {
+  // io_destroy waits for what is still in flight: the kernel then writes
+  // into no buffer of ours.
+  if (ctx_) io_destroy(ctx_);
+}
+
+void AioBackend::queue(io::MemberIo& io) {
+  io.model = nullptr;
+  io::MemberDevice* dev =
+      io.member >= 0 && size_t(io.member) < devs_.size() ? devs_[size_t(io.member)] : nullptr;
+  if (!dev) {
+    timers_.push_back({0, &io, -ENODEV});
+    return;
+  }
+  if (free_.empty()) {  // more queued than the depth it was made for
+    pool_.emplace_back();
+    free_.push_back(&pool_.back());
+  }
+  iocb* c = free_.back();
+  free_.pop_back();
+  std::memset(c, 0, sizeof *c);
+  c->aio_data = reinterpret_cast<uint64_t>(&io);
+  c->aio_lio_opcode = io.write ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD;
+  c->aio_fildes = uint32_t(dev->fd());
+  c->aio_buf = reinterpret_cast<uint64_t>(io.buffer);
+  c->aio_nbytes = io.length;
+  c->aio_offset = int64_t(io.offset);
+  if (io.ioprio) {
+    c->aio_flags |= IOCB_FLAG_IOPRIO;
+    c->aio_reqprio = io.ioprio;
+  }
+  pending_.push_back(c);
+}
+
+void AioBackend::submit() {
+  size_t at = 0;
+  while (at < pending_.size()) {
+    const long n = io_submit(ctx_, long(pending_.size() - at), pending_.data() + at);
+    if (n > 0) {
+      submitted_ += unsigned(n);
+      at += size_t(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN && submitted_ > 0) break;  // the ring is full: after the next reap
+    // The first iocb was refused: it completes with the error.
+    iocb* c = pending_[at++];
+    auto* io = reinterpret_cast<io::MemberIo*>(c->aio_data);
+    free_.push_back(c);
+    timers_.push_back({0, io, n < 0 ? -errno : -EIO});
+  }
+  pending_.erase(pending_.begin(), pending_.begin() + long(at));
+}
+
+void AioBackend::queue_timer(io::MemberIo& io, uint64_t delay_ns) {
+  io.model = nullptr;
+  timers_.push_back({io::monotonic_ns() + delay_ns, &io, -EAGAIN});
+}
+
+void AioBackend::complete(io::MemberIo& io, int result) {
+  io.done(io, result);
+}
+
+unsigned AioBackend::release_timers(uint64_t now) {
+  unsigned ran = 0;
+  for (size_t i = 0; i < timers_.size();) {
+    if (timers_[i].due_ns > now) {
+      ++i;
+      continue;
+    }
+    const Timer t = timers_[i];
+    timers_.erase(timers_.begin() + long(i));
+    complete(*t.io, t.result);
+    ++ran;
+  }
+  return ran;
+}
+
+unsigned AioBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
+  submit();
+  unsigned got = timers_.empty() ? 0 : release_timers(io::monotonic_ns());
+  for (;;) {
+    const unsigned room = std::min<unsigned>(reap_limit_ - std::min(reap_limit_, got), unsigned(events_.size()));
+    if (room == 0) break;
+    if (submitted_ == 0) {
+      // Only timers left: sleep to the first one due (or the deadline).
+      if (got >= min_complete || timers_.empty()) break;
+      uint64_t until = deadline_ns;
+      for (const Timer& t : timers_) until = std::min(until, t.due_ns);
+      const uint64_t now = io::monotonic_ns();
+      if (until > now) {
+        const uint64_t wait = until - now;
+        timespec ts{time_t(wait / 1'000'000'000ull), long(wait % 1'000'000'000ull)};
+        ::nanosleep(&ts, nullptr);
+      }
+      got += release_timers(io::monotonic_ns());
+      break;
+    }
+    long min_nr = got < min_complete ? long(std::min(min_complete - got, std::min(submitted_, room))) : 0;
+    // Wait no later than the deadline or the next timer.
+    uint64_t until = deadline_ns;
+    for (const Timer& t : timers_) until = std::min(until, t.due_ns);
+    timespec ts{}, *timeout = nullptr;
+    if (min_nr > 0 && until != io::kNoDeadline) {
+      const uint64_t now = io::monotonic_ns();
+      const uint64_t wait = until > now ? until - now : 0;
+      ts = {time_t(wait / 1'000'000'000ull), long(wait % 1'000'000'000ull)};
+      timeout = &ts;
+    }
+    const long n = io_getevents(ctx_, min_nr, long(room), events_.data(), timeout);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    batch_now_ = io::monotonic_ns();
+    submitted_ -= unsigned(n);
+    // Callbacks may queue more I/O (not reap): the events are read first.
+    for (long i = 0; i < n; ++i) {
+      free_.push_back(reinterpret_cast<iocb*>(events_[size_t(i)].obj));
+      auto* io = reinterpret_cast<io::MemberIo*>(events_[size_t(i)].data);
+      complete(*io, int(events_[size_t(i)].res));
+    }
+    got += unsigned(n);
+    if (!timers_.empty()) got += release_timers(batch_now_);
+    if (got >= min_complete || n < min_nr || min_nr == 0) break;
+  }
+  return got;
+}
+
+}  // namespace rs::workload

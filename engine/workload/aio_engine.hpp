@@ -1,0 +1,70 @@
+// fio's libaio engine on files and block devices: Linux native AIO through
+// its system calls (io_setup, io_submit, io_getevents, io_destroy; no
+// libaio library needed), so a libaio job runs the kernel path fio's does
+// rather than io_uring's. Only with O_DIRECT: on a buffered file io_submit
+// does each I/O before it returns, which the sync path already models
+// (targets.cpp).
+//
+// A queued I/O waits for submit(), which hands the whole batch to one
+// io_submit (fio's commit); reap() takes what io_getevents returns, at most
+// the reap limit per call (fio's iodepth_batch_complete_max). I/O
+// priorities go in the iocb (IOCB_FLAG_IOPRIO), as fio's cmdprio does.
+// Members with an emulated disk model are not handled: make() refuses them.
+#pragma once
+#include <linux/aio_abi.h>
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/backend.hpp"
+#include "io/clock.hpp"
+#include "io/member_device.hpp"
+
+namespace rs::workload {
+
+class AioBackend final : public io::Backend {
+ public:
+  // Null, with `error` set, when the kernel has no AIO (io_setup fails,
+  // e.g. fs.aio-max-nr reached) or a member has a device model.
+  static std::unique_ptr<AioBackend> make(std::vector<io::MemberDevice*> devs, unsigned depth,
+                                          std::string* error);
+  ~AioBackend() override;
+
+  void queue(io::MemberIo& io) override;
+  void submit() override;
+  void queue_timer(io::MemberIo& io, uint64_t delay_ns) override;
+  unsigned reap(unsigned min_complete) override { return reap_until(min_complete, io::kNoDeadline); }
+  unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override;
+  void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
+  uint64_t now_ns() override { return io::monotonic_ns(); }
+  uint64_t batch_now_ns() override { return batch_now_; }
+  unsigned in_flight() const override { return unsigned(pending_.size() + submitted_ + timers_.size()); }
+  std::string describe() const override { return "libaio (Linux AIO: io_submit/io_getevents)"; }
+
+ private:
+  AioBackend() = default;
+  unsigned release_timers(uint64_t now);
+  void complete(io::MemberIo& io, int result);
+
+  // A completion without the kernel: a timer (-EAGAIN when due), or an I/O
+  // that could not be submitted (due at once, with its error).
+  struct Timer {
+    uint64_t due_ns;
+    io::MemberIo* io;
+    int result;
+  };
+  aio_context_t ctx_ = 0;
+  std::vector<io::MemberDevice*> devs_;
+  std::deque<iocb> pool_;       // stable addresses: the kernel holds them while in flight
+  std::vector<iocb*> free_;     // iocbs not in use
+  std::vector<iocb*> pending_;  // queued, not yet given to io_submit
+  std::vector<io_event> events_;
+  std::vector<Timer> timers_;
+  unsigned submitted_ = 0;  // given to the kernel, not yet reaped
+  unsigned reap_limit_ = ~0u;
+  uint64_t batch_now_ = 0;
+};
+
+}  // namespace rs::workload
