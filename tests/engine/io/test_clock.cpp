@@ -22,12 +22,12 @@ uint64_t gettime() {
 TEST_CASE("io clock: never goes back and follows CLOCK_MONOTONIC across calibration", "[io][clock]") {
   const uint64_t t0 = gettime();
   uint64_t last = rs::io::monotonic_ns();
-  uint64_t worst_gap = 0, readings = 0;
+  uint64_t worst_gap = 0, readings = 0, backwards = 0;
   // 1.2 s of readings: the switch to the counter and the first re-measure.
   while (gettime() - t0 < 1'200'000'000ull) {
     for (int i = 0; i < 1000; ++i) {
       const uint64_t now = rs::io::monotonic_ns();
-      REQUIRE(now >= last);
+      backwards += now < last;
       last = now;
       ++readings;
     }
@@ -41,6 +41,7 @@ TEST_CASE("io clock: never goes back and follows CLOCK_MONOTONIC across calibrat
   }
   INFO(readings << " readings, worst distance from CLOCK_MONOTONIC " << worst_gap << " ns, source "
                 << rs::io::clock_source());
+  CHECK(backwards == 0);
   CHECK(worst_gap < 50'000);
   CHECK(readings > 10'000);
 }
