@@ -1,9 +1,8 @@
 // fio's libaio engine on files and block devices: Linux native AIO through
 // its system calls (io_setup, io_submit, io_getevents, io_destroy; no
 // libaio library needed), so a libaio job runs the kernel path fio's does
-// rather than io_uring's. Only with O_DIRECT: on a buffered file io_submit
-// does each I/O before it returns, which the sync path already models
-// (targets.cpp).
+// rather than io_uring's. On a buffered file the kernel does each I/O
+// inside io_submit, synchronously, as it does for fio.
 //
 // A queued I/O waits for submit(), which hands the whole batch to one
 // io_submit (fio's commit); reap() takes what io_getevents returns, at most

@@ -267,8 +267,8 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
       said_queued[q] = true;
       notes.push_back(q == 1 ? "note: ioengine=posixaio runs on io_uring here (RaidScope has no posixaio "
                                "engine): same queue depth and batching, a different system call"
-                             : "note: ioengine=libaio with direct=0: on a buffered file each I/O is done at "
-                               "submission with pread/pwrite, as Linux AIO does inside io_submit");
+                             : "note: ioengine=libaio with direct=0: on a buffered file Linux AIO does each "
+                               "I/O inside io_submit, one at a time (for fio's libaio too)");
     }
   }
   return notes;

@@ -58,20 +58,14 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
     j.backend = SyncEngineBackend::make(job.ioengine, devs, does_write(job.rw), is_random(job.rw), error);
     if (!j.backend) return false;
     j.engine = describe_sync_engine(job.ioengine);
-  } else if (job.ioengine == IoEngine::libaio && !direct) {
-    // Linux AIO is asynchronous only with O_DIRECT: on a buffered file
-    // io_submit does each I/O before it returns. pread/pwrite at submit
-    // time is the same thing; the queue depth and batching stay the job's.
-    j.backend = SyncEngineBackend::make(IoEngine::psync, devs, does_write(job.rw), is_random(job.rw), error);
-    if (!j.backend) return false;
-    j.engine =
-        "libaio on a buffered file: each I/O done at submission with pread/pwrite, as Linux AIO does "
-        "buffered I/O inside io_submit";
   } else {
     std::string why_not_aio;
     if (job.ioengine == IoEngine::libaio) {
       if (auto aio = AioBackend::make(devs, job.iodepth, &why_not_aio)) {
         j.engine = aio->describe();
+        // Linux AIO is asynchronous only with O_DIRECT: on a buffered file
+        // io_submit does each I/O before it returns, for fio as for us.
+        if (!direct) j.engine += "; on a buffered file each I/O is done inside io_submit";
         j.backend = std::move(aio);
         return true;
       }

@@ -216,7 +216,7 @@ TEST_CASE("libaio runs on Linux AIO and says so", "[engines]") {
   CHECK(out.results.jobs[0].error == 0);
   CHECK(out.verify_errors == 0);
   CHECK(out.results.jobs[0].read.total_ios == 1024);  // every block verified
-  // Buffered, Linux AIO does the I/O inside io_submit: so do we, and say so.
+  // Buffered, Linux AIO does the I/O inside io_submit (for fio too), and we say so.
   auto buffered = jobs_from({"--name=c", "--ioengine=libaio", "--iodepth=8", "--rw=randread", "--bs=4k",
                              "--size=4m", "--direct=0"});
   out = run(buffered, *target);
