@@ -66,6 +66,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       steady_(job),
       lat_(job),
       prio_(job, job_seed(job, job_index)),
+      rate_(job, job_seed(job, job_index)),
       gen_job_(generator_options(job)),
       gen_(gen_job_, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
@@ -230,6 +231,8 @@ void JobDriver::start() {
   else
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
   pass_start_ns_ = stats_start_ns_;
+  rate_.restart(start_ns_);
+  rate_ramp_pending_ = job_.ramp_time.count() > 0;
   lat_.start(start_ns_);
   if (steady_.enabled()) ss_next_ns_ = stats_start_ns_ + ns(job_.ss_ramp) + ns(job_.ss_interval);
   iolog_files("add");
@@ -271,18 +274,17 @@ bool JobDriver::can_issue(uint64_t now) {
     }
     if (in_flight_ >= lat_.depth()) return false;  // fio's queue_full
   }
-  // Rate limits: keep each direction's issued total at or below rate x
-  // elapsed time since the job started.
-  const double elapsed_s = double(now - start_ns_) / 1e9;
-  for (int d = 0; d < 3; ++d) {
-    const uint64_t rate = d < 2 ? job_.rate[size_t(d)] : job_.rate_trim;
-    const uint64_t rate_iops = d < 2 ? job_.rate_iops[size_t(d)] : job_.rate_iops_trim;
-    if (rate && double(issued_dir_bytes_[size_t(d)]) > double(rate) * elapsed_s) {
-      next_issue_ns_ = start_ns_ + uint64_t(double(issued_dir_bytes_[size_t(d)]) / double(rate) * 1e9);
-      return false;
-    }
-    if (rate_iops && double(issued_dir_ios_[size_t(d)]) > double(rate_iops) * elapsed_s) {
-      next_issue_ns_ = start_ns_ + uint64_t(double(issued_dir_ios_[size_t(d)]) / double(rate_iops) * 1e9);
+  // Rate limits (rate_control.hpp): no I/O before each direction's next
+  // I/O time. fio starts the rates over when ramp_time ends.
+  if (rate_.limits()) {
+    if (rate_ramp_pending_ && now >= stats_start_ns_) rate_.restart(now), rate_ramp_pending_ = false;
+    if (const uint64_t at = rate_.next_issue_ns(); now < at) {
+      // Inline submission (fio's default) waits for the job's I/O in flight
+      // before it sleeps (io_u.c rate_ddir: io_u_quiesce): the last
+      // completion checks again. Offload issues at the rate's times while
+      // a slot is free.
+      if (!job_.submit_offload && in_flight_ > 0) return false;
+      next_issue_ns_ = at;
       return false;
     }
   }
@@ -380,8 +382,7 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
       scramble_block_stamps(io.buffer, io.length, io.offset, now);
     if (io.trim || !does_trim(job_.rw)) issued_bytes_ += r.length;
     const int d = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
-    issued_dir_bytes_[size_t(d)] += r.length;
-    ++issued_dir_ios_[size_t(d)];
+    if (rate_.limits()) rate_.issued(d, r.length);
     ++issued_ios_;
     if (flow_ && job_.flow) {
       ++flow_issued_;
@@ -555,6 +556,7 @@ void JobDriver::complete(Slot& slot, int result) {
       if (logs_)
         logs_->record(now - start_ns_, ddir, io.length, io.offset & kFileOffsetMask,
                       io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns, io.ioprio);
+      if (rate_.checks_minimum()) check_rate_minimum(now, ddir);
     }
     // fio's account_io_completion: an I/O over the latency target counts
     // against the window; at depth 1 with percentile 100 it fails the job.
@@ -669,6 +671,15 @@ bool JobDriver::zbd_place(Slot& slot, IoRequest& r, bool trim) {
     zbd_wait_ = v;
   }
   return false;
+}
+
+void JobDriver::check_rate_minimum(uint64_t now, int ddir) {
+  const DirectionResults& d = out_.dir(ddir);
+  std::string why = rate_.check_minimum(now, ddir, d.io_bytes, d.total_ios);
+  if (why.empty() || out_.error) return;
+  out_.error = EIO;  // fio: td_verror(td, EIO, "check_min_rate")
+  out_.error_text = std::move(why);
+  stop_ = true;
 }
 
 void JobDriver::reset_stats(uint64_t now) {

@@ -26,6 +26,7 @@
 #include "workload/job_options.hpp"
 #include "workload/latency_search.hpp"
 #include "workload/offset_generator.hpp"
+#include "workload/rate_control.hpp"
 #include "workload/results.hpp"
 #include "workload/steady_state.hpp"
 #include "workload/target.hpp"
@@ -149,6 +150,11 @@ class JobDriver {
   bool flow_spin_ = false;     // over its share without flow_sleep: check again at once
   LatencySearch lat_;          // fio's latency_target depth search
   IoPriorities prio_;          // each I/O's priority (prio, prioclass, cmdprio_*)
+  RateControl rate_;           // rate, rate_iops, rate_process, rate_min (rate_control.hpp)
+  bool rate_ramp_pending_ = false;
+  // fio's check_min_rate after a completion of `ddir`: a rate below
+  // rate_min / rate_iops_min fails the job with EIO, as fio.
+  void check_rate_minimum(uint64_t now, int ddir);
   void reset_stats(uint64_t now);
   // zonemode=zbd: fio's zbd_adjust_block for the request about to be
   // issued. False: not issued now (a zone to wait for, or the job's end).
@@ -217,8 +223,6 @@ class JobDriver {
   uint64_t pass_start_ns_ = 0;  // when the current write pass began
   uint64_t issued_ios_ = 0;     // for number_ios
   uint64_t issued_bytes_ = 0;
-  std::array<uint64_t, 3> issued_dir_bytes_{};  // read, write, trim
-  std::array<uint64_t, 3> issued_dir_ios_{};
   bool stop_ = false;
 
   // verify: which blocks were written, and the read-back cursor

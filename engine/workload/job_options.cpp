@@ -112,6 +112,11 @@ enum class Opt {
   max_open_zones,
   zone_reset_threshold,
   zone_reset_frequency,
+  rate_process,
+  rate_min,
+  rate_iops_min,
+  rate_cycle,
+  io_submit_mode,
 };
 
 struct OptionSpec {
@@ -223,6 +228,11 @@ constexpr OptionSpec kOptions[] = {
     {"max_open_zones", "", Opt::max_open_zones, false},
     {"zone_reset_threshold", "", Opt::zone_reset_threshold, false},
     {"zone_reset_frequency", "", Opt::zone_reset_frequency, false},
+    {"rate_process", "", Opt::rate_process, false},
+    {"rate_min", "ratemin", Opt::rate_min, false},
+    {"rate_iops_min", "", Opt::rate_iops_min, false},
+    {"rate_cycle", "ratecycle", Opt::rate_cycle, false},
+    {"io_submit_mode", "", Opt::io_submit_mode, false},
 };
 
 const OptionSpec* find_option(std::string_view name) {
@@ -304,6 +314,22 @@ std::string parse_per_direction(std::string_view option, std::string_view v, std
   // "bs=8k,32k," leaves trims at their default.
   if (trim && !third_given && !parts[1].empty()) *trim = result[1];
   return {};
+}
+
+// rate=, rate_min= (bytes per second, sizes) and rate_iops=,
+// rate_iops_min= (counts): per direction, the third value for trims.
+std::string parse_rate_values(std::string_view option, std::string_view v, std::array<uint64_t, 2>& out,
+                              uint64_t* trim, bool count) {
+  return parse_per_direction(
+      option, v, out,
+      [&](std::string_view part, uint64_t& value) -> std::string {
+        NumberResult r =
+            count ? parse_integer(part, 0, std::numeric_limits<uint32_t>::max()) : parse_size(part);
+        if (!r.ok()) return std::string(option) + ": " + r.error;
+        value = r.value;
+        return {};
+      },
+      trim);
 }
 
 std::string apply_rw(JobOptions& job, std::string_view v) {
@@ -982,25 +1008,27 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
     case Opt::random_distribution:
       return apply_distribution(job, v);
     case Opt::rate:
-      return parse_per_direction(
-          "rate", v, job.rate,
-          [](std::string_view part, uint64_t& out) -> std::string {
-            NumberResult r = parse_size(part);
-            if (!r.ok()) return "rate: " + r.error;
-            out = r.value;
-            return {};
-          },
-          &job.rate_trim);
+      return parse_rate_values("rate", v, job.rate, &job.rate_trim, false);
     case Opt::rate_iops:
-      return parse_per_direction(
-          "rate_iops", v, job.rate_iops,
-          [](std::string_view part, uint64_t& out) -> std::string {
-            NumberResult r = parse_integer(part, 0, std::numeric_limits<uint32_t>::max());
-            if (!r.ok()) return "rate_iops: " + r.error;
-            out = r.value;
-            return {};
-          },
-          &job.rate_iops_trim);
+      return parse_rate_values("rate_iops", v, job.rate_iops, &job.rate_iops_trim, true);
+    case Opt::rate_min:
+      return parse_rate_values("rate_min", v, job.rate_min, &job.rate_min_trim, false);
+    case Opt::rate_iops_min:
+      return parse_rate_values("rate_iops_min", v, job.rate_iops_min, &job.rate_iops_min_trim, true);
+    case Opt::rate_cycle: {  // fio: an integer of milliseconds
+      unsigned ms = 0;
+      if (std::string err = integer(ms, 1, 1u << 30); !err.empty()) return err;
+      job.rate_cycle = std::chrono::milliseconds(ms);
+      return {};
+    }
+    case Opt::rate_process:
+      if (v != "linear" && v != "poisson") return "bad rate_process " + quoted(v) + " (linear, poisson)";
+      job.rate_poisson = v == "poisson";
+      return {};
+    case Opt::io_submit_mode:
+      if (v != "inline" && v != "offload") return "bad io_submit_mode " + quoted(v) + " (inline, offload)";
+      job.submit_offload = v == "offload";
+      return {};
     case Opt::thinktime:
       return apply_time(job.thinktime, v, TimeUnit::microseconds);
     case Opt::verify:

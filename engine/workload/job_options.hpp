@@ -203,6 +203,14 @@ struct JobOptions {
   std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited
   uint64_t rate_trim = 0,
            rate_iops_trim = 0;  // the trims' (third) values; fio: the write value when not given
+  // fio's rate_process, rate_min / rate_iops_min (per direction, trims
+  // third), rate_cycle and io_submit_mode (rate_control.hpp).
+  bool rate_poisson = false;  // rate_process=poisson: exponential gaps between I/Os
+  std::array<uint64_t, 2> rate_min{};
+  std::array<uint64_t, 2> rate_iops_min{};
+  uint64_t rate_min_trim = 0, rate_iops_min_trim = 0;
+  std::chrono::milliseconds rate_cycle{1000};
+  bool submit_offload = false;  // io_submit_mode=offload: issue at the rate's times while a slot is free
   std::chrono::microseconds thinktime{0};
   VerifyKind verify = VerifyKind::none;
   uint32_t verify_interval = 0;         // verify_interval=: bytes per verify header; 0: the block size

@@ -17,6 +17,7 @@
 #include "io/uring_backend.hpp"
 #include "workload/file_set.hpp"
 #include "workload/job_parser.hpp"
+#include "workload/rate_control.hpp"
 #include "workload/zbd_zones.hpp"
 
 namespace rs::workload {
@@ -173,6 +174,7 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
   std::vector<std::unique_ptr<TargetPort>> ports;
   std::vector<std::unique_ptr<JobDriver>> drivers;
   std::vector<std::unique_ptr<JobLogs>> logs;
+  std::vector<std::unique_ptr<std::FILE, int (*)(std::FILE*)>> iologs;  // write_iolog files
   for (Instance* inst : group) {
     inst->engine = "simulated: no engine is modelled, the queue depth as written (ioengine=" +
                    std::string(to_string(inst->job->ioengine)) + ")";
@@ -185,6 +187,15 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
     if (!error.empty()) inst->result.error = EIO, inst->result.error_text = error;
     drivers.back()->set_logs(logs.back().get());
     if (inst->job->flow) drivers.back()->set_flow(&flows->at(inst->job->flow_id));
+    if (!inst->job->write_iolog.empty()) {  // fio's write_iolog, on the virtual clock
+      iologs.emplace_back(std::fopen(inst->job->write_iolog.c_str(), "a"), &std::fclose);
+      if (!iologs.back())
+        inst->result.error = errno,
+        inst->result.error_text = "write_iolog=" + inst->job->write_iolog + ": " + std::strerror(errno);
+      else
+        drivers.back()->set_iolog(iologs.back().get(), {inst->job->filename.empty() ? std::string("simulated")
+                                                                                    : inst->job->filename});
+    }
   }
   for (auto& d : drivers) d->set_stop_flag(&exit->group), d->start();
   std::vector<bool> seen_done(drivers.size(), false);
@@ -252,6 +263,12 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
       notes.push_back("note: job '" + job.name + "': both iodepth >= 1 and synchronous I/O engine (" +
                       std::string(to_string(job.ioengine)) +
                       ") are selected, queue depth will be capped at 1");
+    if (job.submit_offload)
+      notes.push_back("note: job '" + job.name +
+                      "': io_submit_mode=offload: each I/O is issued at its rate's time while one of the " +
+                      std::to_string(job.iodepth) +
+                      " slots is free, whatever completes (by the job's own loop: fio's submit threads are "
+                      "not used)");
     if (!job.wait_for.empty())
       notes.push_back("note: job '" + job.name + "': wait_for=" + job.wait_for +
                       ": it starts once every job defined before it has finished");
@@ -331,6 +348,7 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
     if (job.ioengine == IoEngine::mmap && !target.offers_buffered())
       return "job '" + job.name + "': ioengine=mmap needs a file or block device to map; " +
              target.describe() + " cannot be mapped";
+    if (std::string err = check_rate_options(job); !err.empty()) return "job '" + job.name + "': " + err;
     // fio caps the synchronous engines at depth 1 (engine_notes() says so).
     // A simulation models no engine: its jobs keep the depth as written.
     if (is_sync_engine(job.ioengine) && !const_cast<Target&>(target).shared_context()) {

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -43,6 +46,30 @@ inline void write_filled_file(const std::string& path, uint64_t bytes, uint8_t f
   }
   ::fsync(fd);
   ::close(fd);
+}
+
+// The one job a command line defines, parsed.
+inline JobOptions parse_one_job(std::vector<std::string> args) {
+  CliParseResult r = parse_cli_job(args);
+  INFO(r.error);
+  REQUIRE(r.ok);
+  REQUIRE(r.jobs.size() == 1);
+  return r.jobs[0];
+}
+
+// Issue times (us) per file path of the I/O lines of a fio iolog (version 3).
+inline std::map<std::string, std::vector<uint64_t>> iolog_issue_times(const std::string& path) {
+  std::map<std::string, std::vector<uint64_t>> times;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    unsigned long long us = 0, offset = 0;
+    unsigned length = 0;
+    std::string file, action;
+    if (f >> us >> file >> action >> offset >> length) times[file].push_back(us);
+  }
+  return times;
 }
 
 }  // namespace rs::workload::fio_test

@@ -574,22 +574,7 @@ TEST_CASE("a sync engine's think time runs from the I/O's completion", "[engines
   CHECK(j.job_runtime_ns >= 198'000'000ull + 99 * j.read.clat.min());
 }
 
-namespace {
-// Issue times (us) per file path of the I/O lines of a fio iolog (version 3).
-std::map<std::string, std::vector<uint64_t>> iolog_issue_times(const std::string& path) {
-  std::map<std::string, std::vector<uint64_t>> times;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream f(line);
-    unsigned long long us = 0, offset = 0;
-    unsigned length = 0;
-    std::string file, action;
-    if (f >> us >> file >> action >> offset >> length) times[file].push_back(us);
-  }
-  return times;
-}
-}  // namespace
+using fio_test::iolog_issue_times;
 
 TEST_CASE("think time spaces each job's issues: gaps of at least thinktime, IOPS at most 1/thinktime",
           "[engines]") {
