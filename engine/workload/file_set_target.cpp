@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -111,12 +112,20 @@ JobIo FileSetTarget::open_job_io(const JobOptions& job, unsigned clone, std::str
               : all_direct ? "direct (O_DIRECT)"
                            : "buffered (page cache): " + direct_note;
   if (!open_engine(job, devs, job.direct && all_direct, j, error)) return j;
-  static constexpr const char* kService[] = {"roundrobin", "sequential", "random"};
+  static constexpr const char* kService[] = {"roundrobin", "sequential", "random",
+                                             "zipf",       "pareto",     "normal"};
   std::string label = "; " + std::to_string(files.size());
   label += files.size() == 1 ? " file" : " files";
   label += ", file_service_type=";
   label += kService[int(job.file_service)];
   if (job.file_service_nr > 1) label += ':', label += std::to_string(job.file_service_nr);
+  if (int(job.file_service) >= int(JobOptions::FileService::zipf)) {
+    char param[48];
+    std::snprintf(param, sizeof param, ":%g", job.file_service_param);
+    label += param;
+    if (job.file_service_center >= 0)
+      std::snprintf(param, sizeof param, ":%g", job.file_service_center), label += param;
+  }
   j.engine += label;
   j.keep = opens;
   return j;

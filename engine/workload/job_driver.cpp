@@ -145,7 +145,7 @@ void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
   }
   // fio: size= below the files' total bounds the job (setup_files).
   if (!job_.size_from_filesize && job_.size) files_total_ = std::min(files_total_, job_.size);
-  file_rng_.reseed(seed_ ^ 0xf11e5e7ull);
+  file_choice_.emplace(job_, files_.size(), seed_ ^ 0xf11e5e7ull);
 }
 
 void JobDriver::set_iolog(std::FILE* file, std::vector<std::string> paths) {
@@ -180,9 +180,12 @@ size_t JobDriver::pick_file() {
       return file_cur_;
     }
   }
-  if (job_.file_service == JobOptions::FileService::random) {
-    size_t k = size_t(file_rng_.below(n));
-    while (done(k)) k = (k + 1) % n;
+  if (job_.file_service != JobOptions::FileService::roundrobin &&
+      job_.file_service != JobOptions::FileService::sequential) {
+    // fio's get_next_file_rand draws again while the file drawn is done (a
+    // skewed draw may rarely give the last files left: then the next one).
+    size_t k = file_choice_->next();
+    for (unsigned tries = 1; done(k); ++tries) k = tries < 1024 ? file_choice_->next() : (k + 1) % n;
     file_cur_ = k;
   } else {
     size_t k = file_chosen_ ? (file_cur_ + 1) % n : 0;

@@ -21,6 +21,7 @@
 #include "io/backend.hpp"
 #include "io/member_device.hpp"
 #include "workload/buffer_contents.hpp"
+#include "workload/file_choice.hpp"
 #include "workload/fio_logs.hpp"
 #include "workload/io_priority.hpp"
 #include "workload/job_options.hpp"
@@ -184,7 +185,7 @@ class JobDriver {
   size_t file_cur_ = 0;
   unsigned file_left_ = 0;
   bool file_chosen_ = false;
-  Rng file_rng_;
+  std::optional<RandomFileChoice> file_choice_;  // file_service_type=random, zipf, pareto, normal
   std::FILE* iolog_ = nullptr;
   std::vector<std::string> iolog_paths_;
   void iolog_files(const char* action);

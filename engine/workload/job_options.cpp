@@ -332,6 +332,54 @@ std::string parse_rate_values(std::string_view option, std::string_view v, std::
       trim);
 }
 
+// file_service_type= (fio's str_fst_cb): roundrobin, sequential, random,
+// each with an optional :N (I/Os per file before switching); zipf[:THETA],
+// pareto[:H], normal or gauss[:DEV], each with an optional :CENTER (0..1),
+// with fio's defaults 1.1, 0.2 and 0.
+std::string apply_file_service(JobOptions& job, std::string_view v) {
+  using FS = JobOptions::FileService;
+  const size_t colon = v.find(':');
+  const std::string_view kind = v.substr(0, colon);
+  const std::string_view rest = colon == std::string_view::npos ? std::string_view{} : v.substr(colon + 1);
+  job.file_service_nr = 1;
+  job.file_service_center = -1;
+  if (kind == "roundrobin" || kind == "sequential" || kind == "random") {
+    job.file_service = kind == "roundrobin"   ? FS::roundrobin
+                       : kind == "sequential" ? FS::sequential
+                                              : FS::random;
+    if (colon != std::string_view::npos) {
+      NumberResult r = parse_integer(rest, 0, 1u << 30);
+      if (!r.ok() || r.value < 1) return "file_service_type: bad count in " + quoted(v);
+      job.file_service_nr = unsigned(r.value);
+    }
+    return {};
+  }
+  if (kind == "zipf")
+    job.file_service = FS::zipf, job.file_service_param = 1.1;
+  else if (kind == "pareto")
+    job.file_service = FS::pareto, job.file_service_param = 0.2;
+  else if (kind == "normal" || kind == "gauss")
+    job.file_service = FS::normal, job.file_service_param = 0.0;
+  else
+    return "bad file_service_type " + quoted(v) +
+           " (roundrobin, sequential, random[:N], zipf[:THETA], pareto[:H], normal[:DEV], gauss[:DEV])";
+  if (colon == std::string_view::npos) return {};
+  const size_t second = rest.find(':');
+  if (!parse_double(rest.substr(0, second), job.file_service_param))
+    return "file_service_type: bad number in " + quoted(v);
+  if (second != std::string_view::npos && (!parse_double(rest.substr(second + 1), job.file_service_center) ||
+                                           job.file_service_center < 0 || job.file_service_center > 1))
+    return "file_service_type: the center in " + quoted(v) + " must be a number in [0, 1]";
+  const double x = job.file_service_param;
+  if (job.file_service == FS::zipf && (x <= 0 || x == 1.0))
+    return "file_service_type: zipf theta must be positive and different from 1.0: " + quoted(v);
+  if (job.file_service == FS::pareto && (x <= 0 || x >= 1))
+    return "file_service_type: pareto h must be in (0, 1): " + quoted(v);
+  if (job.file_service == FS::normal && (x < 0 || x >= 100))
+    return "file_service_type: the normal deviation must be in [0, 100): " + quoted(v);
+  return {};
+}
+
 std::string apply_rw(JobOptions& job, std::string_view v) {
   std::string_view mode = v.substr(0, v.find(':'));
   job.seq_add = 0;
@@ -869,28 +917,8 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return boolean(job.create_on_open);
     case Opt::unlink:
       return boolean(job.unlink);
-    case Opt::file_service_type: {
-      // fio: roundrobin, sequential, random, each optionally :N (I/Os per
-      // file before switching); zipf/pareto/normal/gauss are refused.
-      const size_t colon = v.find(':');
-      const std::string_view kind = v.substr(0, colon);
-      if (kind == "roundrobin")
-        job.file_service = JobOptions::FileService::roundrobin;
-      else if (kind == "sequential")
-        job.file_service = JobOptions::FileService::sequential;
-      else if (kind == "random")
-        job.file_service = JobOptions::FileService::random;
-      else
-        return "file_service_type=" + std::string(v) +
-               " is not supported (roundrobin, sequential, random, with an optional :N)";
-      job.file_service_nr = 1;
-      if (colon != std::string_view::npos) {
-        NumberResult r = parse_integer(v.substr(colon + 1), 0, 1u << 30);
-        if (!r.ok() || r.value < 1) return "file_service_type: bad count in " + quoted(v);
-        job.file_service_nr = unsigned(r.value);
-      }
-      return {};
-    }
+    case Opt::file_service_type:
+      return apply_file_service(job, v);
     case Opt::rw:
       return apply_rw(job, v);
     case Opt::rwmixread: {

@@ -72,8 +72,18 @@ struct JobOptions {
   std::string filename_format;  // empty: fio's default
   bool create_on_open = false;  // files are created by the job's open, not laid out before the run
   bool unlink = false;          // unlink=1: the job's files are removed when the run ends
-  enum class FileService { roundrobin, sequential, random } file_service = FileService::roundrobin;
+  // zipf, pareto, normal (gauss): fio's skewed file choice (file_choice.hpp).
+  enum class FileService {
+    roundrobin,
+    sequential,
+    random,
+    zipf,
+    pareto,
+    normal
+  } file_service = FileService::roundrobin;
   unsigned file_service_nr = 1;     // I/Os to one file before switching (roundrobin:N, random:N)
+  double file_service_param = 0;    // zipf theta, pareto h, normal deviation in percent
+  double file_service_center = -1;  // 0..1; -1: fio's default placement
   uint64_t filesize = 0;            // filesize=: bytes per file; 0: size / nrfiles
   bool size_from_filesize = false;  // `size` was set by filesize= (size= not given)
   RwMode rw = RwMode::read;

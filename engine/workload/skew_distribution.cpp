@@ -83,13 +83,13 @@ uint64_t SkewDistribution::next_zipf(Rng& rng) noexcept {
     val = 2;
   else
     val = 1 + to_rank(static_cast<double>(n_) * std::pow(eta_ * u - eta_ + 1.0, alpha_), n_);
-  return (fio_hash_u64(val - 1) + rand_off_) % n_;
+  return (spread(val - 1) + rand_off_) % n_;
 }
 
 uint64_t SkewDistribution::next_pareto(Rng& rng) noexcept {
   const double u = rng.unit();
   const uint64_t rank = to_rank(static_cast<double>(n_ - 1) * std::pow(u, pareto_pow_), n_ - 1);
-  return (fio_hash_u64(rank) + rand_off_) % n_;
+  return (spread(rank) + rand_off_) % n_;
 }
 
 uint64_t SkewDistribution::next_normal(Rng& rng) noexcept {
@@ -104,7 +104,7 @@ uint64_t SkewDistribution::next_normal(Rng& rng) noexcept {
       dev /= 2;
     sum += static_cast<uint64_t>(dev);
   }
-  return (fio_hash_u64(sum) + rand_off_) % n_;
+  return (spread(sum) + rand_off_) % n_;
 }
 
 }  // namespace rs::workload

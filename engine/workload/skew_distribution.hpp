@@ -30,6 +30,9 @@ class SkewDistribution {
 
   // A block in [0, n).
   uint64_t next(Rng& rng) noexcept;
+  // fio's zipf_disable_hash / gauss_disable_hash (its file choice): ranks
+  // go straight to the rotation, so the hottest ones are neighbours.
+  void disable_hash() noexcept { hash_ = false; }
 
  private:
   uint64_t next_zipf(Rng& rng) noexcept;
@@ -39,6 +42,8 @@ class SkewDistribution {
   Distribution kind_;
   uint64_t n_;
   uint64_t rand_off_ = 0;
+  bool hash_ = true;
+  uint64_t spread(uint64_t rank) const noexcept { return hash_ ? fio_hash_u64(rank) : rank; }
   // zipf
   double theta_ = 0, zetan_ = 0, zeta2_ = 0, alpha_ = 0, eta_ = 0, two_pow_ = 0;
   // pareto
