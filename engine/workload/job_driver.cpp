@@ -308,7 +308,8 @@ bool JobDriver::can_issue(uint64_t now) {
     // fio's shared flow_counter starts at 1 (flow.c flow_get), so each job
     // may run one I/O ahead of its share.
     const uint64_t all = flow_->issued.load(std::memory_order_relaxed) + 1;
-    if (double(flow_issued_) / double(all) > double(job_.flow) / double(flow_->total_weight)) {
+    const uint64_t weights = flow_->total_weight.load(std::memory_order_relaxed);
+    if (double(flow_issued_) / double(all) > double(job_.flow) / double(weights)) {
       if (job_.flow_sleep.count() > 0 && in_flight_ > 0)
         flow_quiesce_ = true;  // the last completion starts the sleep
       else if (job_.flow_sleep.count() > 0)
@@ -711,6 +712,10 @@ void JobDriver::end_phase(uint64_t now) {
 }
 
 void JobDriver::finish() {
+  if (flow_ && job_.flow) {  // fio's flow_exit_job: its count and weight leave the group
+    flow_->issued.fetch_sub(flow_issued_, std::memory_order_relaxed);
+    flow_->total_weight.fetch_sub(job_.flow, std::memory_order_relaxed);
+  }
   if (logs_) logs_->finish(end_ns_ > start_ns_ ? end_ns_ - start_ns_ : 0);
   iolog_files("close");
   if (lat_.enabled()) out_.iodepth = lat_.depth();  // fio's latency_depth: where the search stood

@@ -46,10 +46,11 @@ struct RunProgress {
 };
 
 // One flow_id's shared state (fio flow.c): I/Os issued by its jobs, and the
-// sum of their flow weights.
+// sum of their flow weights. A job that ends takes both of its shares back
+// (fio's flow_put), so the others no longer wait for it.
 struct FlowGroup {
   std::atomic<uint64_t> issued{0};
-  uint64_t total_weight = 0;
+  std::atomic<uint64_t> total_weight{0};
 };
 
 class JobDriver {

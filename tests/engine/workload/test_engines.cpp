@@ -484,14 +484,32 @@ TEST_CASE("write_lat_log and write_bw_log write fio's log files", "[engines][log
 TEST_CASE("flow keeps jobs of one flow_id in the ratio of their weights", "[engines]") {
   NullTarget target(64ull << 20);
   // fio's flow.fio: a write job of weight 1 beside a read job of weight 8.
+  // The one that ends last runs alone for the moment between the two jobs'
+  // ends (a job leaves its flow group when it ends, as in fio): think time
+  // keeps that tail to a few I/Os, where a null job would do thousands.
   auto jobs = jobs_from({"--ioengine=null", "--runtime=1s", "--time_based", "--bs=4k", "--size=64m",
-                         "--name=w", "--rw=write", "--flow=1", "--name=r", "--rw=randread", "--flow=8"});
+                         "--thinktime=20", "--name=w", "--rw=write", "--flow=1", "--name=r", "--rw=randread",
+                         "--flow=8"});
   auto out = run(jobs, target);
   const double w = double(out.results.jobs[0].write.total_ios),
                r = double(out.results.jobs[1].read.total_ios);
   REQUIRE(w > 100);
   CHECK(r / w > 7.5);
   CHECK(r / w < 8.5);
+}
+
+TEST_CASE("flow: a job that ends leaves its flow group, and the others go on at once", "[engines]") {
+  // fio's flow_put: job a (16 I/Os) ends early; b, of the same weight, must
+  // then run its 1024 I/Os to the end, not wait for a until the runtime.
+  NullTarget target(64ull << 20);
+  auto jobs = jobs_from({"--ioengine=null", "--runtime=20s", "--bs=4k", "--rw=read", "--name=a", "--size=64k",
+                         "--flow=1", "--name=b", "--size=4m", "--flow=1"});
+  const auto t0 = std::chrono::steady_clock::now();
+  auto out = run(jobs, target);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(out.results.jobs[0].read.total_ios == 16);
+  CHECK(out.results.jobs[1].read.total_ios == 1024);
+  CHECK(seconds < 10);  // b did not sit out the 20 s runtime
 }
 
 TEST_CASE("zonemode=strided: zonesize bytes per zone, then on by zonerange + zoneskip", "[engines]") {
