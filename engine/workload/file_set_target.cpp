@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "workload/discard.hpp"
 #include "workload/file_set.hpp"
 #include "workload/targets.hpp"
 
@@ -168,6 +169,13 @@ class FileSetPort final : public TargetPort {
     backend().queue(d);
   }
   io::IoContext& context() override { return context_; }
+  // The job's file k at (k << kFileShift) + offset: a hole punched in it
+  // (a block device: BLKDISCARD), counted as the file's trim.
+  int trim(Target&, uint64_t offset, uint32_t length) override {
+    const uint64_t k = offset >> kFileShift;
+    if (k >= indexes_.size() || !target_.files_[indexes_[k]]->dev) return -EBADF;
+    return discard_range(*target_.files_[indexes_[k]]->dev, offset & kFileOffsetMask, length);
+  }
 
  private:
   static void done(io::MemberIo& m, int result) {
@@ -198,6 +206,15 @@ std::unique_ptr<TargetPort> FileSetTarget::open_port(io::IoContext& context) {
 
 std::unique_ptr<TargetPort> FileSetTarget::open_job_port(io::IoContext& context, const JobIo& jio) {
   return std::make_unique<FileSetPort>(*this, context, jio.file_indexes);
+}
+
+std::string FileSetTarget::trim_method() const {
+  bool blk = false, file = false;
+  for (auto& f : files_)
+    if (f->dev) (f->dev->info().block_device ? blk : file) = true;
+  return blk && file ? "fallocate(PUNCH_HOLE) on files, BLKDISCARD on block devices"
+         : blk       ? "BLKDISCARD"
+                     : "fallocate(PUNCH_HOLE)";
 }
 
 std::vector<MemberTelemetry> FileSetTarget::members() const {

@@ -34,6 +34,9 @@ class FileSetTarget final : public Target, public telemetry::TelemetrySource {
   JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error) override;
   bool is_file_set() const override { return true; }
   bool offers_buffered() const override { return true; }
+  // Trims go through the job's port (it knows the job's files).
+  bool offers_trim() const override { return true; }
+  std::string trim_method() const override;
   std::string describe() const override;
   // One entry per file, in the order given to open().
   std::vector<MemberTelemetry> members() const override;

@@ -106,7 +106,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   if (target_.registers_buffers())
     buffers_handle_ = backend_.register_buffer(buffers_.data(), buffers_.size());
   if (does_write(job.rw) && BufferContents::wanted(job)) contents_.emplace(job, seed_);
-  if (verifying_job_) written_.assign((job.size / job.bs[kDdirWrite] + 63) / 64, 0);
+  if (verifying_job_) written_.cover(job.offset, job.size, job.bs[kDdirWrite]);
   out_.jobname = job.name;
   out_.description = job.description;
   out_.options = job.given;
@@ -146,6 +146,7 @@ void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
   // fio: size= below the files' total bounds the job (setup_files).
   if (!job_.size_from_filesize && job_.size) files_total_ = std::min(files_total_, job_.size);
   file_choice_.emplace(job_, files_.size(), seed_ ^ 0xf11e5e7ull);
+  if (verifying_job_) written_.cover_files(job_.offset, sizes, job_.bs[kDdirWrite]);
 }
 
 void JobDriver::set_iolog(std::FILE* file, std::vector<std::string> paths) {
@@ -247,11 +248,8 @@ void JobDriver::start() {
 bool JobDriver::can_issue(uint64_t now) {
   if (stop_ || cancelled()) return false;
   if (phase_ == Phase::Verifying) {
-    const uint64_t blocks = job_.size / job_.bs[kDdirWrite];
-    while (verify_cursor_ < blocks && !(written_[verify_cursor_ / 64] & (1ull << (verify_cursor_ % 64))))
-      ++verify_cursor_;
     // fio's runtime covers the verify pass too.
-    return verify_cursor_ < blocks && now < deadline_ns_;
+    return written_.pending() && now < deadline_ns_;
   }
   if (phase_ != Phase::Running) return false;
   // trimwrite: the block just trimmed is written even when the trims used
@@ -332,8 +330,7 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     io.write = false;
     io.trim = false;
     io.length = job_.bs[kDdirWrite];
-    io.offset = job_.offset + verify_cursor_ * job_.bs[kDdirWrite];
-    ++verify_cursor_;
+    io.offset = written_.take();
   } else {
     IoRequest r;
     io.trim = false;
@@ -417,7 +414,7 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     io.submit_ns = io.issue_ns;
     // zonemode=zbd: fio's zbd_do_io_u_trim does a zone reset instead
     // (zbd_place() did it); an emulated zone has nothing to discard.
-    inline_done_.emplace_back(&slot, zbd_ ? int(io.length) : target_.trim(io.offset, io.length));
+    inline_done_.emplace_back(&slot, zbd_ ? int(io.length) : port_.trim(target_, io.offset, io.length));
     return;
   }
   unstamped_.push_back(&slot);
@@ -526,8 +523,8 @@ void JobDriver::complete(Slot& slot, int result) {
       });
       if (!v.ok) {
         if (verify_errors_++ == 0) {
-          first_verify_error_ =
-              "verify: " + std::string(v.reason) + " at offset " + std::to_string(bad_offset);
+          first_verify_error_ = "verify: " + std::string(v.reason) + " at offset " +
+                                std::to_string(bad_offset & kFileOffsetMask);
           if (io.served_by >= 0) {
             auto members = target_.members();
             if (size_t(io.served_by) < members.size())
@@ -543,8 +540,7 @@ void JobDriver::complete(Slot& slot, int result) {
         }
       }
     } else if (io.write && verifying_job_) {
-      const uint64_t block = (io.offset - job_.offset) / job_.bs[kDdirWrite];
-      written_[block / 64] |= 1ull << (block % 64);
+      written_.mark(io.offset);
     }
     const int ddir = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
     if (now >= stats_start_ns_) {
@@ -635,8 +631,7 @@ void JobDriver::advance_phase(uint64_t now) {
       end_ns_ = now;
       return;
     }
-    std::fill(written_.begin(), written_.end(), 0);
-    verify_cursor_ = 0;
+    written_.restart();
     budget_bytes_ = issued_bytes_ + pass_bytes_;
     pass_start_ns_ = now;
     phase_ = Phase::Running;

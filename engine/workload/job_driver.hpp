@@ -32,6 +32,7 @@
 #include "workload/steady_state.hpp"
 #include "workload/target.hpp"
 #include "workload/verify.hpp"
+#include "workload/written_blocks.hpp"
 #include "workload/zbd_zones.hpp"
 
 namespace rs::workload {
@@ -228,8 +229,7 @@ class JobDriver {
   bool stop_ = false;
 
   // verify: which blocks were written, and the read-back cursor
-  std::vector<uint64_t> written_;  // one bit per bs block of the region
-  uint64_t verify_cursor_ = 0;
+  WrittenBlocks written_;
   uint64_t verify_errors_ = 0;
   std::string first_verify_error_;
 };

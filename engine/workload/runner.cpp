@@ -235,12 +235,28 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
 
 }  // namespace
 
+namespace {
+// What RaidScope's verify covers (one job or several files alike).
+std::string check_verify_options(const JobOptions& job) {
+  if (job.verify == VerifyKind::none) return {};
+  if (is_mixed(job.rw))
+    return "verify with mixed reads and writes (rw=" + std::string(to_string(job.rw)) +
+           ") is not supported; verify a write job, or read back with a read job that has verify set";
+  if (!fixed_bs(job) || job.seq_add != 0)
+    return "verify with variable block sizes (bsrange, bssplit) or a sequence postfix (rw=write:N) is "
+           "not supported";
+  if (std::min(job.bs[0], job.bs[1]) < 512) return "verify needs bs of at least 512 bytes";
+  if (job.verify_interval && (job.bs[0] % job.verify_interval || job.bs[1] % job.verify_interval))
+    return "verify_interval=" + std::to_string(job.verify_interval) +
+           " must divide bs (each block holds whole verify intervals)";
+  return {};
+}
+}  // namespace
+
 std::string check_file_set_job(const JobOptions& job, uint32_t block_size) {
   if (job.size_percent || job.offset_percent)
     return "size=N% and offset=N% are not supported with several files (nrfiles, directory, a:b)";
-  if (job.verify != VerifyKind::none)
-    return "verify is not supported with several files (nrfiles, directory, a:b); verify one file";
-  if (does_trim(job.rw)) return "trims are not supported with several files (nrfiles, directory, a:b)";
+  if (std::string err = check_verify_options(job); !err.empty()) return err;
   for (unsigned clone = 0; clone < job.numjobs; ++clone) {
     std::string err;
     const auto files = job_files(job, clone, &err);
@@ -397,20 +413,7 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
       if (std::string e = align_zbd_region(job, target.size_bytes()); !e.empty())
         return "job '" + job.name + "': " + e;
     }
-    if (job.verify != VerifyKind::none && is_mixed(job.rw))
-      return "job '" + job.name +
-             "': verify with mixed reads and writes (rw=" + std::string(to_string(job.rw)) +
-             ") is not supported; verify a write job, or read back with a read job that has verify set";
-    if (job.verify != VerifyKind::none && (!fixed_bs(job) || job.seq_add != 0))
-      return "job '" + job.name +
-             "': verify with variable block sizes (bsrange, bssplit) or a sequence postfix (rw=write:N) is "
-             "not supported";
-    if (job.verify != VerifyKind::none && std::min(job.bs[0], job.bs[1]) < 512)
-      return "job '" + job.name + "': verify needs bs of at least 512 bytes";
-    if (job.verify != VerifyKind::none && job.verify_interval &&
-        (job.bs[0] % job.verify_interval || job.bs[1] % job.verify_interval))
-      return "job '" + job.name + "': verify_interval=" + std::to_string(job.verify_interval) +
-             " must divide bs (each block holds whole verify intervals)";
+    if (std::string err = check_verify_options(job); !err.empty()) return "job '" + job.name + "': " + err;
   }
   return "";
 }

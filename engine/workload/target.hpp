@@ -20,6 +20,7 @@
 namespace rs::workload {
 
 struct TargetIo;
+class Target;
 using TargetDoneFn = void (*)(TargetIo& io, int result);  // result: bytes or -errno
 
 // One job-level I/O. Preallocated by the job (one per iodepth slot) and
@@ -56,6 +57,9 @@ class TargetPort {
   virtual void submit(TargetIo& io) = 0;
   virtual io::IoContext& context() = 0;
   io::Backend& backend() { return context().backend(); }
+  // Discards [offset, offset + length) of the job's target now: the
+  // target's trim(); a file set's port first finds the job's file.
+  virtual int trim(Target& target, uint64_t offset, uint32_t length);
 };
 
 // What one job's I/O runs on (Target::open_job_io), and what the output
@@ -133,5 +137,9 @@ class Target {
   virtual const telemetry::TelemetrySource& telemetry() const = 0;
   virtual const telemetry::LiveLatencySet& latencies() const = 0;
 };
+
+inline int TargetPort::trim(Target& target, uint64_t offset, uint32_t length) {
+  return target.trim(offset, length);
+}
 
 }  // namespace rs::workload

@@ -12,6 +12,7 @@
 #include "levels/levels.hpp"
 #include "raid/array_port.hpp"
 #include "workload/aio_engine.hpp"
+#include "workload/discard.hpp"
 #include "workload/sync_engines.hpp"
 
 namespace rs::workload {
@@ -34,14 +35,7 @@ int Target::trim(uint64_t, uint32_t) {
 }
 
 int DeviceTarget::trim(uint64_t offset, uint32_t length) {
-  if (dev_->info().block_device) {
-    uint64_t range[2] = {offset, length};
-    if (::ioctl(dev_->fd(), BLKDISCARD, range) != 0) return -errno;
-  } else if (::fallocate(dev_->fd(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, off_t(offset),
-                         off_t(length)) != 0) {
-    return -errno;
-  }
-  return int(length);
+  return discard_range(*dev_, offset, length);
 }
 
 void DeviceTarget::drop_cache(uint64_t offset, uint64_t length) {
@@ -49,7 +43,7 @@ void DeviceTarget::drop_cache(uint64_t offset, uint64_t length) {
 }
 
 std::string DeviceTarget::trim_method() const {
-  return dev_->info().block_device ? "BLKDISCARD" : "fallocate(PUNCH_HOLE)";
+  return discard_method(*dev_);
 }
 
 bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& devs, bool direct, JobIo& j,

@@ -143,11 +143,24 @@ expect_error_mentions "nowhere"
 pass "a missing directory is refused, naming it"
 
 mkdir empty
-expect_status 2 "verify over several files" -- "$CLI" bench --name=v --directory="$WORK/empty" --nrfiles=2 --size=8k \
-  --rw=write --verify=crc32c
-expect_error_mentions "verify is not supported with several files"
+expect_status 2 "verify with bssplit over several files" -- "$CLI" bench --name=v --directory="$WORK/empty" \
+  --nrfiles=2 --size=8k --rw=write --verify=crc32c --bssplit=4k/50:8k/50
+expect_error_mentions "verify with variable block sizes"
 [[ -z $(ls empty) ]] || fail "a refused job laid out files"
-pass "verify over several files is refused before anything is written"
+pass "a refused verify job over several files lays out nothing"
+
+# verify over several files: each file written, then read back and checked.
+"$CLI" bench --name=v --directory="$WORK/empty" --nrfiles=2 --size=64k --rw=write --verify=crc32c \
+  --output-format=json >verify.json 2>verify.err || fail "verify over several files failed: $(cat verify.err)"
+python3 - verify.json <<'PY' || fail "verify over several files: wrong totals"
+import json, sys
+t = open(sys.argv[1]).read()
+j = json.loads(t[t.find("{"):])["jobs"][0]
+# 2 files of 32k: 16 writes of 4k, then the 16 blocks read back.
+assert j["error"] == 0, j["error"]
+assert j["write"]["total_ios"] == 16 and j["read"]["total_ios"] == 16, (j["write"]["total_ios"], j["read"]["total_ios"])
+PY
+pass "verify over several files writes each and reads it back"
 
 # fio itself on the same job file: the same files, the same I/O sequence
 # (random reads: the same per-file counts; offsets come from fio's own

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "workload/bench.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
@@ -33,6 +34,30 @@ inline RunOutcome run_on_file(const std::string& path, std::vector<std::string> 
   INFO(bad);
   REQUIRE(bad.empty());
   return run_jobs(r.jobs, {}, target, nullptr);
+}
+
+// Runs a command line's jobs as `raidscope-cli bench` does (a job's own
+// files included); the session stays open for its target's counters.
+struct BenchRun {
+  std::unique_ptr<BenchSession> session;
+  RunOutcome out;
+};
+inline BenchRun run_bench(std::vector<std::string> args) {
+  CliParseResult r = parse_cli_job(args);
+  INFO(r.error);
+  REQUIRE(r.ok);
+  BenchSpec spec;
+  spec.jobs = r.jobs;
+  BenchNotes notes;
+  auto s = BenchSession::open(std::move(spec), &notes);
+  INFO((s ? std::string() : s.error().message));
+  REQUIRE(s);
+  RunProgress progress;
+  BenchRun run{std::move(*s), {}};
+  run.out = run.session->run(progress, nullptr, &notes);
+  INFO(run.out.error);
+  REQUIRE(run.out.ok);
+  return run;
 }
 
 // A file of `bytes` of `fill` (real, allocated data: reads reach the disk).

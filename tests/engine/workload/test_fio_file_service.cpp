@@ -34,21 +34,12 @@ constexpr uint64_t kIos = 20000;
 // I/Os (time based: no file is ever done, so no draw is repeated).
 std::vector<double> shares(const std::string& service) {
   TempDir dir("rs-fileservice");
-  CliParseResult r = parse_cli_job({"--name=s", "--rw=randread", "--bs=4k", "--size=1m", "--nrfiles=4",
-                                    "--directory=" + dir.path, "--file_service_type=" + service,
-                                    "--time_based", "--runtime=60", "--number_ios=" + std::to_string(kIos)});
-  INFO(r.error);
-  REQUIRE(r.ok);
-  BenchSpec spec;
-  spec.jobs = r.jobs;
-  BenchNotes notes;
-  auto s = BenchSession::open(std::move(spec), &notes);
-  REQUIRE(s);
-  RunProgress progress;
-  REQUIRE((*s)->run(progress, nullptr, &notes).ok);
+  auto run = fio_test::run_bench({"--name=s", "--rw=randread", "--bs=4k", "--size=1m", "--nrfiles=4",
+                                  "--directory=" + dir.path, "--file_service_type=" + service, "--time_based",
+                                  "--runtime=60", "--number_ios=" + std::to_string(kIos)});
   std::vector<double> out;
   uint64_t total = 0;
-  for (const auto& m : (*s)->target().members())
+  for (const auto& m : run.session->target().members())
     out.push_back(double(m.counters.reads)), total += m.counters.reads;
   CHECK(total == kIos);
   for (double& x : out) x /= double(total);
