@@ -108,7 +108,8 @@ class Clock {
     const TscMapping* current = map_.load(std::memory_order_relaxed);
     if (stage_ >= kStages || (current && tsc < current->next_tsc)) return ns;  // another thread did it
     if (tsc <= start_tsc_ || ns <= start_ns_) {
-      usable_.store(false, std::memory_order_relaxed);  // a counter that did not move forward: stay on clock_gettime
+      // A counter that did not move forward: stay on clock_gettime.
+      usable_.store(false, std::memory_order_relaxed);
       map_.store(nullptr, std::memory_order_release);
       stage_ = kStages;
       return ns;

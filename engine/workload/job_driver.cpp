@@ -395,8 +395,8 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   // fio stamps an I/O's start after get_io_u has filled its buffer: the
   // fill (verify headers and checksums, fresh contents) is no part of its
   // latency, whatever the engine.
-  const bool filled = io.write && !io.trim &&
-                      (contents_ || job_.verify != VerifyKind::none || job_.scramble_buffers);
+  const bool filled =
+      io.write && !io.trim && (contents_ || job_.verify != VerifyKind::none || job_.scramble_buffers);
   io.issue_ns = filled ? now_ns() : now;
   io.served_by = -1;
   ++in_flight_;

@@ -295,7 +295,9 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
           "block device (as fio's engines do trims), whatever the ioengine");
     // posixaio runs on io_uring; libaio is Linux AIO itself, except on a
     // buffered file, where Linux AIO does each I/O inside io_submit: so do we.
-    const int q = job.ioengine == IoEngine::libaio && !job.direct ? 0 : job.ioengine == IoEngine::posixaio ? 1 : -1;
+    const int q = job.ioengine == IoEngine::libaio && !job.direct ? 0
+                  : job.ioengine == IoEngine::posixaio            ? 1
+                                                                  : -1;
     if (q >= 0 && !said_queued[q]) {
       said_queued[q] = true;
       notes.push_back(q == 1 ? "note: ioengine=posixaio runs on io_uring here (RaidScope has no posixaio "

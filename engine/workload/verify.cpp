@@ -259,7 +259,8 @@ void fill_verify_pattern(void* block, uint32_t len, VerifyPattern pattern) noexc
   if (pattern.len) fill_pattern(static_cast<unsigned char*>(block), 0, len, pattern);
 }
 
-void verify_fill_header(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed) noexcept {
+void verify_fill_header(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset,
+                        uint64_t seed) noexcept {
   assert(verify_block_len_ok(block_len));
   if (!verify_block_len_ok(block_len)) return;
   auto* b = static_cast<unsigned char*>(block);

@@ -109,7 +109,8 @@ void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offs
 // included (verify_fill_header). 128 pattern fills of 512 bytes cost more
 // than the write's own system call did.
 void fill_verify_pattern(void* block, uint32_t len, VerifyPattern pattern) noexcept;
-void verify_fill_header(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed) noexcept;
+void verify_fill_header(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset,
+                        uint64_t seed) noexcept;
 
 // The outcome of verify_check. reason is a NUL-terminated message, empty
 // when ok; a fixed buffer so that checking never allocates.

@@ -2,8 +2,8 @@
 // once its rate is measured (io/clock.hpp). It must never go back on a
 // thread and must stay on CLOCK_MONOTONIC across the switch to the counter
 // (after 20 ms) and the first re-measure (after 1 s).
-#include <catch2/catch.hpp>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <ctime>
 #include <thread>

@@ -9,9 +9,9 @@
 #include <cstring>
 #include <vector>
 
+#include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "io/member_device.hpp"
-#include "../../common/temp_dir.hpp"
 #include "workload/aio_engine.hpp"
 
 using namespace rs;

@@ -487,9 +487,9 @@ TEST_CASE("flow keeps jobs of one flow_id in the ratio of their weights", "[engi
   // The one that ends last runs alone for the moment between the two jobs'
   // ends (a job leaves its flow group when it ends, as in fio): think time
   // keeps that tail to a few I/Os, where a null job would do thousands.
-  auto jobs = jobs_from({"--ioengine=null", "--runtime=1s", "--time_based", "--bs=4k", "--size=64m",
-                         "--thinktime=20", "--name=w", "--rw=write", "--flow=1", "--name=r", "--rw=randread",
-                         "--flow=8"});
+  auto jobs =
+      jobs_from({"--ioengine=null", "--runtime=1s", "--time_based", "--bs=4k", "--size=64m", "--thinktime=20",
+                 "--name=w", "--rw=write", "--flow=1", "--name=r", "--rw=randread", "--flow=8"});
   auto out = run(jobs, target);
   const double w = double(out.results.jobs[0].write.total_ios),
                r = double(out.results.jobs[1].read.total_ios);

@@ -488,9 +488,11 @@ TEST_CASE("verify: a pattern filled once over the write, then headers, gives wha
   const VerifyPattern pattern{pat, sizeof pat};
   for (VerifyKind kind : {VerifyKind::meta, VerifyKind::crc32c, VerifyKind::md5}) {
     std::vector<unsigned char> per_block(65536), two_step(65536, 0xee);
-    for (uint32_t at = 0; at < 65536; at += 512) verify_fill(kind, per_block.data() + at, 512, 1 << 20 | at, 9, pattern);
+    for (uint32_t at = 0; at < 65536; at += 512)
+      verify_fill(kind, per_block.data() + at, 512, 1 << 20 | at, 9, pattern);
     fill_verify_pattern(two_step.data(), 65536, pattern);
-    for (uint32_t at = 0; at < 65536; at += 512) verify_fill_header(kind, two_step.data() + at, 512, 1 << 20 | at, 9);
+    for (uint32_t at = 0; at < 65536; at += 512)
+      verify_fill_header(kind, two_step.data() + at, 512, 1 << 20 | at, 9);
     CHECK(per_block == two_step);
     for (uint32_t at = 0; at < 65536; at += 512)
       CHECK(verify_check(kind, two_step.data() + at, 512, 1 << 20 | at, pattern).ok);
