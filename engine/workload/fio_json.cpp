@@ -64,6 +64,19 @@ Json direction_object(const JobResults& job, const DirectionResults& dr, const G
   o["slat_ns"] = lat_object(dr.slat, job.slat_percentiles, plist);
   o["clat_ns"] = lat_object(dr.clat, job.clat_percentiles, plist);
   o["lat_ns"] = lat_object(dr.lat, job.lat_percentiles, plist);
+  // fio: "prios" when two or more priorities have samples (cmdprio_*).
+  if (const auto shown = dr.shown_prios(); !shown.empty()) {
+    Json prios = Json::array();
+    for (const auto* p : shown) {
+      Json e;
+      e["prioclass"] = p->ioprio >> 13;
+      e["prio"] = p->ioprio & 7;
+      e[job.lat_percentiles ? "lat_ns" : "clat_ns"] =
+          lat_object(p->lat, job.clat_percentiles || job.lat_percentiles, plist);
+      prios.push_back(std::move(e));
+    }
+    o["prios"] = std::move(prios);
+  }
   const RunningStats& bw = dr.bw_samples;
   o["bw_min"] = bw.min();
   o["bw_max"] = bw.max();

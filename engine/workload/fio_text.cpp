@@ -99,6 +99,11 @@ std::string lat_bands(const std::array<double, N>& pct, const char* const* names
   return out;
 }
 
+// fio's "clat prio 1/4" (class/level), with what follows it.
+std::string prio_line_name(const char* type, uint16_t ioprio, const std::string& tail) {
+  return sfmt("%s prio %u/%u", type, unsigned(ioprio >> 13), unsigned(ioprio & 7)) + tail;
+}
+
 std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, int sig_figs) {
   const DirectionResults& dr = job.dir(d);
   const uint64_t runt = dr.runtime_ms();
@@ -120,12 +125,24 @@ std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, 
   out += fio_lat_line("slat", dr.slat);
   out += fio_lat_line("clat", dr.clat);
   out += fio_lat_line(" lat", dr.lat);
+  // fio: per-priority figures when two or more priorities have samples.
+  const auto prios = dr.shown_prios();
+  const char* prio_type = job.lat_percentiles ? "lat" : "clat";
+  for (const auto* p : prios) out += fio_lat_line(prio_line_name(prio_type, p->ioprio, ""), p->lat);
 
   const std::vector<double> plist = effective_percentiles(job);
   const int precision = effective_percentile_precision(job);
   if (job.slat_percentiles) out += fio_percentile_block("slat", dr.slat, plist, precision);
   if (job.clat_percentiles) out += fio_percentile_block("clat", dr.clat, plist, precision);
   if (job.lat_percentiles) out += fio_percentile_block("lat", dr.lat, plist, precision);
+  if (job.clat_percentiles || job.lat_percentiles) {
+    const uint64_t samples = job.lat_percentiles ? dr.lat.count() : dr.clat.count();
+    for (const auto* p : prios)
+      out += fio_percentile_block(
+          prio_line_name(prio_type, p->ioprio,
+                         sfmt(" (%.2f%% of IOs)", 100.0 * double(p->lat.count()) / double(samples))),
+          p->lat, plist, precision);
+  }
 
   if (const RunningStats& s = dr.bw_samples; s.samples())
     out += fio_bw_line(s, bw_percent_of_group(group.dir[d], s.mean()));

@@ -12,6 +12,22 @@ IoPriorities::IoPriorities(const JobOptions& job, uint64_t seed)
       bssplit_(!job.cmdprio_bssplit[0].empty() || !job.cmdprio_bssplit[1].empty()),
       rng_(seed ^ 0x5052494full) {}
 
+std::vector<uint16_t> IoPriorities::stat_prios(int ddir) const {
+  const size_t d = size_t(ddir);
+  const uint16_t implicit = ioprio_value(job_.cmdprio_class[d], job_.cmdprio_level[d]);
+  std::vector<uint16_t> values;
+  if (!bssplit_ && job_.cmdprio_percentage[d])
+    values.push_back(implicit);
+  else if (bssplit_)
+    for (const auto& e : job_.cmdprio_bssplit[d])
+      values.push_back(e.ioprio >= 0 ? uint16_t(e.ioprio) : implicit);
+  if (values.empty()) return {};
+  std::vector<uint16_t> prios{job_ioprio_};
+  for (uint16_t v : values)
+    if (std::find(prios.begin(), prios.end(), v) == prios.end()) prios.push_back(v);
+  return prios;
+}
+
 uint16_t IoPriorities::pick(int ddir, uint32_t length) {
   if (ddir > 1) return job_ioprio_;
   if (!bssplit_) {

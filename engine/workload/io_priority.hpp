@@ -6,6 +6,7 @@
 // The value goes into the I/O's io_uring sqe (ioprio) and the logs.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "workload/job_options.hpp"
 #include "workload/rand.hpp"
@@ -19,6 +20,11 @@ class IoPriorities {
   uint16_t job_ioprio() const { return job_ioprio_; }
   // The priority of one read or write (ddir 0 or 1) of `length` bytes.
   uint16_t pick(int ddir, uint32_t length);
+  // The priorities fio keeps latency figures for in a direction the job
+  // does (engines/cmdprio.c init_cmdprio_values, assign_clat_prio_index):
+  // the job's own first, then each cmdprio value in the order given, once
+  // each; empty when no share of the direction's I/Os gets a cmdprio.
+  std::vector<uint16_t> stat_prios(int ddir) const;
 
  private:
   const JobOptions& job_;

@@ -115,6 +115,12 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   out_.percentile_list = job.percentile_list;
   out_.percentile_precision = job.percentile_precision;
   if (job.gtod_reduce) out_.clat_percentiles = false;  // fio: gtod_reduce turns percentiles off
+  // fio's per-priority latency (cmdprio_*); fio's offload workers keep
+  // none (rate-submit.c: disable_prio_stat).
+  if (uses_cmdprio(job) && !job.submit_offload)
+    for (int d : {kDdirRead, kDdirWrite})
+      if (d == kDdirRead ? does_read(job.rw) : does_write(job.rw))
+        for (uint16_t p : prio_.stat_prios(d)) out_.dir(d).prios.push_back({p, {}});
   out_.latency_target_ns = job.latency_target_ns;
   out_.latency_window_us = uint64_t(job.latency_window.count());
   out_.latency_percentile = job.latency_percentile;
@@ -552,6 +558,7 @@ void JobDriver::complete(Slot& slot, int result) {
         d.clat.record(now - io.submit_ns);
         d.lat.record(now - io.issue_ns);
         out_.latency_dist.record(now - io.submit_ns);
+        if (!d.prios.empty()) record_prio_latency(d, io, now);
       }
       if (logs_)
         logs_->record(now - start_ns_, ddir, io.length, io.offset & kFileOffsetMask,
@@ -672,6 +679,16 @@ bool JobDriver::zbd_place(Slot& slot, IoRequest& r, bool trim) {
   return false;
 }
 
+// fio's add_clat_sample / add_lat_sample: the I/O's latency under its
+// priority (total latency with lat_percentiles, as fio).
+void JobDriver::record_prio_latency(DirectionResults& d, const TargetIo& io, uint64_t now) {
+  for (auto& p : d.prios)
+    if (p.ioprio == io.ioprio) {
+      p.lat.record(out_.lat_percentiles ? now - io.issue_ns : now - io.submit_ns);
+      return;
+    }
+}
+
 void JobDriver::check_rate_minimum(uint64_t now, int ddir) {
   const DirectionResults& d = out_.dir(ddir);
   std::string why = rate_.check_minimum(now, ddir, d.io_bytes, d.total_ios);
@@ -683,9 +700,12 @@ void JobDriver::check_rate_minimum(uint64_t now, int ddir) {
 
 void JobDriver::reset_stats(uint64_t now) {
   // fio's reset_all_stats: the figures restart, the job's runtime with them.
-  out_.read = {};
-  out_.write = {};
-  out_.trim = {};
+  for (int d = 0; d < 3; ++d) {
+    DirectionResults& dr = out_.dir(d);
+    auto prios = std::move(dr.prios);
+    dr = {};
+    for (auto& p : prios) dr.prios.push_back({p.ioprio, {}});
+  }
   out_.latency_dist = {};
   out_.depth_dist = {};
   stats_start_ns_ = now;

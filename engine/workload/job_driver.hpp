@@ -153,6 +153,7 @@ class JobDriver {
   bool flow_spin_ = false;     // over its share without flow_sleep: check again at once
   LatencySearch lat_;          // fio's latency_target depth search
   IoPriorities prio_;          // each I/O's priority (prio, prioclass, cmdprio_*)
+  void record_prio_latency(DirectionResults& d, const TargetIo& io, uint64_t now);
   RateControl rate_;           // rate, rate_iops, rate_process, rate_min (rate_control.hpp)
   bool rate_ramp_pending_ = false;
   // fio's check_min_rate after a completion of `ddir`: a rate below

@@ -125,6 +125,14 @@ std::string fio_version_string(const RunResults& run) {
   return v + " (fio-3.33 compatible)";
 }
 
+std::vector<const DirectionResults::PrioLatency*> DirectionResults::shown_prios() const {
+  std::vector<const PrioLatency*> v;
+  for (const auto& p : prios)
+    if (p.lat.count()) v.push_back(&p);
+  if (v.size() < 2) v.clear();
+  return v;
+}
+
 namespace {
 
 void merge_direction(DirectionResults& dst, const DirectionResults& src) {
@@ -138,6 +146,14 @@ void merge_direction(DirectionResults& dst, const DirectionResults& src) {
   dst.lat.merge(src.lat);
   dst.bw_samples.add_up(src.bw_samples);
   dst.iops_samples.add_up(src.iops_samples);
+  // fio's clat_prio_stats_copy: entries of one priority add up, new ones go last.
+  for (const auto& p : src.prios) {
+    auto it = std::find_if(dst.prios.begin(), dst.prios.end(), [&](auto& d) { return d.ioprio == p.ioprio; });
+    if (it == dst.prios.end())
+      dst.prios.push_back(p);
+    else
+      it->lat.merge(p.lat);
+  }
 }
 
 void merge_raidscope(std::optional<RaidscopeJobExtension>& dst,

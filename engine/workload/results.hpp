@@ -35,6 +35,17 @@ struct DirectionResults {
   LatencyHistogram lat;       // total: start of issue .. completion
   RunningStats bw_samples;    // optional: one sample per bw_avg_time interval, in KiB/s
   RunningStats iops_samples;  // optional: one sample per iops_avg_time interval, in IO/s
+  // fio's per-priority latency (ts->clat_prio): a job with cmdprio_* keeps
+  // one entry per priority its I/Os of this direction may get, the job's
+  // own first (fio's order); completion latency, or total latency with
+  // lat_percentiles. The writers show them when two or more have samples.
+  struct PrioLatency {
+    uint16_t ioprio = 0;  // class << 13 | level
+    LatencyHistogram lat;
+  };
+  std::vector<PrioLatency> prios;
+  // The entries that have samples, when two or more have (fio's rule); else none.
+  std::vector<const PrioLatency*> shown_prios() const;
 
   // fio keeps runtime in whole ms, rounded up (backend.c update_runtime).
   uint64_t runtime_ms() const noexcept { return (runtime_ns + 999'999) / 1'000'000; }
