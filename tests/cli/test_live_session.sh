@@ -33,9 +33,15 @@ for s in after:
     shares = [m["read_share"] for m in s["members"]]
     bw = s["array"]["read_bw_bytes"] / 1e6
     assert all(abs(x - 0.5) <= 0.05 for x in shares), f"t={s['t']:.2f}: shares {shares}, expected 50/50"
-    assert bw >= 180, f"t={s['t']:.2f}: {bw:.0f} MB/s, expected >= 180 (both disks)"
+    # As before the change, a sample may lose a few completions to its
+    # neighbour when the reaping thread waits for a CPU (one failed at
+    # 173 MB/s while a build ran beside the suite); one disk alone is 100.
+    assert bw >= 140, f"t={s['t']:.2f}: {bw:.0f} MB/s, expected ~200 (both disks)"
     assert s["array"]["clat_p50_ns"] > 0 and s["array"]["clat_p99_ns"] >= s["array"]["clat_p50_ns"]
-print(f"ok: {len(before)} samples before at ~100 MB/s on one member, {len(after)} after at 50/50 >= 180 MB/s, "
+mean_after = sum(s["array"]["read_bw_bytes"] for s in after) / len(after) / 1e6
+assert mean_after >= 180, f"{mean_after:.0f} MB/s on average after the change, expected ~200 (both disks)"
+print(f"ok: {len(before)} samples before at ~100 MB/s on one member, {len(after)} after at 50/50, "
+      f"{mean_after:.0f} MB/s on average, "
       f"event at {events[0]['t']:.3f} s")
 PY
 pass "read_policy changed at 3 s: shares and bandwidth move in the telemetry stream"
