@@ -97,8 +97,6 @@ class Clock {
     return ns;
   }
 
-  bool on_tsc() const noexcept { return map_.load(std::memory_order_acquire) != nullptr; }
-
  private:
   // Publishes the next mapping, anchored at a fresh clock_gettime reading
   // (so the clock stays on CLOCK_MONOTONIC), and returns that reading.
@@ -146,10 +144,6 @@ uint64_t monotonic_ns() noexcept {
   const uint64_t now = clock().now();
   if (now > last) last = now;
   return last;
-}
-
-std::string clock_source() {
-  return clock().on_tsc() ? "tsc" : "clock_gettime";
 }
 
 }  // namespace rs::io

@@ -19,13 +19,9 @@
 // RAIDSCOPE_CLOCK_GETTIME=1 in the environment keeps clock_gettime.
 #pragma once
 #include <cstdint>
-#include <string>
 
 namespace rs::io {
 
 uint64_t monotonic_ns() noexcept;
-
-// What monotonic_ns reads, for the output: "tsc" or "clock_gettime".
-std::string clock_source();
 
 }  // namespace rs::io

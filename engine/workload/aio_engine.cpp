@@ -26,6 +26,13 @@ long io_getevents(aio_context_t ctx, long min_nr, long max_nr, io_event* events,
   return ::syscall(SYS_io_getevents, ctx, min_nr, max_nr, events, timeout);
 }
 
+// The time from now to `until` (0 if past).
+timespec timespec_until(uint64_t until) {
+  const uint64_t now = io::monotonic_ns();
+  const uint64_t wait = until > now ? until - now : 0;
+  return {time_t(wait / 1'000'000'000ull), long(wait % 1'000'000'000ull)};
+}
+
 }  // namespace
 
 std::unique_ptr<AioBackend> AioBackend::make(std::vector<io::MemberDevice*> devs, unsigned depth,
@@ -109,8 +116,9 @@ void AioBackend::queue_timer(io::MemberIo& io, uint64_t delay_ns) {
   timers_.push_back({io::monotonic_ns() + delay_ns, &io, -EAGAIN});
 }
 
-void AioBackend::complete(io::MemberIo& io, int result) {
-  io.done(io, result);
+uint64_t AioBackend::first_due(uint64_t deadline_ns) const {
+  for (const Timer& t : timers_) deadline_ns = std::min(deadline_ns, t.due_ns);
+  return deadline_ns;
 }
 
 unsigned AioBackend::release_timers(uint64_t now) {
@@ -122,7 +130,7 @@ unsigned AioBackend::release_timers(uint64_t now) {
     }
     const Timer t = timers_[i];
     timers_.erase(timers_.begin() + long(i));
-    complete(*t.io, t.result);
+    t.io->done(*t.io, t.result);
     ++ran;
   }
   return ran;
@@ -138,28 +146,16 @@ unsigned AioBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
     if (submitted_ == 0) {
       // Only timers left: sleep to the first one due (or the deadline).
       if (got >= min_complete || timers_.empty()) break;
-      uint64_t until = deadline_ns;
-      for (const Timer& t : timers_) until = std::min(until, t.due_ns);
-      const uint64_t now = io::monotonic_ns();
-      if (until > now) {
-        const uint64_t wait = until - now;
-        timespec ts{time_t(wait / 1'000'000'000ull), long(wait % 1'000'000'000ull)};
-        ::nanosleep(&ts, nullptr);
-      }
+      const timespec ts = timespec_until(first_due(deadline_ns));
+      ::nanosleep(&ts, nullptr);
       got += release_timers(io::monotonic_ns());
       break;
     }
     long min_nr = got < min_complete ? long(std::min(min_complete - got, std::min(submitted_, room))) : 0;
     // Wait no later than the deadline or the next timer.
-    uint64_t until = deadline_ns;
-    for (const Timer& t : timers_) until = std::min(until, t.due_ns);
+    const uint64_t until = first_due(deadline_ns);
     timespec ts{}, *timeout = nullptr;
-    if (min_nr > 0 && until != io::kNoDeadline) {
-      const uint64_t now = io::monotonic_ns();
-      const uint64_t wait = until > now ? until - now : 0;
-      ts = {time_t(wait / 1'000'000'000ull), long(wait % 1'000'000'000ull)};
-      timeout = &ts;
-    }
+    if (min_nr > 0 && until != io::kNoDeadline) ts = timespec_until(until), timeout = &ts;
     const long n = io_getevents(ctx_, min_nr, long(room), events_.data(), timeout);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -167,11 +163,12 @@ unsigned AioBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
     }
     batch_now_ = io::monotonic_ns();
     submitted_ -= unsigned(n);
-    // Callbacks may queue more I/O (not reap): the events are read first.
+    // A callback may queue and submit more I/O but never reaps, so events_
+    // is not written while this walks it; each iocb is free again first.
     for (long i = 0; i < n; ++i) {
       free_.push_back(reinterpret_cast<iocb*>(events_[size_t(i)].obj));
       auto* io = reinterpret_cast<io::MemberIo*>(events_[size_t(i)].data);
-      complete(*io, int(events_[size_t(i)].res));
+      io->done(*io, int(events_[size_t(i)].res));
     }
     got += unsigned(n);
     if (!timers_.empty()) got += release_timers(batch_now_);

@@ -45,7 +45,7 @@ class AioBackend final : public io::Backend {
  private:
   AioBackend() = default;
   unsigned release_timers(uint64_t now);
-  void complete(io::MemberIo& io, int result);
+  uint64_t first_due(uint64_t deadline_ns) const;  // the deadline, or a timer due before it
 
   // A completion without the kernel: a timer (-EAGAIN when due), or an I/O
   // that could not be submitted (due at once, with its error).

@@ -332,6 +332,7 @@ bool JobDriver::can_issue(uint64_t now) {
 
 void JobDriver::issue(Slot& slot, uint64_t now) {
   TargetIo& io = slot.io;
+  bool filled = false;  // the buffer got contents for a write just now
   if (phase_ == Phase::Verifying) {
     io.write = false;
     io.trim = false;
@@ -370,23 +371,14 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
       // no buffer contents: nothing is transferred
     } else if (io.write && contents_ && job_.verify == VerifyKind::none) {
       contents_->fill(io.buffer, io.length);
+      filled = true;
     } else if (io.write && job_.verify != VerifyKind::none) {
-      const VerifyPattern p = pattern();
-      const uint32_t step = job_.verify_interval ? job_.verify_interval : io.length;
-      if (p.len && step % p.len == 0) {
-        fill_verify_pattern(io.buffer, io.length, p);
-        for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
-          verify_fill_header(job_.verify, chunk, len, offset, seed_);
-          return true;
-        });
-      } else {
-        for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
-          verify_fill(job_.verify, chunk, len, offset, seed_, p);
-          return true;
-        });
-      }
-    } else if (io.write && job_.scramble_buffers)
+      verify_fill_write(job_.verify, io.buffer, io.length, job_.verify_interval, io.offset, seed_, pattern());
+      filled = true;
+    } else if (io.write && job_.scramble_buffers) {
       scramble_block_stamps(io.buffer, io.length, io.offset, now);
+      filled = true;
+    }
     if (io.trim || !does_trim(job_.rw)) issued_bytes_ += r.length;
     const int d = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
     if (rate_.limits()) rate_.issued(d, r.length);
@@ -401,19 +393,17 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   // fio stamps an I/O's start after get_io_u has filled its buffer: the
   // fill (verify headers and checksums, fresh contents) is no part of its
   // latency, whatever the engine.
-  const bool filled =
-      io.write && !io.trim && (contents_ || job_.verify != VerifyKind::none || job_.scramble_buffers);
   io.issue_ns = filled ? now_ns() : now;
   io.served_by = -1;
   ++in_flight_;
   if (iolog_) {
-    const size_t k = size_t(io.offset >> kFileShift);
+    const size_t k = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
     std::fprintf(iolog_, "%llu %s %s %llu %u\n", static_cast<unsigned long long>((now - start_ns_) / 1000),
                  k < iolog_paths_.size() ? iolog_paths_[k].c_str() : "?",
                  io.trim    ? "trim"
                  : io.write ? "write"
                             : "read",
-                 static_cast<unsigned long long>(io.offset & kFileOffsetMask), io.length);
+                 static_cast<unsigned long long>(offset_in_file(io.offset)), io.length);
   }
   out_.depth_dist.record_depth(in_flight_, 1);
   if (io.trim) {
@@ -530,7 +520,7 @@ void JobDriver::complete(Slot& slot, int result) {
       if (!v.ok) {
         if (verify_errors_++ == 0) {
           first_verify_error_ = "verify: " + std::string(v.reason) + " at offset " +
-                                std::to_string(bad_offset & kFileOffsetMask);
+                                std::to_string(offset_in_file(bad_offset));
           if (io.served_by >= 0) {
             auto members = target_.members();
             if (size_t(io.served_by) < members.size())
@@ -561,7 +551,7 @@ void JobDriver::complete(Slot& slot, int result) {
         if (!d.prios.empty()) record_prio_latency(d, io, now);
       }
       if (logs_)
-        logs_->record(now - start_ns_, ddir, io.length, io.offset & kFileOffsetMask,
+        logs_->record(now - start_ns_, ddir, io.length, offset_in_file(io.offset),
                       io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns, io.ioprio);
       if (rate_.checks_minimum()) check_rate_minimum(now, ddir);
     }

@@ -132,6 +132,12 @@ class JobDriver {
       if (!fn(b + at, step, io.offset + at)) return;
   }
   VerifyPattern pattern() const { return {job_.verify_pattern.data(), job_.verify_pattern.size()}; }
+  // An offset as the output shows it: within its file for a multi-file job
+  // (file k's offsets are at k << kFileShift), as is for one target, whose
+  // offsets may pass 2^kFileShift (a device over 1 TiB).
+  uint64_t offset_in_file(uint64_t job_offset) const {
+    return files_.empty() ? job_offset : job_offset & kFileOffsetMask;
+  }
 
   const JobOptions& job_;
   unsigned job_index_;

@@ -233,9 +233,6 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
   }
 }
 
-}  // namespace
-
-namespace {
 // What RaidScope's verify covers (one job or several files alike).
 std::string check_verify_options(const JobOptions& job) {
   if (job.verify == VerifyKind::none) return {};

@@ -242,6 +242,25 @@ void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offs
   verify_fill(kind, block, block_len, offset, seed, VerifyPattern{});
 }
 
+namespace {
+// The header of a block whose payload is in place, the data checksum
+// included. block_len must be one verify_block_len_ok() accepts.
+void store_verify_header(VerifyKind kind, unsigned char* b, uint32_t block_len, uint64_t offset,
+                         uint64_t seed) noexcept {
+  const uint32_t hl = verify_header_len(kind);
+  if (hl == 0) return;  // verify=0: payload only
+  store(b + kOffMagic, kVerifyMagic);
+  store(b + kOffKind, kind_code(kind));
+  store(b + kOffHeaderLen, static_cast<uint16_t>(hl));
+  store(b + kOffBlockLen, block_len);
+  store(b + kOffOffset, offset);
+  store(b + kOffSeed, seed);
+  // The data checksum before the header crc: the header crc covers it.
+  data_checksum(kind, b + hl, block_len - hl, b + kOffChecksum);
+  store(b + kOffHeaderCrc, header_crc(b, hl));
+}
+}  // namespace
+
 void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed,
                  VerifyPattern pattern) noexcept {
   assert(verify_block_len_ok(block_len));
@@ -252,30 +271,25 @@ void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offs
     fill_pattern(b, hl, block_len, pattern);
   else
     fill_payload(b, hl, block_len, payload_key(seed, offset));
-  verify_fill_header(kind, block, block_len, offset, seed);
+  store_verify_header(kind, b, block_len, offset, seed);
 }
 
-void fill_verify_pattern(void* block, uint32_t len, VerifyPattern pattern) noexcept {
-  if (pattern.len) fill_pattern(static_cast<unsigned char*>(block), 0, len, pattern);
-}
-
-void verify_fill_header(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset,
-                        uint64_t seed) noexcept {
-  assert(verify_block_len_ok(block_len));
-  if (!verify_block_len_ok(block_len)) return;
-  auto* b = static_cast<unsigned char*>(block);
-  const uint32_t hl = verify_header_len(kind);
-  if (hl == 0) return;  // verify=0: payload only
-
-  store(b + kOffMagic, kVerifyMagic);
-  store(b + kOffKind, kind_code(kind));
-  store(b + kOffHeaderLen, static_cast<uint16_t>(hl));
-  store(b + kOffBlockLen, block_len);
-  store(b + kOffOffset, offset);
-  store(b + kOffSeed, seed);
-  // The data checksum before the header crc: the header crc covers it.
-  data_checksum(kind, b + hl, block_len - hl, b + kOffChecksum);
-  store(b + kOffHeaderCrc, header_crc(b, hl));
+void verify_fill_write(VerifyKind kind, void* buffer, uint32_t length, uint32_t interval, uint64_t offset,
+                       uint64_t seed, VerifyPattern pattern) noexcept {
+  const uint32_t step = interval ? interval : length;
+  assert(verify_block_len_ok(step));
+  if (!verify_block_len_ok(step)) return;
+  auto* b = static_cast<unsigned char*>(buffer);
+  // Byte p of the write is pattern[p % len]: with len dividing the step,
+  // that is byte p - at of the block at `at`, as verify_fill would put it.
+  const bool pattern_once = pattern.len && step % pattern.len == 0;
+  if (pattern_once) fill_pattern(b, 0, length, pattern);
+  for (uint32_t at = 0; at + step <= length; at += step) {
+    if (pattern_once)
+      store_verify_header(kind, b + at, step, offset + at, seed);
+    else
+      verify_fill(kind, b + at, step, offset + at, seed, pattern);
+  }
 }
 
 VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len,

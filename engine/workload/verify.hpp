@@ -102,15 +102,14 @@ struct VerifyPattern {
 void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed,
                  VerifyPattern pattern) noexcept;
 
-// The same in two steps, for a write cut into verify_interval blocks: the
-// pattern over the whole write once (fill_verify_pattern; byte p is
-// pattern[p % len], so when len divides the interval every block holds the
-// bytes verify_fill would give it), then each block's header, checksum
-// included (verify_fill_header). 128 pattern fills of 512 bytes cost more
-// than the write's own system call did.
-void fill_verify_pattern(void* block, uint32_t len, VerifyPattern pattern) noexcept;
-void verify_fill_header(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset,
-                        uint64_t seed) noexcept;
+// A whole write of `length` bytes at `offset`, cut into verify blocks of
+// `interval` bytes (0: one block, the write), each filled as verify_fill
+// fills it. With a pattern whose length divides the interval, every block
+// holds the same pattern bytes: they are written once over the write and
+// then each block's header (checksum included) on top. 128 pattern fills of
+// 512 bytes cost more than the 64 KiB write's own system call did.
+void verify_fill_write(VerifyKind kind, void* buffer, uint32_t length, uint32_t interval, uint64_t offset,
+                       uint64_t seed, VerifyPattern pattern) noexcept;
 
 // The outcome of verify_check. reason is a NUL-terminated message, empty
 // when ok; a fixed buffer so that checking never allocates.

@@ -31,7 +31,9 @@ void WrittenBlocks::restart() {
 }
 
 void WrittenBlocks::mark(uint64_t io_offset) {
-  uint64_t block = ((io_offset & kFileOffsetMask) - offset_) / bs_;
+  // One region's offsets are plain (a device may pass 2^kFileShift); a
+  // file set's carry the file's index above kFileShift.
+  uint64_t block = ((files_ ? io_offset & kFileOffsetMask : io_offset) - offset_) / bs_;
   if (files_) block += first_[size_t(io_offset >> kFileShift)];
   bits_[block / 64] |= uint64_t{1} << (block % 64);
 }

@@ -482,19 +482,20 @@ TEST_CASE("verify: the other kinds' layout, round trip and damage", "[verify]") 
 TEST_CASE("verify: a pattern filled once over the write, then headers, gives what per-block fills give",
           "[verify]") {
   // fio's surface-scan: verify=meta, a 4-byte pattern, 512-byte intervals in
-  // 64 KiB writes. The job fills the pattern once and writes each interval's
-  // header; the bytes must be those of verify_fill on every interval.
+  // 64 KiB writes. verify_fill_write fills the pattern once and writes each
+  // interval's header; the bytes must be those of verify_fill on every
+  // interval. A 3-byte pattern does not divide 512: filled block by block.
   const uint8_t pat[] = {0xaa, 0x55, 0x5a, 0xa5};
-  const VerifyPattern pattern{pat, sizeof pat};
-  for (VerifyKind kind : {VerifyKind::meta, VerifyKind::crc32c, VerifyKind::md5}) {
-    std::vector<unsigned char> per_block(65536), two_step(65536, 0xee);
-    for (uint32_t at = 0; at < 65536; at += 512)
-      verify_fill(kind, per_block.data() + at, 512, 1 << 20 | at, 9, pattern);
-    fill_verify_pattern(two_step.data(), 65536, pattern);
-    for (uint32_t at = 0; at < 65536; at += 512)
-      verify_fill_header(kind, two_step.data() + at, 512, 1 << 20 | at, 9);
-    CHECK(per_block == two_step);
-    for (uint32_t at = 0; at < 65536; at += 512)
-      CHECK(verify_check(kind, two_step.data() + at, 512, 1 << 20 | at, pattern).ok);
+  for (size_t pattern_len : {size_t(4), size_t(3)}) {
+    const VerifyPattern pattern{pat, pattern_len};
+    for (VerifyKind kind : {VerifyKind::meta, VerifyKind::crc32c, VerifyKind::md5}) {
+      std::vector<unsigned char> per_block(65536), whole(65536, 0xee);
+      for (uint32_t at = 0; at < 65536; at += 512)
+        verify_fill(kind, per_block.data() + at, 512, 1 << 20 | at, 9, pattern);
+      verify_fill_write(kind, whole.data(), 65536, 512, 1 << 20, 9, pattern);
+      CHECK(per_block == whole);
+      for (uint32_t at = 0; at < 65536; at += 512)
+        CHECK(verify_check(kind, whole.data() + at, 512, 1 << 20 | at, pattern).ok);
+    }
   }
 }
