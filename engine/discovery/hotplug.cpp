@@ -36,10 +36,14 @@ UeventSource preferred_uevent_source(const std::string& run_dir) {
 
 namespace {
 
-// A loop device counts as present only while bound: the kernel keeps
-// loop0..7 around empty, and "attached" is what a user did.
+// A loop device counts as present only while bound and sized: the kernel
+// keeps loop0..7 around empty, and "attached" is what a user did. While
+// LOOP_CONFIGURE runs, the backing-file attributes appear before the
+// capacity is set; a uevent read in between (a late "add" from
+// loop-control) would otherwise report an attach of 0 bytes. The kernel
+// sends a "change" once the device is sized, and that one is the attach.
 bool present(const std::optional<BlockDevice>& d) {
-  return d && (d->kind != DeviceKind::loop || d->loop);
+  return d && (d->kind != DeviceKind::loop || (d->loop && d->size_bytes > 0));
 }
 
 }  // namespace

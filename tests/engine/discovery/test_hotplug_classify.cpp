@@ -48,6 +48,14 @@ TEST_CASE("hot-plug: binding an existing loop device is an attach, unbinding a d
   CHECK(classify_change(loop(false), std::nullopt) == std::nullopt);
 }
 
+TEST_CASE("hot-plug: a loop device bound but not yet sized is not attached until its size is set") {
+  BlockDevice half = loop(true);
+  half.size_bytes = 0;  // LOOP_CONFIGURE between the backing-file attributes and set_capacity
+  CHECK(classify_change(loop(false), half) == std::nullopt);
+  CHECK(classify_change(half, loop(true)) == HotplugKind::attached);
+  CHECK(classify_change(std::nullopt, half) == std::nullopt);
+}
+
 TEST_CASE("hot-plug: a change uevent is reported only when something changed") {
   CHECK(classify_change(disk(1 << 30), disk(1 << 30)) == std::nullopt);
   CHECK(classify_change(disk(1 << 30), disk(2 << 30)) == HotplugKind::changed);
