@@ -206,10 +206,17 @@ void UringBackend::disarm_wakeup() {
 }
 
 void UringBackend::submit() {
-  if (unsubmitted_) {
+  if (!unsubmitted_) return;
+  // With deferred task run the kernel posts completions only when the
+  // submitter enters with GETEVENTS. A plain submit leaves finished I/O
+  // unposted until the next reap, which then has to enter again: 32k
+  // direct writes at depth 8 took 37.5k io_uring_enter calls, and take
+  // 32.8k with GETEVENTS on the submit, as fio's (perf trace).
+  if (setup_flags_ & IORING_SETUP_DEFER_TASKRUN)
+    io_uring_submit_and_get_events(&ring_);
+  else
     io_uring_submit(&ring_);
-    unsubmitted_ = 0;
-  }
+  unsubmitted_ = 0;
 }
 
 void UringBackend::deliver(MemberIo& io, int result) {
