@@ -641,6 +641,29 @@ TEST_CASE("command line: job files and global options that apply to them", "[job
   CHECK(file.global.given == Options{{"bs", "8k"}, {"iodepth", "2"}});
 }
 
+TEST_CASE("filename= adds to the files a job inherits, as fio's", "[job_parser][cli]") {
+  // fio 3.33, write_iolog per job: [global] filename=ga, [j] filename=jb,
+  // [k] none. Alone: j opens ga and jb, k opens ga. With --filename=cl in
+  // front: j opens cl, ga, jb and k cl, ga. A name given twice is opened
+  // twice (filename=ga:jb under a global ga: ga, ga, jb).
+  const char* text = "[global]\nfilename=ga\n[j]\nfilename=jb\n[k]\n[t]\nfilename=ga:jb\n";
+  ParseResult alone = parse_job_file(text, "t.fio");
+  REQUIRE(alone.ok);
+  CHECK(alone.jobs[0].filename == "ga:jb");
+  CHECK(alone.jobs[1].filename == "ga");
+  CHECK(alone.jobs[2].filename == "ga:ga:jb");
+  CliParseResult cli = parse_cli_job({"--filename=cl", "t.fio"});
+  REQUIRE(cli.ok);
+  ParseResult with_cli = parse_job_file(text, "t.fio", cli.global);
+  REQUIRE(with_cli.ok);
+  CHECK(with_cli.jobs[0].filename == "cl:ga:jb");
+  CHECK(with_cli.jobs[1].filename == "cl:ga");
+  // On the command line alone, a job's --filename adds to the global one.
+  CliParseResult both = parse_cli_job({"--filename=cl", "--name=m", "--filename=jb"});
+  REQUIRE(both.ok);
+  CHECK(both.jobs[0].filename == "cl:jb");
+}
+
 TEST_CASE("command line: errors name the argument", "[job_parser][cli]") {
   struct Case {
     std::vector<std::string> args;
