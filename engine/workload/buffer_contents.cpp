@@ -5,32 +5,41 @@
 
 namespace rs::workload {
 namespace {
-constexpr size_t kRepeatRing = 1024;  // earlier unique writes a repeat may copy
 constexpr uint64_t kGlobalSetKey = 0x6a09e667f3bcc909ULL;
 }  // namespace
 
-BufferContents::BufferContents(const JobOptions& job, uint64_t job_seed)
-    : job_(job), rng_(job_seed ^ 0xd1b54a32d192ed03ULL) {
-  const uint64_t blocks = std::max<uint64_t>(1, job.size / std::max<uint32_t>(1, job.bs[kDdirWrite]));
+BufferContents::BufferContents(const JobOptions& job, uint64_t job_seed, unsigned job_index, unsigned run_jobs)
+    : job_(job),
+      rng_(job_seed ^ 0xd1b54a32d192ed03ULL),
+      job_key_(mix64(job_seed)),
+      self_(job_index),
+      jobs_(std::max(run_jobs, 1u)) {
+  const uint64_t blocks = job.size / std::max<uint32_t>(1, job.bs[kDdirWrite]);
   working_set_ = std::max<uint64_t>(1, blocks * job.dedupe_working_set_percentage / 100);
-  set_key_ = job.dedupe_global ? kGlobalSetKey : mix64(job_seed);
-  seen_.assign(kRepeatRing, 0);
+  per_job_ = std::max<uint64_t>(working_set_ / jobs_, 1);
+}
+
+uint64_t BufferContents::fresh(unsigned job, uint64_t k) const noexcept {
+  // With dedupe_global every job must be able to name another's contents,
+  // so the streams hang off the run's key and the job's number.
+  const uint64_t key = job_.dedupe_global ? mix64((kGlobalSetKey ^ job_.randseed) + job) : job_key_;
+  return mix64(key + k);
+}
+
+uint64_t BufferContents::working_set_entry(uint64_t i) const noexcept {
+  if (!job_.dedupe_global) return fresh(self_, i);
+  const uint64_t block = i / per_job_;
+  return fresh(unsigned((self_ + block) % jobs_), i - block * per_job_);
 }
 
 uint64_t BufferContents::next_seed() noexcept {
-  const bool dedupe = job_.dedupe_percentage > 0 && rng_.below(100) < job_.dedupe_percentage;
-  if (job_.dedupe_mode_working_set) {
-    if (dedupe) return mix64(set_key_ + rng_.below(working_set_) + 1);
-  } else if (dedupe && seen_count_ > 0) {
-    return seen_[rng_.below(seen_count_)];
+  const unsigned percent = job_.dedupe_percentage;
+  if (percent == 100) return fresh(self_, 0);
+  if (percent > 0 && rng_.below(100) < percent) {
+    if (job_.dedupe_mode_working_set) return working_set_entry(rng_.below(working_set_));
+    return fresh(self_, fresh_next_);  // what the next fresh write will hold
   }
-  const uint64_t fresh = rng_.next();  // unique but for a 2^-64 chance
-  if (!job_.dedupe_mode_working_set) {
-    seen_[seen_next_] = fresh;
-    seen_next_ = (seen_next_ + 1) % kRepeatRing;
-    seen_count_ = std::min(seen_count_ + 1, kRepeatRing);
-  }
-  return fresh;
+  return fresh(self_, fresh_next_++);
 }
 
 namespace {

@@ -7,10 +7,8 @@
 
 namespace rs::workload {
 
-namespace {
-
 // fio splits filename= at ':' unless escaped as '\:'.
-std::vector<std::string> split_names(const std::string& list) {
+std::vector<std::string> split_file_names(const std::string& list) {
   std::vector<std::string> names(1);
   for (size_t i = 0; i < list.size(); ++i) {
     if (list[i] == '\\' && i + 1 < list.size() && list[i + 1] == ':') {
@@ -25,6 +23,8 @@ std::vector<std::string> split_names(const std::string& list) {
   names.erase(std::remove(names.begin(), names.end(), std::string()), names.end());
   return names;
 }
+
+namespace {
 
 bool has_unescaped_colon(const std::string& s) {
   for (size_t i = 0; i < s.size(); ++i)
@@ -66,7 +66,7 @@ std::string format_file_name(const std::string& format, const std::string& jobna
 std::vector<JobFile> job_files(const JobOptions& job, unsigned clone, std::string* error) {
   std::vector<std::string> names;
   if (!job.filename.empty())
-    names = split_names(job.filename);
+    names = split_file_names(job.filename);
   else
     for (unsigned i = 0; i < job.nrfiles; ++i)
       names.push_back(format_file_name(job.filename_format, job.name, clone, i));

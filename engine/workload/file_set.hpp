@@ -27,6 +27,8 @@ struct JobFile {
 };
 
 bool is_file_set_job(const JobOptions& job);
+// filename=a:b:c as fio splits it (at ':' unless escaped as '\:').
+std::vector<std::string> split_file_names(const std::string& list);
 
 // fio's make_filename: $jobname, $jobnum, $filenum (any case) replaced; an
 // empty format is fio's default "$jobname.$jobnum.$filenum". $clientuid

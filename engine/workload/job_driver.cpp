@@ -55,7 +55,7 @@ void scramble_block_stamps(void* buffer, uint32_t length, uint64_t offset, uint6
 }  // namespace
 
 JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, TargetPort& port,
-                     JobResults& out, RunProgress* progress)
+                     JobResults& out, RunProgress* progress, unsigned run_jobs)
     : job_(job),
       job_index_(job_index),
       target_(target),
@@ -105,7 +105,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   }
   if (target_.registers_buffers())
     buffers_handle_ = backend_.register_buffer(buffers_.data(), buffers_.size());
-  if (does_write(job.rw) && BufferContents::wanted(job)) contents_.emplace(job, seed_);
+  if (does_write(job.rw) && BufferContents::wanted(job)) contents_.emplace(job, seed_, job_index, run_jobs);
   if (verifying_job_) written_.cover(job.offset, job.size, job.bs[kDdirWrite]);
   out_.jobname = job.name;
   out_.description = job.description;

@@ -57,9 +57,10 @@ struct FlowGroup {
 class JobDriver {
  public:
   // `job` must have passed validate_against_target(). `job_index` is the
-  // instance's number in the run (fio's thread number: seeds, job id).
+  // instance's number in the run (fio's thread number: seeds, job id), of
+  // `run_jobs` instances (dedupe_global's working set spans them).
   JobDriver(const JobOptions& job, unsigned job_index, Target& target, TargetPort& port, JobResults& out,
-            RunProgress* progress);
+            RunProgress* progress, unsigned run_jobs = 1);
   ~JobDriver();
   JobDriver(const JobDriver&) = delete;
   JobDriver& operator=(const JobDriver&) = delete;

@@ -38,7 +38,8 @@ bool starts_run_group(const std::vector<JobOptions>& jobs, size_t i) {
 struct Instance {
   const JobOptions* job;
   unsigned index;
-  unsigned clone;  // among the job's numjobs (fio's $jobnum)
+  unsigned run_jobs;  // instances in the run
+  unsigned clone;     // among the job's numjobs (fio's $jobnum)
   int run_group;   // instances of one run group start together
   int groupid;     // fio's reporting group
   JobResults result;
@@ -111,7 +112,7 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
       return;
     }
   }
-  JobDriver driver(*inst.job, inst.index, target, *port, inst.result, progress);
+  JobDriver driver(*inst.job, inst.index, target, *port, inst.result, progress, inst.run_jobs);
   driver.set_stop_flag(&exit->group);
   driver.set_logs(logs.get());
   if (inst.job->flow) driver.set_flow(&flows->at(inst.job->flow_id));
@@ -181,7 +182,8 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
     inst->io_mode = "simulated (no page cache)";
     ports.push_back(target.open_port(context));
     drivers.push_back(
-        std::make_unique<JobDriver>(*inst->job, inst->index, target, *ports.back(), inst->result, progress));
+        std::make_unique<JobDriver>(*inst->job, inst->index, target, *ports.back(), inst->result, progress,
+                                    inst->run_jobs));
     std::string error;
     logs.push_back(JobLogs::open(*inst->job, inst->index + 1, &error));
     if (!error.empty()) inst->result.error = EIO, inst->result.error_text = error;
@@ -343,6 +345,32 @@ std::string align_zbd_region(JobOptions& job, uint64_t target_bytes) {
 }
 }  // namespace
 
+namespace {
+
+// fio's checks for dedupe_mode=working_set (init.c fixup_options), with
+// its reasons: the set is sized from `size`, per file, and its pages are
+// unique pages the job writes, so they and the dedupe share fit in 100 %.
+std::string check_dedupe_working_set(const JobOptions& job) {
+  if (!job.dedupe_percentage || !job.dedupe_mode_working_set) return {};
+  auto given = [&](std::string_view name) {
+    for (const auto* list : {&job.given, &job.inherited})
+      for (const auto& [key, value] : *list)
+        if (key == name) return true;
+    return false;
+  };
+  if (!given("size")) return "dedupe_mode=working_set needs size= (the working set is a share of it)";
+  if (job.nrfiles > 1 || split_file_names(job.filename).size() > 1)
+    return "dedupe_mode=working_set works on one file per job (as fio)";
+  if (job.dedupe_percentage + job.dedupe_working_set_percentage > 100)
+    return "dedupe_percentage=" + std::to_string(job.dedupe_percentage) + " cannot be reached: " +
+           "dedupe_working_set_percentage=" + std::to_string(job.dedupe_working_set_percentage) +
+           " of the size is written as the working set's unique pages (the two add up to over 100, "
+           "as fio refuses)";
+  return {};
+}
+
+}  // namespace
+
 std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i].wait_for.empty()) continue;
@@ -354,6 +382,7 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
              "it)";
   }
   for (auto& job : jobs) {
+    if (std::string err = check_dedupe_working_set(job); !err.empty()) return "job '" + job.name + "': " + err;
     if (job.seq_add != 0 && is_random(job.rw))
       return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
              ":N (a new random offset every N I/Os) is not supported";
@@ -463,6 +492,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
       instances.push_back(std::move(inst));
     }
   }
+  for (auto& inst : instances) inst->run_jobs = unsigned(instances.size());
   const auto wall_start = std::chrono::steady_clock::now();
   io::IoContext* shared = target.shared_context();
   auto target_now = [&] { return shared ? shared->backend().now_ns() : io::monotonic_ns(); };
