@@ -1,11 +1,8 @@
 #include "io/member_device.hpp"
 
-#include <sys/mman.h>
-
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -291,17 +288,9 @@ bool MemberDevice::flush(std::string* error) {
   return true;
 }
 
-AlignedBuffer::AlignedBuffer(size_t bytes, size_t alignment, Pages pages) : size_(bytes) {
-  constexpr size_t kHuge = size_t{2} << 20;
-  size_t allocated = bytes ? bytes : alignment;
-  if (pages == Pages::contiguous) {
-    alignment = std::max(alignment, kHuge);
-    allocated = (allocated + kHuge - 1) / kHuge * kHuge;
-  }
+AlignedBuffer::AlignedBuffer(size_t bytes, size_t alignment) : size_(bytes) {
   void* p = nullptr;
-  if (::posix_memalign(&p, alignment, allocated) != 0) throw std::bad_alloc();
-  // Before any page is touched, or the range is already backed by small ones.
-  if (pages == Pages::contiguous) ::madvise(p, allocated, MADV_HUGEPAGE);
+  if (::posix_memalign(&p, alignment, bytes ? bytes : alignment) != 0) throw std::bad_alloc();
   data_ = static_cast<uint8_t*>(p);
 }
 

@@ -89,16 +89,8 @@ class MemberDevice {
 // nobody touches (the simulator moves no bytes) are never faulted in.
 class AlignedBuffer {
  public:
-  // contiguous: ask for transparent huge pages (madvise), so an I/O of
-  // several pages is one physically contiguous segment. Order-0 pages
-  // handed out one fault at a time are often scattered, and each 4 KiB of
-  // a 64 KiB direct write then becomes its own segment: on this virtio
-  // disk that took the write's completion from 270 to 420 us (fio's
-  // buffers happened to be contiguous). Costs up to 2 MiB of address
-  // space; where THP is off or fails, plain pages as before.
-  enum class Pages { any, contiguous };
   AlignedBuffer() = default;
-  explicit AlignedBuffer(size_t bytes, size_t alignment = 4096, Pages pages = Pages::any);
+  explicit AlignedBuffer(size_t bytes, size_t alignment = 4096);
   ~AlignedBuffer();
   AlignedBuffer(AlignedBuffer&& o) noexcept : data_(o.data_), size_(o.size_) {
     o.data_ = nullptr;

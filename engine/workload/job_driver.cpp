@@ -79,12 +79,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   const uint64_t slot_bytes =
       (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
   slots_.resize(job.iodepth);
-  // I/Os of several pages get physically contiguous buffers, as fio's
-  // happen to be (member_device.hpp); a one-page I/O is one segment anyway.
-  buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign,
-                               slot_bytes > kSlotAlign && !target.shared_context()
-                                   ? io::AlignedBuffer::Pages::contiguous
-                                   : io::AlignedBuffer::Pages::any);
+  buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);
   free_.reserve(job.iodepth);
   unstamped_.reserve(job.iodepth);
   submit_batch_ = submit_batch(job);
