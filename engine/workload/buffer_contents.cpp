@@ -8,7 +8,8 @@ namespace {
 constexpr uint64_t kGlobalSetKey = 0x6a09e667f3bcc909ULL;
 }  // namespace
 
-BufferContents::BufferContents(const JobOptions& job, uint64_t job_seed, unsigned job_index, unsigned run_jobs)
+BufferContents::BufferContents(const JobOptions& job, uint64_t job_seed, unsigned job_index,
+                               unsigned run_jobs)
     : job_(job),
       rng_(job_seed ^ 0xd1b54a32d192ed03ULL),
       job_key_(mix64(job_seed)),

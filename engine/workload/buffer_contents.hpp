@@ -51,12 +51,12 @@ class BufferContents {
   uint64_t working_set_entry(uint64_t i) const noexcept;
 
   const JobOptions& job_;
-  Rng rng_;                    // which writes dedupe, and which entry they take
-  uint64_t job_key_ = 0;       // this job's fresh stream, without dedupe_global
+  Rng rng_;               // which writes dedupe, and which entry they take
+  uint64_t job_key_ = 0;  // this job's fresh stream, without dedupe_global
   unsigned self_ = 0, jobs_ = 1;
-  uint64_t working_set_ = 0;   // working_set mode: N entries
-  uint64_t per_job_ = 1;       // dedupe_global: entries taken from each job in turn
-  uint64_t fresh_next_ = 0;    // the number of this job's next fresh write
+  uint64_t working_set_ = 0;  // working_set mode: N entries
+  uint64_t per_job_ = 1;      // dedupe_global: entries taken from each job in turn
+  uint64_t fresh_next_ = 0;   // the number of this job's next fresh write
 };
 
 }  // namespace rs::workload

@@ -181,9 +181,8 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
                    std::string(to_string(inst->job->ioengine)) + ")";
     inst->io_mode = "simulated (no page cache)";
     ports.push_back(target.open_port(context));
-    drivers.push_back(
-        std::make_unique<JobDriver>(*inst->job, inst->index, target, *ports.back(), inst->result, progress,
-                                    inst->run_jobs));
+    drivers.push_back(std::make_unique<JobDriver>(*inst->job, inst->index, target, *ports.back(),
+                                                  inst->result, progress, inst->run_jobs));
     std::string error;
     logs.push_back(JobLogs::open(*inst->job, inst->index + 1, &error));
     if (!error.empty()) inst->result.error = EIO, inst->result.error_text = error;
@@ -382,7 +381,8 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
              "it)";
   }
   for (auto& job : jobs) {
-    if (std::string err = check_dedupe_working_set(job); !err.empty()) return "job '" + job.name + "': " + err;
+    if (std::string err = check_dedupe_working_set(job); !err.empty())
+      return "job '" + job.name + "': " + err;
     if (job.seq_add != 0 && is_random(job.rw))
       return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
              ":N (a new random offset every N I/Os) is not supported";

@@ -134,7 +134,8 @@ TEST_CASE("dedupe_global=1 spreads the working set over the run's jobs", "[buffe
     const auto d = contents(path);
     std::set<std::string> a, b;
     for (uint64_t at = 0; at < kFile / 2; at += 4096) a.emplace(reinterpret_cast<const char*>(&d[at]), 4096);
-    for (uint64_t at = kFile / 2; at < kFile; at += 4096) b.emplace(reinterpret_cast<const char*>(&d[at]), 4096);
+    for (uint64_t at = kFile / 2; at < kFile; at += 4096)
+      b.emplace(reinterpret_cast<const char*>(&d[at]), 4096);
     size_t shared = 0;
     for (const auto& block : a) shared += b.count(block);
     INFO("dedupe_global=" << global << ": " << shared << " contents in both halves");
@@ -165,6 +166,7 @@ TEST_CASE("dedupe_mode=working_set: fio's refusals", "[buffers]") {
   // The set is a share of size, so size must be given.
   CHECK_THAT(refusal({"--name=w", "--rw=write", "--dedupe_percentage=50", "--dedupe_mode=working_set"}),
              Catch::Contains("needs size="));
-  CHECK(refusal({"--name=w", "--rw=write", "--size=1m", "--dedupe_percentage=50", "--dedupe_mode=working_set"})
-            .empty());
+  CHECK(
+      refusal({"--name=w", "--rw=write", "--size=1m", "--dedupe_percentage=50", "--dedupe_mode=working_set"})
+          .empty());
 }
