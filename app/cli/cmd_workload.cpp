@@ -4,10 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -163,7 +164,11 @@ class Monitor {
   Monitor(workload::RunProgress& p, uint64_t plan_bytes, uint64_t plan_ns)
       : progress_(p), plan_bytes_(plan_bytes), plan_ns_(plan_ns), thread_([this] { run(); }) {}
   ~Monitor() {
-    running_ = false;
+    {
+      std::lock_guard lock(mutex_);
+      running_ = false;
+    }
+    stopped_.notify_all();  // at once: a short run does not wait out a 50 ms nap
     thread_.join();
   }
 
@@ -172,8 +177,11 @@ class Monitor {
     const bool tty = ::isatty(2);
     const uint64_t t0 = io::monotonic_ns();
     uint64_t last_bytes = 0, last_ios = 0, last_t = t0, last_print = t0;
-    while (running_) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (;;) {
+      {
+        std::unique_lock lock(mutex_);
+        if (stopped_.wait_for(lock, std::chrono::milliseconds(50), [this] { return !running_; })) break;
+      }
       if (interrupted_signal()) progress_.cancel = true;
       const uint64_t now = io::monotonic_ns();
       if (!tty || now - last_print < 500'000'000ull) continue;
@@ -193,8 +201,10 @@ class Monitor {
   }
   workload::RunProgress& progress_;
   uint64_t plan_bytes_, plan_ns_;
-  std::atomic<bool> running_{true};
-  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable stopped_;
+  bool running_ = true;  // guarded by mutex_
+  std::thread thread_;   // last: started once the members above exist
 };
 
 }  // namespace
