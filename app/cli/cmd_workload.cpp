@@ -107,8 +107,10 @@ void fill_settings(const Split& s, workload::BenchSpec& spec) {
   }
   if (auto v = one(s, "fail-member")) {
     const auto at = v->find('@');
-    if (at == std::string::npos) throw UsageError("--fail-member=" + *v + ": expected INDEX@SECONDS, e.g. 1@2.5");
-    spec.fail_member_at = {member_index("fail-member", v->substr(0, at)), parse_seconds("fail-member", v->substr(at + 1))};
+    if (at == std::string::npos)
+      throw UsageError("--fail-member=" + *v + ": expected INDEX@SECONDS, e.g. 1@2.5");
+    spec.fail_member_at = {member_index("fail-member", v->substr(0, at)),
+                           parse_seconds("fail-member", v->substr(at + 1))};
   }
   if (auto v = one(s, "profile-scale")) {
     char* end = nullptr;
@@ -121,7 +123,8 @@ void fill_settings(const Split& s, workload::BenchSpec& spec) {
     if (eq == std::string::npos)
       spec.profiles.push_back({-1, profile_or_usage(v)});
     else
-      spec.profiles.push_back({member_index("member-profile", v.substr(0, eq)), profile_or_usage(v.substr(eq + 1))});
+      spec.profiles.push_back(
+          {member_index("member-profile", v.substr(0, eq)), profile_or_usage(v.substr(eq + 1))});
   }
   if (auto v = one(s, "status-interval")) {
     const auto ms = parse_size(*v);
@@ -216,9 +219,9 @@ int cmd_bench(const Argv& argv) {
       return 0;
     }
   Split s = split_args(argv,
-                       {"array", "policy", "member-profile", "profile-scale", "min-contig-read", "rot-round-down",
-                        "nonrot-round-down", "fail-member", "output", "io-opt", "write-mostly", "set", "set-at",
-                        "status-interval", "telemetry", "save"},
+                       {"array", "policy", "member-profile", "profile-scale", "min-contig-read",
+                        "rot-round-down", "nonrot-round-down", "fail-member", "output", "io-opt",
+                        "write-mostly", "set", "set-at", "status-interval", "telemetry", "save"},
                        {"force", "run"});
   workload::CliParseResult parsed;
   workload::BenchSpec spec;
@@ -250,7 +253,9 @@ int cmd_bench(const Argv& argv) {
   workload::RunProgress progress;
   std::function<void(const telemetry::Sample&)> on_sample;
   if (telemetry.is_open())
-    on_sample = [&telemetry](const telemetry::Sample& smp) { telemetry << telemetry::to_json_line(smp) << '\n'; };
+    on_sample = [&telemetry](const telemetry::Sample& smp) {
+      telemetry << telemetry::to_json_line(smp) << '\n';
+    };
   if (capture)
     on_sample = [&telemetry, &capture](const telemetry::Sample& smp) {
       if (telemetry.is_open()) telemetry << telemetry::to_json_line(smp) << '\n';
@@ -258,12 +263,14 @@ int cmd_bench(const Argv& argv) {
     };
   workload::RunOutcome run;
   {
-    Monitor monitor(progress, workload::planned_bytes(bench->spec().jobs), workload::planned_ns(bench->spec().jobs));
+    Monitor monitor(progress, workload::planned_bytes(bench->spec().jobs),
+                    workload::planned_ns(bench->spec().jobs));
     run = bench->run(progress, on_sample, &notes);
   }
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
   if (capture) capture->end(*bench);
-  if (Status st = bench->close(); !st) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", st.error().message.c_str());
+  if (Status st = bench->close(); !st)
+    std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", st.error().message.c_str());
   if (telemetry.is_open() && !telemetry.flush()) throw RuntimeError("writing the telemetry file failed");
 
   const std::string text = parsed.output_format == workload::OutputFormat::json
@@ -278,7 +285,8 @@ int cmd_bench(const Argv& argv) {
   }
   if (capture) capture->save(run.results);
   int status = 0;
-  for (auto& m : run.verify_messages) std::fprintf(stderr, "raidscope-cli bench: %s\n", m.c_str()), status = 1;
+  for (auto& m : run.verify_messages)
+    std::fprintf(stderr, "raidscope-cli bench: %s\n", m.c_str()), status = 1;
   for (auto& j : run.results.jobs)
     if (j.error) {
       std::fprintf(stderr, "raidscope-cli bench: job %s: %s\n", j.jobname.c_str(),
