@@ -116,8 +116,7 @@ std::string UringBackend::describe() const {
 io_uring_sqe* UringBackend::next_sqe() {
   io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
   if (!sqe) {
-    io_uring_submit(&ring_);
-    unsubmitted_ = 0;
+    flush();
     sqe = io_uring_get_sqe(&ring_);
   }
   return sqe;
@@ -177,8 +176,7 @@ bool UringBackend::arm_wakeup(int event_fd) {
   if (wakeup_fd_ >= 0 || event_fd < 0) return false;
   wakeup_fd_ = event_fd;
   queue_wakeup_read();
-  io_uring_submit(&ring_);
-  unsubmitted_ = 0;
+  flush();
   return true;
 }
 
@@ -206,7 +204,10 @@ void UringBackend::disarm_wakeup() {
 }
 
 void UringBackend::submit() {
-  if (!unsubmitted_) return;
+  if (unsubmitted_) flush();
+}
+
+void UringBackend::flush() {
   // With deferred task run the kernel posts completions only when the
   // submitter enters with GETEVENTS. A plain submit leaves finished I/O
   // unposted until the next reap, which then has to enter again: 32k

@@ -67,6 +67,7 @@ class UringBackend final : public Backend {
   // `deadline_ns` passes.
   void enter_kernel(bool wait, uint64_t deadline_ns);
   io_uring_sqe* next_sqe();
+  void flush();  // submits what is queued (with GETEVENTS under deferred task run)
   void queue_wakeup_read();
   // Cancels the wakeup read and waits for it: the kernel must not write
   // into wakeup_value_ once the backend is gone.
