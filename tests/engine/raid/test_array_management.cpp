@@ -3,9 +3,9 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <thread>
-
+#include <fstream>
 #include <optional>
+#include <thread>
 
 #include "ondisk/superblock.hpp"
 #include "raid_test_util.hpp"
@@ -391,15 +391,33 @@ TEST_CASE("add_member refuses targets it would destroy or that cannot hold a mem
   CHECK(check_ok(*arr, false) == 0);
 }
 
+// The recovery_offset in the superblock of the member file at `path`, in
+// bytes (0 when the file has no valid superblock yet).
+static uint64_t recorded_recovery_bytes(const std::string& path) {
+  std::vector<uint8_t> block(4096);
+  std::ifstream f(path, std::ios::binary);
+  f.seekg(std::streamoff(ondisk::kSbOffsetBytes));
+  if (!f.read(reinterpret_cast<char*>(block.data()), std::streamsize(block.size()))) return 0;
+  const auto r = ondisk::decode(block, std::filesystem::file_size(path));
+  return r.ok ? r.sb.recovery_offset * kSectorBytes : 0;
+}
+
 // md keeps recovery_offset in the recovering member's superblock so an
 // interrupted rebuild resumes. Here the rebuild stops past its first 64 MiB
 // checkpoint, once as a crash (the member files copied at that moment, the
-// rebuild paused: only the checkpoint is on disk) and once as a cancel (the
+// rebuild paused: only a checkpoint is on disk) and once as a cancel (the
 // array records exactly how far it got). An assemble for `add` takes the
 // member back as recovering and the rebuild goes on from there, not from 0.
+//
+// The checkpoint is written by the metadata thread, as md's is by its own
+// thread: it records how far the rebuild had got when that thread ran, at
+// least 64 MiB and at most where the rebuild stopped (a TSan build once
+// recorded 65 MiB). So the crash copy waits until a checkpoint is on disk
+// and the resume is checked against what that copy holds.
 TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][manage][rebuild][resume]") {
   const Config cfg = all_configs()[0];
-  constexpr uint64_t kBig = 80ull << 20;        // more than one checkpoint (64 MiB) of data
+  constexpr uint64_t kCheckpoint = 64ull << 20;  // md's and ours: every 64 MiB rebuilt
+  constexpr uint64_t kBig = 80ull << 20;         // more than one checkpoint of data
   constexpr uint64_t kStopAfter = 66ull << 20;  // the rebuild is stopped just past this
   constexpr uint64_t kDataAt = 70ull << 20;     // data the rebuild had not reached yet
   TempDir dir;
@@ -417,6 +435,9 @@ TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][m
     arr->set_piece_hook([&](const std::string& kind, uint64_t done) {
       if (kind != "rebuild" || stopped_at || done <= kStopAfter) return;
       stopped_at = done;
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (recorded_recovery_bytes(paths[2]) < kCheckpoint && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
       for (size_t i = 0; i < paths.size(); ++i) std::filesystem::copy_file(paths[i], crash[i]);
       for (auto& t : a->running_tasks()) t.task->cancel();
     });
@@ -427,10 +448,14 @@ TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][m
     CHECK(s.error().code == Errc::cancelled);
   }
   REQUIRE(stopped_at > kStopAfter);
+  const uint64_t checkpointed = recorded_recovery_bytes(crash[2]);
+  CHECK(checkpointed >= kCheckpoint);
+  CHECK(checkpointed <= stopped_at);
+  CHECK(recorded_recovery_bytes(paths[2]) == stopped_at);  // the cancel records exactly
   for (bool crashed : {true, false}) {
     INFO((crashed ? "after a crash" : "after a cancel"));
     const auto& files = crashed ? crash : paths;
-    const uint64_t expect = crashed ? (64ull << 20) : stopped_at;
+    const uint64_t expect = crashed ? checkpointed : stopped_at;
     AssembleOptions o;
     o.resume_member = files[2];
     auto arr = assemble({files[0]}, o);
