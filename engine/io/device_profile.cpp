@@ -289,7 +289,9 @@ std::optional<DeviceProfile> parse_profile(std::string_view text, const std::str
   json doc;
   try {
     doc = json::parse(text.begin(), text.end(), on_event);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error for bad syntax, out_of_range for a number too large for a
+    // double ("2E000398934016"): both mean the file is not JSON we can read.
     if (error) *error = origin + ": not valid JSON: " + e.what();
     return std::nullopt;
   }

@@ -338,6 +338,11 @@ TEST_CASE("profile parser rejects bad input naming file, key and value", "[profi
   std::string err;
   CHECK_FALSE(parse_profile("{\"name\": \"x\",", "broken.json", &err));
   CHECK(err.find("broken.json: not valid JSON") != std::string::npos);
+  // A number past a double's range is an error to report, not an exception
+  // to escape (found by fuzz_device_profile).
+  CHECK_FALSE(parse_profile("{\"name\": \"x\", \"capacity_bytes\": 2E000398934016}", "huge.json", &err));
+  CHECK(err.find("huge.json: not valid JSON") != std::string::npos);
+  CHECK(err.find("number overflow") != std::string::npos);
   CHECK_FALSE(parse_profile("[1, 2]", "array.json", &err));
   CHECK(err.find("array.json: expected a JSON object") != std::string::npos);
   std::string dup = sourced(ssd_base()).dump();
