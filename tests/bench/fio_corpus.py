@@ -21,13 +21,11 @@ import subprocess
 import sys
 
 
-def run(cmd, cwd):
+def run(cmd):
     # Neither tool syncs at the end (fio's end_fsync=0): write back what the
-    # last run left dirty, so it does not slow the next one down. Both run in
-    # the work directory: a job's relative filename= (files-verify's fv.0...)
-    # lands there, not in the caller's directory.
+    # last run left dirty, so it does not slow the next one down.
     os.sync()
-    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         return None, (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
     text = p.stdout
@@ -69,7 +67,6 @@ def main():
     ap.add_argument("--runtime", default="2")
     ap.add_argument("--scale", type=int, default=8)
     args = ap.parse_args()
-    args.target = os.path.abspath(args.target)  # the runs' directory is the work directory
     cap = os.stat(args.target).st_size
     work = os.path.join(os.path.dirname(os.path.abspath(args.target)), "scaled")
     os.makedirs(work, exist_ok=True)
@@ -90,7 +87,7 @@ def main():
             res = {}
             for who in order:
                 cmd = (["fio"] if who == "fio" else [args.rs, "bench"]) + common
-                res[who] = run(cmd, work)
+                res[who] = run(cmd)
             if res["fio"][0] is None or res["rs"][0] is None:
                 problem = "fio: " + res["fio"][1] if res["fio"][0] is None else "ours: " + res["rs"][1]
                 break

@@ -3,11 +3,12 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <thread>
 
+#include "io/member_device.hpp"
 #include "ondisk/superblock.hpp"
+#include "raid/member_superblock.hpp"
 #include "raid_test_util.hpp"
 
 using namespace rs;
@@ -392,13 +393,13 @@ TEST_CASE("add_member refuses targets it would destroy or that cannot hold a mem
 }
 
 // The recovery_offset in the superblock of the member file at `path`, in
-// bytes (0 when the file has no valid superblock yet).
+// bytes (0 when the file has no valid superblock yet). A read-only open
+// takes no lock, so this works while the array holds the file.
 static uint64_t recorded_recovery_bytes(const std::string& path) {
-  std::vector<uint8_t> block(4096);
-  std::ifstream f(path, std::ios::binary);
-  f.seekg(std::streamoff(ondisk::kSbOffsetBytes));
-  if (!f.read(reinterpret_cast<char*>(block.data()), std::streamsize(block.size()))) return 0;
-  const auto r = ondisk::decode(block, std::filesystem::file_size(path));
+  std::string err;
+  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err);
+  if (!dev) return 0;
+  const MemberSuperblock r = read_superblock(*dev);
   return r.ok ? r.sb.recovery_offset * kSectorBytes : 0;
 }
 
