@@ -19,9 +19,18 @@
 // RAIDSCOPE_CLOCK_GETTIME=1 in the environment keeps clock_gettime.
 #pragma once
 #include <cstdint>
+#include <ctime>
 
 namespace rs::io {
 
 uint64_t monotonic_ns() noexcept;
+
+// The time from now to `until` (monotonic_ns clock; zero if past), for
+// the timeouts of system calls that wait.
+inline timespec timespec_until(uint64_t until) noexcept {
+  const uint64_t now = monotonic_ns();
+  const uint64_t wait = until > now ? until - now : 0;
+  return {time_t(wait / 1'000'000'000ull), long(wait % 1'000'000'000ull)};
+}
 
 }  // namespace rs::io

@@ -26,13 +26,6 @@ long io_getevents(aio_context_t ctx, long min_nr, long max_nr, io_event* events,
   return ::syscall(SYS_io_getevents, ctx, min_nr, max_nr, events, timeout);
 }
 
-// The time from now to `until` (0 if past).
-timespec timespec_until(uint64_t until) {
-  const uint64_t now = io::monotonic_ns();
-  const uint64_t wait = until > now ? until - now : 0;
-  return {time_t(wait / 1'000'000'000ull), long(wait % 1'000'000'000ull)};
-}
-
 }  // namespace
 
 std::unique_ptr<AioBackend> AioBackend::make(std::vector<io::MemberDevice*> devs, unsigned depth,
@@ -68,7 +61,7 @@ void AioBackend::queue(io::MemberIo& io) {
   io::MemberDevice* dev =
       io.member >= 0 && size_t(io.member) < devs_.size() ? devs_[size_t(io.member)] : nullptr;
   if (!dev) {
-    timers_.push_back({0, &io, -ENODEV});
+    timers_.add(0, io, -ENODEV);
     return;
   }
   if (free_.empty()) {  // more queued than the depth it was made for
@@ -106,39 +99,19 @@ void AioBackend::submit() {
     iocb* c = pending_[at++];
     auto* io = reinterpret_cast<io::MemberIo*>(c->aio_data);
     free_.push_back(c);
-    timers_.push_back({0, io, n < 0 ? -errno : -EIO});
+    timers_.add(0, *io, n < 0 ? -errno : -EIO);
   }
   pending_.erase(pending_.begin(), pending_.begin() + long(at));
 }
 
 void AioBackend::queue_timer(io::MemberIo& io, uint64_t delay_ns) {
   io.model = nullptr;
-  timers_.push_back({io::monotonic_ns() + delay_ns, &io, -EAGAIN});
-}
-
-uint64_t AioBackend::first_due(uint64_t deadline_ns) const {
-  for (const Timer& t : timers_) deadline_ns = std::min(deadline_ns, t.due_ns);
-  return deadline_ns;
-}
-
-unsigned AioBackend::release_timers(uint64_t now) {
-  unsigned ran = 0;
-  for (size_t i = 0; i < timers_.size();) {
-    if (timers_[i].due_ns > now) {
-      ++i;
-      continue;
-    }
-    const Timer t = timers_[i];
-    timers_.erase(timers_.begin() + long(i));
-    t.io->done(*t.io, t.result);
-    ++ran;
-  }
-  return ran;
+  timers_.add(io::monotonic_ns() + delay_ns, io, -EAGAIN);
 }
 
 unsigned AioBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
   submit();
-  unsigned got = timers_.empty() ? 0 : release_timers(io::monotonic_ns());
+  unsigned got = timers_.empty() ? 0 : timers_.release(io::monotonic_ns());
   for (;;) {
     const unsigned room =
         std::min<unsigned>(reap_limit_ - std::min(reap_limit_, got), unsigned(events_.size()));
@@ -146,16 +119,16 @@ unsigned AioBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
     if (submitted_ == 0) {
       // Only timers left: sleep to the first one due (or the deadline).
       if (got >= min_complete || timers_.empty()) break;
-      const timespec ts = timespec_until(first_due(deadline_ns));
+      const timespec ts = io::timespec_until(timers_.first_due(deadline_ns));
       ::nanosleep(&ts, nullptr);
-      got += release_timers(io::monotonic_ns());
+      got += timers_.release(io::monotonic_ns());
       break;
     }
     long min_nr = got < min_complete ? long(std::min(min_complete - got, std::min(submitted_, room))) : 0;
     // Wait no later than the deadline or the next timer.
-    const uint64_t until = first_due(deadline_ns);
+    const uint64_t until = timers_.first_due(deadline_ns);
     timespec ts{}, *timeout = nullptr;
-    if (min_nr > 0 && until != io::kNoDeadline) ts = timespec_until(until), timeout = &ts;
+    if (min_nr > 0 && until != io::kNoDeadline) ts = io::timespec_until(until), timeout = &ts;
     const long n = io_getevents(ctx_, min_nr, long(room), events_.data(), timeout);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -171,7 +144,7 @@ unsigned AioBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
       io->done(*io, int(events_[size_t(i)].res));
     }
     got += unsigned(n);
-    if (!timers_.empty()) got += release_timers(batch_now_);
+    if (!timers_.empty()) got += timers_.release(batch_now_);
     if (got >= min_complete || n < min_nr || min_nr == 0) break;
   }
   return got;

@@ -20,6 +20,7 @@
 #include "io/backend.hpp"
 #include "io/clock.hpp"
 #include "io/member_device.hpp"
+#include "workload/soft_completions.hpp"
 
 namespace rs::workload {
 
@@ -44,23 +45,14 @@ class AioBackend final : public io::Backend {
 
  private:
   AioBackend() = default;
-  unsigned release_timers(uint64_t now);
-  uint64_t first_due(uint64_t deadline_ns) const;  // the deadline, or a timer due before it
 
-  // A completion without the kernel: a timer (-EAGAIN when due), or an I/O
-  // that could not be submitted (due at once, with its error).
-  struct Timer {
-    uint64_t due_ns;
-    io::MemberIo* io;
-    int result;
-  };
   aio_context_t ctx_ = 0;
   std::vector<io::MemberDevice*> devs_;
   std::deque<iocb> pool_;       // stable addresses: the kernel holds them while in flight
   std::vector<iocb*> free_;     // iocbs not in use
   std::vector<iocb*> pending_;  // queued, not yet given to io_submit
   std::vector<io_event> events_;
-  std::vector<Timer> timers_;
+  SoftCompletions timers_;  // timers, and I/O that failed before the kernel saw it
   unsigned submitted_ = 0;  // given to the kernel, not yet reaped
   unsigned reap_limit_ = ~0u;
   uint64_t batch_now_ = 0;

@@ -112,6 +112,16 @@ void JobLogs::record(uint64_t at_ns, int ddir, uint32_t bs, uint64_t offset, uin
 
 void JobLogs::finish(uint64_t at_ns) {
   close_windows_until(at_ns);
+  // fio's finalize_logs: the latency logs' last, partial window is written
+  // at the job's end time. The bw and iops logs keep only whole windows
+  // (their samples are rates over a window, taken by fio's helper thread).
+  if (lat_[0] && lat_window_ns_)
+    for (int d = 0; d < 3; ++d) {
+      Window& w = lat_win_[size_t(d)];
+      if (!w.ios) continue;
+      for (int i = 0; i < 3; ++i) line(lat_[i], at_ns / 1000000, w.lat_sum[i] / w.ios, d, 0, 0);
+      w = {};
+    }
   for (FILE*& f : {std::ref(lat_[0]), std::ref(lat_[1]), std::ref(lat_[2]), std::ref(bw_), std::ref(iops_)})
     if (f) std::fclose(f), f = nullptr;
 }

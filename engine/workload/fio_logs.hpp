@@ -39,7 +39,8 @@ class JobLogs {
   // One completed I/O; times in ns, `at_ns` since the job's start.
   void record(uint64_t at_ns, int ddir, uint32_t bs, uint64_t offset, uint64_t slat_ns, uint64_t clat_ns,
               uint64_t lat_ns, uint16_t ioprio = 0);
-  // The job ended at `at_ns`: windows that ended are written, files closed.
+  // The job ended at `at_ns`: windows that ended are written, and the
+  // latency logs' partial window (fio's finalize_logs); files closed.
   void finish(uint64_t at_ns);
 
  private:

@@ -17,6 +17,7 @@
 #include "io/uring_backend.hpp"
 #include "workload/file_set.hpp"
 #include "workload/job_parser.hpp"
+#include "workload/posix_aio_port.hpp"
 #include "workload/rate_control.hpp"
 #include "workload/zbd_zones.hpp"
 
@@ -93,7 +94,9 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   jio.backend->set_reap_limit(reap_batch_max(*inst.job));
   io::IoContext context(std::move(jio.backend), "job");
   io::Backend& backend = context.backend();
-  auto port = target.open_job_port(context, jio);
+  std::unique_ptr<TargetPort> port = target.open_job_port(context, jio);
+  if (jio.one_in_flight_per_file)
+    port = std::make_unique<PosixAioPort>(std::move(port), jio.file_sizes.size());
   const unsigned complete_min = inst.job->iodepth_batch_complete_min;
   auto logs = JobLogs::open(*inst.job, inst.index + 1, &error);
   if (!logs && !error.empty()) {
@@ -271,7 +274,7 @@ std::string check_file_set_job(const JobOptions& job, uint32_t block_size) {
 
 std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
   std::vector<std::string> notes;
-  bool said_queued[2] = {false, false};
+  bool said_buffered_libaio = false;
   for (const auto& job : jobs) {
     if (is_sync_engine(job.ioengine) && job.iodepth > 1)
       notes.push_back("note: job '" + job.name + "': both iodepth >= 1 and synchronous I/O engine (" +
@@ -291,17 +294,13 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs) {
           "note: job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
           ": each trim is done when issued, with fallocate(PUNCH_HOLE) on a file or BLKDISCARD on a "
           "block device (as fio's engines do trims), whatever the ioengine");
-    // posixaio runs on io_uring; libaio is Linux AIO itself, except on a
-    // buffered file, where Linux AIO does each I/O inside io_submit: so do we.
-    const int q = job.ioengine == IoEngine::libaio && !job.direct ? 0
-                  : job.ioengine == IoEngine::posixaio            ? 1
-                                                                  : -1;
-    if (q >= 0 && !said_queued[q]) {
-      said_queued[q] = true;
-      notes.push_back(q == 1 ? "note: ioengine=posixaio runs on io_uring here (RaidScope has no posixaio "
-                               "engine): same queue depth and batching, a different system call"
-                             : "note: ioengine=libaio with direct=0: on a buffered file Linux AIO does each "
-                               "I/O inside io_submit, one at a time (for fio's libaio too)");
+    // libaio is Linux AIO itself, except on a buffered file, where Linux
+    // AIO does each I/O inside io_submit: so do we, and say so once.
+    if (job.ioengine == IoEngine::libaio && !job.direct && !said_buffered_libaio) {
+      said_buffered_libaio = true;
+      notes.push_back(
+          "note: ioengine=libaio with direct=0: on a buffered file Linux AIO does each I/O inside io_submit, "
+          "one at a time (for fio's libaio too)");
     }
   }
   return notes;

@@ -69,6 +69,9 @@ struct JobIo {
   std::unique_ptr<io::Backend> backend;
   std::string engine;   // "psync (pread/pwrite, one I/O at a time)", "libaio, run on io_uring ..."
   std::string io_mode;  // "buffered (page cache)", "direct (O_DIRECT)", ...
+  // posixaio on a path other than glibc's (an array, or no POSIX AIO): the
+  // job's port keeps glibc's rule of one request in flight per file.
+  bool one_in_flight_per_file = false;
   // A multi-file job (file_set.hpp): each file's region size, in the job's
   // order; file k's bytes are at offsets k << kFileShift onwards. Empty: one
   // region, offsets are the target's.

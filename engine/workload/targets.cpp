@@ -13,6 +13,7 @@
 #include "raid/array_port.hpp"
 #include "workload/aio_engine.hpp"
 #include "workload/discard.hpp"
+#include "workload/posix_aio_engine.hpp"
 #include "workload/sync_engines.hpp"
 
 namespace rs::workload {
@@ -20,12 +21,13 @@ namespace rs::workload {
 // ---- every target ----
 
 namespace {
-// A queued engine that runs on another path (posixaio always; libaio on an
-// array, whose member I/O is RaidScope's own, or where Linux AIO is not
-// available): the path that ran, said so.
+// A queued engine that runs on another path (libaio and posixaio on an
+// array, whose member I/O is RaidScope's own, or where Linux AIO or POSIX
+// AIO is not available): the path that ran, said so.
 std::string queued_engine_label(IoEngine e, const std::string& backend) {
-  if (e == IoEngine::libaio || e == IoEngine::posixaio)
-    return std::string(to_string(e)) + ", run on " + backend + " (same queue depth and batching)";
+  if (e == IoEngine::posixaio)
+    return "posixaio, run on " + backend + " (queue depth as written, one I/O in flight per file, as glibc)";
+  if (e == IoEngine::libaio) return "libaio, run on " + backend + " (same queue depth and batching)";
   return backend;
 }
 }  // namespace
@@ -54,6 +56,14 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
     j.engine = describe_sync_engine(job.ioengine);
   } else {
     std::string why_not_aio;
+    if (job.ioengine == IoEngine::posixaio) {
+      if (auto aio = PosixAioBackend::make(devs, job.iodepth, &why_not_aio)) {
+        j.engine = aio->describe();
+        j.backend = std::move(aio);
+        return true;
+      }
+      j.one_in_flight_per_file = true;  // glibc's rule, kept by the job's port
+    }
     if (job.ioengine == IoEngine::libaio) {
       if (auto aio = AioBackend::make(devs, job.iodepth, &why_not_aio)) {
         j.engine = aio->describe();
@@ -67,7 +77,9 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
     std::string fallback;
     j.backend = io::make_real_backend(devs, job.iodepth, &fallback);
     j.engine = queued_engine_label(job.ioengine, j.backend->describe());
-    if (!why_not_aio.empty()) j.engine += " (Linux AIO: " + why_not_aio + ")";
+    if (!why_not_aio.empty())
+      j.engine += std::string(job.ioengine == IoEngine::posixaio ? " (POSIX AIO: " : " (Linux AIO: ") +
+                  why_not_aio + ")";
     if (!fallback.empty()) j.engine += ": " + fallback;
   }
   return true;
@@ -82,6 +94,7 @@ JobIo Target::open_job_io(const JobOptions& job, unsigned, std::string*) {
                         " path (the array is RaidScope's own I/O path, not a system call)"
                   : queued_engine_label(job.ioengine, path);
   j.io_mode = "direct (the array has no page cache; its members are opened with O_DIRECT)";
+  j.one_in_flight_per_file = job.ioengine == IoEngine::posixaio;  // the array is one file to glibc
   return j;
 }
 

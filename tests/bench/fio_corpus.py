@@ -13,12 +13,23 @@ size, io_size, filesize and number_ios multiplied by --scale (default 8),
 capped to the target's size; the jobs' options and structure are unchanged.
 """
 import argparse
+import glob
 import json
 import os
 import re
 import statistics
 import subprocess
 import sys
+
+# Job files that name their own files (directory=, nrfiles, filename_format)
+# say so on a comment line; they run without the target, in the work
+# directory, where their directory= (corpus-files) is made for them (fio
+# refuses a directory= that does not exist, and so do we).
+OWN_FILES = "; corpus: own-files"
+OWN_DIR = "corpus-files"
+# ${CORPUS_BS} in files-naming.fio: fio expands environment variables in
+# job files, and so must we.
+os.environ["CORPUS_BS"] = "4k"
 
 
 def run(cmd):
@@ -53,6 +64,17 @@ def scaled(text, scale, cap):
     return "\n".join(out) + "\n"
 
 
+def take_logs():
+    """The fio log files a run left in the working directory (write_*_log):
+    {name: line count}; they are removed for the next run."""
+    found = {}
+    for name in glob.glob("*.log"):
+        with open(name) as f:
+            found[name] = sum(1 for _ in f)
+        os.remove(name)
+    return found
+
+
 def jobs_of(doc):
     return [(j["jobname"], j["groupid"], j["read"]["iops"] + j["write"]["iops"] + j["trim"]["iops"])
             for j in doc["jobs"]]
@@ -79,19 +101,37 @@ def main():
         path = os.path.join(work, name)
         with open(os.path.join(args.corpus, name)) as src, open(path, "w") as dst:
             dst.write(scaled(src.read(), args.scale, cap))
-        common = ["--runtime=" + args.runtime, "--filename=" + args.target, "--output-format=json", path]
+        own_files = OWN_FILES in open(path).read()
+        if own_files:
+            os.makedirs(OWN_DIR, exist_ok=True)
+        target = [] if own_files else ["--filename=" + args.target]
+        common = ["--runtime=" + args.runtime] + target + ["--output-format=json", path]
         rounds = []
         problem = ""
+        log_notes = set()
         for r in range(args.rounds):
             order = ["fio", "rs"] if r % 2 == 0 else ["rs", "fio"]
-            res = {}
+            res, logs = {}, {}
             for who in order:
                 cmd = (["fio"] if who == "fio" else [args.rs, "bench"]) + common
                 res[who] = run(cmd)
+                logs[who] = take_logs()
             if res["fio"][0] is None or res["rs"][0] is None:
                 problem = "fio: " + res["fio"][1] if res["fio"][0] is None else "ours: " + res["rs"][1]
                 break
             rounds.append((jobs_of(res["fio"][0]), jobs_of(res["rs"][0])))
+            # The same log files, with line counts within one window (the
+            # windows start at each tool's own clock reading).
+            if sorted(logs["fio"]) != sorted(logs["rs"]):
+                log_notes.add("log files differ: fio %s, ours %s" % (sorted(logs["fio"]), sorted(logs["rs"])))
+            elif logs["fio"]:
+                counts = ", ".join("%s %d/%d" % (n, logs["fio"][n], logs["rs"][n]) for n in sorted(logs["fio"]))
+                if any(abs(logs["fio"][n] - logs["rs"][n]) > 1 for n in logs["fio"]):
+                    log_notes.add("log line counts (fio/ours) differ by more than one: " + counts)
+                elif r == 0:
+                    print("%-22s logs (lines fio/ours, round 1): %s" % (name, counts))
+        if own_files:
+            subprocess.run(["rm", "-rf", OWN_DIR])
         if not rounds:
             print("%-22s %-14s %12s %12s %7s  %s" % (name, "-", "-", "-", "-", problem))
             continue
@@ -108,6 +148,8 @@ def main():
             total += 1
             within += 1 if ok else 0
             note = ("" if same else "job/group structure differs; ") + ("" if ok else "outside 15%")
+            if log_notes and i == 0:
+                note += "; ".join([""] + sorted(log_notes)) if note else "; ".join(sorted(log_notes))
             print("%-22s %-14s %12.0f %12.0f %7.2f  %s" % (name, jn[:14], fio_iops, our_iops, ratio, note))
     print("\njobs compared: %d; median ratio within 15%%: %d" % (total, within))
 

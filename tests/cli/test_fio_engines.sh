@@ -44,6 +44,19 @@ pass "psync depth capped at 1"
   { cat aio.txt; fail "libaio jobs do not say Linux AIO ran"; }
 pass "libaio runs on Linux AIO"
 
+# posixaio: glibc's POSIX AIO itself on a file; on an array (no file
+# descriptor for glibc to serve) one request in flight at a time, said so.
+"$CLI" bench --filename=data.img --ioengine=posixaio --iodepth=8 --rw=randread --bs=4k --size=16m --direct=1 \
+  --runtime=1 --name=x --output-format=json --output=paio.json 2>paio.err || { cat paio.err; fail "posixaio did not run"; }
+python3 - paio.json <<'PY' || fail "posixaio JSON"
+import json, sys
+job = json.load(open(sys.argv[1]))["jobs"][0]
+assert job["raidscope"]["engine"].startswith("posixaio (glibc POSIX AIO"), job["raidscope"]["engine"]
+assert job["iodepth_level"]["8"] > 90, job["iodepth_level"]  # queued to iodepth, as fio counts it
+assert job["read"]["total_ios"] > 0, job["read"]
+PY
+pass "posixaio runs glibc's POSIX AIO"
+
 # An array: direct=0 written out is refused naming it; mmap too.
 "$CLI" create --level=1 --raid-devices=2 --create-files=32M a.img b.img >/dev/null
 expect_status 2 "array direct=0" -- "$CLI" bench --array=a.img,b.img --rw=read --size=1m --direct=0
@@ -52,6 +65,10 @@ expect_error_mentions "page cache"
 expect_status 2 "array mmap" -- "$CLI" bench --array=a.img,b.img --rw=read --size=1m --direct=1 --ioengine=mmap
 expect_error_mentions "ioengine=mmap"
 pass "array refuses buffered and mmap"
+"$CLI" bench --array=a.img,b.img --ioengine=posixaio --iodepth=8 --rw=randread --bs=4k --size=8m --direct=1 \
+  --runtime=1 --name=x >apaio.txt 2>apaio.err || { cat apaio.err; fail "posixaio on the array did not run"; }
+grep -q "engine=posixaio, run on .*one I/O in flight per file" apaio.txt || { cat apaio.txt; fail "array posixaio line"; }
+pass "posixaio on an array keeps one request in flight"
 
 # The corpus: every job file in tests/fio-jobs/engines runs on the file.
 # --force: the files before leave random bytes in data.img, and now and
@@ -59,10 +76,25 @@ pass "array refuses buffered and mmap"
 # signature": "H+" at 1 KiB and a plausible header). The refusal itself is
 # tested in test_refusals.sh and test_cli_safety.sh; here only the job
 # files are.
+# Files marked "corpus: own-files" name their files themselves (directory=
+# corpus-files, which must exist, as in fio); ${CORPUS_BS} is theirs too.
+export CORPUS_BS=4k
 for f in "$SRC"/tests/fio-jobs/engines/*.fio; do
-  "$CLI" bench --force --filename=data.img --runtime=1 "$f" >run.txt 2>run.err || { cat run.err; fail "$(basename "$f") did not run"; }
+  target=(--filename=data.img)
+  if grep -q "^; corpus: own-files" "$f"; then target=(); mkdir -p corpus-files; fi
+  "$CLI" bench --force "${target[@]}" --runtime=1 "$f" >run.txt 2>run.err || { cat run.err; fail "$(basename "$f") did not run"; }
   grep -q "Run status group 0" run.txt || { cat run.txt; fail "$(basename "$f"): no run status"; }
 done
+# What those files promise: the named files exist with fio's names, and
+# the logs are fio's five files. The job (8 MiB on this file) can end
+# inside its first 100 ms window: then the bw and iops logs, which keep
+# whole windows only, are empty, while the latency logs hold at least the
+# partial window written at the end (fio's finalize_logs).
+for name in named.f0 named.f3 coo.0.0 coo.0.1 ser.0 ser.1; do
+  [[ -f corpus-files/$name ]] || { ls corpus-files; fail "files-naming.fio made no corpus-files/$name"; }
+done
+for kind in bw iops; do [[ -f corpus_$kind.1.log ]] || fail "logs.fio wrote no corpus_$kind.1.log"; done
+for kind in lat clat slat; do [[ -s corpus_$kind.1.log ]] || fail "logs.fio wrote nothing in corpus_$kind.1.log"; done
 pass "corpus job files run"
 
 # A missing directory is named before anything is laid out.

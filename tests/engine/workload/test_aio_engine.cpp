@@ -1,7 +1,9 @@
-// The libaio engine (aio_engine.hpp): Linux AIO through its system calls.
-// Reads return the file's bytes at the right offsets, writes land, a batch
-// of queued I/O is one submission, the reap limit holds, a timer completes
-// with -EAGAIN, and an I/O to a missing member fails with -ENODEV.
+// The queued engines on files: libaio (aio_engine.hpp, Linux AIO through
+// its system calls) and posixaio (posix_aio_engine.hpp, glibc's POSIX AIO).
+// For each: reads return the file's bytes at the right offsets, writes
+// land, a batch of queued I/O is reaped within the reap limit, a timer
+// completes with -EAGAIN, an I/O to a missing member fails with -ENODEV and
+// one the kernel refuses with its error.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include "fio_run_on_file.hpp"
 #include "io/member_device.hpp"
 #include "workload/aio_engine.hpp"
+#include "workload/posix_aio_engine.hpp"
 
 using namespace rs;
 using namespace rs::workload;
@@ -36,33 +39,27 @@ void* aligned(size_t bytes) {
   return p;
 }
 
-}  // namespace
-
-TEST_CASE("libaio engine: reads and writes the right bytes, batches, timers, missing members",
-          "[engines][aio]") {
-  test::TempDir dir("rs-aio");
-  const std::string path = dir.file("data");
+// Block b (4 KiB) of a 1 MiB file holds the byte b: offsets mixed up show.
+std::unique_ptr<io::MemberDevice> numbered_blocks_file(const std::string& path) {
   fio_test::write_filled_file(path, 1 << 20, 0x11);
-  // Block b (4 KiB) holds the byte b: offsets mixed up would show.
-  {
-    const int fd = ::open(path.c_str(), O_WRONLY);
-    REQUIRE(fd >= 0);
-    std::vector<uint8_t> block(4096);
-    for (int b = 0; b < 256; ++b) {
-      std::memset(block.data(), b, block.size());
-      REQUIRE(::pwrite(fd, block.data(), block.size(), off_t(b) * 4096) == 4096);
-    }
-    ::close(fd);
+  const int fd = ::open(path.c_str(), O_WRONLY);
+  REQUIRE(fd >= 0);
+  std::vector<uint8_t> block(4096);
+  for (int b = 0; b < 256; ++b) {
+    std::memset(block.data(), b, block.size());
+    REQUIRE(::pwrite(fd, block.data(), block.size(), off_t(b) * 4096) == 4096);
   }
+  ::close(fd);
   std::string err;
   auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
   INFO(err);
   REQUIRE(dev);
   REQUIRE(dev->info().direct);
-  auto aio = AioBackend::make({dev.get(), nullptr}, 8, &err);
-  INFO(err);
-  REQUIRE(aio);
+  return dev;
+}
 
+// `aio` was made with members {the numbered file, nullptr} and depth 8.
+void check_queued_engine(io::Backend* aio) {
   // Eight reads queued, one submit, all reaped.
   std::vector<Done> done(8);
   std::vector<io::MemberIo> ios(8);
@@ -133,4 +130,30 @@ TEST_CASE("libaio engine: reads and writes the right bytes, batches, timers, mis
   CHECK(done[4].calls == 1);
   CHECK(done[4].result == -EINVAL);
   for (void* b : bufs) ::free(b);
+}
+
+}  // namespace
+
+
+TEST_CASE("libaio engine: reads and writes the right bytes, batches, timers, missing members",
+          "[engines][aio]") {
+  test::TempDir dir("rs-aio");
+  auto dev = numbered_blocks_file(dir.file("data"));
+  std::string err;
+  auto aio = AioBackend::make({dev.get(), nullptr}, 8, &err);
+  INFO(err);
+  REQUIRE(aio);
+  check_queued_engine(aio.get());
+}
+
+TEST_CASE("posixaio engine: reads and writes the right bytes, batches, timers, missing members",
+          "[engines][aio]") {
+  test::TempDir dir("rs-paio");
+  auto dev = numbered_blocks_file(dir.file("data"));
+  std::string err;
+  auto aio = PosixAioBackend::make({dev.get(), nullptr}, 8, &err);
+  INFO(err);
+  REQUIRE(aio);
+  check_queued_engine(aio.get());
+  CHECK_THAT(aio->describe(), Catch::Contains("glibc POSIX AIO"));
 }

@@ -481,6 +481,44 @@ TEST_CASE("write_lat_log and write_bw_log write fio's log files", "[engines][log
   CHECK(kib < 1100);
 }
 
+TEST_CASE("log_avg_msec: averaged lines per window, the latency logs' partial window at the end",
+          "[engines][logs]") {
+  // fio 3.33, 4k randread, log_avg_msec=100, a 472 ms job: lat, clat and
+  // slat logs at 100, 200, 300, 400 and 472 (finalize_logs writes the
+  // partial window at the job's end); bw and iops only whole windows.
+  test::TempDir dir("rs-avglogs");
+  NullTarget target(64ull << 20);
+  const std::string prefix = dir.file("avg");
+  auto jobs = jobs_from({"--ioengine=null", "--name=j", "--rw=randread", "--bs=4k", "--size=64m",
+                         "--runtime=450ms", "--time_based", "--rate_iops=2000", "--write_lat_log=" + prefix,
+                         "--write_iops_log=" + prefix, "--log_avg_msec=100"});
+  auto out = run(jobs, target);
+  const uint64_t runtime_ms = out.results.jobs[0].read.runtime_ms();
+  REQUIRE(runtime_ms >= 450);
+  auto times = [](const std::string& path) {
+    std::vector<unsigned long long> v;
+    FILE* f = std::fopen(path.c_str(), "r");
+    REQUIRE(f);
+    char buf[256];
+    unsigned long long ms = 0, value = 0;
+    while (std::fgets(buf, sizeof buf, f))
+      if (std::sscanf(buf, "%llu, %llu", &ms, &value) == 2) v.push_back(ms);
+    std::fclose(f);
+    return v;
+  };
+  for (const char* kind : {"_lat.1.log", "_clat.1.log", "_slat.1.log"}) {
+    INFO(kind);
+    auto v = times(prefix + kind);
+    REQUIRE(v.size() == 5);
+    CHECK(v[0] == 100);
+    CHECK(v[3] == 400);
+    CHECK(v[4] >= 450);  // the partial window, at the end
+    CHECK(v[4] < 500);
+  }
+  auto iops = times(prefix + "_iops.1.log");
+  CHECK(iops == std::vector<unsigned long long>{100, 200, 300, 400});
+}
+
 TEST_CASE("flow keeps jobs of one flow_id in the ratio of their weights", "[engines]") {
   NullTarget target(64ull << 20);
   // fio's flow.fio: a write job of weight 1 beside a read job of weight 8.
