@@ -37,6 +37,7 @@ FIO OPTIONS   fio's command-line job options (--name=NAME starts a job;
               --size, --offset, --iodepth, --numjobs, --runtime, --time_based,
               --ramp_time, --direct, --rwmixread, --randseed, --verify, ...
               Without --name and without a job file, one job named "bench".
+              --section=NAME runs only that section of the job files (repeatable).
 TARGET        --array=M1,M2,...   an array (its members, comma separated)
               --run               start the array even with members missing
               --filename=PATH     a file or block device (fio's option)
@@ -153,10 +154,21 @@ std::vector<JobOptions> parse_jobs(Split& s, workload::CliParseResult& parsed) {
     auto r = workload::parse_job_file(text.str(), file, parsed.global);
     if (!r.ok) throw UsageError(r.error);
     for (auto& w : r.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
-    jobs.insert(jobs.end(), r.jobs.begin(), r.jobs.end());
+    for (auto& job : r.jobs)
+      if (parsed.sections.empty() || std::count(parsed.sections.begin(), parsed.sections.end(), job.name))
+        jobs.push_back(job);
   }
+  // fio runs the sections it finds and says nothing of the others; a name
+  // that matches nothing is more likely a typo than a wish: say so.
+  for (const auto& name : parsed.sections)
+    if (std::none_of(jobs.begin(), jobs.end(), [&](const JobOptions& j) { return j.name == name; })) {
+      if (parsed.job_files.empty()) throw UsageError("--section=" + name + " needs a job file");
+      std::fprintf(stderr, "raidscope-cli bench: warning: --section=%s: no job section of that name\n",
+                   name.c_str());
+    }
   for (auto& w : parsed.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
-  if (jobs.empty()) throw UsageError("no job given");
+  if (jobs.empty())
+    throw UsageError(parsed.sections.empty() ? "no job given" : "--section: no job section of those names");
   return jobs;
 }
 

@@ -300,6 +300,11 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
       return true;
     };
 
+    if (key == "section") {  // fio: run only these sections of the job files (repeatable)
+      if (!take_next_value() || value->empty()) return fail(shown, "requires a section name");
+      r.sections.push_back(*value);
+      continue;
+    }
     if (key == "output-format") {
       if (!take_next_value()) return fail(shown, "requires a value (normal or json)");
       if (*value == "normal")

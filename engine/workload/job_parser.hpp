@@ -55,6 +55,7 @@ enum class OutputFormat { normal, json };
 struct CliParseResult : ParseResult {
   OutputFormat output_format = OutputFormat::normal;  // --output-format=normal|json
   std::vector<std::string> job_files;                 // non-option arguments, in order
+  std::vector<std::string> sections;                  // --section=NAME: only these jobs of the job files
 };
 
 // fio command-line job options, without argv[0]: "--key=value" or "--key

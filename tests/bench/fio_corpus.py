@@ -102,8 +102,6 @@ def main():
         with open(os.path.join(args.corpus, name)) as src, open(path, "w") as dst:
             dst.write(scaled(src.read(), args.scale, cap))
         own_files = OWN_FILES in open(path).read()
-        if own_files:
-            os.makedirs(OWN_DIR, exist_ok=True)
         target = [] if own_files else ["--filename=" + args.target]
         common = ["--runtime=" + args.runtime] + target + ["--output-format=json", path]
         rounds = []
@@ -113,6 +111,12 @@ def main():
             order = ["fio", "rs"] if r % 2 == 0 else ["rs", "fio"]
             res, logs = {}, {}
             for who in order:
+                if own_files:
+                    # Every run makes its own files (create_on_open writes
+                    # into new files; the files one tool left would spare
+                    # the other that work).
+                    subprocess.run(["rm", "-rf", OWN_DIR])
+                    os.makedirs(OWN_DIR)
                 cmd = (["fio"] if who == "fio" else [args.rs, "bench"]) + common
                 res[who] = run(cmd)
                 logs[who] = take_logs()

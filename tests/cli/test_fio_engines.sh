@@ -97,6 +97,19 @@ for kind in bw iops; do [[ -f corpus_$kind.1.log ]] || fail "logs.fio wrote no c
 for kind in lat clat slat; do [[ -s corpus_$kind.1.log ]] || fail "logs.fio wrote nothing in corpus_$kind.1.log"; done
 pass "corpus job files run"
 
+# --section (fio's): only the named sections of the job file run; a name
+# that matches none is said; none matching at all is refused.
+"$CLI" bench --force --filename=data.img --runtime=1 --section=vsync --section=mmap --section=nosuch \
+  --output-format=json "$SRC/tests/fio-jobs/engines/sync-engines.fio" >sec.json 2>sec.err ||
+  { cat sec.err; fail "--section did not run"; }
+python3 -c 'import json,sys; names=[j["jobname"] for j in json.load(open(sys.argv[1]))["jobs"]]; assert names == ["vsync", "mmap"], names' sec.json ||
+  fail "--section ran other jobs"
+grep -q "section=nosuch: no job section of that name" sec.err || { cat sec.err; fail "--section typo not said"; }
+expect_status 2 "no section matches" -- "$CLI" bench --filename=data.img --section=nosuch \
+  "$SRC/tests/fio-jobs/engines/sync-engines.fio"
+expect_error_mentions "no job section"
+pass "--section runs only the named sections"
+
 # A missing directory is named before anything is laid out.
 expect_status 1 "missing directory" -- "$CLI" bench --filename="$WORK/no/such/dir/f" --rw=write --size=1g
 expect_error_mentions "does not exist"
