@@ -59,45 +59,146 @@ Error usage(std::string msg) {
 
 namespace {
 
-// The directory must exist and hold `bytes` more.
-Status check_room(const std::string& path, uint64_t bytes) {
+// A new file's directory must exist: it is never created for a job.
+Status check_directory(const std::string& path) {
   const auto parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
     return make_error(Errc::not_found, path + ": directory " + parent.string() + " does not exist");
-  struct statvfs vfs {};
-  if (::statvfs(parent.empty() ? "." : parent.c_str(), &vfs) == 0) {
-    const uint64_t avail = uint64_t(vfs.f_bavail) * vfs.f_frsize;
-    if (avail < bytes)
-      return make_error(Errc::refused, path + ": needs " + std::to_string(bytes >> 20) + " MiB but only " +
-                                           std::to_string(avail >> 20) + " MiB are free there");
-  }
   return {};
+}
+
+// The free space of the filesystem `path` is (or would be) on, in bytes:
+// what anyone may still write (f_bavail) and what is free (f_bfree, which
+// root may fill too). Zeros when statvfs fails.
+struct FreeSpace {
+  uint64_t avail = 0, free = 0;
+};
+FreeSpace free_space(const std::string& path) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  struct statvfs vfs {};
+  if (::statvfs(parent.empty() ? "." : parent.c_str(), &vfs) != 0) return {};
+  return {uint64_t(vfs.f_bavail) * vfs.f_frsize, uint64_t(vfs.f_bfree) * vfs.f_frsize};
+}
+
+// The directory must exist and hold `bytes` more.
+Status check_room(const std::string& path, uint64_t bytes) {
+  if (Status st = check_directory(path); !st) return st;
+  const uint64_t avail = free_space(path).avail;
+  if (avail < bytes)
+    return make_error(Errc::refused, path + ": needs " + std::to_string(bytes >> 20) + " MiB but only " +
+                                         std::to_string(avail >> 20) + " MiB are free there");
+  return {};
+}
+
+// Writes pseudo-random bytes over [from, to) of an open file in 1 MiB
+// pieces. With `until_full`, a full filesystem (ENOSPC, EDQUOT, or the
+// short write before them) ends it early without an error, as fio lays
+// out a fill_device file. Returns where the data written ends.
+Result<uint64_t> write_random(int fd, const std::string& path, uint64_t from, uint64_t to, bool until_full,
+                              const std::function<void(uint64_t)>& progress) {
+  constexpr size_t kPiece = 1 << 20;
+  std::vector<uint64_t> block(kPiece / 8);
+  uint64_t x = 0x9e3779b97f4a7c15ull ^ to;
+  uint64_t done = from;
+  while (done < to) {
+    for (auto& w : block) x ^= x << 13, x ^= x >> 7, x ^= x << 17, w = x;
+    const size_t n = size_t(std::min<uint64_t>(kPiece, to - done));
+    const ssize_t w = ::pwrite(fd, block.data(), n, off_t(done));
+    if (w < 0 && until_full && (errno == ENOSPC || errno == EDQUOT)) break;
+    // Filling, a short write goes on: the next write says why it was short.
+    if (w <= 0 || (size_t(w) < n && !until_full))
+      return make_error(Errc::io_error,
+                        path + ": laying out failed: " + (w < 0 ? std::strerror(errno) : "short write"));
+    done += uint64_t(w);
+    if (progress) progress(done - from);
+  }
+  return done;
 }
 
 // Reserves [from, to) of an open file (fio's fallocate, so a full disk
 // shows now, not half way) and, when `fill`, writes pseudo-random bytes
-// there in 1 MiB pieces.
+// there.
 Status grow(int fd, const std::string& path, uint64_t from, uint64_t to, bool fill,
             const std::function<void(uint64_t)>& progress) {
   if (::posix_fallocate(fd, off_t(from), off_t(to - from)) != 0 && ::ftruncate(fd, off_t(to)) != 0)
     return make_error(Errc::io_error,
                       path + ": cannot reserve " + std::to_string(to) + " bytes: " + std::strerror(errno));
   if (!fill) return {};
-  constexpr size_t kPiece = 1 << 20;
-  std::vector<uint64_t> block(kPiece / 8);
-  uint64_t x = 0x9e3779b97f4a7c15ull ^ to;
-  for (uint64_t done = from; done < to;) {
-    for (auto& w : block) x ^= x << 13, x ^= x >> 7, x ^= x << 17, w = x;
-    const size_t n = size_t(std::min<uint64_t>(kPiece, to - done));
-    const ssize_t w = ::pwrite(fd, block.data(), n, off_t(done));
-    if (w != ssize_t(n))
-      return make_error(Errc::io_error,
-                        path + ": laying out failed: " + (w < 0 ? std::strerror(errno) : "short write"));
-    done += n;
-    if (progress) progress(done - from);
-  }
+  if (auto r = write_random(fd, path, from, to, false, progress); !r) return r.error();
   return {};
+}
+
+// fio's fill_device on a regular file (init.c, filesetup.c): a job
+// without size= is bounded by nothing but a full filesystem (fio sets its
+// size to -1; the write that fails with ENOSPC or EDQUOT ends the job
+// without an error, job_driver.cpp). Its region here is the file plus its
+// filesystem's free blocks (f_bfree, as fio's get_fs_free_counts: root
+// may fill the reserved blocks too), rounded up to whole blocks, so the
+// job meets the full filesystem before its region's end. Nothing is
+// reserved in advance. A job that reads is given data first, as fio does:
+// the file is written from its end until the filesystem is full (or to
+// size=), and the job reads what is there. Jobs of the run that do not
+// fill keep the file's own size. Returns the size the target must offer.
+Result<uint64_t> prepare_fill(std::vector<JobOptions>& jobs, const std::string& path, BenchNotes* notes) {
+  uint64_t lay_out_to = 0;  // 0: no job reads
+  for (const auto& j : jobs)
+    if (j.fill_device && does_read(j.rw))
+      lay_out_to = std::max(lay_out_to, j.size ? j.offset + j.size : UINT64_MAX);
+  if (lay_out_to) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return make_error(Errc::io_error, path + ": cannot open: " + std::strerror(errno));
+    struct stat st {};
+    const uint64_t from = ::fstat(fd, &st) == 0 ? uint64_t(st.st_size) : 0;
+    Result<uint64_t> end = from < lay_out_to ? write_random(fd, path, from, lay_out_to, true, nullptr) : from;
+    // A filesystem that allocates at writeback says ENOSPC here, not later.
+    if (end && ::fsync(fd) != 0)
+      end = make_error(Errc::io_error, path + ": laying out failed: " + std::strerror(errno));
+    ::close(fd);
+    if (!end) return end.error();
+    notes->info.push_back("laid out " + path + " (" + std::to_string((*end - from) >> 20) + " MiB" +
+                          (*end < lay_out_to ? ", until its filesystem was full)" : ")"));
+  }
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return make_error(Errc::io_error, path + ": " + std::strerror(errno));
+  const uint64_t have = uint64_t(st.st_size);
+  const uint64_t fs_free = free_space(path).free;
+  uint64_t end = have;
+  for (auto& j : jobs) {
+    if (j.fill_device && does_read(j.rw)) {
+      // What is there, at most size= (fio caps io_size at the file's size).
+      if (have <= j.offset)
+        return make_error(Errc::refused, "job '" + j.name + "': " + path +
+                                             " holds nothing to read at offset " + std::to_string(j.offset) +
+                                             ": its filesystem had no room left");
+      j.size = j.size ? std::min(j.size, have - j.offset) : have - j.offset;
+    } else if (j.fill_device && does_write(j.rw) && !j.size) {
+      const uint64_t bs = max_bs(j, kDdirWrite);
+      const uint64_t room = have + fs_free > j.offset ? have + fs_free - j.offset : 0;
+      j.size = std::max<uint64_t>((room + bs - 1) / bs * bs, bs);
+      notes->info.push_back("note: job '" + j.name + "': fill_device=1: writes " + path +
+                            " until its filesystem is full (" + std::to_string(fs_free >> 20) +
+                            " MiB free now)");
+    } else if (!j.size && !j.size_percent) {
+      if (have <= j.offset)
+        return usage("job '" + j.name + "': " + path + " holds nothing at offset " +
+                     std::to_string(j.offset) + " yet; give size= (another job fills it: fill_device=1)");
+      j.size = have - j.offset;
+    }
+    end = std::max(end, j.offset + j.size);
+  }
+  return end;
+}
+
+// fio: fill_device "doesn't make sense" on a device, whose size is known
+// and past whose end no write gets ENOSPC: a job without size= covers it.
+void note_fill_on_device(const std::vector<JobOptions>& jobs, const std::string& what, uint64_t bytes,
+                         BenchNotes* notes) {
+  for (const auto& j : jobs)
+    if (j.fill_device && !j.size && !j.size_percent)
+      notes->info.push_back("note: job '" + j.name + "': fill_device=1 on " + what + " (" +
+                            std::to_string(bytes >> 20) +
+                            " MiB): the job covers all of it, as fio (no ENOSPC comes to end it there)");
 }
 
 }  // namespace
@@ -179,13 +280,14 @@ Status BenchSession::open_target(BenchNotes* notes) {
     }
     if (Status st = apply_profiles(notes); !st) return st;
     target_ = std::make_unique<ArrayTarget>(*array_);
+    note_fill_on_device(sp.jobs, "an array", target_->size_bytes(), notes);
     return {};
   }
   if (!sp.set.empty() || !sp.profiles.empty() || !sp.set_at.empty())
     return usage("--policy, --member-profile, --set-at and the tunables need --array=MEMBER,MEMBER,...");
   if (sp.fail_member_at) return usage("--fail-member needs --array=MEMBER,MEMBER,...");
   std::string filename;
-  bool null_target = false, writes = false, several_files = false;
+  bool null_target = false, writes = false, several_files = false, fill = false;
   uint64_t size = 0;
   for (auto& j : sp.jobs) {
     if (j.ioengine == IoEngine::null || j.filename == "null") {
@@ -199,16 +301,44 @@ Status BenchSession::open_target(BenchNotes* notes) {
     }
     size = std::max(size, j.size + j.offset);
     writes |= does_write(j.rw) || does_trim(j.rw);  // a trim destroys data as a write does
+    fill |= j.fill_device;
   }
   if (null_target) {
     target_ = std::make_unique<NullTarget>(size ? size : (1ull << 30));
     return {};
   }
+  if (several_files && fill)
+    return usage(
+        "fill_device=1 is supported on one file per run (not with nrfiles, directory, filename=a:b, "
+        "create_on_open or jobs on different files)");
   if (several_files) return open_file_set(notes);
   if (filename.empty())
     return usage("no target: give --array=MEMBER,MEMBER,... or --filename=PATH (or --filename=null)");
-  std::error_code ec;
-  if (!std::filesystem::exists(filename, ec)) {
+  struct stat sb {};
+  const bool exists = ::stat(filename.c_str(), &sb) == 0;
+  // fill_device on a file (new or regular): written until its filesystem
+  // is full, even for a job that reads (its data is written first).
+  const bool fill_file = fill && (!exists || S_ISREG(sb.st_mode));
+  // A read job's fill writes too, past what is there.
+  const char* harm =
+      writes || !fill_file ? "a write job would destroy it" : "fill_device=1 would write to it";
+  writes |= fill_file;
+  for (const auto& j : sp.jobs) {
+    if (!fill_file || !j.fill_device) continue;
+    if (j.ioengine == IoEngine::mmap)
+      return usage("job '" + j.name + "': fill_device=1 with ioengine=mmap is not supported (a mapping " +
+                   "cannot grow a file until its filesystem is full)");
+    if (j.size_percent)
+      return usage("job '" + j.name + "': fill_device=1 with size=N% is not supported (give size= in bytes)");
+  }
+  if (!exists && fill_file) {
+    // fio creates a fill_device file without reserving anything: the jobs
+    // write it (prepare_fill below).
+    if (Status dir = check_directory(filename); !dir) return dir;
+    const int fd = ::open(filename.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return make_error(Errc::io_error, filename + ": cannot create: " + std::strerror(errno));
+    ::close(fd);
+  } else if (!exists) {
     if (!size) return usage(filename + " does not exist; give --size to create it");
     // fio lays a new file out before reading it: so do we.
     if (Status st = lay_out_file(filename, size, nullptr); !st) return st;
@@ -217,14 +347,23 @@ Status BenchSession::open_target(BenchNotes* notes) {
     if (std::string why = discovery::block_device_in_use(filename); !why.empty())
       return make_error(Errc::busy, filename + ": refusing to write: " + why);
     std::string sig = discovery::existing_signature(filename);
-    if (!sig.empty())
-      return overridable_refusal(filename + ": holds " + sig + "; a write job would destroy it");
+    if (!sig.empty()) return overridable_refusal(filename + ": holds " + sig + "; " + harm);
   }
   std::string err;
   auto dev =
       io::MemberDevice::open(filename, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
   if (!dev) return make_error(Errc::busy, err);
-  target_ = std::make_unique<DeviceTarget>(std::move(dev));
+  // Laid out and sized once the file is ours (its lock is held).
+  uint64_t fill_bytes = 0;
+  if (fill_file) {
+    auto r = prepare_fill(sp.jobs, filename, notes);
+    if (!r && !exists) ::unlink(filename.c_str());  // made just now: nothing left behind
+    if (!r) return r.error();
+    fill_bytes = *r;
+  } else if (fill) {
+    note_fill_on_device(sp.jobs, "a block device", dev->size_bytes(), notes);
+  }
+  target_ = std::make_unique<DeviceTarget>(std::move(dev), fill_bytes);
   return {};
 }
 
@@ -270,10 +409,7 @@ Status BenchSession::open_file_set(BenchNotes* notes) {
       return make_error(Errc::invalid_argument, path + ": not a regular file or block device");
     if (exists && S_ISBLK(st.st_mode)) continue;
     if (!exists && n.only_created_on_open) {
-      const auto parent = std::filesystem::path(path).parent_path();
-      std::error_code ec;
-      if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
-        return make_error(Errc::not_found, path + ": directory " + parent.string() + " does not exist");
+      if (Status dir = check_directory(path); !dir) return dir;
       continue;
     }
     if (exists && writes && !spec_.force) {

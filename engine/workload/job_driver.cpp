@@ -498,7 +498,21 @@ void JobDriver::complete(Slot& slot, int result) {
   if (io.submit_ns < io.issue_ns) io.submit_ns = io.issue_ns;
   const bool verify_read =
       !io.write && !io.trim && (phase_ == Phase::Verifying || job_.verify != VerifyKind::none);
-  if (result != int(io.length)) {
+  // fill_device: a full filesystem (ENOSPC, EDQUOT, or the short write
+  // before them) is how the job is meant to end, as fio's io_u error path
+  // ends it: nothing more is issued, the I/O in flight completes, and no
+  // error is reported. What a short write wrote counts.
+  const bool full = job_.fill_device && io.write && result != int(io.length) &&
+                    (result > 0 || result == -ENOSPC || result == -EDQUOT);
+  if (full) {
+    stop_ = true;
+    if (result > 0) io.length = uint32_t(result);
+  }
+  if (full && result <= 0) {
+    // fio counts the write ENOSPC failed as issued ("issued rwts", IOPS,
+    // the depth and latency shares), with no bytes and no latency.
+    if (now >= stats_start_ns_) ++out_.dir(kDdirWrite).total_ios;
+  } else if (result != int(io.length)) {
     if (!out_.error) {
       out_.error = result < 0 ? -result : EIO;
       out_.error_text = std::string(io.trim    ? "trim"

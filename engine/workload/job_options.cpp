@@ -29,6 +29,7 @@ enum class Opt {
   filename_format,
   create_on_open,
   unlink,
+  fill_device,
   file_service_type,
   io_size,
   loops,
@@ -145,6 +146,7 @@ constexpr OptionSpec kOptions[] = {
     {"filename_format", "", Opt::filename_format, false},
     {"create_on_open", "", Opt::create_on_open, false},
     {"unlink", "", Opt::unlink, false},
+    {"fill_device", "fill_fs", Opt::fill_device, false},
     {"file_service_type", "", Opt::file_service_type, false},
     {"io_size", "io_limit", Opt::io_size, false},
     {"loops", "", Opt::loops, false},
@@ -927,6 +929,8 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return boolean(job.create_on_open);
     case Opt::unlink:
       return boolean(job.unlink);
+    case Opt::fill_device:
+      return boolean(job.fill_device);
     case Opt::file_service_type:
       return apply_file_service(job, v);
     case Opt::rw:

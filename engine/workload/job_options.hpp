@@ -72,6 +72,11 @@ struct JobOptions {
   std::string filename_format;  // empty: fio's default
   bool create_on_open = false;  // files are created by the job's open, not laid out before the run
   bool unlink = false;          // unlink=1: the job's files are removed when the run ends
+  // fill_device=1 (fill_fs=1): on a file, write until its filesystem is full
+  // (ENOSPC or EDQUOT ends the job without an error; size=, when given,
+  // still bounds it); a read job's file is first written until full. On a
+  // block device or array: their size (bench.cpp open_target).
+  bool fill_device = false;
   // zipf, pareto, normal (gauss): fio's skewed file choice (file_choice.hpp).
   enum class FileService {
     roundrobin,

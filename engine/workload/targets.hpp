@@ -1,6 +1,7 @@
 // The concrete workload targets: an array (real or simulated), a plain file
 // or block device, and the null target.
 #pragma once
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -77,8 +78,11 @@ class SimArrayTarget final : public Target {
 // One plain file or block device.
 class DeviceTarget final : public Target, public telemetry::TelemetrySource {
  public:
-  explicit DeviceTarget(std::unique_ptr<io::MemberDevice> dev) : dev_(std::move(dev)) {}
-  uint64_t size_bytes() const override { return dev_->size_bytes(); }
+  // `min_bytes`: what jobs may address beyond a file's end (fill_device:
+  // the file plus its filesystem's free space; writes there extend it).
+  explicit DeviceTarget(std::unique_ptr<io::MemberDevice> dev, uint64_t min_bytes = 0)
+      : dev_(std::move(dev)), min_bytes_(min_bytes) {}
+  uint64_t size_bytes() const override { return std::max(dev_->size_bytes(), min_bytes_); }
   // What direct I/O must keep, as fio checks it: the logical block size
   // (512 for an image file; the filesystem may still ask more and fail the
   // I/O, as it does under fio).
@@ -103,6 +107,7 @@ class DeviceTarget final : public Target, public telemetry::TelemetrySource {
  private:
   friend class DevicePort;
   std::unique_ptr<io::MemberDevice> dev_;
+  uint64_t min_bytes_ = 0;
   telemetry::MemberCounters counters_;
   telemetry::LiveLatencySet latencies_;
 };
