@@ -44,8 +44,7 @@ std::unique_ptr<AioBackend> AioBackend::make(std::vector<io::MemberDevice*> devs
   }
   b->devs_ = std::move(devs);
   b->events_.resize(nr);
-  b->pool_.resize(nr);
-  for (iocb& c : b->pool_) b->free_.push_back(&c);
+  b->pool_.grow(nr);
   b->pending_.reserve(nr);
   return b;
 }
@@ -64,12 +63,7 @@ void AioBackend::queue(io::MemberIo& io) {
     timers_.add(0, io, -ENODEV);
     return;
   }
-  if (free_.empty()) {  // more queued than the depth it was made for
-    pool_.emplace_back();
-    free_.push_back(&pool_.back());
-  }
-  iocb* c = free_.back();
-  free_.pop_back();
+  iocb* c = pool_.take();
   std::memset(c, 0, sizeof *c);
   c->aio_data = reinterpret_cast<uint64_t>(&io);
   c->aio_lio_opcode = io.write ? IOCB_CMD_PWRITE : IOCB_CMD_PREAD;
@@ -98,7 +92,7 @@ void AioBackend::submit() {
     // The first iocb was refused: it completes with the error.
     iocb* c = pending_[at++];
     auto* io = reinterpret_cast<io::MemberIo*>(c->aio_data);
-    free_.push_back(c);
+    pool_.give(c);
     timers_.add(0, *io, n < 0 ? -errno : -EIO);
   }
   pending_.erase(pending_.begin(), pending_.begin() + long(at));
@@ -139,7 +133,7 @@ unsigned AioBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
     // A callback may queue and submit more I/O but never reaps, so events_
     // is not written while this walks it; each iocb is free again first.
     for (long i = 0; i < n; ++i) {
-      free_.push_back(reinterpret_cast<iocb*>(events_[size_t(i)].obj));
+      pool_.give(reinterpret_cast<iocb*>(events_[size_t(i)].obj));
       auto* io = reinterpret_cast<io::MemberIo*>(events_[size_t(i)].data);
       io->done(*io, int(events_[size_t(i)].res));
     }

@@ -12,7 +12,6 @@
 #pragma once
 #include <linux/aio_abi.h>
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "io/clock.hpp"
 #include "io/member_device.hpp"
 #include "workload/soft_completions.hpp"
+#include "workload/stable_pool.hpp"
 
 namespace rs::workload {
 
@@ -48,8 +48,7 @@ class AioBackend final : public io::Backend {
 
   aio_context_t ctx_ = 0;
   std::vector<io::MemberDevice*> devs_;
-  std::deque<iocb> pool_;       // stable addresses: the kernel holds them while in flight
-  std::vector<iocb*> free_;     // iocbs not in use
+  StablePool<iocb> pool_;       // the kernel holds an iocb while it is in flight
   std::vector<iocb*> pending_;  // queued, not yet given to io_submit
   std::vector<io_event> events_;
   SoftCompletions timers_;  // timers, and I/O that failed before the kernel saw it

@@ -17,8 +17,7 @@ std::unique_ptr<PosixAioBackend> PosixAioBackend::make(std::vector<io::MemberDev
   std::unique_ptr<PosixAioBackend> b(new PosixAioBackend());
   b->devs_ = std::move(devs);
   const unsigned nr = std::max(depth, 1u);
-  b->pool_.resize(nr);
-  for (Request& r : b->pool_) b->free_.push_back(&r);
+  b->pool_.grow(nr);
   b->pending_.reserve(nr);
   b->running_.reserve(nr);
   b->finished_.reserve(nr);
@@ -44,12 +43,7 @@ void PosixAioBackend::queue(io::MemberIo& io) {
     timers_.add(0, io, -ENODEV);
     return;
   }
-  if (free_.empty()) {  // more queued than the depth it was made for
-    pool_.emplace_back();
-    free_.push_back(&pool_.back());
-  }
-  Request* r = free_.back();
-  free_.pop_back();
+  Request* r = pool_.take();
   std::memset(&r->cb, 0, sizeof r->cb);
   r->cb.aio_fildes = dev->fd();
   r->cb.aio_buf = io.buffer;
@@ -72,7 +66,7 @@ void PosixAioBackend::submit() {
     // glibc out of room for now: try the rest after the next reap.
     if (errno == EAGAIN && !running_.empty()) break;
     timers_.add(0, *r->io, -errno);
-    free_.push_back(r);
+    pool_.give(r);
   }
   pending_.erase(pending_.begin(), pending_.begin() + long(at));
 }
@@ -93,7 +87,7 @@ unsigned PosixAioBackend::collect(unsigned room) {
     }
     const ssize_t bytes = aio_return(&r->cb);
     finished_.push_back({r->io, err ? -err : int(bytes)});
-    free_.push_back(r);
+    pool_.give(r);
     running_.erase(running_.begin() + long(i));
     ++n;
   }

@@ -15,7 +15,6 @@
 #pragma once
 #include <aio.h>
 
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +23,7 @@
 #include "io/clock.hpp"
 #include "io/member_device.hpp"
 #include "workload/soft_completions.hpp"
+#include "workload/stable_pool.hpp"
 
 namespace rs::workload {
 
@@ -58,8 +58,8 @@ class PosixAioBackend final : public io::Backend {
   unsigned collect(unsigned room);
 
   std::vector<io::MemberDevice*> devs_;
-  std::deque<Request> pool_;  // stable addresses: glibc holds the aiocb while it runs
-  std::vector<Request*> free_, pending_, running_;
+  StablePool<Request> pool_;  // glibc holds a request's aiocb while it runs
+  std::vector<Request*> pending_, running_;
   std::vector<std::pair<io::MemberIo*, int>> finished_;
   std::vector<const aiocb*> suspend_list_;
   SoftCompletions timers_;  // timers, and I/O that failed before the kernel saw it

@@ -134,7 +134,6 @@ void check_queued_engine(io::Backend* aio) {
 
 }  // namespace
 
-
 TEST_CASE("libaio engine: reads and writes the right bytes, batches, timers, missing members",
           "[engines][aio]") {
   test::TempDir dir("rs-aio");
