@@ -116,6 +116,8 @@ class JobDriver {
   bool can_issue(uint64_t now);
   void issue(Slot& slot, uint64_t now);
   void advance_phase(uint64_t now);
+  // Over its flow share with flow_sleep and nothing in flight: fio's sleep.
+  void flow_pause(uint64_t now);
   // The next offset: the job's generator, or the chosen file's.
   IoRequest next_request();
   size_t pick_file();
