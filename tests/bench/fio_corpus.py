@@ -9,7 +9,7 @@ structure matches (job names and group ids in order). Run by fio_corpus.sh.
 The files are sized for the CI test (tests/cli/test_fio_engines.sh runs each
 on a 16 MiB file): an 8 MiB job at 50k IOPS lasts 40 ms, less than the
 tools' start-up jitter on a shared host. So both tools run copies with every
-size, io_size, filesize and number_ios multiplied by --scale (default 8),
+size, io_size, filesize and number_ios multiplied by --scale (default 32),
 capped to the target's size; the jobs' options and structure are unchanged.
 """
 import argparse
@@ -86,8 +86,8 @@ def main():
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--target", required=True)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--runtime", default="2")
-    ap.add_argument("--scale", type=int, default=8)
+    ap.add_argument("--runtime", default="3")
+    ap.add_argument("--scale", type=int, default=32)
     args = ap.parse_args()
     cap = os.stat(args.target).st_size
     work = os.path.join(os.path.dirname(os.path.abspath(args.target)), "scaled")

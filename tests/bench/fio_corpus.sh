@@ -6,7 +6,7 @@
 #
 #   tests/bench/fio_corpus.sh RAIDSCOPE_CLI [WORKDIR]
 #
-# ROUNDS=3  RUNTIME=2 (seconds per run)  SCALE=8 (sizes times this, capped to 256 MiB)
+# ROUNDS=3  RUNTIME=3 (seconds per run)  SCALE=32 (sizes times this, capped to 256 MiB)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -ge 1 && -x $1 ]] || { echo "usage: $0 RAIDSCOPE_CLI [WORKDIR]" >&2; exit 2; }
@@ -18,4 +18,4 @@ trap 'rm -rf -- "$WORK"' EXIT
 dd if=/dev/urandom of="$WORK/target" bs=1M count=256 status=none
 cd "$WORK"
 python3 "$here/fio_corpus.py" --rs "$RS" --corpus "$here/../fio-jobs/engines" --target "$WORK/target" \
-  --rounds "${ROUNDS:-3}" --runtime "${RUNTIME:-2}" --scale "${SCALE:-8}"
+  --rounds "${ROUNDS:-3}" --runtime "${RUNTIME:-3}" --scale "${SCALE:-32}"
