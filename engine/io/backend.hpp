@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "io/member_io.hpp"
@@ -20,6 +21,12 @@ class MemberDevice;
 
 // "No deadline" for reap_until() and IoContext::run_once().
 inline constexpr uint64_t kNoDeadline = ~uint64_t{0};
+
+// The device of a member index in a backend's member table; null for an
+// index outside it (the I/O then fails with -ENODEV) or an empty slot.
+inline MemberDevice* member_device(std::span<MemberDevice* const> table, int index) {
+  return index >= 0 && size_t(index) < table.size() ? table[size_t(index)] : nullptr;
+}
 
 class Backend {
  public:

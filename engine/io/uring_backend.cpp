@@ -129,8 +129,7 @@ void UringBackend::hold(MemberIo& io, uint64_t due_ns, int result) {
 
 void UringBackend::queue(MemberIo& io) {
   ++in_flight_;
-  MemberDevice* dev =
-      (io.member >= 0 && size_t(io.member) < members_.size()) ? members_[size_t(io.member)] : nullptr;
+  MemberDevice* dev = member_device(members_, io.member);
   if (!dev) {
     // Completed with an error at the next reap, never inline, so callers
     // see one completion path.
@@ -337,8 +336,7 @@ void SyncBackend::replace_member(int index, MemberDevice* dev) {
 }
 
 void SyncBackend::queue(MemberIo& io) {
-  MemberDevice* dev =
-      (io.member >= 0 && size_t(io.member) < members_.size()) ? members_[size_t(io.member)] : nullptr;
+  MemberDevice* dev = member_device(members_, io.member);
   io.model = nullptr;  // no emulated disks here
   queued_.push_back({&io, dev ? dev->fd() : -1});
 }

@@ -337,12 +337,14 @@ void JobDriver::flow_pause(uint64_t now) {
     next_issue_ns_ = now + ns(job_.flow_sleep);
     return;
   }
-  // fio's usleep(flow_sleep): a nanosleep, which the kernel lets run up to
-  // the thread's timer slack (50 us by default) longer, plus the wakeup. A
-  // wait for a deadline in the I/O loop has no slack: with flow_sleep=100
-  // those pauses were shorter than fio's and a flow.fio pair ran 1.19x
-  // fio's IOPS. Nothing of the job is in flight, and the thread is the
-  // job's own, so it sleeps as fio's job does; then it checks again.
+  // fio sleeps here with a bare usleep(flow_sleep) (flow.c), not with
+  // usec_sleep as for think time and rates (which the runner's timed wait
+  // follows): a nanosleep that the kernel lets run up to the thread's
+  // timer slack (50 us by default) longer. Waited as a deadline in the I/O
+  // loop, which has no slack, flow_sleep=100 pauses were shorter than
+  // fio's and flow.fio ran 1.19x its IOPS. Nothing of the job is in
+  // flight and the thread is the job's own: it sleeps as fio's job does,
+  // then checks again.
   ::usleep(useconds_t(job_.flow_sleep.count()));
   flow_spin_ = true;  // the loop calls again at once
 }
@@ -550,8 +552,8 @@ void JobDriver::complete(Slot& slot, int result) {
       });
       if (!v.ok) {
         if (verify_errors_++ == 0) {
-          first_verify_error_ = "verify: " + std::string(v.reason) + " at offset " +
-                                std::to_string(offset_in_file(bad_offset));
+          first_verify_error_ =
+              "verify: " + std::string(v.reason) + " at offset " + std::to_string(offset_in_file(bad_offset));
           if (io.served_by >= 0) {
             auto members = target_.members();
             if (size_t(io.served_by) < members.size())
@@ -582,8 +584,8 @@ void JobDriver::complete(Slot& slot, int result) {
         if (!d.prios.empty()) record_prio_latency(d, io, now);
       }
       if (logs_)
-        logs_->record(now - start_ns_, ddir, io.length, offset_in_file(io.offset),
-                      io.submit_ns - io.issue_ns, now - io.submit_ns, now - io.issue_ns, io.ioprio);
+        logs_->record(now - start_ns_, ddir, io.length, offset_in_file(io.offset), io.submit_ns - io.issue_ns,
+                      now - io.submit_ns, now - io.issue_ns, io.ioprio);
       if (rate_.checks_minimum()) check_rate_minimum(now, ddir);
     }
     // fio's account_io_completion: an I/O over the latency target counts

@@ -163,7 +163,7 @@ class JobDriver {
   LatencySearch lat_;          // fio's latency_target depth search
   IoPriorities prio_;          // each I/O's priority (prio, prioclass, cmdprio_*)
   void record_prio_latency(DirectionResults& d, const TargetIo& io, uint64_t now);
-  RateControl rate_;           // rate, rate_iops, rate_process, rate_min (rate_control.hpp)
+  RateControl rate_;  // rate, rate_iops, rate_process, rate_min (rate_control.hpp)
   bool rate_ramp_pending_ = false;
   // fio's check_min_rate after a completion of `ddir`: a rate below
   // rate_min / rate_iops_min fails the job with EIO, as fio.

@@ -37,8 +37,7 @@ PosixAioBackend::~PosixAioBackend() {
 
 void PosixAioBackend::queue(io::MemberIo& io) {
   io.model = nullptr;
-  io::MemberDevice* dev =
-      io.member >= 0 && size_t(io.member) < devs_.size() ? devs_[size_t(io.member)] : nullptr;
+  io::MemberDevice* dev = io::member_device(devs_, io.member);
   if (!dev) {
     timers_.add(0, io, -ENODEV);
     return;
