@@ -4,6 +4,7 @@
 // that wait in their own system call (Linux AIO, POSIX AIO), which wait no
 // later than first_due() and then release() what is due.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
