@@ -386,13 +386,20 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     io.write = r.is_write && !io.trim;
     io.offset = r.offset;
     io.length = r.length;
+    // A read lands in the buffer. A block that verifies brings the pattern
+    // back, but one that fails (verify_fatal=0 goes on) must not be sent
+    // out again as the pattern: fio clears buf_filled_len on reads too.
+    if (!io.write && !io.trim) slot.pattern_filled = 0;
     if (io.trim) {
       // no buffer contents: nothing is transferred
     } else if (io.write && contents_ && job_.verify == VerifyKind::none) {
       contents_->fill(io.buffer, io.length);
       filled = true;
     } else if (io.write && job_.verify != VerifyKind::none) {
-      verify_fill_write(job_.verify, io.buffer, io.length, job_.verify_interval, io.offset, seed_, pattern());
+      const VerifyPattern pat = pattern();
+      verify_fill_write(job_.verify, io.buffer, io.length, job_.verify_interval, io.offset, seed_, pat,
+                        pat.len && slot.pattern_filled >= io.length);
+      slot.pattern_filled = pat.len ? std::max(slot.pattern_filled, io.length) : 0;
       filled = true;
     } else if (io.write && job_.scramble_buffers) {
       scramble_block_stamps(io.buffer, io.length, io.offset, now);

@@ -107,6 +107,9 @@ class JobDriver {
     TargetIo io;
     JobDriver* driver = nullptr;
     bool zbd_held = false;  // its I/O holds a zone until it completes
+    // Bytes of the verify pattern its buffer holds from its last write
+    // (fio's buf_filled_len): such a write again only needs new headers.
+    uint32_t pattern_filled = 0;
   };
   static void on_done(TargetIo& io, int result);
   bool cancelled() const;

@@ -108,8 +108,12 @@ void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offs
 // holds the same pattern bytes: they are written once over the write and
 // then each block's header (checksum included) on top. 128 pattern fills of
 // 512 bytes cost more than the 64 KiB write's own system call did.
+// `pattern_in_place`: the buffer already holds that pattern over `length`
+// bytes from an earlier call (headers aside), so only the headers are
+// written, as fio does (buf_filled_len); the caller clears it whenever
+// anything else lands in the buffer, a read above all.
 void verify_fill_write(VerifyKind kind, void* buffer, uint32_t length, uint32_t interval, uint64_t offset,
-                       uint64_t seed, VerifyPattern pattern) noexcept;
+                       uint64_t seed, VerifyPattern pattern, bool pattern_in_place = false) noexcept;
 
 // The outcome of verify_check. reason is a NUL-terminated message, empty
 // when ok; a fixed buffer so that checking never allocates.

@@ -98,6 +98,22 @@ TEST_CASE("crc32c: standard CRC-32C known answers", "[verify][crc32c]") {
   for (int i = 0; i < 32; ++i) v[i] = static_cast<unsigned char>(31 - i);
   CHECK(crc32c(v, 32) == 0x113FDB5Cu);
 
+  // Short inputs take the CPU's crc32 instruction and long ones ISA-L: both
+  // must agree with the bit-by-bit definition (reflected polynomial
+  // 0x82F63B78) at every length across the switch-over and at odd ones.
+  std::vector<unsigned char> data(1031);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>(i * 7 + 3);
+  auto bitwise = [&](size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; ++i) {
+      c ^= data[i];
+      for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0x82F63B78u & (0u - (c & 1u)));
+    }
+    return ~c;
+  };
+  for (size_t n : {size_t(1), size_t(7), size_t(28), size_t(255), size_t(256), size_t(257), size_t(1031)})
+    CHECK(crc32c(data.data(), n) == bitwise(n));
+
   // ISA-L's convention, which crc32c() wraps: crc32_iscsi applies neither the
   // initial nor the final inversion, so the standard value needs init ~0 and
   // a final ~. Passing init 0, or forgetting the final ~, gives other values.
@@ -496,6 +512,14 @@ TEST_CASE("verify: a pattern filled once over the write, then headers, gives wha
       CHECK(per_block == whole);
       for (uint32_t at = 0; at < 65536; at += 512)
         CHECK(verify_check(kind, whole.data() + at, 512, 1 << 20 | at, pattern).ok);
+      // The buffer's next write, elsewhere: with the pattern left in place
+      // (fio's buf_filled_len) only the headers are new, and the bytes are
+      // again those of per-block fills at the new offset.
+      std::vector<unsigned char> next_per_block(65536);
+      for (uint32_t at = 0; at < 65536; at += 512)
+        verify_fill(kind, next_per_block.data() + at, 512, 3 << 20 | at, 9, pattern);
+      verify_fill_write(kind, whole.data(), 65536, 512, 3 << 20, 9, pattern, true);
+      CHECK(next_per_block == whole);
     }
   }
 }
