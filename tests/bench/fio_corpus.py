@@ -88,13 +88,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runtime", default="3")
     ap.add_argument("--scale", type=int, default=32)
+    ap.add_argument("--only", default="", help="run only the files whose name matches this regex")
     args = ap.parse_args()
     cap = os.stat(args.target).st_size
     work = os.path.join(os.path.dirname(os.path.abspath(args.target)), "scaled")
     os.makedirs(work, exist_ok=True)
     print("sizes x%d (capped to the %d MiB target), %d rounds, --runtime=%s" %
           (args.scale, cap >> 20, args.rounds, args.runtime))
-    files = sorted(f for f in os.listdir(args.corpus) if f.endswith(".fio"))
+    files = sorted(f for f in os.listdir(args.corpus) if f.endswith(".fio") and re.search(args.only, f))
     total = within = 0
     print("%-22s %-14s %12s %12s %7s  %s" % ("file", "job", "fio IOPS", "ours IOPS", "ratio", "note"))
     for name in files:

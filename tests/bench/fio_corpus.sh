@@ -1,21 +1,37 @@
 #!/usr/bin/env bash
 # The issue-16 corpus (tests/fio-jobs/engines/*.fio) with fio and with
-# raidscope-cli bench on the same 256 MiB file, the jobs' sizes scaled up
+# raidscope-cli bench on the same target file, the jobs' sizes scaled up
 # (SCALE, see fio_corpus.py): median of ROUNDS (default 3) alternating rounds
 # per job, IOPS ratio ours/fio. Run by hand, never by CI.
 #
 #   tests/bench/fio_corpus.sh RAIDSCOPE_CLI [WORKDIR]
 #
-# ROUNDS=3  RUNTIME=3 (seconds per run)  SCALE=32 (sizes times this, capped to 256 MiB)
+# ROUNDS=3  RUNTIME=3 (seconds per run)  ONLY=REGEX (file names to run)
+# TARGET=disk (default): a 256 MiB file in WORKDIR, sizes x32 (SCALE).
+# TARGET=ram: a 1 GiB file on an ext4 in RAM (ram_target.sh; root), sizes
+#   x128, so the jobs last about as long as on the disk. Its speed does not
+#   drift, so it shows the tools' own costs; WORKDIR is not used.
+# TARGET_MB and SCALE override either default.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -ge 1 && -x $1 ]] || { echo "usage: $0 RAIDSCOPE_CLI [WORKDIR]" >&2; exit 2; }
 command -v fio >/dev/null || { echo "fio is not installed: skipped" >&2; exit 77; }
 RS=$(realpath "$1")
-WORK=$(mktemp -d "${2:-${TMPDIR:-/var/tmp}}/fio_corpus.XXXXXX")
-trap 'rm -rf -- "$WORK"' EXIT
+case ${TARGET:-disk} in
+  disk) target_mb=${TARGET_MB:-256} scale=${SCALE:-32} parent=${2:-${TMPDIR:-/var/tmp}} ;;
+  ram)
+    target_mb=${TARGET_MB:-1024} scale=${SCALE:-128}
+    source "$here/ram_target.sh"
+    trap ram_target_down EXIT
+    ram_target_up $((target_mb * 6 + 1024))  # files-naming.fio makes 4 files of target size
+    parent=$RAM_MNT
+    ;;
+  *) echo "TARGET must be disk or ram, not '$TARGET'" >&2; exit 2 ;;
+esac
+WORK=$(mktemp -d "$parent/fio_corpus.XXXXXX")
+trap 'rm -rf -- "$WORK"; [[ ${TARGET:-disk} != ram ]] || ram_target_down' EXIT
 [[ $(stat -f -c %T "$WORK") != tmpfs ]] || { echo "$WORK is on tmpfs; pass a WORKDIR on a real disk" >&2; exit 2; }
-dd if=/dev/urandom of="$WORK/target" bs=1M count=256 status=none
+dd if=/dev/urandom of="$WORK/target" bs=1M count="$target_mb" status=none
 cd "$WORK"
 python3 "$here/fio_corpus.py" --rs "$RS" --corpus "$here/../fio-jobs/engines" --target "$WORK/target" \
-  --rounds "${ROUNDS:-3}" --runtime "${RUNTIME:-3}" --scale "${SCALE:-32}"
+  --rounds "${ROUNDS:-3}" --runtime "${RUNTIME:-3}" --scale "$scale" --only "${ONLY:-}"
