@@ -89,12 +89,14 @@ def main():
     ap.add_argument("--runtime", default="3")
     ap.add_argument("--scale", type=int, default=32)
     ap.add_argument("--only", default="", help="run only the files whose name matches this regex")
+    ap.add_argument("--pin-cpu", default="", help="run both tools under taskset -c on this CPU")
     args = ap.parse_args()
     cap = os.stat(args.target).st_size
     work = os.path.join(os.path.dirname(os.path.abspath(args.target)), "scaled")
     os.makedirs(work, exist_ok=True)
-    print("sizes x%d (capped to the %d MiB target), %d rounds, --runtime=%s" %
-          (args.scale, cap >> 20, args.rounds, args.runtime))
+    print("sizes x%d (capped to the %d MiB target), %d rounds, --runtime=%s%s" %
+          (args.scale, cap >> 20, args.rounds, args.runtime,
+           ", both tools on CPU " + args.pin_cpu if args.pin_cpu else ""))
     files = sorted(f for f in os.listdir(args.corpus) if f.endswith(".fio") and re.search(args.only, f))
     total = within = 0
     print("%-22s %-14s %12s %12s %7s  %s" % ("file", "job", "fio IOPS", "ours IOPS", "ratio", "note"))
@@ -119,6 +121,8 @@ def main():
                     subprocess.run(["rm", "-rf", OWN_DIR])
                     os.makedirs(OWN_DIR)
                 cmd = (["fio"] if who == "fio" else [args.rs, "bench"]) + common
+                if args.pin_cpu:
+                    cmd = ["taskset", "-c", args.pin_cpu] + cmd
                 res[who] = run(cmd)
                 logs[who] = take_logs()
             if res["fio"][0] is None or res["rs"][0] is None:

@@ -11,6 +11,8 @@
 # ONLY=REGEX    run only the files whose name matches
 # ROUNDS=N      runs per tool and file, alternating; the median round is shown
 # PLAIN_ONLY=1  only the files that use plain engines
+# TARGET=ram    the target on an ext4 in RAM instead of WORKDIR (root; see
+#               ram_target.sh and the README: a device that does not drift)
 # How the files are prepared, and what is printed: fio_examples.py.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -21,8 +23,17 @@ RS=$(realpath "$1") EX=$(realpath "$2")
 [[ -d $EX ]] || die "$EX is not a directory"
 command -v fio >/dev/null || { echo "fio is not installed: skipped" >&2; exit 77; }
 command -v python3 >/dev/null || { echo "python3 is missing: skipped" >&2; exit 77; }
-WORK=$(mktemp -d "${3:-${TMPDIR:-/var/tmp}}/fio_examples.XXXXXX")
-trap 'rm -rf -- "$WORK"' EXIT
+parent=${3:-${TMPDIR:-/var/tmp}}
+if [[ ${TARGET:-disk} == ram ]]; then
+  source "$here/ram_target.sh"
+  trap ram_target_down EXIT
+  ram_target_up 2048
+  parent=$RAM_MNT
+elif [[ ${TARGET:-disk} != disk ]]; then
+  die "TARGET must be disk or ram, not '$TARGET'"
+fi
+WORK=$(mktemp -d "$parent/fio_examples.XXXXXX")
+trap 'rm -rf -- "$WORK"; [[ ${TARGET:-disk} != ram ]] || ram_target_down' EXIT
 [[ $(stat -f -c %T "$WORK") != tmpfs ]] || die "$WORK is on tmpfs; pass a WORKDIR on a real disk"
 # The target: 256 MiB of data written once (neither tool lays it out).
 dd if=/dev/urandom of="$WORK/target" bs=1M count=256 status=none
