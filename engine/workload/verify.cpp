@@ -129,7 +129,8 @@ __attribute__((target("sse4.2"))) uint32_t crc32c_short_sse42(uint32_t state, co
   for (; len; ++p, --len) s32 = __builtin_ia32_crc32qi(s32, *p);
   return s32;
 }
-const bool kHasSse42 = __builtin_cpu_supports("sse4.2");
+// This initialiser may run before libgcc's own CPU detection: run it first.
+const bool kHasSse42 = (__builtin_cpu_init(), __builtin_cpu_supports("sse4.2"));
 #endif
 
 // CRC-32C state update without the inversions (ISA-L's convention), in
