@@ -396,10 +396,10 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
       contents_->fill(io.buffer, io.length);
       filled = true;
     } else if (io.write && job_.verify != VerifyKind::none) {
-      const VerifyPattern pat = pattern();
-      verify_fill_write(job_.verify, io.buffer, io.length, job_.verify_interval, io.offset, seed_, pat,
-                        pat.len && slot.pattern_filled >= io.length);
-      slot.pattern_filled = pat.len ? std::max(slot.pattern_filled, io.length) : 0;
+      // pattern_filled stays 0 without a pattern.
+      verify_fill_write(job_.verify, io.buffer, io.length, job_.verify_interval, io.offset, seed_, pattern(),
+                        slot.pattern_filled >= io.length);
+      if (!job_.verify_pattern.empty()) slot.pattern_filled = std::max(slot.pattern_filled, io.length);
       filled = true;
     } else if (io.write && job_.scramble_buffers) {
       scramble_block_stamps(io.buffer, io.length, io.offset, now);

@@ -21,20 +21,15 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -ge 1 && -x $1 ]] || { echo "usage: $0 RAIDSCOPE_CLI [WORKDIR]" >&2; exit 2; }
 command -v fio >/dev/null || { echo "fio is not installed: skipped" >&2; exit 77; }
 RS=$(realpath "$1")
-case ${TARGET:-disk} in
-  disk) target_mb=${TARGET_MB:-256} scale=${SCALE:-32} parent=${2:-${TMPDIR:-/var/tmp}} ;;
-  ram)
-    target_mb=${TARGET_MB:-1024} scale=${SCALE:-128}
-    source "$here/ram_target.sh"
-    trap ram_target_down EXIT
-    ram_target_up $((target_mb * 6 + 1024))  # files-naming.fio makes 4 files of target size
-    parent=$RAM_MNT
-    ;;
-  *) echo "TARGET must be disk or ram, not '$TARGET'" >&2; exit 2 ;;
-esac
-WORK=$(mktemp -d "$parent/fio_corpus.XXXXXX")
-trap 'rm -rf -- "$WORK"; [[ ${TARGET:-disk} != ram ]] || ram_target_down' EXIT
-[[ $(stat -f -c %T "$WORK") != tmpfs ]] || { echo "$WORK is on tmpfs; pass a WORKDIR on a real disk" >&2; exit 2; }
+source "$here/ram_target.sh"
+if [[ ${TARGET:-disk} == ram ]]; then
+  target_mb=${TARGET_MB:-1024} scale=${SCALE:-128}
+else
+  target_mb=${TARGET_MB:-256} scale=${SCALE:-32}
+fi
+# files-naming.fio makes 4 files of the target's size next to it.
+bench_workdir fio_corpus "${2:-${TMPDIR:-/var/tmp}}" $((target_mb * 6 + 1024))
+WORK=$BENCH_WORK
 dd if=/dev/urandom of="$WORK/target" bs=1M count="$target_mb" status=none
 cd "$WORK"
 python3 "$here/fio_corpus.py" --rs "$RS" --corpus "$here/../fio-jobs/engines" --target "$WORK/target" \

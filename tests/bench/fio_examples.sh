@@ -23,18 +23,9 @@ RS=$(realpath "$1") EX=$(realpath "$2")
 [[ -d $EX ]] || die "$EX is not a directory"
 command -v fio >/dev/null || { echo "fio is not installed: skipped" >&2; exit 77; }
 command -v python3 >/dev/null || { echo "python3 is missing: skipped" >&2; exit 77; }
-parent=${3:-${TMPDIR:-/var/tmp}}
-if [[ ${TARGET:-disk} == ram ]]; then
-  source "$here/ram_target.sh"
-  trap ram_target_down EXIT
-  ram_target_up 2048
-  parent=$RAM_MNT
-elif [[ ${TARGET:-disk} != disk ]]; then
-  die "TARGET must be disk or ram, not '$TARGET'"
-fi
-WORK=$(mktemp -d "$parent/fio_examples.XXXXXX")
-trap 'rm -rf -- "$WORK"; [[ ${TARGET:-disk} != ram ]] || ram_target_down' EXIT
-[[ $(stat -f -c %T "$WORK") != tmpfs ]] || die "$WORK is on tmpfs; pass a WORKDIR on a real disk"
+source "$here/ram_target.sh"
+bench_workdir fio_examples "${3:-${TMPDIR:-/var/tmp}}" 2048
+WORK=$BENCH_WORK
 # The target: 256 MiB of data written once (neither tool lays it out).
 dd if=/dev/urandom of="$WORK/target" bs=1M count=256 status=none
 python3 "$here/fio_examples.py" --rs "$RS" --examples "$EX" --work "$WORK" --target "$WORK/target" \

@@ -1,4 +1,5 @@
-# Sourced by the fio comparison scripts for TARGET=ram: an ext4 on a loop
+# Sourced by the fio comparison scripts: their work directory, and for
+# TARGET=ram the target itself, an ext4 on a loop
 # device over an image in /dev/shm, so both tools run on a device whose
 # speed does not drift (this host's virtio disk swings 25k-100k IOPS from
 # minute to minute). Needs root and a free loop device; otherwise the
@@ -8,13 +9,17 @@
 # (/sys/module/haltpoll), and put back afterwards. Why: at ~30 us per I/O
 # the time a halted vCPU takes to wake decides the IOPS, and with polling
 # off (this host's default) that time depends on the host's adaptive
-# halt polling. fio spins ~0.2 s calibrating its clock before a job starts,
-# which leaves the host polling, and its first ~0.35 s ran at 250-316k IOPS
+# halt polling. fio spins ~0.15 s on clock_gettime (its clock set-up)
+# before a job starts, which leaves the host polling, and its first ~0.35 s ran at 250-316k IOPS
 # and then at 120k, where ours (no spin) ran at 120k from the start. With
 # polling held, both run at 283-292k (gtod-reduce.fio, 2 s time based).
 #
+#   bench_workdir NAME DISK_PARENT RAM_MIB
+#                            -> sets BENCH_WORK: a fresh directory NAME.XXXXXX
+#                               in DISK_PARENT, or with TARGET=ram on a RAM
+#                               target of RAM_MIB; an EXIT trap removes both
 #   ram_target_up SIZE_MIB   -> sets RAM_MNT (the mounted directory)
-#   ram_target_down          (idempotent; call it from the EXIT trap)
+#   ram_target_down          (idempotent; a no-op when nothing is up)
 
 RAM_IMG="" RAM_LOOP="" RAM_MNT="" RAM_HALTPOLL_SAVED=""
 RAM_HALTPOLL=/sys/module/haltpoll/parameters
@@ -43,8 +48,25 @@ ram_target_up() {
   fi
 }
 
+bench_workdir() {
+  local name=$1 parent=$2 ram_mib=$3
+  trap 'rm -rf -- "${BENCH_WORK:-}"; ram_target_down' EXIT
+  case ${TARGET:-disk} in
+    disk) ;;
+    ram)
+      ram_target_up "$ram_mib"
+      parent=$RAM_MNT
+      ;;
+    *) echo "TARGET must be disk or ram, not '$TARGET'" >&2; exit 2 ;;
+  esac
+  BENCH_WORK=$(mktemp -d "$parent/$name.XXXXXX")
+  [[ $(stat -f -c %T "$BENCH_WORK") != tmpfs ]] ||
+    { echo "$BENCH_WORK is on tmpfs (O_DIRECT); pass a WORKDIR on a real disk" >&2; exit 2; }
+}
+
 ram_target_down() {
   if [[ -n $RAM_HALTPOLL_SAVED ]]; then
+    local ns shrink
     read -r ns shrink <<<"$RAM_HALTPOLL_SAVED"
     echo "$ns" >"$RAM_HALTPOLL/guest_halt_poll_ns"
     echo "$shrink" >"$RAM_HALTPOLL/guest_halt_poll_allow_shrink"
