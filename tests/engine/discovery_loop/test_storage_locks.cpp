@@ -111,7 +111,7 @@ TEST_CASE("a loop device over a loop device excludes the lower one and its file"
   }
 }
 
-TEST_CASE("a whole disk and its partitions exclude each other; its partitions do not") {
+TEST_CASE("a whole disk and its partitions exclude each other, but not two of its partitions") {
   require_root_and_losetup();
   if (!run("command -v addpart") || !run("command -v delpart")) skip("addpart/delpart are not installed");
   TempDir dir;
