@@ -3,6 +3,10 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
+
+#include "io/member_device.hpp"
+#include "raid/array.hpp"
 
 namespace rs::cli {
 
@@ -24,6 +28,17 @@ void on_signal(int sig) {
   if (e.is_usage()) throw UsageError(e.message);
   if (e.overridable) throw RuntimeError(e.message + " (use --force to overwrite)");
   throw RuntimeError(e.message);
+}
+
+void allow_unprotected_members(bool force) {
+  io::MemberDevice::allow_unprotected_storage(force);
+}
+
+void warn_unprotected_members(const raid::Array& array, const char* command) {
+  const raid::TableRef t = array.table();
+  for (const raid::Member& m : t->members)
+    if (m.dev && !m.dev->info().lock_note.empty())
+      std::fprintf(stderr, "raidscope-cli %s: warning: %s\n", command, m.dev->info().lock_note.c_str());
 }
 
 void install_interrupt_handlers() {

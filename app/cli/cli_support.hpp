@@ -8,7 +8,19 @@
 #include "base/result.hpp"
 #include "io/task.hpp"
 
+namespace rs::raid {
+class Array;
+}
+
 namespace rs::cli {
+
+// A command's --force, for members whose underlying storage cannot be
+// identified or locked: used anyway (io::MemberDevice::allow_unprotected_storage)
+// instead of refused.
+void allow_unprotected_members(bool force);
+// One warning on stderr for each member `array` uses although its storage
+// is not locked (forced past that), saying why and what it risks.
+void warn_unprotected_members(const raid::Array& array, const char* command);
 
 // Throws UsageError (exit 2) for Errc::invalid_argument, RuntimeError
 // (exit 1) otherwise, with the engine's message.

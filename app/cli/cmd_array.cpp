@@ -28,12 +28,14 @@ std::unique_ptr<raid::Array> assemble_or_throw(const std::vector<std::string>& m
   auto arr = check(raid::Array::assemble(levels::builtin(), members, opt));
   for (auto& r : arr->rejected())
     std::fprintf(stderr, "raidscope-cli: warning: %s not used: %s\n", r.path.c_str(), r.reason.c_str());
+  warn_unprotected_members(*arr, "assemble");
   return arr;
 }
 
 raid::AssembleOptions writable(const Args& a) {
   raid::AssembleOptions o;
   o.run = a.flag("run");
+  allow_unprotected_members(a.flag("force"));
   return o;
 }
 
@@ -124,7 +126,9 @@ int cmd_create(const Argv& argv) {
   if (size_t(o.raid_disks) != a.positional().size())
     throw UsageError("--raid-devices=" + std::to_string(o.raid_disks) + " but " +
                      std::to_string(a.positional().size()) + " member(s) given");
+  allow_unprotected_members(o.force);
   auto arr = check(raid::Array::create(levels::builtin(), o, a.positional()));
+  warn_unprotected_members(*arr, "create");
   if (auto resync = arr->resync_task()) task_outcome(*arr, wait_for_task(resync, "initial resync"));
   close_or_throw(*arr);
   std::printf("created %s array %s: %d members, %s, %s (%llu bytes)\n", arr->level().name,
@@ -247,7 +251,7 @@ int cmd_detail(const Argv& argv) {
 }
 
 int cmd_write(const Argv& argv) {
-  Args a(argv, {"offset"}, {"run"});
+  Args a(argv, {"offset"}, {"run", "force"});
   const uint64_t offset = a.size("offset").value_or(0);
   if (a.positional().empty()) throw UsageError("no members given");
   if (::isatty(0)) throw UsageError("write reads the data from standard input; redirect a file into it");
@@ -310,7 +314,7 @@ int cmd_read(const Argv& argv) {
 }
 
 int cmd_fail(const Argv& argv) {
-  Args a(argv, {"member"}, {"run"});
+  Args a(argv, {"member"}, {"run", "force"});
   const std::string target = a.required("member");
   std::vector<std::string> members = a.positional();
   if (std::find(members.begin(), members.end(), target) == members.end()) members.push_back(target);
@@ -339,6 +343,7 @@ int cmd_add(const Argv& argv) {
   ao.create_files_bytes = a.size("create-files").value_or(0);
   auto task = check(arr->start_add(target, ao));
   task_outcome(*arr, wait_for_task(task, "rebuild " + target));
+  warn_unprotected_members(*arr, "add");
   close_or_throw(*arr);
   std::printf("%s added as role %d and rebuilt; array is %s\n", target.c_str(), arr->slot_of(target),
               arr->state_text().c_str());
@@ -346,7 +351,7 @@ int cmd_add(const Argv& argv) {
 }
 
 int cmd_check(const Argv& argv, bool repair) {
-  Args a(argv, {}, {"run"});
+  Args a(argv, {}, {"run", "force"});
   auto arr = assemble_or_throw(a.positional(), writable(a));
   // A resync started by the assemble (unclean stop) runs first: a check
   // over copies being made equal would count its work as mismatches.

@@ -241,6 +241,7 @@ int cmd_bench(const Argv& argv) {
   for (auto& n : workload::engine_notes(spec.jobs)) std::fprintf(stderr, "%s\n", n.c_str());
   spec.global_options = parsed.global.given;
   fill_settings(s, spec);
+  allow_unprotected_members(spec.force);
   std::ofstream telemetry;
   if (auto path = one(s, "telemetry")) {
     telemetry.open(*path, std::ios::trunc);
@@ -260,6 +261,7 @@ int cmd_bench(const Argv& argv) {
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
   notes = {};
   auto bench = check(std::move(session));
+  if (bench->array()) warn_unprotected_members(*bench->array(), "bench");
   if (capture) capture->begin(*bench);
 
   workload::RunProgress progress;

@@ -32,7 +32,12 @@ Array commands (the array is the set of members given):
                                      --watch then prints hot-plug events
 
 Commands that write refuse to start an array with members missing that
-were active at its last update; --run starts it degraded anyway.
+were active at its last update; --run starts it degraded anyway. They
+refuse a member another engine holds (by any name: a second loop device
+over its file, a partition of its disk, ...) and a member that cannot be
+written (read-only device or mount, immutable file); and one whose
+underlying storage cannot be identified or locked unless --force is given
+(another engine on that storage would then not be excluded).
 Ctrl-C stops add/check/repair/bench cleanly (exit 130); add resumes.
 
 Workloads:
