@@ -51,8 +51,9 @@ std::unique_ptr<raid::Array> make_array(const TempDir& dir, const Level& l) {
   raid::CreateOptions o;
   o.level = l.level;
   o.raid_disks = l.disks;
-  o.layout = l.layout;
-  o.chunk_bytes = 64 * 1024;
+  const raid::LevelInfo& info = *levels::builtin().find(l.level);
+  if (info.has_layouts()) o.layout = l.layout;
+  if (info.chunked) o.chunk_bytes = 64 * 1024;
   o.create_files_bytes = 24ull << 20;
   o.bitmap = raid::BitmapMode::none;
   std::vector<std::string> paths;
