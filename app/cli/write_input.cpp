@@ -19,9 +19,15 @@ WriteInput::WriteInput(uint64_t room) : room_(room) {
     known_ = uint64_t(std::max<off_t>(st.st_size - pos, 0));
     return;
   }
-  // One byte more than fits is enough to know the data does not fit.
-  ahead_.resize(size_t(std::min<uint64_t>(room + 1, kReadAhead)));
-  ahead_.resize(read_fully(ahead_.data(), ahead_.size()));
+  // One byte more than fits is enough to know the data does not fit. The
+  // buffer grows as data comes: a small input costs a small buffer.
+  const size_t want = size_t(std::min<uint64_t>(room + 1, kReadAhead));
+  constexpr size_t kStep = 1u << 20;
+  while (ahead_.size() < want && !ended_ && error_.empty() && !interrupted_signal()) {
+    const size_t had = ahead_.size();
+    ahead_.resize(had + std::min(kStep, want - had));
+    ahead_.resize(had + read_fully(ahead_.data() + had, ahead_.size() - had));
+  }
   known_ = ahead_.size();
   measured_ = ended_ || known_ > room_;
 }
