@@ -52,9 +52,11 @@ size_t WriteInput::next(uint8_t* buf, size_t len) {
     out = read_fully(buf, size_t(std::min<uint64_t>(len, known_ - consumed_)));
   } else {
     out = std::min(len, ahead_.size() - ahead_pos_);
-    std::memcpy(buf, ahead_.data() + ahead_pos_, out);
-    ahead_pos_ += out;
-    if (ahead_pos_ == ahead_.size()) std::vector<uint8_t>().swap(ahead_), ahead_pos_ = 0;
+    if (out > 0) {  // once handed out, the read-ahead is freed (data() is then null)
+      std::memcpy(buf, ahead_.data() + ahead_pos_, out);
+      ahead_pos_ += out;
+      if (ahead_pos_ == ahead_.size()) std::vector<uint8_t>().swap(ahead_), ahead_pos_ = 0;
+    }
     if (out < len && !measured_) {
       const size_t more = read_fully(buf + out, len - out);
       out += more;
