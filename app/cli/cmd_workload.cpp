@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "io/uring_backend.hpp"
+#include "member_failures.hpp"
 #include "resources.hpp"
 #include "result_capture.hpp"
 #include "telemetry/sample.hpp"
@@ -263,6 +265,12 @@ int cmd_bench(const Argv& argv) {
   auto bench = check(std::move(session));
   if (bench->array()) warn_unprotected_members(*bench->array(), "bench");
   if (capture) capture->begin(*bench);
+  std::optional<MemberFailures> failures;
+  if (raid::Array* arr = bench->array()) {
+    const auto& sp = bench->spec();
+    const int asked = sp.fail_member_at ? sp.fail_member_at->first : -1;
+    failures.emplace(*arr, true, asked >= 0 && asked < arr->raid_disks() ? (*arr->table())[asked].name : "");
+  }
 
   workload::RunProgress progress;
   std::function<void(const telemetry::Sample&)> on_sample;
@@ -307,6 +315,10 @@ int cmd_bench(const Argv& argv) {
                    j.error_text.empty() ? std::strerror(j.error) : j.error_text.c_str());
       status = 1;
     }
+  if (failures) {
+    const int degraded = failures->print();
+    if (status == 0) status = degraded;
+  }
   if (int sig = interrupted_signal()) {
     std::fprintf(stderr, "raidscope-cli bench: interrupted; the figures above cover the run until then\n");
     return 128 + sig;

@@ -143,6 +143,10 @@ bool MemberDevice::lock_for_write(std::string* error) {
 }
 
 std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMode mode, std::string* error) {
+  if (path.empty()) {
+    *error = "an empty path ('') was given: it names no file or block device";
+    return nullptr;
+  }
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     *error = path + ": " + errno_text(errno);

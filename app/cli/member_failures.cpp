@@ -1,0 +1,43 @@
+#include "member_failures.hpp"
+
+#include <cstdio>
+#include <vector>
+
+namespace rs::cli {
+
+namespace {
+std::string members_working(const raid::Array& array) {
+  return std::to_string(array.working_members()) + " of " + std::to_string(array.raid_disks()) + " members";
+}
+}  // namespace
+
+MemberFailures::MemberFailures(raid::Array& array, bool say_degraded, std::string expected)
+    : array_(array), expected_(std::move(expected)), seen_(array.events().last_seq()) {
+  if (say_degraded && array.degraded())
+    std::fprintf(stderr, "raidscope-cli: warning: the array is degraded (%s working)%s\n",
+                 members_working(array).c_str(), array.redundant() ? "" : "; it has no redundancy left");
+}
+
+MemberFailures::~MemberFailures() {
+  print();
+}
+
+int MemberFailures::print() {
+  std::vector<telemetry::Event> failed;
+  for (auto& e : array_.events().since(seen_)) {
+    seen_ = e.seq;
+    if (e.kind == "member" && e.value == "faulty") failed.push_back(std::move(e));
+  }
+  for (size_t i = 0; i < failed.size(); ++i) {
+    const telemetry::Event& e = failed[i];
+    if (e.name != expected_) failed_ = true;
+    // The array's state once, after the last of them.
+    const std::string state =
+        i + 1 < failed.size() ? "" : "; the array is degraded (" + members_working(array_) + ")";
+    std::fprintf(stderr, "raidscope-cli: member %s failed: %s%s\n", e.name.c_str(), e.message.c_str(),
+                 state.c_str());
+  }
+  return failed_ ? kExitDegraded : 0;
+}
+
+}  // namespace rs::cli
