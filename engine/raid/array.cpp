@@ -110,6 +110,19 @@ void Array::publish(MemberTable t) {
   table_version_.store(t.version, std::memory_order_release);
 }
 
+uint32_t Array::io_unit_bytes(const Personality& p, const MemberTable& t, std::string* why) {
+  uint32_t unit = p.io_unit_bytes();
+  if (why) *why = p.io_unit_reason();
+  for (const Member& m : t.members) {
+    const uint32_t lbs = m.model ? m.model->logical_block_size() : m.dev ? m.dev->info().logical_block_size : 0;
+    if (lbs > unit) {
+      unit = lbs;
+      if (why) *why = m.name + " has " + std::to_string(lbs) + "-byte logical blocks";
+    }
+  }
+  return unit;
+}
+
 std::vector<uint64_t> Array::recovery_offsets() const {
   std::vector<uint64_t> v;
   for (const auto& r : runtime_) v.push_back(r->recovery_offset.load(std::memory_order_acquire));

@@ -158,6 +158,12 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   Status set_member_model(int slot, std::shared_ptr<io::DeviceModel> model, const std::string& label);
 
   // ---- I/O ----
+  // The smallest span array I/O may address: the level's unit or a member's
+  // logical block size, whichever is larger. Array I/O off it (or past the
+  // end) completes with -EINVAL; never rounded. `why` (optional) says what
+  // sets it, for messages.
+  static uint32_t io_unit_bytes(const Personality& p, const MemberTable& t, std::string* why = nullptr);
+  uint32_t io_unit_bytes(std::string* why = nullptr) const { return io_unit_bytes(*personality_, *table(), why); }
   // A backend over the current members for a context that will open an
   // ArrayPort; `note` receives why io_uring is not used, if it is not.
   std::unique_ptr<io::Backend> make_backend(unsigned depth, std::string* note = nullptr) const;

@@ -34,8 +34,10 @@ struct MemberChild : io::MemberIo {
 struct ArrayIo {
   // ---- the request (set by the submitter) ----
   bool write = false;
-  uint64_t offset = 0;  // bytes into the array, 4 KiB aligned
-  uint32_t length = 0;  // bytes, a multiple of 4 KiB, at most the prepared maximum
+  // Bytes into the array and bytes: multiples of Array::io_unit_bytes()
+  // (else the I/O fails with -EINVAL), length at most the prepared maximum.
+  uint64_t offset = 0;
+  uint32_t length = 0;
   void* buffer = nullptr;
   uint32_t job_id = 0;                              // the submitting job (btrfs's pid)
   void (*done)(ArrayIo& io, int result) = nullptr;  // result: length or -errno

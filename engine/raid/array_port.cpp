@@ -34,6 +34,8 @@ void ArrayPort::refresh() {
   }
   if (!tables_.empty() && tables_.back().inflight == 0) tables_.pop_back();
   tables_.push_back({next, 0});
+  unit_ = Array::io_unit_bytes(array_.personality(), *next);
+  size_bytes_ = array_.size_bytes();
 }
 
 void ArrayPort::hold(ArrayIo& io) {
@@ -66,6 +68,14 @@ void ArrayPort::submit(ArrayIo& io) {
   io.bitmap_counted = false;
   ++in_flight_;
   hold(io);
+  // A request off the array's unit or past its end is the submitter's
+  // mistake: refused as a block device refuses it, never rounded.
+  if (io.length == 0 || io.offset % unit_ || io.length % unit_ || io.offset > size_bytes_ ||
+      io.length > size_bytes_ - io.offset) [[unlikely]] {
+    io.barrier = ArrayIo::Gate::none;
+    array_.finish_io(io, -EINVAL);
+    return;
+  }
   if (io.write && !array_.enter_write_gate(io)) return;  // parked; comes back through resubmit()
   array_.personality().submit(io);
 }

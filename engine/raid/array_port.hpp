@@ -58,6 +58,8 @@ class ArrayPort {
   io::IoContext& context_;
   std::list<HeldTable> tables_;    // back(): the current one; older ones while I/O holds them
   std::shared_ptr<telemetry::LiveHistogram> latency_;
+  uint32_t unit_ = 512;     // Array::io_unit_bytes for tables_.back()
+  uint64_t size_bytes_ = 0;
   unsigned in_flight_ = 0;
 };
 

@@ -63,6 +63,11 @@ class Personality {
   // not run, and a member whose failure would make it false is not failed.
   virtual bool can_run(const MemberTable& table, const std::vector<uint64_t>& recovery_offsets) const = 0;
 
+  // The smallest span the level addresses on its own (md's 512-byte
+  // sector; a stripe cache's page), and why, for messages.
+  virtual uint32_t io_unit_bytes() const { return uint32_t(kSectorBytes); }
+  virtual std::string io_unit_reason() const { return "the level addresses 512-byte sectors"; }
+
   // ---- the I/O path (the port's context thread) ----
   // Sizes io.priv for requests up to max_length bytes.
   virtual void prepare(ArrayIo& io, uint32_t max_length) const = 0;

@@ -44,6 +44,9 @@ class Raid5Personality final : public raid::Personality {
   uint64_t array_sectors() const override;
   std::string describe() const override;
   std::string layout_name() const override;
+  // The stripe cache moves data a 4 KiB page per member at a time.
+  uint32_t io_unit_bytes() const override { return kPageBytes; }
+  std::string io_unit_reason() const override { return "RAID5 moves data one 4 KiB stripe-cache page at a time"; }
   bool can_run(const raid::MemberTable& table, const std::vector<uint64_t>& recovery_offsets) const override;
 
   void prepare(raid::ArrayIo& io, uint32_t max_length) const override;

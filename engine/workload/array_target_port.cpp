@@ -6,30 +6,14 @@
 
 #include "io/member_device.hpp"
 #include "raid/array_port.hpp"
-#include "raid5/stripe_cache.hpp"
 
 namespace rs::workload {
 
-uint32_t array_unit_bytes(const raid::Array& array) {
-  // RAID5 moves data through its stripe cache a page at a time; RAID1 and
-  // RAID10 map every 512-byte sector on its own, as md does.
-  uint32_t unit = array.shape().level == 5 ? raid5::kPageBytes : uint32_t(raid::kSectorBytes);
-  const raid::TableRef t = array.table();
-  for (const raid::Member& m : t->members) {
-    const uint32_t lbs = m.model ? m.model->logical_block_size()
-                         : m.dev ? m.dev->info().logical_block_size
-                                 : 0;
-    unit = std::max(unit, lbs);
-  }
-  return unit;
-}
+uint32_t array_unit_bytes(const raid::Array& array) { return array.io_unit_bytes(); }
 
 std::string describe_array_unit(const raid::Array& array) {
-  const uint32_t unit = array_unit_bytes(array);
-  const bool raid5 = array.shape().level == 5;
-  std::string why = raid5 ? "RAID5 moves data one 4 KiB stripe-cache page at a time"
-                          : "RAID1 and RAID10 address 512-byte sectors";
-  if (unit > (raid5 ? raid5::kPageBytes : raid::kSectorBytes)) why = "a member's logical block size";
+  std::string why;
+  const uint32_t unit = array.io_unit_bytes(&why);
   return std::to_string(unit) + " bytes (" + why + ")";
 }
 

@@ -313,7 +313,7 @@ void ControllersTest::filesystemIsRefusedWithWipefs() {
              {"-q", "-F", fs});
   QVERIFY(mkfs.waitForFinished(30000));
   QCOMPARE(mkfs.exitCode(), 0);
-  QVERIFY(arrays_->create(1, {}, "512K", {fs, path("beside.img")}, "32M", {}));
+  QVERIFY(arrays_->create(1, {}, {}, {fs, path("beside.img")}, "32M", {}));
   QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
   QCOMPARE(arrays_->status(), ArraysController::Error);
   const QString e = arrays_->errorString();
