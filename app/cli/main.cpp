@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   using namespace rs::cli;
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") ||
       !std::strcmp(argv[1], "help")) {
-    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    std::fputs(usage_text().c_str(), argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
   if (!std::strcmp(argv[1], "--version")) {
@@ -24,11 +24,11 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   const Argv args(argv + 2, argv + argc);
   // `COMMAND --help` (or -h) before any "--": that command's usage.
-  if (const char* usage = command_usage(cmd.c_str()))
+  if (const auto usage = command_usage(cmd))
     for (const auto& a : args) {
       if (a == "--") break;
       if (a == "--help" || a == "-h") {
-        std::fputs(usage, stdout);
+        std::fputs(usage->c_str(), stdout);
         return 0;
       }
     }
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
     if (cmd == "tunables") return cmd_tunables(args);
     if (cmd == "report") return cmd_report(args);
     if (cmd == "devices") return cmd_devices(args);
-    std::fprintf(stderr, "raidscope-cli: error: unknown command '%s'\n\n%s", cmd.c_str(), kUsage);
+    std::fprintf(stderr, "raidscope-cli: error: unknown command '%s'\n\n%s", cmd.c_str(), usage_text().c_str());
     return 2;
   } catch (const Interrupted& e) {
     std::fprintf(stderr, "raidscope-cli %s: %s\n", cmd.c_str(), e.what());

@@ -1,14 +1,18 @@
 #include "usage.hpp"
 
-#include <cstring>
+#include <algorithm>
+#include <utility>
+
+#include "levels/levels.hpp"
 
 namespace rs::cli {
 
-const char* const kUsage = R"(usage: raidscope-cli COMMAND [OPTIONS] MEMBER...
+namespace {
+
+const char* const kUsageText = R"(usage: raidscope-cli COMMAND [OPTIONS] MEMBER...
 
 Array commands (the array is the set of members given):
-  create --level=1|10|5 --raid-devices=N [--layout=n2|f2|o2 | left-symmetric|left-asymmetric|
-         right-symmetric|right-asymmetric] [--chunk=512K]
+  create --level={levels} --raid-devices=N [--layout=LAYOUT] [--chunk=512K]
          [--name=NAME] [--force] [--create-files=SIZE]
          [--bitmap=internal|none] [--bitmap-chunk=SIZE] MEMBER...
   examine MEMBER                     print one member's md superblock
@@ -57,24 +61,19 @@ Exit status:
 Run 'raidscope-cli COMMAND --help' for a command's options.
 )";
 
-namespace {
-
 struct CommandUsage {
   const char* command;
   const char* text;
 };
 
 constexpr CommandUsage kCommands[] = {
-    {"create", R"(usage: raidscope-cli create --level=1|10|5 --raid-devices=N [OPTIONS] MEMBER...
+    {"create", R"(usage: raidscope-cli create --level={levels} --raid-devices=N [OPTIONS] MEMBER...
 
 Makes a new md array (superblock 1.2) of the members given: image files or
 block devices. Every member is checked before anything is written.
-  --level=1|10|5          RAID level
+  --level={levels}          RAID level
   --raid-devices=N        how many members (as many as given)
-  --layout=n2|f2|o2       raid10 layout (n2: near, f2: far, o2: offset)
-  --layout=left-symmetric|left-asymmetric|right-symmetric|right-asymmetric
-                          raid5 parity placement (default left-symmetric)
-  --chunk=SIZE            raid10/raid5 chunk, a power of two from 4K (default 512K)
+{layouts}  --chunk=SIZE            {chunked} chunk, a power of two from 4K to 1G (default 512K)
   --name=NAME             array name: printable text, at most 32 bytes with
                           the "host:" md puts in front of a name without ':'
   --create-files=SIZE     make the image files that do not exist yet (never
@@ -159,12 +158,35 @@ and why each is unsafe to use as a member.
 )"},
 };
 
+// The level table's part of the text: {levels} (1|10|5), {chunked}
+// (raid10/raid5) and {layouts} (a line per level that has layouts).
+std::string with_levels(std::string text) {
+  const raid::LevelTable& table = levels::builtin();
+  std::string levels_text, chunked, layouts;
+  for (const auto& l : table.levels) {
+    levels_text += (levels_text.empty() ? "" : "|") + std::to_string(l.level);
+    if (l.chunked) chunked += (chunked.empty() ? "" : "/") + std::string(l.name);
+    if (!l.has_layouts()) continue;
+    std::string names;
+    for (const auto& n : l.layout_names(std::max(l.min_members, 4))) names += (names.empty() ? "" : "|") + n;
+    layouts += "  --layout=" + names + "\n                          " + l.name + " layout (default " +
+               l.layout_name(l.default_layout) + ")\n";
+  }
+  for (auto [key, value] : {std::pair<std::string, std::string>{"{levels}", levels_text},
+                            {"{chunked}", chunked},
+                            {"{layouts}", layouts}})
+    for (size_t at; (at = text.find(key)) != std::string::npos;) text.replace(at, key.size(), value);
+  return text;
+}
+
 }  // namespace
 
-const char* command_usage(const char* command) {
+std::string usage_text() { return with_levels(kUsageText); }
+
+std::optional<std::string> command_usage(const std::string& command) {
   for (const auto& c : kCommands)
-    if (!std::strcmp(c.command, command)) return c.text;
-  return nullptr;
+    if (command == c.command) return with_levels(c.text);
+  return std::nullopt;
 }
 
 }  // namespace rs::cli
