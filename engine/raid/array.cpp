@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "discovery/identity.hpp"
+#include "io/recording_backend.hpp"
 #include "io/uring_backend.hpp"
 #include "raid/array_port.hpp"
 
@@ -187,7 +188,9 @@ std::unique_ptr<io::Backend> Array::make_backend(unsigned depth, std::string* no
   std::vector<io::MemberDevice*> devs;
   for (const auto& m : t->members) devs.push_back(m.dev.get());
   // Each array I/O may fan out to every copy of a few chunks.
-  return io::make_real_backend(devs, depth * unsigned(std::max(2, raid_disks())) * 2, note);
+  auto backend = io::make_real_backend(devs, depth * unsigned(std::max(2, raid_disks())) * 2, note);
+  if (observer_) backend = std::make_unique<io::RecordingBackend>(std::move(backend), devs);
+  return backend;
 }
 
 // ---- telemetry ----
@@ -234,6 +237,15 @@ std::vector<telemetry::Section> Array::read_sections() const {
 }
 
 // ---- stopping ----
+
+Status Array::flush() {
+  const TableRef t = table();
+  for (const Member& m : t->members) {
+    std::string err;
+    if (m.dev && m.writable() && !m.dev->flush(&err)) return make_error(Errc::io_error, err);
+  }
+  return {};
+}
 
 Status Array::close() {
   stop_tasks();

@@ -23,6 +23,7 @@
 #include "base/result.hpp"
 #include "io/backend.hpp"
 #include "io/task.hpp"
+#include "io/write_observer.hpp"
 #include "ondisk/superblock.hpp"
 #include "raid/array_core.hpp"
 #include "raid/barrier.hpp"
@@ -56,6 +57,9 @@ struct AssembleOptions {
   // `add` resuming an interrupted rebuild: this member, if it is this
   // array's recovering member, takes part.
   std::string resume_member;
+  // Told about every write and flush the array makes to its members
+  // (io/write_observer.hpp): the power-cut model and ordering tests.
+  std::shared_ptr<io::WriteObserver> observer;
 };
 
 enum class BitmapMode { automatic, internal, none };  // automatic: internal above 100 GiB, as mdadm
@@ -70,6 +74,7 @@ struct CreateOptions {
   uint64_t create_files_bytes = 0;  // create missing image files of this size
   BitmapMode bitmap = BitmapMode::automatic;
   uint32_t bitmap_chunk_bytes = 0;  // 0: 64 MiB, doubled until the bits fit
+  std::shared_ptr<io::WriteObserver> observer;  // as AssembleOptions::observer
 };
 
 struct AddOptions {
@@ -174,6 +179,10 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   void set_piece_hook(std::function<void(const std::string& kind, uint64_t done_bytes)> hook) {
     piece_hook_ = std::move(hook);
   }
+  // md's flush of the array (a REQ_PREFLUSH on the md device): every write
+  // that completed before the call is on every member's media when it
+  // returns. Any thread; the array's writes may go on meanwhile.
+  Status flush();
   // Stops the tasks (a rebuild or resync records its checkpoint) and writes
   // the final state: clean with md's resync_offset (the resync point), or
   // nothing when nothing changed. The array stays usable for reads.
@@ -246,7 +255,13 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   Status run_check(io::TaskState& task, bool repair);
   void stop_tasks();
 
+  // Attaches observer_ (if any) to a member device the array opened.
+  void observe(io::MemberDevice& dev) const {
+    if (observer_) dev.set_observer(observer_);
+  }
+
   const LevelInfo* level_ = nullptr;
+  std::shared_ptr<io::WriteObserver> observer_;
   Shape shape_;
   bool simulated_ = false;
   bool read_only_ = false;

@@ -95,6 +95,8 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
   Shape shape{fsb.level, int(fsb.raid_disks), fsb.layout, fsb.chunksize, fsb.size, fsb.data_offset};
   auto arr = std::unique_ptr<Array>(new Array());
   arr->read_only_ = opt.read_only;
+  arr->observer_ = opt.observer;
+  for (auto& c : cands) arr->observe(*c.dev);
   if (Status s = arr->init(levels, shape); !s) return s.error();
   arr->sb_ = fsb;
 

@@ -123,16 +123,6 @@ Status Array::maintenance_transfer(const MemberTable& t, int slot, bool write, u
   return make_error(Errc::io_error, err);
 }
 
-namespace {
-Status flush_members(const MemberTable& t) {
-  for (const auto& m : t.members) {
-    std::string err;
-    if (m.dev && m.writable() && !m.dev->flush(&err)) return make_error(Errc::io_error, err);
-  }
-  return {};
-}
-}  // namespace
-
 // ---- resync ----
 
 // md's resync: make the redundancy agree from the resync point to the end.
@@ -179,7 +169,7 @@ Status Array::run_resync(io::TaskState& task) {
       if (piece_hook_) piece_hook_("resync", done * kSectorBytes);
     }
   }
-  if (Status s = flush_members(*table()); !s) return s;
+  if (Status s = flush(); !s) return s;
   recovery_cp_.store(ondisk::kMaxSector, std::memory_order_release);
   task.set_done(todo * kSectorBytes);
   request_sync();  // a clean array records it now; an active one at close
@@ -272,7 +262,7 @@ Status Array::run_check(io::TaskState& task, bool repair) {
   }
   task.set_done(total * kSectorBytes);
   if (!repair) return {};
-  if (Status s = flush_members(*table()); !s) return s;
+  if (Status s = flush(); !s) return s;
   if (resync_pending()) {
     // A full repair is md's resync: the array is consistent again.
     recovery_cp_.store(ondisk::kMaxSector, std::memory_order_release);
@@ -343,6 +333,7 @@ Result<io::TaskHandle> Array::start_add(const std::string& path, const AddOption
     }
     std::string err;
     auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+    if (dev) observe(*dev);
     const uint64_t need = (shape_.data_offset + shape_.dev_sectors) * kSectorBytes;
     if (dev && dev->size_bytes() < need)
       err = path + ": too small (" + std::to_string(dev->size_bytes()) + " bytes; the array needs " +
