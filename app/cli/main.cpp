@@ -33,6 +33,11 @@ Array commands (the array is the set of members given):
 
 Commands that write refuse to start an array with members missing that
 were active at its last update; --run starts it degraded anyway.
+A RAID5 with a member missing whose resync has not finished (stopped
+uncleanly, or its resync interrupted) is "dirty degraded": parity may be
+wrong on stripes written when it stopped, so data rebuilt for the missing
+member may be wrong. write, read, fail, add, check and repair refuse to
+start it; --force-dirty-degraded starts it anyway, accepting that risk.
 Ctrl-C stops add/check/repair/bench cleanly (exit 130); add resumes.
 
 Workloads:

@@ -104,7 +104,7 @@ Array::~Array() {
   metadata_.reset();  // its thread uses the state below: stop it first
 }
 
-bool Array::read_first_copy(uint64_t array_sector, uint64_t sectors) const {
+bool Array::unsynced(uint64_t array_sector, uint64_t sectors) const {
   const uint64_t cp = recovery_cp_.load(std::memory_order_acquire);
   if (array_sector + sectors <= cp) return false;
   if (resync_bits_.empty()) return true;  // a full resync: everything past the point
@@ -143,6 +143,17 @@ int Array::slot_of(const std::string& path) const {
   for (int i = 0; i < t->size(); ++i)
     if ((*t)[i].dev && discovery::same_storage(*id, (*t)[i].dev->identity())) return i;
   return -1;
+}
+
+std::string Array::short_members(const MemberTable& t) const {
+  std::string s;
+  for (int i = 0; i < t.size(); ++i) {
+    if (t[i].present() && t[i].state == MemberState::in_sync) continue;
+    const std::string note = member_note(i);
+    s += (s.empty() ? "" : "; ") + std::string("role ") + std::to_string(i) +
+         (t[i].name.empty() ? "" : " " + t[i].name) + (note.empty() ? "" : " (" + note + ")");
+  }
+  return s;
 }
 
 std::string Array::member_note(int slot) const {

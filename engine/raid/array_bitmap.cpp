@@ -85,9 +85,12 @@ void Array::register_bitmap_tunables() {
                 });
 }
 
-bool Array::degraded_or_recovering() const {
+// md keeps the bits a missing or recovering member needs, and those of
+// chunks a resync still has to cover (NEEDED until md_bitmap_end_sync):
+// cleared, a crash would leave the resync nothing to do there.
+bool Array::may_clear_bits() const {
   const TableRef t = table();
-  return t->count(MemberState::in_sync) < raid_disks();
+  return t->count(MemberState::in_sync) == raid_disks() && !resync_pending();
 }
 
 // ---- the write gate's stage ----
@@ -206,7 +209,7 @@ uint64_t Array::bitmap_half_sleep_ns() const {
 }
 
 void Array::bitmap_daemon_pass() {
-  if (bitmap_stopping_.load() || degraded_or_recovering()) return;
+  if (bitmap_stopping_.load() || !may_clear_bits()) return;
   const uint64_t now = bitmap_ctx_->backend().now_ns();
   const uint64_t sleep_ns = 2 * bitmap_half_sleep_ns();
   const auto changed = bitmap_->clear_idle(now > sleep_ns ? now - sleep_ns : 0);
@@ -251,7 +254,7 @@ Status Array::flush_bitmap_for_close() {
   bool posted = false;
   bitmap_thread_->post([&] {
     std::vector<uint64_t> changed;
-    if (!degraded_or_recovering()) changed = bitmap_->clear_idle(~uint64_t{0});
+    if (may_clear_bits()) changed = bitmap_->clear_idle(~uint64_t{0});
     for (uint64_t p : changed) {
       {
         std::lock_guard lock(m);

@@ -90,8 +90,12 @@ io::TaskHandle Array::resync_task() const {
   return nullptr;
 }
 
-void Array::start_resync() {
-  start_task("resync", "", [this](io::TaskState& task) { return run_resync(task); });
+io::TaskHandle Array::start_resync() {
+  if (!resync_pending() || read_only_ || simulated_) return nullptr;
+  // A degraded RAID5's parity cannot be made to agree: the point stays.
+  if (!personality_->can_resync(*table())) return nullptr;
+  if (auto running = resync_task()) return running;
+  return start_task("resync", "", [this](io::TaskState& task) { return run_resync(task); });
 }
 
 // ---- maintenance member I/O ----
@@ -156,11 +160,19 @@ Status Array::run_resync(io::TaskState& task) {
       task.set_done(done * kSectorBytes);
       if (task.cancel_requested())
         return make_error(Errc::cancelled, "resync stopped at " + percent(done, todo) + "; it resumes there");
+      // A member lost meanwhile: md's resync point survives it, and the
+      // rest is resynced once every member is back (never marked done).
+      const TableRef t = table();
+      if (!personality_->can_resync(*t))
+        return make_error(Errc::refused, "resync stopped at " + percent(done, todo) +
+                                             ": the array is degraded (" + short_members(*t) +
+                                             "), so its parity cannot be made to agree; the rest is resynced "
+                                             "once every member is back");
       PieceRange r = personality_->check_range(sector);
       r.array_hi = std::min(r.array_hi, hi);
       {
         ResyncBarrier::Piece piece(barrier_, r.array_lo, r.array_hi);
-        auto res = personality_->check_piece(*table(), r, /*repair=*/true);
+        auto res = personality_->check_piece(*t, r, /*repair=*/true);
         if (!res) return res.take_error();
       }
       done += r.array_hi - sector;
@@ -263,8 +275,9 @@ Status Array::run_check(io::TaskState& task, bool repair) {
   task.set_done(total * kSectorBytes);
   if (!repair) return {};
   if (Status s = flush(); !s) return s;
-  if (resync_pending()) {
-    // A full repair is md's resync: the array is consistent again.
+  if (resync_pending() && personality_->can_resync(*table())) {
+    // A full repair is md's resync: the array is consistent again (not
+    // when a member was short: then it compared nothing there).
     recovery_cp_.store(ondisk::kMaxSector, std::memory_order_release);
     return sync_now();
   }

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -25,6 +26,7 @@
 #include "layout/layout_names.hpp"
 #include "levels/levels.hpp"
 #include "mirror/copy_map.hpp"
+#include "ondisk/superblock.hpp"
 #include "raid/array.hpp"
 #include "raid/array_port.hpp"
 #include "raid/sync_io.hpp"
@@ -191,6 +193,18 @@ inline void write_file_at(const std::string& path, uint64_t offset, const void* 
   ::fsync(fd);
   ::close(fd);
   REQUIRE(n == ssize_t(len));
+}
+
+// Rewrites an image file's md superblock with `edit` applied (checksum
+// recomputed by the encoder): a state a crash would leave, made on purpose.
+inline void edit_superblock(const std::string& path, const std::function<void(ondisk::Superblock&)>& edit) {
+  auto block = read_file_at(path, ondisk::kSbOffsetBytes, 4096);
+  auto res = ondisk::decode(block, std::filesystem::file_size(path));
+  INFO(res.error);
+  REQUIRE(res.ok);
+  edit(res.sb);
+  const auto out = ondisk::encode(res.sb);
+  write_file_at(path, ondisk::kSbOffsetBytes, out.data(), out.size());
 }
 
 // Number of chunk segments an I/O is split into (RAID1: one).

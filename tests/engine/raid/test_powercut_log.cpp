@@ -93,7 +93,7 @@ TEST_CASE("power cut: a dsync write is certain once it completed", "[raid][power
   CHECK_FALSE(shorter.durable(shorter.writes()[0], 2));
 }
 
-TEST_CASE("power cut: writes not yet certain are dropped, applied or torn at 512 bytes", "[raid][powercut]") {
+TEST_CASE("power cut: writes not yet certain are dropped or applied or torn at 512 bytes", "[raid][powercut]") {
   PowerCutLog log;
   const auto a = bytes(4096, 0x5a);
   const uint64_t w = log.write_issued("d", 0, a.data(), a.size(), false);
