@@ -254,8 +254,16 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   Status maintenance_transfer(const MemberTable& t, int slot, bool write, uint64_t dev_sector, void* buf,
                               uint64_t bytes);
   // ---- the write-intent bitmap (array_bitmap.cpp) ----
-  static Result<std::unique_ptr<WriteIntentBitmap>> load_bitmap(io::MemberDevice& dev, const ondisk::Superblock& sb,
-                                                                uint64_t sync_size);
+  struct BitmapImage {
+    BitmapLayout layout;
+    ondisk::BitmapSuper sb;
+    std::vector<uint8_t> bytes;  // superblock and bits, page-padded
+  };
+  // One member's bitmap as on disk, validated against the array.
+  static Result<BitmapImage> read_bitmap(io::MemberDevice& dev, const ondisk::Superblock& sb,
+                                         uint64_t sync_size);
+  // The bitmap of an array being assembled (resync_point() already set).
+  Status load_bitmap(const std::vector<MemberCandidate>& cands, size_t fresh);
   void start_bitmap_thread();
   void register_bitmap_tunables();
   // The write gate's bitmap stage: false when the write waits for a page.
@@ -265,6 +273,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   static void bitmap_page_done(io::MemberIo& mio, int result);
   static void bitmap_daemon_tick(io::MemberIo& mio, int result);
   void arm_bitmap_daemon();
+  std::vector<uint64_t> clear_clean_chunks(uint64_t idle_before_ns);
   void bitmap_daemon_pass();
   uint64_t bitmap_half_sleep_ns() const;
   Status flush_bitmap_for_close();

@@ -187,15 +187,20 @@ Status Array::place_members(const std::vector<MemberCandidate>& cands, const Ass
 // RAID5 unless told to start it.
 Status Array::take_sync_state(const std::vector<MemberCandidate>& cands, size_t fresh,
                               const AssembleOptions& opt) {
-  recovery_cp_ = sb_.resync_offset;
-  if (sb_.feature_map & ondisk::kFeatureBitmapOffset) {
-    auto bm = load_bitmap(*cands[fresh].dev, sb_, personality_->bitmap_sectors());
-    if (!bm) return bm.error();
-    bitmap_ = std::move(*bm);
-    register_bitmap_tunables();
-    // After an unclean stop only the chunks whose bits are set differ.
-    if (resync_pending()) resync_bits_ = bitmap_->snapshot_bits();
+  // A clean/active disagreement means unclean: a member one event behind
+  // that still says active lost its clean mark in a crash, and the copies
+  // may differ. The lowest resync point any member records wins.
+  uint64_t cp = sb_.resync_offset;
+  const TableRef t = table();
+  for (int i = 0; i < t->size(); ++i) {
+    if (!(*t)[i].dev || member_sb_[size_t(i)].resync_offset >= cp) continue;
+    cp = member_sb_[size_t(i)].resync_offset;
+    events_.record({0, 0, "member", (*t)[i].name, "not clean",
+                    "its superblock records an unfinished resync the freshest one does not: resyncing"});
   }
+  recovery_cp_ = cp;
+  if (sb_.feature_map & ondisk::kFeatureBitmapOffset)
+    if (Status s = load_bitmap(cands, fresh); !s) return s;
   if (resync_pending() && !personality_->can_resync(*table())) {
     if (!opt.start_dirty_degraded && !opt.describe_only) return dirty_degraded_refusal();
     if (opt.start_dirty_degraded)

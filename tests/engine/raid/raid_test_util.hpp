@@ -35,6 +35,8 @@ namespace rs::raid::test {
 
 inline constexpr uint64_t kMemberBytes = 8ull << 20;  // 1 MiB metadata + 7 MiB data: small, still many chunks
 inline constexpr uint32_t kChunkBytes = 64 * 1024;    // small chunks so I/Os cross chunk boundaries
+inline constexpr uint32_t kBitmapChunk = 64 * 1024;   // write-intent bitmap chunks of the bitmap tests
+inline constexpr uint64_t kBitmapAt = 8192;  // where create puts the bitmap: superblock at 4 KiB + 8 sectors
 
 // A fresh directory under /tmp, removed with everything in it.
 struct TempDir : rs::test::TempDir {
@@ -127,6 +129,25 @@ inline std::unique_ptr<Array> create_array(const Config& c, const std::vector<st
     REQUIRE(layout.ok());
     o.layout = *layout;
   }
+  auto arr = Array::create(levels::builtin(), o, paths);
+  INFO((arr ? std::string() : arr.error().message));
+  REQUIRE(arr.ok());
+  return std::move(*arr);
+}
+
+// An array of new image files with a write-intent bitmap (raid5: `layout`
+// is mdadm's name, "" for left-symmetric).
+inline std::unique_ptr<Array> create_with_bitmap(const Config& c, const std::vector<std::string>& paths,
+                                                 uint64_t member_bytes = 16ull << 20, uint32_t chunk = kBitmapChunk) {
+  CreateOptions o;
+  o.level = c.level;
+  o.raid_disks = c.disks;
+  o.chunk_bytes = kChunkBytes;
+  o.create_files_bytes = member_bytes;
+  o.bitmap = BitmapMode::internal;
+  o.bitmap_chunk_bytes = chunk;
+  if (c.level == 10) o.layout = *layout::parse_raid10_layout(c.layout, c.disks);
+  if (c.level == 5) o.layout = uint32_t(*layout::parse_raid5_layout(*c.layout ? c.layout : "left-symmetric"));
   auto arr = Array::create(levels::builtin(), o, paths);
   INFO((arr ? std::string() : arr.error().message));
   REQUIRE(arr.ok());

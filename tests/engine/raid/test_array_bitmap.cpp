@@ -16,25 +16,6 @@ using namespace rs::raid::test;
 
 namespace {
 
-constexpr uint32_t kBitmapChunk = 64 * 1024;
-constexpr uint64_t kBitmapAt = 8192;  // superblock at 4 KiB + 8 sectors
-
-std::unique_ptr<Array> create_with_bitmap(const Config& c, const std::vector<std::string>& paths,
-                                          uint64_t member_bytes = 16ull << 20, uint32_t chunk = kBitmapChunk) {
-  CreateOptions o;
-  o.level = c.level;
-  o.raid_disks = c.disks;
-  o.chunk_bytes = kChunkBytes;
-  o.create_files_bytes = member_bytes;
-  o.bitmap = BitmapMode::internal;
-  o.bitmap_chunk_bytes = chunk;
-  if (c.level == 10) o.layout = *layout::parse_raid10_layout(c.layout, c.disks);
-  auto arr = Array::create(levels::builtin(), o, paths);
-  INFO((arr ? std::string() : arr.error().message));
-  REQUIRE(arr.ok());
-  return std::move(*arr);
-}
-
 // The bit of `chunk` as a member file holds it on disk.
 bool disk_bit(const std::string& path, uint64_t chunk) {
   const auto b = read_file_at(path, kBitmapAt + ondisk::kBitmapSuperBytes + chunk / 8, 1);
