@@ -36,8 +36,7 @@ Result<Array::BitmapImage> Array::read_bitmap(io::MemberDevice& dev, const ondis
   img.sb = dec.sb;
   const uint64_t pages = ondisk::bitmap_pages(ondisk::bitmap_chunks(sync_size, dec.sb.chunksize));
   io::AlignedBuffer image(pages * ondisk::kBitmapPageBytes);
-  if (!dev.read_at(layout.offset_bytes, image.data(), image.size(), &err))
-    return make_error(Errc::io_error, err);
+  if (!dev.read_at(layout.offset_bytes, image.data(), image.size(), &err)) return make_error(Errc::io_error, err);
   img.bytes.assign(image.data(), image.data() + image.size());
   return img;
 }
@@ -102,34 +101,27 @@ void Array::attach_bitmap_context(io::IoContext& context) {
 void Array::register_bitmap_tunables() {
   using telemetry::TunableSpec;
   using telemetry::TunableType;
-  tunables_.add(
-      TunableSpec{"daemon_sleep",
-                  TunableType::integer,
-                  1,
-                  86400,
-                  {},
-                  "seconds",
-                  "write-intent bitmap: a chunk's bit is cleared once it had no writes this long"},
-      [this](int) { return std::to_string(bitmap_->daemon_sleep_s.load()); },
-      [this](int, const telemetry::TunableValue& v) {
-        bitmap_->daemon_sleep_s = uint32_t(v.number);
-        daemon_cv_.notify_all();  // the daemon's wait follows the new value
-        return Status{};
-      });
-  tunables_.add(
-      TunableSpec{"bitmap_io_opt",
-                  TunableType::boolean,
-                  0,
-                  1,
-                  {},
-                  "",
-                  "write-intent bitmap: size the last page's write to the member's io_opt when it fits "
-                  "(seed 001)"},
-      [this](int) { return std::string(bitmap_->io_opt_sizing.load() ? "on" : "off"); },
-      [this](int, const telemetry::TunableValue& v) {
-        bitmap_->io_opt_sizing = v.number != 0;
-        return Status{};
-      });
+  tunables_.add(TunableSpec{"daemon_sleep", TunableType::integer, 1, 86400, {}, "seconds",
+                            "write-intent bitmap: a chunk's bit is cleared once it had no writes this long"},
+                [this](int) { return std::to_string(bitmap_->daemon_sleep_s.load()); },
+                [this](int, const telemetry::TunableValue& v) {
+                  {
+                    // Under the daemon's lock: it is waiting, or has not yet
+                    // computed its next wake, so the new value counts at once.
+                    std::lock_guard lock(daemon_mutex_);
+                    bitmap_->daemon_sleep_s = uint32_t(v.number);
+                  }
+                  daemon_cv_.notify_all();
+                  return Status{};
+                });
+  tunables_.add(TunableSpec{"bitmap_io_opt", TunableType::boolean, 0, 1, {}, "",
+                            "write-intent bitmap: size the last page's write to the member's io_opt when it fits "
+                            "(seed 001)"},
+                [this](int) { return std::string(bitmap_->io_opt_sizing.load() ? "on" : "off"); },
+                [this](int, const telemetry::TunableValue& v) {
+                  bitmap_->io_opt_sizing = v.number != 0;
+                  return Status{};
+                });
 }
 
 // md keeps the bits a missing or recovering member needs, and those of
