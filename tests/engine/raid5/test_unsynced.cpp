@@ -6,6 +6,8 @@
 // the written block is rebuilt wrong once its member is gone); a member
 // failing does not end the resync as if it were done; and such an array
 // started with a member missing ("dirty degraded") is refused unless forced.
+#include <atomic>
+
 #include "layout/raid5.hpp"
 #include "raid5_test_util.hpp"
 
@@ -104,13 +106,17 @@ TEST_CASE("raid5: a member failing during the resync leaves the resync point in 
   Unsynced u;
   auto arr = assemble(u.paths, no_resync());
   const uint64_t total = arr->personality().array_sectors();
-  // The member fails once the resync has done one more stripe.
+  // The member fails once the resync has done one more stripe (on the
+  // task's thread: no Catch2 assertion there, it is not thread-safe).
+  std::atomic<bool> failed_ok{false};
   arr->set_piece_hook([&](const std::string& kind, uint64_t) {
-    if (kind == "resync" && arr->working_members() == kGeo.disks) require_ok(arr->fail_member(2, "test"));
+    if (kind == "resync" && arr->working_members() == kGeo.disks)
+      failed_ok = arr->fail_member(2, "test").ok();
   });
   auto resync = arr->start_resync();
   REQUIRE(resync);
   const Status s = resync->wait();
+  CHECK(failed_ok);
   CHECK_FALSE(s.ok());  // it could not finish: parity cannot be made to agree without the member
   if (!s.ok()) CHECK(s.error().message.find("degraded") != std::string::npos);
   CHECK(arr->resync_pending());
@@ -129,12 +135,15 @@ TEST_CASE("raid5: a member failing during the resync leaves the resync point in 
 TEST_CASE("raid5: a repair with a member failing does not mark the array in sync", "[raid5][resync]") {
   Unsynced u;
   auto arr = assemble(u.paths, no_resync());
+  std::atomic<bool> failed_ok{false};
   arr->set_piece_hook([&](const std::string& kind, uint64_t) {
-    if (kind == "repair" && arr->working_members() == kGeo.disks) require_ok(arr->fail_member(1, "test"));
+    if (kind == "repair" && arr->working_members() == kGeo.disks)
+      failed_ok = arr->fail_member(1, "test").ok();
   });
   auto repair = arr->start_check(true);
   REQUIRE(repair.ok());
   (void)(*repair)->wait();
+  CHECK(failed_ok);
   CHECK(arr->resync_pending());
 }
 
