@@ -41,12 +41,22 @@ raid::AssembleOptions writable(const Args& a) {
   raid::AssembleOptions o;
   o.run = a.flag("run");
   allow_unprotected_members(a.flag("force"));
+  o.start_dirty_degraded = a.flag("force-dirty-degraded");
   return o;
 }
 
-raid::AssembleOptions looking() {
+// Reads the data, writes nothing.
+raid::AssembleOptions reading(const Args& a) {
   raid::AssembleOptions o;
   o.read_only = true;
+  o.start_dirty_degraded = a.flag("force-dirty-degraded");
+  return o;
+}
+
+// Looks at the metadata only.
+raid::AssembleOptions looking() {
+  raid::AssembleOptions o;
+  o.describe_only = true;
   return o;
 }
 
@@ -298,7 +308,7 @@ std::string past_end(const WriteInput& in, uint64_t offset, uint64_t size) {
 }  // namespace
 
 int cmd_write(const Argv& argv) {
-  Args a(argv, {"offset"}, {"run", "force"});
+  Args a(argv, {"offset"}, {"run", "force", "force-dirty-degraded"});
   const uint64_t offset = a.size("offset").value_or(0);
   if (a.positional().empty()) throw UsageError("no members given");
   if (::isatty(0)) throw UsageError("write reads the data from standard input; redirect a file into it");
@@ -339,13 +349,12 @@ int cmd_write(const Argv& argv) {
 }
 
 int cmd_read(const Argv& argv) {
-  Args a(argv, {"offset", "length"}, {"run"});
+  Args a(argv, {"offset", "length"}, {"run", "force-dirty-degraded"});
   auto offset = a.size("offset");
   auto length = a.size("length");
   if (!offset) throw UsageError("missing required option --offset");
   if (!length) throw UsageError("missing required option --length");
-  raid::AssembleOptions o = looking();
-  auto arr = assemble_or_throw(a.positional(), o);
+  auto arr = assemble_or_throw(a.positional(), reading(a));
   if (*offset > arr->size_bytes() || *length > arr->size_bytes() - *offset)
     throw UsageError("reading " + std::to_string(*length) + " bytes at offset " + std::to_string(*offset) +
                      " runs past the end of the array (" + std::to_string(arr->size_bytes()) + " bytes)");
@@ -368,7 +377,7 @@ int cmd_read(const Argv& argv) {
 }
 
 int cmd_fail(const Argv& argv) {
-  Args a(argv, {"member"}, {"run", "force"});
+  Args a(argv, {"member"}, {"run", "force", "force-dirty-degraded"});
   const std::string target = a.required("member");
   std::vector<std::string> members = a.positional();
   if (std::find(members.begin(), members.end(), target) == members.end()) members.push_back(target);
@@ -382,7 +391,7 @@ int cmd_fail(const Argv& argv) {
 }
 
 int cmd_add(const Argv& argv) {
-  Args a(argv, {"member", "create-files"}, {"force", "run"});
+  Args a(argv, {"member", "create-files"}, {"force", "run", "force-dirty-degraded"});
   const std::string target = a.required("member");
   std::vector<std::string> members = a.positional();
   members.erase(std::remove(members.begin(), members.end(), target), members.end());
@@ -415,7 +424,7 @@ int cmd_add(const Argv& argv) {
 }
 
 int cmd_check(const Argv& argv, bool repair) {
-  Args a(argv, {}, {"run", "force"});
+  Args a(argv, {}, {"run", "force", "force-dirty-degraded"});
   auto arr = assemble_or_throw(a.positional(), writable(a));
   // Nothing to compare a block with: say so, never "mismatches: 0".
   if (Status can = arr->can_compare(repair); !can) {

@@ -48,7 +48,7 @@ int cmd_tunables(const Argv& argv) {
   std::unique_ptr<raid::Array> arr;
   if (!a.positional().empty()) {
     raid::AssembleOptions o;
-    o.read_only = true;
+    o.describe_only = true;
     arr = check(raid::Array::assemble(levels::builtin(), a.positional(), o));
     for (auto& info : arr->tunables().list()) list.push_back({arr->level().name, info});
   } else {

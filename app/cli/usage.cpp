@@ -36,6 +36,11 @@ over its file, a partition of its disk, ...) and a member that cannot be
 written (read-only device or mount, immutable file); and one whose
 underlying storage cannot be identified or locked unless --force is given
 (another engine on that storage would then not be excluded).
+A RAID5 with a member missing whose resync has not finished (stopped
+uncleanly, or its resync interrupted) is "dirty degraded": parity may be
+wrong on stripes written when it stopped, so data rebuilt for the missing
+member may be wrong. write, read, fail, add, check and repair refuse to
+start it; --force-dirty-degraded starts it anyway, accepting that risk.
 Ctrl-C (or SIGTERM, SIGHUP, SIGPIPE, SIGUSR1) stops add/check/repair/write/
 bench cleanly: the array is closed and add resumes where it stopped.
 

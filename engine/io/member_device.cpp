@@ -271,6 +271,7 @@ std::unique_ptr<MemberDevice> MemberDevice::reopen(bool direct, std::string* err
   dev->info_.direct_note = direct ? "" : "buffered I/O asked for";
   dev->identity_ = identity_;
   dev->model_ = model_;
+  dev->observer_ = observer_;
   return dev;
 }
 
@@ -305,9 +306,18 @@ bool MemberDevice::write_at(uint64_t offset, const void* buf, size_t len, std::s
   return transfer(true, offset, const_cast<uint8_t*>(static_cast<const uint8_t*>(buf)), len, error);
 }
 
+// An aligned transfer; a write is told to the observer, if there is one.
+bool MemberDevice::transfer(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error) {
+  if (!write || !observer_) return transfer_raw(write, offset, buf, len, error);
+  const uint64_t id = observer_->write_issued(path(), offset, buf, len, false);
+  const bool ok = transfer_raw(true, offset, buf, len, error);
+  observer_->write_completed(id, ok ? int(len) : -EIO);
+  return ok;
+}
+
 // The aligned pread/pwrite loop both directions share: retries EINTR and
 // short transfers, names the device and offset on failure.
-bool MemberDevice::transfer(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error) {
+bool MemberDevice::transfer_raw(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error) {
   size_t done = 0;
   while (done < len) {
     ssize_t n = write ? ::pwrite(fd_, buf + done, len - done, off_t(offset + done))
@@ -324,11 +334,11 @@ bool MemberDevice::transfer(bool write, uint64_t offset, uint8_t* buf, size_t le
 }
 
 bool MemberDevice::flush(std::string* error) {
-  if (::fdatasync(fd_) != 0) {
-    *error = path() + ": fdatasync failed: " + errno_text(errno);
-    return false;
-  }
-  return true;
+  const uint64_t id = observer_ ? observer_->flush_started(path()) : 0;
+  const bool ok = ::fdatasync(fd_) == 0;
+  if (!ok) *error = path() + ": fdatasync failed: " + errno_text(errno);
+  if (observer_) observer_->flush_completed(id, ok);
+  return ok;
 }
 
 AlignedBuffer::AlignedBuffer(size_t bytes, size_t alignment) : size_(bytes) {

@@ -20,6 +20,7 @@
 #include "discovery/identity.hpp"
 #include "discovery/storage_locks.hpp"
 #include "io/device_model.hpp"
+#include "io/write_observer.hpp"
 
 namespace rs::io {
 
@@ -78,7 +79,14 @@ class MemberDevice {
   // O_DIRECT). Returns false with *error set on failure or short transfer.
   bool read_at(uint64_t offset, void* buf, size_t len, std::string* error);
   bool write_at(uint64_t offset, const void* buf, size_t len, std::string* error);
+  // Makes every write completed before the call durable (fdatasync: an image
+  // file's data, a block device's volatile cache).
   bool flush(std::string* error);
+
+  // Optional: told about every write and flush that reaches this device
+  // (write_observer.hpp). Set right after open(), before any I/O.
+  void set_observer(std::shared_ptr<WriteObserver> observer) { observer_ = std::move(observer); }
+  WriteObserver* observer() const { return observer_.get(); }
 
   // Optional emulated-disk model; completions on this member are held back
   // until it says the emulated disk is done.
@@ -94,12 +102,14 @@ class MemberDevice {
   // *error on conflict, or when they cannot be taken and that is not allowed.
   bool lock_storage(std::string* error);
   bool transfer(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error);
+  bool transfer_raw(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error);
   int fd_ = -1;
   int backing_lock_fd_ = -1;  // a loop device's backing file, holding the OFD lock
   discovery::StorageLocks storage_locks_;
   DeviceInfo info_;
   discovery::Identity identity_;
   std::shared_ptr<DeviceModel> model_;
+  std::shared_ptr<WriteObserver> observer_;
 };
 
 // A buffer aligned for O_DIRECT, freed on destruction. Not cleared: pages

@@ -22,6 +22,10 @@ struct MemberIo {
   void* owner = nullptr;  // the submitter's context, for `done`
   uint64_t tag = 0;       // free for the submitter (e.g. copy index)
   uint16_t ioprio = 0;    // Linux I/O priority (class << 13 | level) for io_uring's sqe; 0: the thread's
+  // A write that is on the media when it completes (RWF_DSYNC: O_DSYNC on
+  // an image file, FUA on a block device), for metadata that must be
+  // durable before the I/O it guards is issued (write-intent bitmap pages).
+  bool dsync = false;
   uint64_t due_ns = 0;    // backend-private: when an emulated disk completes it
   // Set by the submitter: the emulated disk this I/O runs on (the array
   // takes it from its member table); null: the device's own, if any.

@@ -1,5 +1,6 @@
 #include "io/uring_backend.hpp"
 
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -151,6 +152,7 @@ void UringBackend::queue(MemberIo& io) {
     io_uring_prep_read(sqe, fd, io.buffer, io.length, io.offset);
   }
   if (fixed_files_) sqe->flags |= IOSQE_FIXED_FILE;
+  if (io.write && io.dsync) sqe->rw_flags |= RWF_DSYNC;
   sqe->ioprio = io.ioprio;
   io_uring_sqe_set_data(sqe, &io);
   // Taken now, not at completion: replace_member() may change the table
@@ -345,7 +347,8 @@ void SyncBackend::submit() {
   for (auto [io, fd] : queued_) {
     int res = -ENODEV;
     if (fd >= 0) {
-      ssize_t n = io->write ? ::pwrite(fd, io->buffer, io->length, off_t(io->offset))
+      iovec v{io->buffer, io->length};
+      ssize_t n = io->write ? ::pwritev2(fd, &v, 1, off_t(io->offset), io->dsync ? RWF_DSYNC : 0)
                             : ::pread(fd, io->buffer, io->length, off_t(io->offset));
       res = n < 0 ? -errno : int(n);
     }

@@ -141,7 +141,7 @@ void MirrorPersonality::issue_read(ArrayIo& io, Child& c) {
   // copy, so readers agree. It is the array's rule, not the policy's: the
   // btrfs policies know no md resync, so md's read_balance stands in for
   // them there.
-  req.resync_overlap = core_.read_first_copy(c.array_sector, c.sectors);
+  req.resync_overlap = core_.unsynced(c.array_sector, c.sectors);
   const balance::PolicyId pol = req.resync_overlap ? balance::PolicyId::MdLegacy : policy();
   const balance::Choice choice =
       balance::choose(pol, req, {st.snap.data(), size_t(copies)}, policy_state_, balance_tunables());

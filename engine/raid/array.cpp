@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "discovery/identity.hpp"
+#include "io/recording_backend.hpp"
 #include "io/uring_backend.hpp"
 #include "raid/array_port.hpp"
 
@@ -87,7 +88,7 @@ Array::~Array() {
   metadata_.reset();  // its thread uses the state below: stop it first
 }
 
-bool Array::read_first_copy(uint64_t array_sector, uint64_t sectors) const {
+bool Array::unsynced(uint64_t array_sector, uint64_t sectors) const {
   const uint64_t cp = recovery_cp_.load(std::memory_order_acquire);
   if (array_sector + sectors <= cp) return false;
   if (resync_bits_.empty()) return true;  // a full resync: everything past the point
@@ -139,6 +140,17 @@ int Array::slot_of(const std::string& path) const {
   for (int i = 0; i < t->size(); ++i)
     if ((*t)[i].dev && discovery::same_storage(*id, (*t)[i].dev->identity())) return i;
   return -1;
+}
+
+std::string Array::short_members(const MemberTable& t) const {
+  std::string s;
+  for (int i = 0; i < t.size(); ++i) {
+    if (t[i].present() && t[i].state == MemberState::in_sync) continue;
+    const std::string note = member_note(i);
+    s += (s.empty() ? "" : "; ") + std::string("role ") + std::to_string(i) +
+         (t[i].name.empty() ? "" : " " + t[i].name) + (note.empty() ? "" : " (" + note + ")");
+  }
+  return s;
 }
 
 std::string Array::member_note(int slot) const {
@@ -196,7 +208,9 @@ std::unique_ptr<io::Backend> Array::make_backend(unsigned depth, std::string* no
   std::vector<io::MemberDevice*> devs;
   for (const auto& m : t->members) devs.push_back(m.dev.get());
   // Each array I/O may fan out to every copy of a few chunks.
-  return io::make_real_backend(devs, depth * unsigned(std::max(2, raid_disks())) * 2, note);
+  auto backend = io::make_real_backend(devs, depth * unsigned(std::max(2, raid_disks())) * 2, note);
+  if (observer_) backend = std::make_unique<io::RecordingBackend>(std::move(backend), devs);
+  return backend;
 }
 
 // ---- telemetry ----
@@ -243,6 +257,15 @@ std::vector<telemetry::Section> Array::read_sections() const {
 }
 
 // ---- stopping ----
+
+Status Array::flush() {
+  const TableRef t = table();
+  for (const Member& m : t->members) {
+    std::string err;
+    if (m.dev && m.writable() && !m.dev->flush(&err)) return make_error(Errc::io_error, err);
+  }
+  return {};
+}
 
 Status Array::close() {
   stop_tasks();

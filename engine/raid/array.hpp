@@ -23,6 +23,7 @@
 #include "base/result.hpp"
 #include "io/backend.hpp"
 #include "io/task.hpp"
+#include "io/write_observer.hpp"
 #include "ondisk/superblock.hpp"
 #include "raid/array_core.hpp"
 #include "raid/barrier.hpp"
@@ -38,6 +39,7 @@
 namespace rs::raid {
 
 class ArrayPort;
+struct MemberCandidate;
 
 // A member that was given but does not take part, and why.
 struct Rejected {
@@ -52,11 +54,24 @@ struct AssembleOptions {
   bool run = false;
   // No superblock writes and no resync: for commands that only look.
   bool read_only = false;
+  // Only the metadata is looked at (detail, tunables): no data is read or
+  // written, so an array that may not start (dirty and degraded) is still
+  // described. Implies read_only.
+  bool describe_only = false;
+  // A RAID5 whose resync did not finish (stopped uncleanly, or its initial
+  // resync interrupted) with a member missing: md's "dirty degraded" array.
+  // Its parity may be wrong on stripes written at the crash or never
+  // resynced, so the missing member's data rebuilt from them would be
+  // wrong. Refused unless this is set (md's start_dirty_degraded).
+  bool start_dirty_degraded = false;
   // Start md's resync of a dirty (not cleanly stopped) array as a task.
   bool resync = true;
   // `add` resuming an interrupted rebuild: this member, if it is this
   // array's recovering member, takes part.
   std::string resume_member;
+  // Told about every write and flush the array makes to its members
+  // (io/write_observer.hpp): the power-cut model and ordering tests.
+  std::shared_ptr<io::WriteObserver> observer;
 };
 
 enum class BitmapMode { automatic, internal, none };  // automatic: internal above 100 GiB, as mdadm
@@ -73,6 +88,7 @@ struct CreateOptions {
   uint64_t create_files_bytes = 0;  // create missing image files of this size
   BitmapMode bitmap = BitmapMode::automatic;
   uint32_t bitmap_chunk_bytes = 0;  // 0: 64 MiB, doubled until the bits fit
+  std::shared_ptr<io::WriteObserver> observer;  // as AssembleOptions::observer
 };
 
 struct AddOptions {
@@ -145,7 +161,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // resync_point() on.
   bool resync_pending() const { return resync_point() != ondisk::kMaxSector; }
   uint64_t resync_point() const override { return recovery_cp_.load(std::memory_order_acquire); }
-  bool read_first_copy(uint64_t array_sector, uint64_t sectors) const override;
+  bool unsynced(uint64_t array_sector, uint64_t sectors) const override;
   std::string state_text() const;  // "clean", "active, degraded", "clean, resyncing (12%)", ...
   uint64_t mismatch_cnt() const { return mismatch_cnt_.load(std::memory_order_relaxed); }
 
@@ -181,6 +197,9 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   Result<io::TaskHandle> start_check(bool repair);
   // The running resync, if any.
   io::TaskHandle resync_task() const;
+  // Starts md's resync from the resync point when one is pending and none
+  // runs (an array assembled with resync off); null when there is none to do.
+  io::TaskHandle start_resync();
   std::vector<RunningTask> running_tasks() const;
   // Fault injection for tests: called on a task's thread after every piece
   // of a resync, rebuild or check with the task's kind and bytes done, the
@@ -189,6 +208,10 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   void set_piece_hook(std::function<void(const std::string& kind, uint64_t done_bytes)> hook) {
     piece_hook_ = std::move(hook);
   }
+  // md's flush of the array (a REQ_PREFLUSH on the md device): every write
+  // that completed before the call is on every member's media when it
+  // returns. Any thread; the array's writes may go on meanwhile.
+  Status flush();
   // Stops the tasks (a rebuild or resync records its checkpoint) and writes
   // the final state: clean with md's resync_offset (the resync point), or
   // nothing when nothing changed. The array stays usable for reads.
@@ -215,6 +238,10 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   Array() = default;
   // Common construction: level, personality, per-slot state, tunables.
   Status init(const LevelTable& levels, const Shape& shape);
+  // ---- assembling (array_assemble.cpp) ----
+  Status place_members(const std::vector<MemberCandidate>& cands, const AssembleOptions& opt);
+  Status take_sync_state(const std::vector<MemberCandidate>& cands, size_t fresh, const AssembleOptions& opt);
+  Error dirty_degraded_refusal() const;
   void start_metadata();
 
   // The write gate, on the submitting context: false when `io` was parked
@@ -227,6 +254,9 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   void sync_superblocks();
   // Publishes `t` as the current table (meta_mutex_ held).
   void publish(MemberTable t);
+  // "role 4 (no member given for this role)": the members of `t` that are
+  // not in sync, and why.
+  std::string short_members(const MemberTable& t) const;
   std::vector<uint64_t> recovery_offsets() const;
   // Fails `slot` in a new table unless it would leave data without a copy;
   // schedules the superblock update; returns its epoch (0: not failed).
@@ -238,10 +268,17 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   io::TaskHandle start_task(std::string kind, std::string target, std::function<Status(io::TaskState&)> body);
   Status maintenance_transfer(const MemberTable& t, int slot, bool write, uint64_t dev_sector, void* buf,
                               uint64_t bytes);
-  void start_resync();
   // ---- the write-intent bitmap (array_bitmap.cpp) ----
-  static Result<std::unique_ptr<WriteIntentBitmap>> load_bitmap(io::MemberDevice& dev, const ondisk::Superblock& sb,
-                                                                uint64_t sync_size);
+  struct BitmapImage {
+    BitmapLayout layout;
+    ondisk::BitmapSuper sb;
+    std::vector<uint8_t> bytes;  // superblock and bits, page-padded
+  };
+  // One member's bitmap as on disk, validated against the array.
+  static Result<BitmapImage> read_bitmap(io::MemberDevice& dev, const ondisk::Superblock& sb,
+                                         uint64_t sync_size);
+  // The bitmap of an array being assembled (resync_point() already set).
+  Status load_bitmap(const std::vector<MemberCandidate>& cands, size_t fresh);
   void start_bitmap_thread();
   void register_bitmap_tunables();
   // The write gate's bitmap stage: false when the write waits for a page.
@@ -251,17 +288,24 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   static void bitmap_page_done(io::MemberIo& mio, int result);
   static void bitmap_daemon_tick(io::MemberIo& mio, int result);
   void arm_bitmap_daemon();
+  std::vector<uint64_t> clear_clean_chunks(uint64_t idle_before_ns);
   void bitmap_daemon_pass();
   uint64_t bitmap_half_sleep_ns() const;
   Status flush_bitmap_for_close();
   void stop_bitmap();
-  bool degraded_or_recovering() const;
+  bool may_clear_bits() const;
   Status run_resync(io::TaskState& task);
   Status run_rebuild(io::TaskState& task, int slot);
   Status run_check(io::TaskState& task, bool repair);
   void stop_tasks();
 
+  // Attaches observer_ (if any) to a member device the array opened.
+  void observe(io::MemberDevice& dev) const {
+    if (observer_) dev.set_observer(observer_);
+  }
+
   const LevelInfo* level_ = nullptr;
+  std::shared_ptr<io::WriteObserver> observer_;
   Shape shape_;
   bool simulated_ = false;
   bool read_only_ = false;

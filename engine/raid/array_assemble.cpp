@@ -12,13 +12,14 @@
 
 namespace rs::raid {
 
-namespace {
-
-struct Candidate {
+// A device given to assemble, with the superblock it holds.
+struct MemberCandidate {
   std::string path;
   std::shared_ptr<io::MemberDevice> dev;
   ondisk::Superblock sb;
 };
+
+namespace {
 
 const char* differing_field(const ondisk::Superblock& a, const ondisk::Superblock& b) {
   if (a.level != b.level) return "raid level";
@@ -30,8 +31,8 @@ const char* differing_field(const ondisk::Superblock& a, const ondisk::Superbloc
   return nullptr;
 }
 
-Result<std::vector<Candidate>> open_candidates(const std::vector<std::string>& paths, bool read_only) {
-  std::vector<Candidate> cands;
+Result<std::vector<MemberCandidate>> open_candidates(const std::vector<std::string>& paths, bool read_only) {
+  std::vector<MemberCandidate> cands;
   for (const auto& p : paths) {
     for (const auto& c : cands)
       if (c.path == p) return make_error(Errc::invalid_argument, p + ": given twice");
@@ -60,15 +61,17 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
     // would be driven as two members.
     if (Status s = discovery::check_distinct(all); !s) return s.error();
   }
-  auto opened = open_candidates(paths, opt.read_only);
+  const bool read_only = opt.read_only || opt.describe_only;
+  auto opened = open_candidates(paths, read_only);
   if (!opened) return opened.take_error();
-  std::vector<Candidate>& cands = *opened;
+  std::vector<MemberCandidate>& cands = *opened;
   // `add`: the target takes part when it is this array's member with an
   // active role (recovering: the rebuild resumes; in sync: add refuses it);
   // a stale or failed one is add's to start afresh, without a warning here.
-  if (!opt.resume_member.empty() &&
-      std::none_of(cands.begin(), cands.end(), [&](const Candidate& c) { return c.path == opt.resume_member; })) {
-    auto target = open_candidates({opt.resume_member}, opt.read_only);
+  if (!opt.resume_member.empty() && std::none_of(cands.begin(), cands.end(), [&](const MemberCandidate& c) {
+        return c.path == opt.resume_member;
+      })) {
+    auto target = open_candidates({opt.resume_member}, read_only);
     if (target && (*target)[0].sb.set_uuid == cands[0].sb.set_uuid) cands.push_back(std::move((*target)[0]));
   }
 
@@ -86,7 +89,7 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
     if (const char* what = differing_field(c.sb, fsb))
       return make_error(Errc::corrupt, c.path + " disagrees with " + cands[fresh].path + " on the " + what +
                                            ": the superblocks are inconsistent");
-  if (!opt.read_only && fsb.events == ~uint64_t{0})
+  if (!read_only && fsb.events == ~uint64_t{0})
     return make_error(Errc::refused, cands[fresh].path + ": its event counter is at the maximum (" +
                                          std::to_string(fsb.events) +
                                          "); the next superblock update would wrap it to 0 and lose track of "
@@ -94,12 +97,25 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
 
   Shape shape{fsb.level, int(fsb.raid_disks), fsb.layout, fsb.chunksize, fsb.size, fsb.data_offset};
   auto arr = std::unique_ptr<Array>(new Array());
-  arr->read_only_ = opt.read_only;
+  arr->read_only_ = read_only;
+  arr->observer_ = opt.observer;
+  for (auto& c : cands) arr->observe(*c.dev);
   if (Status s = arr->init(levels, shape); !s) return s.error();
   arr->sb_ = fsb;
+  if (Status s = arr->place_members(cands, opt); !s) return s.error();
+  if (Status s = arr->take_sync_state(cands, fresh, opt); !s) return s.error();
+  arr->start_metadata();
+  if (arr->bitmap_ && !read_only) arr->start_bitmap_thread();
+  if (opt.resync && !read_only) arr->start_resync();
+  return arr;
+}
 
-  MemberTable table;
-  table.members.resize(size_t(shape.raid_disks));
+// Each member into the role the freshest superblock gives it; refuses
+// missing members unless the caller insists, and an array that cannot run.
+Status Array::place_members(const std::vector<MemberCandidate>& cands, const AssembleOptions& opt) {
+  const ondisk::Superblock& fsb = sb_;
+  MemberTable placed;
+  placed.members.resize(size_t(shape_.raid_disks));
   for (auto& c : cands) {
     const bool resume = c.path == opt.resume_member;
     const uint16_t role =
@@ -107,73 +123,107 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
     // md's rule (super_1_validate, mdadm's event margin): one event behind
     // is still current; further behind missed writes.
     const bool stale = c.sb.events + 1 < fsb.events;
-    if (resume && (stale || role >= shape.raid_disks)) continue;  // add starts it afresh
+    if (resume && (stale || role >= shape_.raid_disks)) continue;  // add starts it afresh
     if (stale) {
-      arr->rejected_.push_back({c.path, "out of date (events " + std::to_string(c.sb.events) + ", the array is at " +
-                                            std::to_string(fsb.events) + "): re-add it with `add`"});
+      rejected_.push_back({c.path, "out of date (events " + std::to_string(c.sb.events) +
+                                       ", the array is at " + std::to_string(fsb.events) +
+                                       "): re-add it with `add`"});
       continue;
     }
     if (role == ondisk::kRoleFaulty) {
-      arr->rejected_.push_back({c.path, "marked faulty or removed in the array: re-add it with `add`"});
+      rejected_.push_back({c.path, "marked faulty or removed in the array: re-add it with `add`"});
       continue;
     }
-    if (role == ondisk::kRoleSpare || role >= shape.raid_disks) {
-      arr->rejected_.push_back({c.path, "a spare: its device number " + std::to_string(c.sb.dev_number) +
-                                            " has no active role in the array"});
+    if (role == ondisk::kRoleSpare || role >= shape_.raid_disks) {
+      rejected_.push_back({c.path, "a spare: its device number " + std::to_string(c.sb.dev_number) +
+                                       " has no active role in the array"});
       continue;
     }
-    Member& m = table.members[role];
+    Member& m = placed.members[role];
     if (m.dev)
       return make_error(Errc::corrupt, c.path + " and " + m.name + " both claim role " + std::to_string(role));
     const bool recovering = (c.sb.feature_map & ondisk::kFeatureRecoveryOffset) != 0;
     m.dev = c.dev;
     m.name = c.path;
     m.state = recovering ? MemberState::recovering : MemberState::in_sync;
-    arr->member_sb_[role] = c.sb;
-    arr->runtime(role).write_mostly = (c.sb.devflags & ondisk::kDevflagWriteMostly) != 0;
-    if (recovering) arr->runtime(role).recovery_offset = c.sb.recovery_offset;
+    member_sb_[role] = c.sb;
+    runtime(role).write_mostly = (c.sb.devflags & ondisk::kDevflagWriteMostly) != 0;
+    if (recovering) runtime(role).recovery_offset = c.sb.recovery_offset;
   }
 
   // Members that were active at the last update and are not here.
   std::vector<std::string> missing;
   for (size_t d = 0; d < fsb.dev_roles.size(); ++d) {
     const uint16_t role = fsb.dev_roles[d];
-    if (role >= shape.raid_disks || table.members[role].dev) continue;
+    if (role >= shape_.raid_disks || placed.members[role].dev) continue;
     std::string why = "role " + std::to_string(role) + " (device number " + std::to_string(d) + ")";
-    for (const auto& r : arr->rejected_)
+    for (const auto& r : rejected_)
       for (const auto& c : cands)
         if (c.path == r.path && c.sb.dev_number == d) why += ": " + r.path + " is " + r.reason;
     missing.push_back(why);
   }
-  for (int i = 0; i < shape.raid_disks; ++i)
-    if (!table.members[size_t(i)].dev) arr->notes_[size_t(i)] = "no member given for this role";
-  if (!missing.empty() && !opt.run && !opt.read_only) {
-    std::string msg = "not starting the array degraded: " + std::to_string(missing.size()) + " member(s) active at the last update " +
-                      (missing.size() == 1 ? "is" : "are") + " missing (";
+  for (int i = 0; i < shape_.raid_disks; ++i)
+    if (!placed.members[size_t(i)].dev) notes_[size_t(i)] = "no member given for this role";
+  if (!missing.empty() && !opt.run && !read_only_) {
+    std::string msg = "not starting the array degraded: " + std::to_string(missing.size()) +
+                      " member(s) active at the last update " + (missing.size() == 1 ? "is" : "are") +
+                      " missing (";
     for (size_t i = 0; i < missing.size(); ++i) msg += (i ? "; " : "") + missing[i];
     msg += "). Give every member, or --run to start it degraded (the missing ones then need `add`)";
     return make_error(Errc::refused, msg);
   }
-  arr->publish(std::move(table));
-  if (!arr->personality_->can_run(*arr->table(), arr->recovery_offsets())) {
-    std::string msg = "not enough working members to run the array (" + std::to_string(arr->working_members()) +
-                      " of " + std::to_string(shape.raid_disks) + " usable, and some data has no in-sync copy)";
-    for (auto& r : arr->rejected_) msg += "; " + r.path + ": " + r.reason;
+  publish(std::move(placed));
+  if (!personality_->can_run(*table(), recovery_offsets())) {
+    std::string msg = "not enough working members to run the array (" + std::to_string(working_members()) +
+                      " of " + std::to_string(shape_.raid_disks) +
+                      " usable, and some data has no in-sync copy)";
+    for (auto& r : rejected_) msg += "; " + r.path + ": " + r.reason;
     return make_error(Errc::refused, msg);
   }
-  arr->recovery_cp_ = fsb.resync_offset;
-  if (fsb.feature_map & ondisk::kFeatureBitmapOffset) {
-    auto bm = load_bitmap(*cands[fresh].dev, fsb, arr->personality_->bitmap_sectors());
-    if (!bm) return bm.take_error();
-    arr->bitmap_ = std::move(*bm);
-    arr->register_bitmap_tunables();
-    // After an unclean stop only the chunks whose bits are set differ.
-    if (arr->resync_pending()) arr->resync_bits_ = arr->bitmap_->snapshot_bits();
+  return {};
+}
+
+// The resync point and the write-intent bitmap; refuses a dirty degraded
+// RAID5 unless told to start it.
+Status Array::take_sync_state(const std::vector<MemberCandidate>& cands, size_t fresh,
+                              const AssembleOptions& opt) {
+  // A clean/active disagreement means unclean: a member one event behind
+  // that still says active lost its clean mark in a crash, and the copies
+  // may differ. The lowest resync point any member records wins.
+  uint64_t cp = sb_.resync_offset;
+  const TableRef t = table();
+  for (int i = 0; i < t->size(); ++i) {
+    if (!(*t)[i].dev || member_sb_[size_t(i)].resync_offset >= cp) continue;
+    cp = member_sb_[size_t(i)].resync_offset;
+    events_.record({0, 0, "member", (*t)[i].name, "not clean",
+                    "its superblock records an unfinished resync the freshest one does not: resyncing"});
   }
-  arr->start_metadata();
-  if (arr->bitmap_ && !opt.read_only) arr->start_bitmap_thread();
-  if (arr->resync_pending() && opt.resync && !opt.read_only) arr->start_resync();
-  return arr;
+  recovery_cp_ = cp;
+  if (sb_.feature_map & ondisk::kFeatureBitmapOffset)
+    if (Status s = load_bitmap(cands, fresh); !s) return s;
+  if (resync_pending() && !personality_->can_resync(*table())) {
+    if (!opt.start_dirty_degraded && !opt.describe_only) return dirty_degraded_refusal();
+    if (opt.start_dirty_degraded)
+      events_.record({0, 0, "array", "", "started dirty and degraded",
+                      "parity of stripes not resynced may be wrong for " + short_members(*table())});
+  }
+  return {};
+}
+
+Error Array::dirty_degraded_refusal() const {
+  const uint64_t total = personality_->array_sectors();
+  const uint64_t done = std::min(resync_point(), total);
+  return make_error(
+      Errc::refused,
+      "not starting the array: it is dirty and degraded. Not in sync: " + short_members(*table()) +
+          ". The resync has not finished (the array stopped uncleanly, or its resync was interrupted; " +
+          std::to_string(total ? done * 100 / total : 0) +
+          "% in sync), so parity may be wrong on stripes that were being written when it stopped or were "
+          "never "
+          "resynced, and the missing member's data rebuilt from them may be wrong. Give every member so the "
+          "resync can finish, or start it anyway with --force-dirty-degraded (then add a member and check "
+          "the "
+          "data you rely on)");
 }
 
 Result<std::unique_ptr<Array>> Array::simulated(const LevelTable& levels, const Shape& shape,

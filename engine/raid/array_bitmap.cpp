@@ -17,9 +17,10 @@ uint64_t round_up(uint64_t v, uint64_t to) {
 }
 }  // namespace
 
-Result<std::unique_ptr<WriteIntentBitmap>> Array::load_bitmap(io::MemberDevice& dev, const ondisk::Superblock& sb,
-                                                              uint64_t sync_size) {
-  BitmapLayout layout;
+Result<Array::BitmapImage> Array::read_bitmap(io::MemberDevice& dev, const ondisk::Superblock& sb,
+                                              uint64_t sync_size) {
+  BitmapImage img;
+  BitmapLayout& layout = img.layout;
   layout.offset_bytes = (sb.super_offset + uint64_t(int64_t(sb.bitmap_offset))) * kSectorBytes;
   layout.space_bytes = sb.data_offset * kSectorBytes - layout.offset_bytes;
   io::AlignedBuffer head(4096);
@@ -32,11 +33,43 @@ Result<std::unique_ptr<WriteIntentBitmap>> Array::load_bitmap(io::MemberDevice& 
                                          " sectors but the array has " + std::to_string(sync_size));
   layout.sync_size = sync_size;
   layout.chunk_bytes = dec.sb.chunksize;
+  img.sb = dec.sb;
   const uint64_t pages = ondisk::bitmap_pages(ondisk::bitmap_chunks(sync_size, dec.sb.chunksize));
   io::AlignedBuffer image(pages * ondisk::kBitmapPageBytes);
   if (!dev.read_at(layout.offset_bytes, image.data(), image.size(), &err)) return make_error(Errc::io_error, err);
-  std::vector<uint8_t> bytes(image.data(), image.data() + image.size());
-  return std::make_unique<WriteIntentBitmap>(layout, dec.sb, std::move(bytes));
+  img.bytes.assign(image.data(), image.data() + image.size());
+  return img;
+}
+
+// md reads the bitmap from one member. A power cut can leave a page written
+// to some members only, so the bits of every member in the array are
+// joined: a chunk set on any of them may differ. A member whose bitmap
+// cannot be read leaves the union unknown: a pending resync then covers
+// everything.
+Status Array::load_bitmap(const std::vector<MemberCandidate>& cands, size_t fresh) {
+  const uint64_t sync_size = personality_->bitmap_sectors();
+  auto img = read_bitmap(*cands[fresh].dev, sb_, sync_size);
+  if (!img) return img.error();
+  bool complete = true;
+  const TableRef t = table();
+  for (const Member& m : t->members) {
+    if (!m.dev || m.dev == cands[fresh].dev) continue;
+    auto other = read_bitmap(*m.dev, sb_, sync_size);
+    if (!other || other->layout.chunk_bytes != img->layout.chunk_bytes ||
+        other->bytes.size() != img->bytes.size()) {
+      complete = false;
+      events_.record(
+          {0, 0, "bitmap", m.name, "not read",
+           (other ? std::string("another chunk size") : other.error().message) + "; a resync covers all"});
+      continue;
+    }
+    for (size_t b = ondisk::kBitmapSuperBytes; b < img->bytes.size(); ++b) img->bytes[b] |= other->bytes[b];
+  }
+  bitmap_ = std::make_unique<WriteIntentBitmap>(img->layout, img->sb, std::move(img->bytes));
+  register_bitmap_tunables();
+  // After an unclean stop only the chunks whose bits are set differ.
+  if (resync_pending() && complete) resync_bits_ = bitmap_->snapshot_bits();
+  return {};
 }
 
 void Array::start_bitmap_thread() {
@@ -72,7 +105,13 @@ void Array::register_bitmap_tunables() {
                             "write-intent bitmap: a chunk's bit is cleared once it had no writes this long"},
                 [this](int) { return std::to_string(bitmap_->daemon_sleep_s.load()); },
                 [this](int, const telemetry::TunableValue& v) {
-                  bitmap_->daemon_sleep_s = uint32_t(v.number);
+                  {
+                    // Under the daemon's lock: it is waiting, or has not yet
+                    // computed its next wake, so the new value counts at once.
+                    std::lock_guard lock(daemon_mutex_);
+                    bitmap_->daemon_sleep_s = uint32_t(v.number);
+                  }
+                  daemon_cv_.notify_all();
                   return Status{};
                 });
   tunables_.add(TunableSpec{"bitmap_io_opt", TunableType::boolean, 0, 1, {}, "",
@@ -86,9 +125,12 @@ void Array::register_bitmap_tunables() {
                 });
 }
 
-bool Array::degraded_or_recovering() const {
+// md keeps the bits a missing or recovering member needs, and those of
+// chunks a resync still has to cover (NEEDED until md_bitmap_end_sync):
+// cleared, a crash would leave the resync nothing to do there.
+bool Array::may_clear_bits() const {
   const TableRef t = table();
-  return t->count(MemberState::in_sync) < raid_disks();
+  return t->count(MemberState::in_sync) == raid_disks() && !resync_pending();
 }
 
 // ---- the write gate's stage ----
@@ -167,6 +209,9 @@ void Array::write_bitmap_page(uint64_t p) {
     io.length = uint32_t(size);
     io.buffer = w.buf.data();
     io.emulated = mem.model.get();
+    // On the media when it completes (md writes bitmap pages PREFLUSH|FUA):
+    // the data writes it guards go only after that.
+    io.dsync = true;
     io.done = &Array::bitmap_page_done;
     ++w.outstanding;
     bitmap_->count_write(uint32_t(size));
@@ -206,25 +251,52 @@ uint64_t Array::bitmap_half_sleep_ns() const {
   return uint64_t(bitmap_->daemon_sleep_s.load()) * 500'000'000ull;
 }
 
+// On the bitmap context: clears the bits of chunks idle since before
+// `idle_before_ns` and returns the pages to write. A page saying a chunk is
+// clean may land only once the chunk's data is on every member's media
+// (else a power cut leaves copies that differ and a bitmap that hides
+// them): every member is flushed first, and only chunks whose last write
+// completed before that flush started are cleared. md's events_cleared
+// records when (the bitmap superblock, page 0, is written with them).
+std::vector<uint64_t> Array::clear_clean_chunks(uint64_t idle_before_ns) {
+  if (!may_clear_bits() || !bitmap_->any_idle(idle_before_ns)) return {};
+  const uint64_t flush_start = bitmap_ctx_->backend().now_ns();
+  if (Status s = flush(); !s) {
+    events_.record({0, 0, "bitmap", "", "bits kept", "flushing the members failed: " + s.error().message});
+    return {};
+  }
+  auto changed = bitmap_->clear_idle(std::min(idle_before_ns, flush_start));
+  if (changed.empty()) return changed;
+  uint64_t events;
+  {
+    std::lock_guard lock(meta_mutex_);
+    events = sb_.events;
+  }
+  if (bitmap_->set_events_cleared(events) && changed.front() != 0) changed.insert(changed.begin(), 0);
+  return changed;
+}
+
 void Array::bitmap_daemon_pass() {
-  if (bitmap_stopping_.load() || degraded_or_recovering()) return;
+  if (bitmap_stopping_.load()) return;
   const uint64_t now = bitmap_ctx_->backend().now_ns();
   const uint64_t sleep_ns = 2 * bitmap_half_sleep_ns();
-  const auto changed = bitmap_->clear_idle(now > sleep_ns ? now - sleep_ns : 0);
-  if (!changed.empty()) {
-    std::lock_guard lock(meta_mutex_);
-    bitmap_->set_events_cleared(sb_.events);
-  }
-  for (uint64_t p : changed) write_bitmap_page(p);
+  for (uint64_t p : clear_clean_chunks(now > sleep_ns ? now - sleep_ns : 0)) write_bitmap_page(p);
 }
 
 void Array::arm_bitmap_daemon() {
   if (bitmap_thread_) {
     daemon_thread_ = std::thread([this] {
       std::unique_lock lock(daemon_mutex_);
-      while (!daemon_cv_.wait_for(lock, std::chrono::nanoseconds(bitmap_half_sleep_ns()),
-                                  [this] { return bitmap_stopping_.load(); }))
-        bitmap_thread_->post([this] { bitmap_daemon_pass(); });
+      auto next = std::chrono::steady_clock::now() + std::chrono::nanoseconds(bitmap_half_sleep_ns());
+      while (!bitmap_stopping_.load()) {
+        if (daemon_cv_.wait_until(lock, next) == std::cv_status::timeout) {
+          bitmap_thread_->post([this] { bitmap_daemon_pass(); });
+          next = std::chrono::steady_clock::now() + std::chrono::nanoseconds(bitmap_half_sleep_ns());
+        } else {  // woken: stopping, or daemon_sleep changed (a shorter one counts from now)
+          next = std::min(
+              next, std::chrono::steady_clock::now() + std::chrono::nanoseconds(bitmap_half_sleep_ns()));
+        }
+      }
     });
     return;
   }
@@ -251,9 +323,7 @@ Status Array::flush_bitmap_for_close() {
   uint64_t waiting = 0;
   bool posted = false;
   bitmap_thread_->post([&] {
-    std::vector<uint64_t> changed;
-    if (!degraded_or_recovering()) changed = bitmap_->clear_idle(~uint64_t{0});
-    for (uint64_t p : changed) {
+    for (uint64_t p : clear_clean_chunks(~uint64_t{0})) {
       {
         std::lock_guard lock(m);
         ++waiting;

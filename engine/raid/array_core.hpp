@@ -43,10 +43,12 @@ class ArrayCore {
   // recovery_cp during a resync; ~0 when the array is in sync): reads there
   // follow md's rule and use the first in-sync copy.
   virtual uint64_t resync_point() const = 0;
-  // Whether a read of [array_sector, +sectors) must use the first in-sync
-  // copy (md's rule for a region not resynced yet: beyond the resync point
-  // and, with a write-intent bitmap, in a chunk the resync still covers).
-  virtual bool read_first_copy(uint64_t array_sector, uint64_t sectors) const = 0;
+  // Whether [array_sector, +sectors) may not be in sync yet: beyond the
+  // resync point and, with a write-intent bitmap, in a chunk the resync
+  // still covers. md's rules for such a region: a read uses the first
+  // in-sync copy (so readers agree), and a RAID5 write there reconstructs
+  // parity from all the data (rcw), never read-modify-writes it.
+  virtual bool unsynced(uint64_t array_sector, uint64_t sectors) const = 0;
 
   // ---- maintenance: a task's thread ----
   // Synchronous transfer of whole sectors of a member's data area.

@@ -138,6 +138,9 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
 
   auto arr = std::unique_ptr<Array>(new Array());
   if (Status s = arr->init(levels, shape); !s) return s.error();
+  arr->observer_ = o.observer;
+  for (auto& d : devs)
+    if (d) arr->observe(*d);
 
   // ---- the write-intent bitmap: mdadm's rule (internal above 100 GiB), 8
   // sectors after the superblock, bits that must fit before the data ----
@@ -185,6 +188,7 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
       undo_created();
       return make_error(Errc::busy, err);
     }
+    arr->observe(*dev);
     devs[i] = std::move(dev);
   }
 

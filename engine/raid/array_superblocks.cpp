@@ -78,8 +78,22 @@ void Array::sync_superblocks() {
   // The writes happen outside the lock: a completion failing a member must
   // never wait behind an fdatasync.
   std::vector<std::pair<int, std::string>> failed;
+  const auto has_failed = [&](int slot) {
+    return std::any_of(failed.begin(), failed.end(), [&](auto& f) { return f.first == slot; });
+  };
   bool any_ok = false;
+  // md writes superblocks PREFLUSH|FUA. An update that is not the active
+  // mark (a clean mark, a resync or rebuild checkpoint, a member's failure)
+  // may say that data is in place: every member's data goes to its media
+  // first, then any superblock. Otherwise a power cut could leave one
+  // member's clean mark on disk before another's data, and the array would
+  // come back clean with copies that differ.
+  if (!marks_active)
+    for (auto& j : jobs)
+      if (std::string err; !j.dev->flush(&err))
+        failed.emplace_back(j.slot, "flush before the superblock failed: " + err);
   for (auto& j : jobs) {
+    if (has_failed(j.slot)) continue;
     const auto block = ondisk::encode(j.sb);
     io::AlignedBuffer buf(4096);
     std::memcpy(buf.data(), block.data(), block.size());
@@ -93,8 +107,7 @@ void Array::sync_superblocks() {
   last_sync_error_.clear();
   for (auto& [slot, why] : failed) last_sync_error_ += (last_sync_error_.empty() ? "" : "; ") + (*table())[slot].name + ": " + why;
   for (auto& j : jobs)
-    if (std::none_of(failed.begin(), failed.end(), [&](auto& f) { return f.first == j.slot; }))
-      member_sb_[size_t(j.slot)] = j.sb;
+    if (!has_failed(j.slot)) member_sb_[size_t(j.slot)] = j.sb;
   // A member we cannot write metadata to is failed, as md does; that is a
   // further change to record.
   for (auto& [slot, why] : failed) fail_locked(slot, why);

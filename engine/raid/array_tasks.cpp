@@ -90,8 +90,12 @@ io::TaskHandle Array::resync_task() const {
   return nullptr;
 }
 
-void Array::start_resync() {
-  start_task("resync", "", [this](io::TaskState& task) { return run_resync(task); });
+io::TaskHandle Array::start_resync() {
+  if (!resync_pending() || read_only_ || simulated_) return nullptr;
+  // A degraded RAID5's parity cannot be made to agree: the point stays.
+  if (!personality_->can_resync(*table())) return nullptr;
+  if (auto running = resync_task()) return running;
+  return start_task("resync", "", [this](io::TaskState& task) { return run_resync(task); });
 }
 
 // ---- maintenance member I/O ----
@@ -122,16 +126,6 @@ Status Array::maintenance_transfer(const MemberTable& t, int slot, bool write, u
   if (epoch && metadata_) metadata_->wait(*epoch);
   return make_error(Errc::io_error, err);
 }
-
-namespace {
-Status flush_members(const MemberTable& t) {
-  for (const auto& m : t.members) {
-    std::string err;
-    if (m.dev && m.writable() && !m.dev->flush(&err)) return make_error(Errc::io_error, err);
-  }
-  return {};
-}
-}  // namespace
 
 // ---- resync ----
 
@@ -166,11 +160,19 @@ Status Array::run_resync(io::TaskState& task) {
       task.set_done(done * kSectorBytes);
       if (task.cancel_requested())
         return make_error(Errc::cancelled, "resync stopped at " + percent(done, todo) + "; it resumes there");
+      // A member lost meanwhile: md's resync point survives it, and the
+      // rest is resynced once every member is back (never marked done).
+      const TableRef t = table();
+      if (!personality_->can_resync(*t))
+        return make_error(Errc::refused, "resync stopped at " + percent(done, todo) +
+                                             ": the array is degraded (" + short_members(*t) +
+                                             "), so its parity cannot be made to agree; the rest is resynced "
+                                             "once every member is back");
       PieceRange r = personality_->check_range(sector);
       r.array_hi = std::min(r.array_hi, hi);
       {
         ResyncBarrier::Piece piece(barrier_, r.array_lo, r.array_hi);
-        auto res = personality_->check_piece(*table(), r, /*repair=*/true);
+        auto res = personality_->check_piece(*t, r, /*repair=*/true);
         if (!res) return res.take_error();
       }
       done += r.array_hi - sector;
@@ -179,7 +181,7 @@ Status Array::run_resync(io::TaskState& task) {
       if (piece_hook_) piece_hook_("resync", done * kSectorBytes);
     }
   }
-  if (Status s = flush_members(*table()); !s) return s;
+  if (Status s = flush(); !s) return s;
   recovery_cp_.store(ondisk::kMaxSector, std::memory_order_release);
   task.set_done(todo * kSectorBytes);
   request_sync();  // a clean array records it now; an active one at close
@@ -283,9 +285,10 @@ Status Array::run_check(io::TaskState& task, bool repair) {
   }
   task.set_done(total * kSectorBytes);
   if (!repair) return {};
-  if (Status s = flush_members(*table()); !s) return s;
-  if (resync_pending()) {
-    // A full repair is md's resync: the array is consistent again.
+  if (Status s = flush(); !s) return s;
+  if (resync_pending() && personality_->can_resync(*table())) {
+    // A full repair is md's resync: the array is consistent again (not
+    // when a member was short: then it compared nothing there).
     recovery_cp_.store(ondisk::kMaxSector, std::memory_order_release);
     return sync_now();
   }
@@ -354,6 +357,7 @@ Result<io::TaskHandle> Array::start_add(const std::string& path, const AddOption
     }
     std::string err;
     auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+    if (dev) observe(*dev);
     const uint64_t need = (shape_.data_offset + shape_.dev_sectors) * kSectorBytes;
     if (dev && dev->size_bytes() < need)
       err = path + ": too small (" + std::to_string(dev->size_bytes()) + " bytes; the array needs " +

@@ -139,16 +139,20 @@ bool WriteIntentBitmap::page_written(uint64_t p) {
   return again;
 }
 
+std::pair<uint64_t, uint64_t> WriteIntentBitmap::page_chunks(uint64_t p) const {
+  const uint64_t first = p == 0 ? 0 : (p * kBitmapPageBytes - kBitmapSuperBytes) * 8;
+  return {first, std::min<uint64_t>(((p + 1) * kBitmapPageBytes - kBitmapSuperBytes) * 8, chunks_)};
+}
+
 std::vector<uint64_t> WriteIntentBitmap::clear_idle(uint64_t idle_before_ns) {
   std::vector<uint64_t> changed;
   for (uint64_t p = 0; p < pages_.size(); ++p) {
     Page& pg = *pages_[p];
     std::lock_guard lock(pg.m);
-    const uint64_t first = p == 0 ? 0 : (p * kBitmapPageBytes - kBitmapSuperBytes) * 8;
-    const uint64_t last = std::min<uint64_t>(((p + 1) * kBitmapPageBytes - kBitmapSuperBytes) * 8, chunks_);
+    const auto [first, last] = page_chunks(p);
     bool any = false;
     for (uint64_t c = first; c < last; ++c)
-      if (get_bit(c) && counters_[c] == 0 && idle_since_[c] <= idle_before_ns) {
+      if (idle(c, idle_before_ns)) {
         put_bit(c, false);
         any = true;
       }
@@ -158,6 +162,16 @@ std::vector<uint64_t> WriteIntentBitmap::clear_idle(uint64_t idle_before_ns) {
     }
   }
   return changed;
+}
+
+bool WriteIntentBitmap::any_idle(uint64_t idle_before_ns) const {
+  for (uint64_t p = 0; p < pages_.size(); ++p) {
+    std::lock_guard lock(pages_[p]->m);
+    const auto [first, last] = page_chunks(p);
+    for (uint64_t c = first; c < last; ++c)
+      if (idle(c, idle_before_ns)) return true;
+  }
+  return false;
 }
 
 std::vector<uint8_t> WriteIntentBitmap::snapshot_bits() const {
@@ -188,9 +202,16 @@ ondisk::BitmapSuper WriteIntentBitmap::super() const {
   return sb;
 }
 
-void WriteIntentBitmap::set_events_cleared(uint64_t e) {
-  std::lock_guard lock(meta_);
-  sb_.events_cleared = e;
+bool WriteIntentBitmap::set_events_cleared(uint64_t e) {
+  {
+    std::lock_guard lock(meta_);
+    if (sb_.events_cleared == e) return false;
+    sb_.events_cleared = e;
+  }
+  Page& pg = *pages_[0];
+  std::lock_guard lock(pg.m);
+  ++pg.content;
+  return true;
 }
 
 }  // namespace rs::raid

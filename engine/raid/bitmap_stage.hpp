@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "io/member_device.hpp"
@@ -75,6 +76,8 @@ class WriteIntentBitmap {
   // the pages that changed (to be written). The caller does not call it
   // while the array is degraded (md keeps the bits a missing member needs).
   std::vector<uint64_t> clear_idle(uint64_t idle_before_ns);
+  // Whether clear_idle(idle_before_ns) would clear anything now.
+  bool any_idle(uint64_t idle_before_ns) const;
 
   // ---- resync after an unclean stop ----
   // The bits as they are now: what a resync must cover.
@@ -86,7 +89,10 @@ class WriteIntentBitmap {
   void count_write(uint32_t bytes);
   std::map<uint32_t, uint64_t> write_sizes() const;  // bytes -> page writes so far
   ondisk::BitmapSuper super() const;
-  void set_events_cleared(uint64_t e);
+  // md's events_cleared: the array's events when bits were last cleared.
+  // True when it changed: page 0 (the bitmap superblock) then has new
+  // content to write.
+  bool set_events_cleared(uint64_t e);
 
  private:
   struct Waiter {
@@ -104,6 +110,12 @@ class WriteIntentBitmap {
   uint64_t page_index(uint64_t chunk) const { return (ondisk::kBitmapSuperBytes + chunk / 8) / 4096; }
   bool get_bit(uint64_t chunk) const { return image_[ondisk::kBitmapSuperBytes + chunk / 8] & (1u << (chunk % 8)); }
   void put_bit(uint64_t chunk, bool v);
+  // Chunks [first, last) whose bits live in page p.
+  std::pair<uint64_t, uint64_t> page_chunks(uint64_t p) const;
+  // A set bit with no write in flight since before `before_ns` (page lock held).
+  bool idle(uint64_t chunk, uint64_t before_ns) const {
+    return get_bit(chunk) && counters_[chunk] == 0 && idle_since_[chunk] <= before_ns;
+  }
 
   BitmapLayout layout_;
   uint64_t chunks_ = 0;

@@ -62,6 +62,15 @@ class Personality {
   // members count up to their recovery_offset): an array that cannot must
   // not run, and a member whose failure would make it false is not failed.
   virtual bool can_run(const MemberTable& table, const std::vector<uint64_t>& recovery_offsets) const = 0;
+  // Whether md's resync can make the redundancy agree with these members.
+  // Mirrors compare whatever copies are there (a copy alone is the data).
+  // RAID5 rebuilds a missing member's data from parity, so with a member
+  // short it cannot: its unsynced stripes stay unsynced, and such an array
+  // is "dirty degraded" (md refuses to start it unless forced).
+  virtual bool can_resync(const MemberTable& table) const {
+    (void)table;
+    return true;
+  }
 
   // The smallest span the level addresses on its own (md's 512-byte
   // sector; a stripe cache's page), and why, for messages.

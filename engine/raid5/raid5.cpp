@@ -35,6 +35,14 @@ bool Raid5Personality::can_run(const raid::MemberTable& table, const std::vector
   return short_of_sync <= 1;
 }
 
+// Parity can be made to agree only with every member in sync (md's
+// raid5_sync_request gives up on a degraded array).
+bool Raid5Personality::can_resync(const raid::MemberTable& table) const {
+  for (int i = 0; i < geo_.raid_disks; ++i)
+    if (!table[i].present() || table[i].state != MemberState::in_sync) return false;
+  return true;
+}
+
 // ---- the write-intent bitmap: md's raid5 counts per-member stripe sectors ----
 
 uint64_t Raid5Personality::bitmap_sectors() const {

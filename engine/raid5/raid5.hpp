@@ -48,6 +48,7 @@ class Raid5Personality final : public raid::Personality {
   uint32_t io_unit_bytes() const override { return kPageBytes; }
   std::string io_unit_reason() const override { return "RAID5 moves data one 4 KiB stripe-cache page at a time"; }
   bool can_run(const raid::MemberTable& table, const std::vector<uint64_t>& recovery_offsets) const override;
+  bool can_resync(const raid::MemberTable& table) const override;
 
   void prepare(raid::ArrayIo& io, uint32_t max_length) const override;
   void submit(raid::ArrayIo& io) override;
@@ -81,6 +82,12 @@ class Raid5Personality final : public raid::Personality {
   struct Piece;
   struct Batch;
   uint64_t row_sectors() const { return uint64_t(geo_.chunk_sectors) * uint64_t(geo_.data_disks()); }
+  // Whether the stripe of page column `column` may not be in sync yet (past
+  // the resync point): its writes reconstruct parity (md forces rcw there).
+  bool column_unsynced(uint64_t column) const {
+    const uint64_t stripe = column * kPageSectors / geo_.chunk_sectors;
+    return core_.unsynced(stripe * row_sectors(), row_sectors());
+  }
   bool readable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot,
                 uint64_t dev_sector, uint64_t n) const;
   bool writable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot) const;

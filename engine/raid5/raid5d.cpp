@@ -119,7 +119,8 @@ void Raid5Personality::attach(ArrayIo& io) {
 bool Raid5Personality::needs_prereads(const StripeHead& h) const {
   const int pd = layout::raid5_parity_disk(geo_, h.column * kPageSectors / geo_.chunk_sectors);
   for (size_t i = 0; i < h.towrite.size(); ++i) towrite_scratch_[i] = h.towrite[i] != nullptr;
-  return choose_write(pd, towrite_scratch_, all_readable_, h.uptodate).prereads > 0;
+  return choose_write(pd, towrite_scratch_, all_readable_, h.uptodate, column_unsynced(h.column)).prereads >
+         0;
 }
 
 // md: release_stripe puts a head with work on handle_list; handle_stripe

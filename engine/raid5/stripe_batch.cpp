@@ -67,7 +67,7 @@ void Raid5Personality::batch_plan(Batch& b) {
       }
     }
     if (any_write && !b.error[hi]) {
-      const WriteChoice c = choose_write(b.pd[hi], written, can_read, h.uptodate);
+      const WriteChoice c = choose_write(b.pd[hi], written, can_read, h.uptodate, column_unsynced(h.column));
       if (!c.possible) {
         b.error[hi] = 1;
         continue;

@@ -15,7 +15,7 @@ const char* write_method_name(WriteMethod m) {
 }
 
 WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<const uint8_t> readable,
-                         std::span<const uint8_t> cached) {
+                         std::span<const uint8_t> cached, bool unsynced) {
   const int disks = int(written.size());
   const int unreadable = 2 * disks;  // md's penalty for a block it cannot read
   int rmw = 0, rcw = 0;
@@ -27,8 +27,10 @@ WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<con
   }
   WriteChoice c;
   // As md's handle_stripe_dirtying + schedule_reconstruction: nothing to
-  // read for rcw means rcw; otherwise rmw when strictly cheaper.
-  if (rcw > 0 && rmw < rcw) {
+  // read for rcw means rcw; a stripe not in sync is rcw while rcw can read
+  // what it needs; otherwise rmw when strictly cheaper.
+  const bool force_rcw = unsynced && rcw < unreadable;
+  if (rcw > 0 && rmw < rcw && !force_rcw) {
     c.method = WriteMethod::rmw;
     c.prereads = rmw;
   } else {

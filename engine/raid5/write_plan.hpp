@@ -29,7 +29,10 @@ struct WriteChoice {
 // `readable[i]` whether member i can be read; `pd` is the parity member.
 // `cached[i]` (empty: none) says the stripe cache already holds member i's
 // current block: md counts such a block (R5_UPTODATE) as no read at all.
+// `unsynced`: the stripe is past the resync point, so its parity may not
+// match its data: md forces rcw there (when every block it reads can be
+// read), which makes the stripe agree; rmw would keep the bad parity.
 WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<const uint8_t> readable,
-                         std::span<const uint8_t> cached = {});
+                         std::span<const uint8_t> cached = {}, bool unsynced = false);
 
 }  // namespace rs::raid5

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -25,6 +26,7 @@
 #include "layout/layout_names.hpp"
 #include "levels/levels.hpp"
 #include "mirror/copy_map.hpp"
+#include "ondisk/superblock.hpp"
 #include "raid/array.hpp"
 #include "raid/array_port.hpp"
 #include "raid/sync_io.hpp"
@@ -33,6 +35,8 @@ namespace rs::raid::test {
 
 inline constexpr uint64_t kMemberBytes = 8ull << 20;  // 1 MiB metadata + 7 MiB data: small, still many chunks
 inline constexpr uint32_t kChunkBytes = 64 * 1024;    // small chunks so I/Os cross chunk boundaries
+inline constexpr uint32_t kBitmapChunk = 64 * 1024;   // write-intent bitmap chunks of the bitmap tests
+inline constexpr uint64_t kBitmapAt = 8192;  // where create puts the bitmap: superblock at 4 KiB + 8 sectors
 
 // A fresh directory under /tmp, removed with everything in it.
 struct TempDir : rs::test::TempDir {
@@ -131,6 +135,25 @@ inline std::unique_ptr<Array> create_array(const Config& c, const std::vector<st
   return std::move(*arr);
 }
 
+// An array of new image files with a write-intent bitmap (raid5: `layout`
+// is mdadm's name, "" for left-symmetric).
+inline std::unique_ptr<Array> create_with_bitmap(const Config& c, const std::vector<std::string>& paths,
+                                                 uint64_t member_bytes = 16ull << 20, uint32_t chunk = kBitmapChunk) {
+  CreateOptions o;
+  o.level = c.level;
+  o.raid_disks = c.disks;
+  if (levels::builtin().find(c.level)->chunked) o.chunk_bytes = kChunkBytes;
+  o.create_files_bytes = member_bytes;
+  o.bitmap = BitmapMode::internal;
+  o.bitmap_chunk_bytes = chunk;
+  if (c.level == 10) o.layout = *layout::parse_raid10_layout(c.layout, c.disks);
+  if (c.level == 5 && *c.layout) o.layout = uint32_t(*layout::parse_raid5_layout(c.layout));
+  auto arr = Array::create(levels::builtin(), o, paths);
+  INFO((arr ? std::string() : arr.error().message));
+  REQUIRE(arr.ok());
+  return std::move(*arr);
+}
+
 inline std::unique_ptr<Array> assemble(const std::vector<std::string>& paths, AssembleOptions opt = {}) {
   auto arr = Array::assemble(levels::builtin(), paths, opt);
   INFO((arr ? std::string() : arr.error().message));
@@ -191,6 +214,18 @@ inline void write_file_at(const std::string& path, uint64_t offset, const void* 
   ::fsync(fd);
   ::close(fd);
   REQUIRE(n == ssize_t(len));
+}
+
+// Rewrites an image file's md superblock with `edit` applied (checksum
+// recomputed by the encoder): a state a crash would leave, made on purpose.
+inline void edit_superblock(const std::string& path, const std::function<void(ondisk::Superblock&)>& edit) {
+  auto block = read_file_at(path, ondisk::kSbOffsetBytes, 4096);
+  auto res = ondisk::decode(block, std::filesystem::file_size(path));
+  INFO(res.error);
+  REQUIRE(res.ok);
+  edit(res.sb);
+  const auto out = ondisk::encode(res.sb);
+  write_file_at(path, ondisk::kSbOffsetBytes, out.data(), out.size());
 }
 
 // Number of chunk segments an I/O is split into (RAID1: one).

@@ -376,3 +376,27 @@ TEST_CASE("a cancelled resync resumes where it stopped", "[raid][resync]") {
   INFO("the resync finished before the cancel arrived in 5 tries");
   CHECK(cancelled);
 }
+
+TEST_CASE("a mirror with a member missing and its resync unfinished starts and resyncs as md's does",
+          "[raid][check][resync]") {
+  // md refuses only RAID5/6 dirty and degraded: a mirror's copy alone is the
+  // data (no parity to rebuild a missing member from), so raid1/raid10 start
+  // and resync the copies that are there.
+  const Config cfg = GENERATE(Config{"raid1 x3", 1, 3, ""}, Config{"raid10 n2 x4", 10, 4, "n2"});
+  INFO(cfg.name);
+  TempDir dir;
+  auto paths = member_paths(dir, cfg.disks);
+  std::mt19937_64 rng(34);
+  const auto model = fill_region(*create_array(cfg, paths), rng, kFillIoBytes);
+  for (const auto& p : paths) edit_superblock(p, [](ondisk::Superblock& sb) { sb.resync_offset = 0; });
+  const std::vector<std::string> some(paths.begin() + 1, paths.end());  // role 0 missing
+  AssembleOptions o;
+  o.run = true;
+  auto arr = assemble(some, o);
+  REQUIRE(arr->degraded());
+  REQUIRE(arr->resync_task());
+  require_ok(arr->resync_task()->wait());
+  CHECK_FALSE(arr->resync_pending());
+  CHECK(check_ok(*arr, false) == 0);
+  CHECK(first_diff(read_array(*arr, 0, kRegionBytes), model) == -1);
+}

@@ -1,6 +1,5 @@
 // fail_member's last-copy guard, and add_member's rebuild (fresh file,
 // re-added former member, interrupted and resumed rebuild).
-#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -459,6 +458,7 @@ TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][m
     const uint64_t expect = crashed ? checkpointed : stopped_at;
     AssembleOptions o;
     o.resume_member = files[2];
+    o.resync = false;  // started below, once the hook is set (a task reads it)
     auto arr = assemble({files[0]}, o);
     REQUIRE(arr->slot_of(files[2]) == 1);
     CHECK(state(*arr, 1) == MemberState::recovering);
@@ -467,6 +467,7 @@ TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][m
     arr->set_piece_hook([&](const std::string& kind, uint64_t done) {
       if (kind == "rebuild" && !first) first = done;  // (a crash also left a resync to do)
     });
+    arr->start_resync();
     require_ok(add_member(*arr, files[2]));
     CHECK(first > expect);
     CHECK(first <= expect + (1 << 20));
