@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "discovery/identity.hpp"
+#include "io/fault_backend.hpp"
 #include "io/recording_backend.hpp"
 #include "io/uring_backend.hpp"
 #include "raid/array_port.hpp"
@@ -210,6 +211,7 @@ std::unique_ptr<io::Backend> Array::make_backend(unsigned depth, std::string* no
   // Each array I/O may fan out to every copy of a few chunks.
   auto backend = io::make_real_backend(devs, depth * unsigned(std::max(2, raid_disks())) * 2, note);
   if (observer_) backend = std::make_unique<io::RecordingBackend>(std::move(backend), devs);
+  if (faults_) backend = std::make_unique<io::FaultBackend>(std::move(backend), devs);
   return backend;
 }
 

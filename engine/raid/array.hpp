@@ -22,6 +22,7 @@
 
 #include "base/result.hpp"
 #include "io/backend.hpp"
+#include "io/fault_backend.hpp"
 #include "io/task.hpp"
 #include "io/write_observer.hpp"
 #include "ondisk/superblock.hpp"
@@ -72,6 +73,9 @@ struct AssembleOptions {
   // Told about every write and flush the array makes to its members
   // (io/write_observer.hpp): the power-cut model and ordering tests.
   std::shared_ptr<io::WriteObserver> observer;
+  // Faults injected into the members' I/O (io/fault_backend.hpp): tests of
+  // read-error correction and member failure.
+  std::shared_ptr<io::FaultPlan> faults;
 };
 
 enum class BitmapMode { automatic, internal, none };  // automatic: internal above 100 GiB, as mdadm
@@ -89,6 +93,7 @@ struct CreateOptions {
   BitmapMode bitmap = BitmapMode::automatic;
   uint32_t bitmap_chunk_bytes = 0;  // 0: 64 MiB, doubled until the bits fit
   std::shared_ptr<io::WriteObserver> observer;  // as AssembleOptions::observer
+  std::shared_ptr<io::FaultPlan> faults;        // as AssembleOptions::faults
 };
 
 struct AddOptions {
@@ -299,13 +304,15 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   Status run_check(io::TaskState& task, bool repair);
   void stop_tasks();
 
-  // Attaches observer_ (if any) to a member device the array opened.
+  // Attaches observer_ and faults_ (if any) to a member device the array opened.
   void observe(io::MemberDevice& dev) const {
     if (observer_) dev.set_observer(observer_);
+    if (faults_) dev.set_faults(faults_);
   }
 
   const LevelInfo* level_ = nullptr;
   std::shared_ptr<io::WriteObserver> observer_;
+  std::shared_ptr<io::FaultPlan> faults_;
   Shape shape_;
   bool simulated_ = false;
   bool read_only_ = false;

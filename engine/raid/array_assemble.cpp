@@ -99,6 +99,7 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
   auto arr = std::unique_ptr<Array>(new Array());
   arr->read_only_ = read_only;
   arr->observer_ = opt.observer;
+  arr->faults_ = opt.faults;
   for (auto& c : cands) arr->observe(*c.dev);
   if (Status s = arr->init(levels, shape); !s) return s.error();
   arr->sb_ = fsb;
