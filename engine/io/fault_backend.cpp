@@ -38,18 +38,8 @@ uint64_t FaultPlan::failed(const std::string& device, bool write) const {
   return it == m.end() ? 0 : it->second;
 }
 
-FaultBackend::FaultBackend(std::unique_ptr<Backend> inner, std::span<MemberDevice* const> members)
-    : inner_(std::move(inner)), members_(members.begin(), members.end()) {
-  set_members_version(inner_->members_version());
-}
-
-void FaultBackend::replace_member(int index, MemberDevice* dev) {
-  if (index >= 0 && size_t(index) < members_.size()) members_[size_t(index)] = dev;
-  inner_->replace_member(index, dev);
-}
-
 void FaultBackend::queue(MemberIo& io) {
-  MemberDevice* dev = member_device(members_, io.member);
+  MemberDevice* dev = device(io.member);
   FaultPlan* plan = dev ? dev->faults() : nullptr;
   const int error = plan ? plan->take(dev->path(), io.write, io.offset, io.length) : 0;
   if (error == 0) {

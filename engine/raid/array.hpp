@@ -32,6 +32,7 @@
 #include "raid/level_info.hpp"
 #include "raid/metadata.hpp"
 #include "raid/personality.hpp"
+#include "raid/read_errors.hpp"
 #include "telemetry/event_log.hpp"
 #include "telemetry/live_histogram.hpp"
 #include "telemetry/sampler.hpp"
@@ -213,6 +214,10 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   void set_piece_hook(std::function<void(const std::string& kind, uint64_t done_bytes)> hook) {
     piece_hook_ = std::move(hook);
   }
+  // Returns once every unreadable block the I/O path met so far has been
+  // rewritten (or found impossible to rewrite); close() does it too.
+  void settle_read_fixes();
+  int max_read_errors() const { return max_read_errors_.load(std::memory_order_relaxed); }
   // md's flush of the array (a REQ_PREFLUSH on the md device): every write
   // that completed before the call is on every member's media when it
   // returns. Any thread; the array's writes may go on meanwhile.
@@ -227,6 +232,9 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   void issue(ArrayIo& io, MemberChild& child, int slot) override;
   bool child_finished(MemberChild& child, int result) override;
   bool member_failed(ArrayIo& io, int slot, bool write, int result, uint64_t dev_sector) override;
+  bool read_failed(ArrayIo& io, int slot, uint64_t dev_sector, uint64_t sectors, int result) override;
+  Result<bool> correct_block(const MemberTable& table, int slot, uint64_t dev_sector, void* member_buf,
+                             const void* good, uint64_t bytes, const std::string& from) override;
   void complete(ArrayIo& io, int result) override;
   Status read_member(const MemberTable& table, int slot, uint64_t dev_sector, void* buf, uint64_t bytes) override;
   Status write_member(const MemberTable& table, int slot, uint64_t dev_sector, const void* buf,
@@ -266,6 +274,16 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // Fails `slot` in a new table unless it would leave data without a copy;
   // schedules the superblock update; returns its epoch (0: not failed).
   std::optional<uint64_t> fail_locked(int slot, const std::string& reason);
+  // fail_locked(), and when the member cannot be failed (it holds the last
+  // copy of some data) an "error" event naming it (at most one a second).
+  std::optional<uint64_t> fail_or_keep_locked(int slot, const std::string& reason);
+  // ---- read errors (read_errors.cpp) ----
+  void register_read_error_tunable();
+  // Counts a read error of `slot` (meta_mutex_ held); past max_read_errors
+  // fails it: returns the failure's superblock epoch, else nothing.
+  std::optional<uint64_t> count_read_error_locked(int slot, uint64_t dev_sector, const std::string& why);
+  void run_read_fix(const ReadFix& fix);
+  void fail_during_correction(int slot, const std::string& reason);
   // Starts a superblock update (no-op without superblocks); returns its epoch.
   uint64_t request_sync();
   Status sync_now();  // request and wait
@@ -376,6 +394,10 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   std::condition_variable daemon_cv_;
   std::atomic<bool> bitmap_stopping_{false};
   std::vector<uint8_t> resync_bits_;  // chunks a bitmap-driven resync covers; fixed while it runs
+
+  std::atomic<int> max_read_errors_{kDefaultMaxReadErrors};
+  // The I/O path's rewrites of unreadable blocks; last, so it stops first.
+  std::unique_ptr<ReadFixQueue> read_fixes_;
 };
 
 }  // namespace rs::raid

@@ -148,6 +148,8 @@ Status Array::place_members(const std::vector<MemberCandidate>& cands, const Ass
     m.name = c.path;
     m.state = recovering ? MemberState::recovering : MemberState::in_sync;
     member_sb_[role] = c.sb;
+    // md's super_1_validate: the member's corrected_errors from its superblock.
+    runtime(role).counters.corrected_errors.store(c.sb.cnt_corrected_read);
     runtime(role).write_mostly = (c.sb.devflags & ondisk::kDevflagWriteMostly) != 0;
     if (recovering) runtime(role).recovery_offset = c.sb.recovery_offset;
   }

@@ -3,7 +3,7 @@
 // its place, the block is computed from the rest of the stripe, written
 // back and counted; a write whose pre-read fails plans again without that
 // block and still succeeds; check and repair rewrite the block and finish;
-// past max_corr_read_errors the member is failed. The bad blocks are
+// past max_read_errors the member is failed. The bad blocks are
 // injected with a FaultPlan (garbage on the media, EIO until written).
 #include <algorithm>
 #include <cstring>
@@ -163,10 +163,10 @@ TEST_CASE("raid5: check and repair rewrite an unreadable block from the stripe a
   read_all(*f.arr, f.model);
 }
 
-TEST_CASE("raid5: past max_corr_read_errors the member is failed, and the event says so",
+TEST_CASE("raid5: past max_read_errors the member is failed, and the event says so",
           "[raid5][read-errors]") {
   Fixture f(4, 45);
-  require_ok(f.arr->tunables().set("max_corr_read_errors", "1"));
+  require_ok(f.arr->tunables().set("max_read_errors", "1"));
   // Two blocks of one member, read one after the other.
   const Spot first = data_spot(*f.arr, 0);
   const int m = first.member;
@@ -190,6 +190,6 @@ TEST_CASE("raid5: past max_corr_read_errors the member is failed, and the event 
   REQUIRE(faulty.size() == 1);
   CHECK(faulty[0].name == f.path(m));
   CHECK(faulty[0].message.find("2 read errors") != std::string::npos);
-  CHECK(faulty[0].message.find("max_corr_read_errors (1)") != std::string::npos);
+  CHECK(faulty[0].message.find("max_read_errors (1)") != std::string::npos);
   read_all(*f.arr, f.model);
 }
