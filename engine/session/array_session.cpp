@@ -246,9 +246,17 @@ SessionStatus ArraySession::status() const {
   st.clients = clients();
   st.tasks = tasks();
   std::shared_lock life(life_);
-  if (!array_) return st;
-  const raid::Array& a = *array_;
+  if (!array_) {
+    SessionStatus closed = closed_as_;
+    closed.tasks = std::move(st.tasks);
+    return closed;
+  }
+  describe(*array_, st);
   st.open = is_open();
+  return st;
+}
+
+void ArraySession::describe(const raid::Array& a, SessionStatus& st) const {
   st.level = a.level().name;
   st.raid_disks = a.raid_disks();
   st.working = a.working_members();
@@ -269,7 +277,6 @@ SessionStatus ArraySession::status() const {
       mi.rebuilt_bytes = a.runtime(i).recovery_offset.load(std::memory_order_relaxed) * raid::kSectorBytes;
     st.members.push_back(std::move(mi));
   }
-  return st;
 }
 
 std::vector<std::string> ArraySession::member_paths() const {
@@ -345,7 +352,8 @@ void ArraySession::close_now() {
   join_watchers();
   {
     std::unique_lock life(life_);
-    array_.reset();  // the members are released
+    describe(*array_, closed_as_);  // what status() says from now on
+    array_.reset();                 // the members are released
   }
   SessionRegistry::instance().remove(this);
   state_.store(State::closed, std::memory_order_release);

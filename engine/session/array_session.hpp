@@ -124,6 +124,7 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   bool is_open() const { return state_.load(std::memory_order_acquire) == State::open; }
   bool read_only() const { return read_only_; }
   const std::vector<std::string>& opened_with() const { return opened_with_; }  // the paths given
+  // Once closed: the array as the close left it (open false, no clients).
   SessionStatus status() const;
   std::vector<TaskInfo> tasks() const;
   // The member paths by slot now ("" where missing): what reopening takes.
@@ -224,11 +225,14 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   Status apply_profile(raid::Array& array, int slot, std::optional<io::DeviceProfile> profile,
                        const std::string& label);
   Status flush_members(raid::Array& array);
+  // The array's part of status() (life_ held).
+  void describe(const raid::Array& a, SessionStatus& st) const;
 
   // The array and everything read through it; null once closed. Readers
   // hold life_ shared, the close holds it exclusive to release the array.
   mutable std::shared_mutex life_;
   std::unique_ptr<raid::Array> array_;
+  SessionStatus closed_as_;  // under life_: the array's status when it was released
   const std::vector<std::string> opened_with_;
   const bool read_only_;
   SessionOptions options_;

@@ -98,6 +98,12 @@ TEST_CASE("clients: close asks each client to stop and waits until it has detach
   const auto done = closing.wait_for(std::chrono::seconds(30));
   REQUIRE(done);
   require_ok(*done);
+  // The status says how the close left it.
+  const SessionStatus after = s->status();
+  CHECK(!after.open);
+  CHECK(after.level == "raid1");
+  CHECK(after.state == "clean");
+  CHECK(after.clients.empty());
   // Closed clean: assembling again needs no resync.
   auto again = raid::Array::assemble(levels::builtin(), s->opened_with());
   REQUIRE(again);
