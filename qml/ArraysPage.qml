@@ -161,12 +161,14 @@ ScrollView {
                     TextField {
                         id: layoutField
                         objectName: "layoutField"
-                        readonly property int level: arrays.levels[levelBox.currentIndex] ? arrays.levels[levelBox.currentIndex].level : 1
-                        enabled: level === 10 || level === 5
-                        placeholderText: level === 5 ? "left-symmetric" : level === 10 ? "n2" : ""
+                        readonly property var row: arrays.levels[levelBox.currentIndex]
+                        enabled: row ? row.layouts.length > 0 : false
+                        placeholderText: row ? row.defaultLayout : ""
                         implicitWidth: 130
                         ToolTip.visible: hovered
-                        ToolTip.text: qsTr("As mdadm spells it: RAID10 n2, f2, o2; RAID5 left-symmetric, right-asymmetric, …")
+                        ToolTip.text: layoutField.row && layoutField.row.layouts.length
+                                      ? qsTr("As mdadm spells it: %1").arg(layoutField.row.layouts.join(", "))
+                                      : qsTr("This level has no layouts")
                         ToolTip.delay: 600
                     }
                     Label { text: qsTr("Chunk") }
@@ -174,6 +176,7 @@ ScrollView {
                         id: chunkField
                         objectName: "chunkField"
                         text: "512K"
+                        enabled: layoutField.row ? layoutField.row.chunked : false
                         implicitWidth: 80
                         ToolTip.visible: hovered; ToolTip.text: qsTr("A power of two, 4K to 1G"); ToolTip.delay: 600
                     }
@@ -267,7 +270,8 @@ ScrollView {
                         text: qsTr("Create array")
                         highlighted: true
                         enabled: !arrays.working && page.memberPaths().length > 0
-                        onClicked: arrays.create(arrays.levels[levelBox.currentIndex].level, layoutField.text, chunkField.text,
+                        onClicked: arrays.create(arrays.levels[levelBox.currentIndex].level, layoutField.text,
+                                                 chunkField.enabled ? chunkField.text : "",
                                                  page.memberPaths(), sizeField.text, confirmField.text)
                         ToolTip.visible: hovered; ToolTip.text: qsTr("Checks every member first; nothing is written unless all pass"); ToolTip.delay: 600
                     }

@@ -12,7 +12,6 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "io/member_device.hpp"
-#include "layout/layout_names.hpp"
 #include "levels/levels.hpp"
 #include "ondisk/examine.hpp"
 #include "raid/array.hpp"
@@ -91,18 +90,18 @@ int cmd_create(const Argv& argv) {
   auto n = a.integer("raid-devices", info->min_members, info->max_members);
   if (!n) throw UsageError("missing required option --raid-devices");
   o.raid_disks = int(*n);
-  if (o.level == 5) {  // mdadm's default left-symmetric; the engine takes the word as given (0 is left-asymmetric)
-    auto l = layout::parse_raid5_layout(a.value("layout").value_or("left-symmetric"));
-    if (!l) throw UsageError(l.error().message);
-    o.layout = uint32_t(*l);
-  } else if (auto l = a.value("layout")) {
-    if (o.level != 10) throw UsageError("--layout applies to raid10 and raid5 only");
-    o.layout = check(layout::parse_raid10_layout(*l, o.raid_disks));
+  // Layout and chunk as the level's row takes them; mdadm's defaults when not given.
+  if (auto l = a.value("layout")) {
+    if (!info->has_layouts())
+      throw UsageError("--layout applies to " + levels::builtin().names_with_layouts() + " only (" + info->name +
+                       " has no layouts)");
+    o.layout = check(info->parse_layout(*l, o.raid_disks));
   }
   if (auto c = a.size("chunk")) {
-    if (o.level == 1) throw UsageError("--chunk applies to raid10 and raid5 only (raid1 has no chunks)");
-    if (*c < 4096 || (*c & (*c - 1))) throw UsageError("--chunk must be a power of two of at least 4K");
-    if (*c > (1ull << 30)) throw UsageError("--chunk must be at most 1G");
+    if (!info->chunked)
+      throw UsageError("--chunk applies to " + levels::builtin().names_chunked() + " only (" + info->name +
+                       " has no chunks)");
+    if (*c > raid::kMaxChunkBytes) throw UsageError("--chunk must be a power of two from 4K to 1G");
     o.chunk_bytes = uint32_t(*c);
   }
   if (auto b = a.value("bitmap")) {

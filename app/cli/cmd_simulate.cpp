@@ -145,6 +145,82 @@ void print_table(const workload::Scenario& sc, const std::vector<workload::Scena
       wall ? double(ios) / (double(wall) / 1e9) / 1e6 : 0.0);
 }
 
+// The scenarios --scenario names: "all", a shipped one by name, or the
+// user's own file (a path: it has a '/' or ends in .json).
+std::vector<workload::Scenario> chosen_scenarios(const std::string& name, const std::vector<std::string>& dirs) {
+  std::string err;
+  std::vector<workload::Scenario> scenarios;
+  if (name == "all") {
+    scenarios = workload::list_scenarios(dirs);
+    if (scenarios.empty()) throw UsageError("no scenarios found");
+    return scenarios;
+  }
+  const bool is_path =
+      name.find('/') != std::string::npos || (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0);
+  auto sc = is_path ? workload::load_scenario_file(name, &err) : workload::find_scenario(name, dirs, &err);
+  if (!sc) throw UsageError(err);
+  scenarios.push_back(*sc);
+  return scenarios;
+}
+
+// Every override the command line asks for, checked against every row of
+// the chosen scenarios before anything runs.
+workload::ScenarioOverrides overrides_from(Split& s, const std::vector<workload::Scenario>& scenarios) {
+  workload::ScenarioOverrides ov;
+  // Read policies are checked here; other policy tunables by the array's
+  // registry when the row runs.
+  bool read_policies = true;
+  for (auto& sc : scenarios) read_policies = read_policies && sc.policy_tunable == workload::kDefaultPolicyTunable;
+  if (auto p = one(s, "policy-before")) {
+    if (read_policies) policy_or_usage(*p);
+    ov.policy_before = *p;
+  }
+  if (auto p = one(s, "policy-after")) {
+    if (read_policies) policy_or_usage(*p);
+    ov.policy_after = *p;
+  }
+  if (auto m = one(s, "members")) {
+    const auto specs = split(*m, ',');
+    for (size_t i = 0; i < specs.size(); ++i) ov.profiles.push_back({int(i), profile_or_usage(specs[i])});
+    for (auto& sc : scenarios)
+      for (auto& row : sc.rows)
+        if (row.members.size() != specs.size())
+          throw UsageError("--members lists " + std::to_string(specs.size()) + " profiles but row '" + row.label +
+                           "' has " + std::to_string(row.members.size()) + " members");
+  }
+  if (s.ours.count("profile"))
+    for (auto& spec : s.ours["profile"]) ov.profiles.push_back(profile_spec(spec));
+  for (auto& [index, prof] : ov.profiles)
+    for (auto& sc : scenarios)
+      for (auto& row : sc.rows)
+        if (index >= int(row.members.size()))
+          throw UsageError("--profile for member " + std::to_string(index) + ": row '" + row.label + "' has " +
+                           std::to_string(row.members.size()) + " members (0 to " +
+                           std::to_string(row.members.size() - 1) + ")");
+  ov.tunables = tunables_from(s);
+  for (auto& a : s.fio) {
+    if (a.rfind("--", 0) != 0 || a.find('=') == std::string::npos)
+      throw UsageError("unexpected argument '" + a + "' (workload options are --key=value)");
+    std::string key = a.substr(2, a.find('=') - 2), val = a.substr(a.find('=') + 1);
+    if (workload::canonical_option_name(key).empty()) throw UsageError("unknown option '--" + key + "'");
+    ov.job.emplace_back(std::string(workload::canonical_option_name(key)), val);
+  }
+  return ov;
+}
+
+// `simulate --save`: the run as a result document.
+void save_document(const std::string& path, const Argv& argv, const workload::ScenarioOverrides& ov,
+                   const nlohmann::ordered_json& out) {
+  const balance::Tunables t = ov.tunables.value_or(balance::Tunables{});
+  const nlohmann::ordered_json tunables = {{{"name", "min_contig_read"}, {"value", t.min_contig_read}},
+                                           {{"name", "rot_round_down"}, {"value", t.rot_round_down}},
+                                           {{"name", "nonrot_round_down"}, {"value", t.nonrot_round_down}}};
+  Argv command{"simulate"};
+  command.insert(command.end(), argv.begin(), argv.end());
+  const auto doc = report::simulate_document(command, out, tunables);
+  if (Status st = report::write_file_atomic(path, doc.dump(2) + "\n"); !st) throw RuntimeError(st.error().message);
+}
+
 }  // namespace
 
 int cmd_simulate(const Argv& argv) {
@@ -166,69 +242,16 @@ int cmd_simulate(const Argv& argv) {
   }
   auto name = one(s, "scenario");
   if (!name) throw UsageError("give --scenario=NAME or --scenario=all (see simulate --list)");
-  std::string err;
-  std::vector<workload::Scenario> scenarios;
-  if (*name == "all") {
-    scenarios = workload::list_scenarios(dirs);
-    if (scenarios.empty()) throw UsageError("no scenarios found");
-  } else {
-    // A path (it has a '/' or ends in .json) is the user's own scenario file;
-    // anything else is the name of one shipped in resources/scenarios.
-    const bool is_path = name->find('/') != std::string::npos ||
-                         (name->size() > 5 && name->compare(name->size() - 5, 5, ".json") == 0);
-    auto sc =
-        is_path ? workload::load_scenario_file(*name, &err) : workload::find_scenario(*name, dirs, &err);
-    if (!sc) throw UsageError(err);
-    scenarios.push_back(*sc);
-  }
-  workload::ScenarioOverrides ov;
-  // Read policies are checked here; other policy tunables by the array's
-  // registry when the row runs.
-  bool read_policies = true;
-  for (auto& sc : scenarios)
-    read_policies = read_policies && sc.policy_tunable == workload::kDefaultPolicyTunable;
-  if (auto p = one(s, "policy-before")) {
-    if (read_policies) policy_or_usage(*p);
-    ov.policy_before = *p;
-  }
-  if (auto p = one(s, "policy-after")) {
-    if (read_policies) policy_or_usage(*p);
-    ov.policy_after = *p;
-  }
-  if (auto m = one(s, "members")) {
-    const auto specs = split(*m, ',');
-    for (size_t i = 0; i < specs.size(); ++i) ov.profiles.push_back({int(i), profile_or_usage(specs[i])});
-    for (auto& sc : scenarios)
-      for (auto& row : sc.rows)
-        if (row.members.size() != specs.size())
-          throw UsageError("--members lists " + std::to_string(specs.size()) + " profiles but row '" +
-                           row.label + "' has " + std::to_string(row.members.size()) + " members");
-  }
-  if (s.ours.count("profile"))
-    for (auto& spec : s.ours["profile"]) ov.profiles.push_back(profile_spec(spec));
-  for (auto& [index, prof] : ov.profiles)
-    for (auto& sc : scenarios)
-      for (auto& row : sc.rows)
-        if (index >= int(row.members.size()))
-          throw UsageError("--profile for member " + std::to_string(index) + ": row '" + row.label +
-                           "' has " + std::to_string(row.members.size()) + " members (0 to " +
-                           std::to_string(row.members.size() - 1) + ")");
-  ov.tunables = tunables_from(s);
-  for (auto& a : s.fio) {
-    if (a.rfind("--", 0) != 0 || a.find('=') == std::string::npos)
-      throw UsageError("unexpected argument '" + a + "' (workload options are --key=value)");
-    std::string key = a.substr(2, a.find('=') - 2), val = a.substr(a.find('=') + 1);
-    if (workload::canonical_option_name(key).empty()) throw UsageError("unknown option '--" + key + "'");
-    ov.job.emplace_back(std::string(workload::canonical_option_name(key)), val);
-  }
+  const std::vector<workload::Scenario> scenarios = chosen_scenarios(*name, dirs);
+  const workload::ScenarioOverrides ov = overrides_from(s, scenarios);
   const bool check = s.ours.count("check") > 0;
   const std::optional<std::string> save = one(s, "save");
   if (save) check_output_dir("save", *save);
   const bool compared = !ov.any();
-  if (check && !compared)
-    throw UsageError("--check compares with the seeds' own setups: give it without overrides");
+  if (check && !compared) throw UsageError("--check compares with the seeds' own setups: give it without overrides");
 
   bool all_within = true;
+  std::string err;
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (auto& sc : scenarios) {
     auto rows = workload::run_scenario(sc, ov, resource_dirs("profiles"), &err);
@@ -253,17 +276,7 @@ int cmd_simulate(const Argv& argv) {
     }
   }
   if (s.ours.count("json")) std::cout << (scenarios.size() == 1 ? out[0] : out).dump(2) << "\n";
-  if (save) {
-    const balance::Tunables t = ov.tunables.value_or(balance::Tunables{});
-    const nlohmann::ordered_json tunables = {{{"name", "min_contig_read"}, {"value", t.min_contig_read}},
-                                             {{"name", "rot_round_down"}, {"value", t.rot_round_down}},
-                                             {{"name", "nonrot_round_down"}, {"value", t.nonrot_round_down}}};
-    Argv command{"simulate"};
-    command.insert(command.end(), argv.begin(), argv.end());
-    const auto doc = report::simulate_document(command, out, tunables);
-    if (Status st = report::write_file_atomic(*save, doc.dump(2) + "\n"); !st)
-      throw RuntimeError(st.error().message);
-  }
+  if (save) save_document(*save, argv, ov, out);
   if (check) {
     std::fprintf(stderr, "%s\n",
                  all_within ? "check: every seed figure reproduced"

@@ -22,13 +22,10 @@ namespace {
 std::vector<std::pair<std::string, telemetry::TunableInfo>> all_levels() {
   std::vector<std::pair<std::string, telemetry::TunableInfo>> out;
   for (const auto& level : levels::builtin().levels) {
-    raid::Shape shape;
-    shape.level = level.level;
-    shape.raid_disks = std::max(level.min_members, 4);
-    shape.chunk_sectors = level.level == 1 ? 0 : 1024;
-    shape.layout = level.level == 10 ? 0x102 : 0;
-    shape.dev_sectors = 1 << 20;
-    auto arr = raid::Array::simulated(levels::builtin(), shape, {});
+    auto shape = level.new_shape(std::max(level.min_members, 4), std::nullopt, std::nullopt);
+    if (!shape) continue;
+    shape->dev_sectors = 1 << 20;
+    auto arr = raid::Array::simulated(levels::builtin(), *shape, {});
     if (!arr) continue;
     for (auto& info : (*arr)->tunables().list()) {
       bool seen = false;

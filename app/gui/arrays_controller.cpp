@@ -9,7 +9,6 @@
 
 #include "discovery/in_use.hpp"
 #include "discovery/signature.hpp"
-#include "layout/layout_names.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
 #include "session/array_session.hpp"
@@ -85,11 +84,19 @@ void ArraysController::setStatus(Status s, const QString& message, const QString
 
 QVariantList ArraysController::levels() const {
   QVariantList out;
-  for (const auto& l : levels::builtin().levels)
+  for (const auto& l : levels::builtin().levels) {
+    // The layouts a user picks from, for the level's smallest array (the
+    // spellings do not depend on the count beyond that, except raid10's copies).
+    QStringList layouts;
+    for (const auto& name : l.layout_names(std::max(l.min_members, 4))) layouts << QString::fromStdString(name);
     out.push_back(QVariantMap{{"level", l.level},
                               {"name", QString::fromLatin1(l.name)},
                               {"min", l.min_members},
-                              {"max", l.max_members}});
+                              {"max", l.max_members},
+                              {"chunked", l.chunked},
+                              {"defaultLayout", QString::fromStdString(l.layout_name(l.default_layout))},
+                              {"layouts", layouts}});
+  }
   return out;
 }
 
@@ -149,9 +156,7 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
   QStringList paths;
   for (const auto& p : pathsIn)
     if (!p.trimmed().isEmpty()) paths << p.trimmed();
-  const raid::LevelInfo* info = nullptr;
-  for (const auto& l : levels::builtin().levels)
-    if (l.level == level) info = &l;
+  const raid::LevelInfo* info = levels::builtin().find(level);
   creating_ = true;
   auto refuse = [&](const QString& why) {
     setStatus(Error, {}, why);
@@ -168,23 +173,20 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
   o.level = level;
   o.raid_disks = int(paths.size());
   if (!chunk.trimmed().isEmpty()) {
+    if (!info->chunked) return refuse(tr("%1 has no chunks").arg(QString::fromLatin1(info->name)));
     auto c = workload::parse_size(chunk.trimmed().toStdString());
-    if (!c.ok() || c.value < 4096 || c.value > (1u << 30) || (c.value & (c.value - 1)))
+    if (!c.ok() || c.value > raid::kMaxChunkBytes)
       return refuse(tr("Chunk %1: a power of two from 4K to 1G").arg(chunk));
     o.chunk_bytes = uint32_t(c.value);
   }
-  if (level == 5) {  // mdadm's default left-symmetric (the engine takes the word as given)
-    auto w = layout::parse_raid5_layout(layout.trimmed().isEmpty() ? "left-symmetric"
-                                                                   : layout.trimmed().toStdString());
-    if (!w) return refuse(engineError(w.error()));
-    o.layout = uint32_t(*w);
-  } else if (level == 10 && !layout.trimmed().isEmpty()) {
-    auto w = layout::parse_raid10_layout(layout.trimmed().toStdString(), o.raid_disks);
+  if (!layout.trimmed().isEmpty()) {
+    auto w = info->parse_layout(layout.trimmed().toStdString(), o.raid_disks);
     if (!w) return refuse(engineError(w.error()));
     o.layout = *w;
-  } else if (!layout.trimmed().isEmpty()) {
-    return refuse(tr("A layout applies to raid10 and raid5 only"));
   }
+  // The level's rules (chunk range, defaults) before anything is touched.
+  if (auto shape = info->new_shape(o.raid_disks, o.layout, o.chunk_bytes); !shape)
+    return refuse(engineError(shape.error()));
   bool anyMissing = false;
   for (const auto& p : paths) anyMissing |= !QFileInfo::exists(p);
   if (anyMissing) {

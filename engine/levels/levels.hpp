@@ -1,7 +1,7 @@
 // The RAID levels this build offers: each personality's declared limits and
-// factory, as the array front finds them. Adding a level is one line here.
+// factory (raid/level_info.hpp). Adding a level is its folder plus one row here.
 #pragma once
-#include "raid/personality.hpp"
+#include "raid/level_info.hpp"
 
 namespace rs::levels {
 

@@ -10,28 +10,11 @@
 
 namespace rs::raid {
 
-const LevelInfo* LevelTable::find(int level) const {
-  for (const auto& l : levels)
-    if (l.level == level) return &l;
-  return nullptr;
-}
-
-std::string LevelTable::names() const {
-  std::string s;
-  for (const auto& l : levels) s += (s.empty() ? "" : ", ") + std::to_string(l.level);
-  return s;
-}
-
 Status Array::init(const LevelTable& levels, const Shape& shape) {
-  level_ = levels.find(shape.level);
-  if (!level_)
-    return make_error(Errc::unsupported,
-                      "raid level " + std::to_string(shape.level) + " is not supported (levels: " + levels.names() + ")");
-  if (shape.raid_disks < level_->min_members || shape.raid_disks > level_->max_members)
-    return make_error(Errc::invalid_argument, std::string(level_->name) + " takes " +
-                                                  std::to_string(level_->min_members) + " to " +
-                                                  std::to_string(level_->max_members) + " members, not " +
-                                                  std::to_string(shape.raid_disks));
+  auto level = levels.get(shape.level);
+  if (!level) return level.take_error();
+  level_ = *level;
+  if (Status s = level_->check_members(shape.raid_disks); !s) return s;
   shape_ = shape;
   auto p = level_->make(shape, *this);
   if (!p) return p.take_error();

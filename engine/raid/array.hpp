@@ -27,6 +27,7 @@
 #include "raid/array_core.hpp"
 #include "raid/barrier.hpp"
 #include "raid/bitmap_stage.hpp"
+#include "raid/level_info.hpp"
 #include "raid/metadata.hpp"
 #include "raid/personality.hpp"
 #include "telemetry/event_log.hpp"
@@ -63,8 +64,10 @@ enum class BitmapMode { automatic, internal, none };  // automatic: internal abo
 struct CreateOptions {
   int level = 1;
   int raid_disks = 0;
-  uint32_t layout = 0;  // md's layout word; 0: the level's default
-  uint32_t chunk_bytes = 512 * 1024;
+  // md's layout word (LevelInfo::parse_layout reads mdadm's spellings);
+  // none: the level's default. 0 is a layout of its own.
+  std::optional<uint32_t> layout;
+  std::optional<uint32_t> chunk_bytes;  // chunked levels; none: kDefaultChunkBytes
   std::string name;
   bool force = false;               // overwrite signatures / other arrays' members
   uint64_t create_files_bytes = 0;  // create missing image files of this size

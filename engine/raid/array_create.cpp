@@ -73,22 +73,16 @@ Result<bool> check_target(const std::string& p, const CreateOptions& o) {
 Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const CreateOptions& o,
                                              const std::vector<std::string>& paths) {
   // ---- the request itself ----
-  const LevelInfo* level = levels.find(o.level);
-  if (!level)
-    return make_error(Errc::invalid_argument, "--level=" + std::to_string(o.level) +
-                                                  " is not supported (levels: " + levels.names() + ")");
-  if (o.raid_disks < level->min_members || o.raid_disks > level->max_members)
-    return make_error(Errc::invalid_argument, "--raid-devices: " + std::string(level->name) + " takes " +
-                                                  std::to_string(level->min_members) + " to " +
-                                                  std::to_string(level->max_members) + " members, not " +
-                                                  std::to_string(o.raid_disks));
+  auto level_row = levels.get(o.level);
+  if (!level_row) return make_error(Errc::invalid_argument, "--level: " + level_row.error().message);
+  const LevelInfo* level = *level_row;
+  if (Status s = level->check_members(o.raid_disks); !s)
+    return make_error(Errc::invalid_argument, "--raid-devices: " + s.error().message);
+  auto new_shape = level->new_shape(o.raid_disks, o.layout, o.chunk_bytes);
+  if (!new_shape) return new_shape.take_error();
   if (size_t(o.raid_disks) != paths.size())
     return make_error(Errc::invalid_argument, "--raid-devices=" + std::to_string(o.raid_disks) + " but " +
                                                   std::to_string(paths.size()) + " member(s) given");
-  const bool chunked = o.level != 1;
-  if (chunked && (o.chunk_bytes < 4096 || (o.chunk_bytes & (o.chunk_bytes - 1))))
-    return make_error(Errc::invalid_argument, "--chunk must be a power of two of at least 4K, got " +
-                                                  std::to_string(o.chunk_bytes) + " bytes");
   std::string set_name = o.name.empty() ? "raidscope" : o.name;
   if (set_name.find(':') == std::string::npos) set_name = host_name() + ":" + set_name;
   if (set_name.size() > 32)
@@ -125,11 +119,7 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   }
 
   // ---- geometry: the smallest member decides, and must hold something ----
-  Shape shape;
-  shape.level = o.level;
-  shape.raid_disks = o.raid_disks;
-  shape.layout = o.layout ? o.layout : (o.level == 10 ? 0x102u : 0u);
-  shape.chunk_sectors = chunked ? o.chunk_bytes / uint32_t(kSectorBytes) : 0;
+  Shape shape = *new_shape;
   shape.data_offset = kDataOffsetSectors;
   const uint64_t member_sectors = smallest / kSectorBytes - kDataOffsetSectors;
   auto used = level->used_dev_sectors(shape, member_sectors);

@@ -6,7 +6,7 @@
 // of rebuild / check / repair, its read-balance or stripe state, and its
 // own tunables and telemetry section. The front never asks "which level am
 // I": adding a level is a new folder implementing this interface and one
-// line in levels/levels.cpp.
+// row in levels/levels.cpp (raid/level_info.hpp).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -100,24 +100,6 @@ class Personality {
   virtual void register_tunables(telemetry::TunableRegistry& registry) { (void)registry; }
   // The level's telemetry sections for a sample.
   virtual void read_sections(std::vector<telemetry::Section>& out) const { (void)out; }
-};
-
-// A level as the front finds it: declared limits and a factory.
-struct LevelInfo {
-  int level;
-  const char* name;  // "raid1"
-  int min_members, max_members;
-  // Checks the shape (layout word, chunk) and makes the personality.
-  Result<std::unique_ptr<Personality>> (*make)(const Shape& shape, ArrayCore& core);
-  // The used device sectors (md's `size`) for members of `member_sectors`
-  // data sectors each, or an error naming why the shape does not fit.
-  Result<uint64_t> (*used_dev_sectors)(const Shape& shape, uint64_t member_sectors);
-};
-
-struct LevelTable {
-  std::vector<LevelInfo> levels;
-  const LevelInfo* find(int level) const;
-  std::string names() const;  // "1, 10, 5"
 };
 
 }  // namespace rs::raid

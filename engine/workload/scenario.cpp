@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "layout/layout_names.hpp"
-#include "raid/personality.hpp"
+#include "levels/levels.hpp"
+#include "raid/level_info.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
@@ -145,38 +145,31 @@ void check_share(std::vector<FigureCheck>& out, const char* what, const std::vec
   out.push_back(c);
 }
 
-// md's shape for a row: level, layout word and chunk from the row's names.
+// md's shape for a row: the level's rules (levels::builtin()) with the
+// row's layout name and chunk; whole granules of 512 KiB (or of the chunk).
 std::optional<raid::Shape> row_shape(const ScenarioRow& row, int disks, uint64_t member_bytes,
                                      std::string* error) {
-  raid::Shape shape;
-  shape.level = row.level;
-  shape.raid_disks = disks;
-  uint64_t granule = 1024;  // sectors: whole 512 KiB, as before chunks were configurable
-  if (row.level == 10 || row.level == 5) {
-    if (row.chunk_bytes < 4096 || row.chunk_bytes % 4096 != 0) {
-      *error = row.label + ": chunk_bytes " + std::to_string(row.chunk_bytes) + " is not a multiple of 4096";
-      return std::nullopt;
-    }
-    shape.chunk_sectors = row.chunk_bytes / 512;
-    granule = std::max<uint64_t>(granule, shape.chunk_sectors);
+  auto fail = [&](const std::string& why) {
+    *error = row.label + ": " + why;
+    return std::nullopt;
+  };
+  auto level = levels::builtin().get(row.level);
+  if (!level) return fail(level.error().message);
+  const raid::LevelInfo& info = **level;
+  std::optional<uint32_t> layout;
+  if (!row.layout.empty()) {
+    auto word = info.parse_layout(row.layout, disks);
+    if (!word) return fail(word.error().message);
+    layout = *word;
   }
-  if (row.level == 10) {
-    auto l = layout::parse_raid10_layout(row.layout.empty() ? "n2" : row.layout, disks);
-    if (!l) {
-      *error = row.label + ": " + l.error().message;
-      return std::nullopt;
-    }
-    shape.layout = *l;
-  } else if (row.level == 5) {
-    auto l = layout::parse_raid5_layout(row.layout.empty() ? "left-symmetric" : row.layout);
-    if (!l) {
-      *error = row.label + ": " + l.error().message;
-      return std::nullopt;
-    }
-    shape.layout = uint32_t(*l);
-  }
-  shape.dev_sectors = member_bytes / 512 / granule * granule;
-  return shape;
+  if (info.chunked)
+    if (std::string why = raid::LevelInfo::chunk_problem(row.chunk_bytes); !why.empty())
+      return fail("chunk_bytes " + std::to_string(row.chunk_bytes) + ": " + why);
+  auto shape = info.new_shape(disks, layout, info.chunked ? std::optional(row.chunk_bytes) : std::nullopt);
+  if (!shape) return fail(shape.error().message);
+  const uint64_t granule = std::max<uint64_t>(1024, shape->chunk_sectors);
+  shape->dev_sectors = member_bytes / 512 / granule * granule;
+  return *shape;
 }
 
 Status set_tunable(telemetry::TunableRegistry& reg, const std::string& row, const std::string& name,

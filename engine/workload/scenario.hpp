@@ -51,7 +51,7 @@ struct ScenarioRow {
   std::string label;
   int level = 1;
   std::string layout;  // mdadm's name for the level ("n2", "left-symmetric"); "": the level's default
-  uint32_t chunk_bytes = kDefaultScenarioChunkBytes;  // levels 10 and 5
+  uint32_t chunk_bytes = kDefaultScenarioChunkBytes;  // chunked levels only
   uint32_t bitmap_chunk_bytes = 0;                    // a write-intent bitmap of this chunk; 0: none
   // Each member's usable size (what is left after md's data offset, as the
   // seed's array had it); 0: the smallest profile's capacity.

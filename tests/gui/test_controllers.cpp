@@ -79,14 +79,19 @@ void ControllersTest::initTestCase() {
 
 void ControllersTest::createRefusesBadInputAndWritesNothing() {
   // One member is not a RAID1.
-  QVERIFY(!arrays_->create(1, {}, "512K", {path("lone.img")}, "16M", {}));
+  QVERIFY(!arrays_->create(1, {}, {}, {path("lone.img")}, "16M", {}));
   QCOMPARE(arrays_->status(), ArraysController::Error);
   QVERIFY2(arrays_->errorString().contains("2 to"), qPrintable(arrays_->errorString()));
   QVERIFY(!QFile::exists(path("lone.img")));
   // A bad chunk and a missing size are refused before anything is written.
-  QVERIFY(!arrays_->create(1, {}, "3000", {path("a.img"), path("b.img")}, "16M", {}));
+  QVERIFY(!arrays_->create(10, {}, "3000", {path("a.img"), path("b.img")}, "16M", {}));
   QVERIFY(arrays_->errorString().contains("power of two"));
-  QVERIFY(!arrays_->create(1, {}, "512K", {path("a.img"), path("b.img")}, "", {}));
+  // A chunk or a layout on a level that has none is said, not ignored.
+  QVERIFY(!arrays_->create(1, {}, "512K", {path("a.img"), path("b.img")}, "16M", {}));
+  QVERIFY2(arrays_->errorString().contains("no chunks"), qPrintable(arrays_->errorString()));
+  QVERIFY(!arrays_->create(1, "n2", {}, {path("a.img"), path("b.img")}, "16M", {}));
+  QVERIFY2(arrays_->errorString().contains("no layouts"), qPrintable(arrays_->errorString()));
+  QVERIFY(!arrays_->create(1, {}, {}, {path("a.img"), path("b.img")}, "", {}));
   QVERIFY(!QFile::exists(path("a.img")) && !QFile::exists(path("b.img")));
   // A member another process (here: this one) holds: the engine's checks
   // refuse it and nothing is written, not even the other, new member.
@@ -98,7 +103,7 @@ void ControllersTest::createRefusesBadInputAndWritesNothing() {
   std::string err;
   auto holder = rs::io::MemberDevice::open(path("held.img").toStdString(), rs::io::OpenMode::ReadWrite, &err);
   QVERIFY2(holder, err.c_str());
-  QVERIFY(arrays_->create(1, {}, "512K", {path("held.img"), path("fresh.img")}, "16M", {}));
+  QVERIFY(arrays_->create(1, {}, {}, {path("held.img"), path("fresh.img")}, "16M", {}));
   QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
   QCOMPARE(arrays_->status(), ArraysController::Error);
   QVERIFY2(!arrays_->errorString().isEmpty(), "a message names the problem");
@@ -111,7 +116,7 @@ void ControllersTest::createRefusesBadInputAndWritesNothing() {
 
 void ControllersTest::createOpensTheArrayAndLearnsItsTunables() {
   QSignalSpy created(arrays_, &ArraysController::created);
-  QVERIFY(arrays_->create(1, {}, "512K", {path("m0.img"), path("m1.img")}, "32M", {}));
+  QVERIFY(arrays_->create(1, {}, {}, {path("m0.img"), path("m1.img")}, "32M", {}));
   QTRY_VERIFY_WITH_TIMEOUT(created.count() == 1, 30000);
   QCOMPARE(session_->members(), (QStringList{path("m0.img"), path("m1.img")}));
   // Opening reads the registry (no run): the Tune page has rows at once.
@@ -296,7 +301,7 @@ void ControllersTest::memberWithSuperblockIsRefused() {
   QTRY_COMPARE_WITH_TIMEOUT(described.count(), 1, 10000);
   const QString note = arrays_->candidates()[0].toMap()["note"].toString();
   QVERIFY2(note.contains("md", Qt::CaseInsensitive), qPrintable(note));
-  QVERIFY(arrays_->create(1, {}, "512K", {old, path("new.img")}, "32M", {}));
+  QVERIFY(arrays_->create(1, {}, {}, {old, path("new.img")}, "32M", {}));
   QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
   QCOMPARE(arrays_->status(), ArraysController::Error);
   QVERIFY2(arrays_->errorString().contains("m1.img"), qPrintable(arrays_->errorString()));

@@ -118,7 +118,7 @@ inline std::unique_ptr<Array> create_array(const Config& c, const std::vector<st
   CreateOptions o;
   o.level = c.level;
   o.raid_disks = c.disks;
-  o.chunk_bytes = kChunkBytes;
+  if (levels::builtin().find(c.level)->chunked) o.chunk_bytes = kChunkBytes;
   o.create_files_bytes = member_bytes;
   if (c.level == 10) {
     auto layout = layout::parse_raid10_layout(c.layout, c.disks);

@@ -24,7 +24,7 @@ std::unique_ptr<Array> create_with_bitmap(const Config& c, const std::vector<std
   CreateOptions o;
   o.level = c.level;
   o.raid_disks = c.disks;
-  o.chunk_bytes = kChunkBytes;
+  if (levels::builtin().find(c.level)->chunked) o.chunk_bytes = kChunkBytes;
   o.create_files_bytes = member_bytes;
   o.bitmap = BitmapMode::internal;
   o.bitmap_chunk_bytes = chunk;

@@ -52,8 +52,8 @@ std::unique_ptr<raid::Array> make_array(const TempDir& dir, int level, int disks
   raid::CreateOptions o;
   o.level = level;
   o.raid_disks = disks;
-  o.layout = level == 10 ? layout : 0;  // raid1 has no layout
-  o.chunk_bytes = 64 * 1024;
+  if (level == 10) o.layout = layout;  // raid1 has neither layout nor chunk
+  if (level != 1) o.chunk_bytes = 64 * 1024;
   o.create_files_bytes = 48ull << 20;
   std::vector<std::string> paths;
   for (int i = 0; i < disks; ++i) paths.push_back(dir.path + "/m" + std::to_string(i) + ".img");
