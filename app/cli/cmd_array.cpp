@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "args.hpp"
 #include "cli_support.hpp"
@@ -14,6 +15,7 @@
 #include "io/member_device.hpp"
 #include "levels/levels.hpp"
 #include "ondisk/examine.hpp"
+#include "open_array.hpp"
 #include "raid/array.hpp"
 #include "raid/member_superblock.hpp"
 #include "raid/sync_io.hpp"
@@ -22,14 +24,6 @@ namespace rs::cli {
 namespace {
 
 constexpr size_t kStreamPiece = 1 << 20;  // read/write move stdin/stdout through in 1 MiB pieces
-
-std::unique_ptr<raid::Array> assemble_or_throw(const std::vector<std::string>& members, raid::AssembleOptions opt) {
-  if (members.empty()) throw UsageError("no members given");
-  auto arr = check(raid::Array::assemble(levels::builtin(), members, opt));
-  for (auto& r : arr->rejected())
-    std::fprintf(stderr, "raidscope-cli: warning: %s not used: %s\n", r.path.c_str(), r.reason.c_str());
-  return arr;
-}
 
 raid::AssembleOptions writable(const Args& a) {
   raid::AssembleOptions o;
@@ -41,23 +35,6 @@ raid::AssembleOptions looking() {
   raid::AssembleOptions o;
   o.read_only = true;
   return o;
-}
-
-// Closes the array (clean mark, resync point recorded); then, if a signal
-// stopped the command, says so and exits 128 + signal.
-void close_or_throw(raid::Array& arr) {
-  check(arr.close());
-  if (int sig = interrupted_signal()) throw Interrupted(sig, "interrupted; the array was closed cleanly");
-}
-
-// A task that ends cancelled because of a signal stops the command cleanly.
-void task_outcome(raid::Array& arr, const Status& s) {
-  if (s.ok()) return;
-  if (s.error().code == Errc::cancelled && interrupted_signal()) {
-    check(arr.close());
-    throw Interrupted(interrupted_signal(), s.error().message);
-  }
-  raise(s.error());
 }
 
 std::string human(uint64_t bytes) {
@@ -124,13 +101,19 @@ int cmd_create(const Argv& argv) {
   if (size_t(o.raid_disks) != a.positional().size())
     throw UsageError("--raid-devices=" + std::to_string(o.raid_disks) + " but " +
                      std::to_string(a.positional().size()) + " member(s) given");
-  auto arr = check(raid::Array::create(levels::builtin(), o, a.positional()));
-  if (auto resync = arr->resync_task()) task_outcome(*arr, wait_for_task(resync, "initial resync"));
-  close_or_throw(*arr);
-  std::printf("created %s array %s: %d members, %s, %s (%llu bytes)\n", arr->level().name,
-              ondisk::uuid_to_string(arr->superblock().set_uuid).c_str(), arr->raid_disks(),
-              arr->personality().describe().c_str(), human(arr->size_bytes()).c_str(),
-              static_cast<unsigned long long>(arr->size_bytes()));
+  session::SessionOptions so;
+  so.run_sampler = false;
+  OpenArray arr;
+  arr.session = check(session::ArraySession::create(o, a.positional(), so));
+  arr.client = check(arr.session->attach(session::ClientKind::cli, "create"));
+  if (auto resync = arr->resync_task()) task_outcome(arr, wait_for_task(resync, "initial resync"));
+  char made[512];
+  std::snprintf(made, sizeof made, "created %s array %s: %d members, %s, %s (%llu bytes)\n", arr->level().name,
+                ondisk::uuid_to_string(arr->superblock().set_uuid).c_str(), arr->raid_disks(),
+                arr->personality().describe().c_str(), human(arr->size_bytes()).c_str(),
+                static_cast<unsigned long long>(arr->size_bytes()));
+  close_or_throw(arr);
+  std::fputs(made, stdout);
   return 0;
 }
 
@@ -198,9 +181,9 @@ void detail_json(raid::Array& arr) {
 
 int cmd_detail(const Argv& argv) {
   Args a(argv, {}, {"json"});
-  auto arr = assemble_or_throw(a.positional(), looking());
+  auto arr = open_or_throw(a.positional(), looking(), "detail");
   if (a.flag("json")) {
-    detail_json(*arr);
+    detail_json(arr.array());
     return 0;
   }
   const auto& g = arr->shape();
@@ -251,7 +234,7 @@ int cmd_write(const Argv& argv) {
   const uint64_t offset = a.size("offset").value_or(0);
   if (a.positional().empty()) throw UsageError("no members given");
   if (::isatty(0)) throw UsageError("write reads the data from standard input; redirect a file into it");
-  auto arr = assemble_or_throw(a.positional(), writable(a));
+  auto arr = open_or_throw(a.positional(), writable(a), "write");
   // The range first: nothing is read from stdin, let alone written, when it
   // cannot fit (for a regular file or block device we know its length).
   const uint64_t size = arr->size_bytes();
@@ -265,7 +248,7 @@ int cmd_write(const Argv& argv) {
       throw UsageError("writing " + std::to_string(left) + " bytes at offset " + std::to_string(offset) +
                        " runs past the end of the array (" + std::to_string(size) + " bytes); nothing written");
   }
-  raid::SyncIo sio(*arr);
+  std::optional<raid::SyncIo> sio(std::in_place, arr.array());
   std::vector<uint8_t> piece(kStreamPiece);
   uint64_t done = 0;
   for (;;) {
@@ -275,12 +258,13 @@ int cmd_write(const Argv& argv) {
       throw RuntimeError("the data runs past the end of the array (" + std::to_string(size) + " bytes) at offset " +
                          std::to_string(offset + done) + "; the " + std::to_string(done) +
                          " bytes before it were written");
-    check(sio.write(offset + done, piece.data(), n));
+    check(sio->write(offset + done, piece.data(), n));
     done += n;
     if (interrupted_signal()) break;
   }
   if (std::ferror(stdin)) throw RuntimeError("reading standard input failed after " + std::to_string(done) + " bytes");
-  close_or_throw(*arr);
+  sio.reset();  // its port goes before the command leaves the array
+  close_or_throw(arr);
   std::fprintf(stderr, "wrote %llu bytes at offset %llu\n", static_cast<unsigned long long>(done),
                static_cast<unsigned long long>(offset));
   return 0;
@@ -292,12 +276,11 @@ int cmd_read(const Argv& argv) {
   auto length = a.size("length");
   if (!offset) throw UsageError("missing required option --offset");
   if (!length) throw UsageError("missing required option --length");
-  raid::AssembleOptions o = looking();
-  auto arr = assemble_or_throw(a.positional(), o);
+  auto arr = open_or_throw(a.positional(), looking(), "read");
   if (*offset > arr->size_bytes() || *length > arr->size_bytes() - *offset)
     throw UsageError("reading " + std::to_string(*length) + " bytes at offset " + std::to_string(*offset) +
                      " runs past the end of the array (" + std::to_string(arr->size_bytes()) + " bytes)");
-  raid::SyncIo sio(*arr);
+  raid::SyncIo sio(arr.array());
   std::vector<uint8_t> piece(kStreamPiece);
   for (uint64_t done = 0; done < *length && !interrupted_signal();) {
     const size_t n = size_t(std::min<uint64_t>(piece.size(), *length - done));
@@ -314,12 +297,13 @@ int cmd_fail(const Argv& argv) {
   const std::string target = a.required("member");
   std::vector<std::string> members = a.positional();
   if (std::find(members.begin(), members.end(), target) == members.end()) members.push_back(target);
-  auto arr = assemble_or_throw(members, writable(a));
+  auto arr = open_or_throw(members, writable(a), "fail");
   const int slot = arr->slot_of(target);
   if (slot < 0) throw RuntimeError(target + " is not an active member of this array");
-  check(arr->fail_member(slot, "failed by the administrator"));
-  close_or_throw(*arr);
-  std::printf("%s (role %d) marked faulty; array is %s\n", target.c_str(), slot, arr->state_text().c_str());
+  check(arr.session->fail_member(slot, "failed by the administrator").wait());
+  close_or_throw(arr);
+  std::printf("%s (role %d) marked faulty; array is %s\n", target.c_str(), slot,
+              arr.session->status().state.c_str());
   return 0;
 }
 
@@ -330,31 +314,33 @@ int cmd_add(const Argv& argv) {
   members.erase(std::remove(members.begin(), members.end(), target), members.end());
   raid::AssembleOptions o = writable(a);
   o.resume_member = target;
-  auto arr = assemble_or_throw(members, o);
+  auto arr = open_or_throw(members, o, "add");
   if (const int slot = arr->slot_of(target); slot >= 0)
     std::fprintf(stderr, "raidscope-cli: resuming the interrupted rebuild of %s at %.1f%%\n", target.c_str(),
                  100.0 * double(arr->runtime(slot).recovery_offset.load()) / double(arr->shape().dev_sectors));
   raid::AddOptions ao;
   ao.force = a.flag("force");
   ao.create_files_bytes = a.size("create-files").value_or(0);
-  auto task = check(arr->start_add(target, ao));
-  task_outcome(*arr, wait_for_task(task, "rebuild " + target));
-  close_or_throw(*arr);
-  std::printf("%s added as role %d and rebuilt; array is %s\n", target.c_str(), arr->slot_of(target),
-              arr->state_text().c_str());
+  auto task = check(arr.session->add_member(target, ao).wait());
+  task_outcome(arr, wait_for_task(task, "rebuild " + target));
+  const int slot = arr->slot_of(target);
+  close_or_throw(arr);
+  std::printf("%s added as role %d and rebuilt; array is %s\n", target.c_str(), slot,
+              arr.session->status().state.c_str());
   return 0;
 }
 
 int cmd_check(const Argv& argv, bool repair) {
   Args a(argv, {}, {"run"});
-  auto arr = assemble_or_throw(a.positional(), writable(a));
+  auto arr = open_or_throw(a.positional(), writable(a), repair ? "repair" : "check");
   // A resync started by the assemble (unclean stop) runs first: a check
   // over copies being made equal would count its work as mismatches.
-  if (auto resync = arr->resync_task()) task_outcome(*arr, wait_for_task(resync, "resync"));
-  auto task = check(arr->start_check(repair));
-  task_outcome(*arr, wait_for_task(task, repair ? "repair" : "check"));
-  close_or_throw(*arr);
-  std::printf("mismatches: %llu\n", static_cast<unsigned long long>(arr->mismatch_cnt()));
+  if (auto resync = arr->resync_task()) task_outcome(arr, wait_for_task(resync, "resync"));
+  auto task = check(arr.session->check(repair).wait());
+  task_outcome(arr, wait_for_task(task, repair ? "repair" : "check"));
+  const uint64_t mismatches = arr->mismatch_cnt();
+  close_or_throw(arr);
+  std::printf("mismatches: %llu\n", static_cast<unsigned long long>(mismatches));
   return 0;
 }
 

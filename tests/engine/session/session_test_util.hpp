@@ -34,8 +34,8 @@ inline std::vector<std::string> make_array(const TempDir& dir, int level, int di
   raid::CreateOptions o;
   o.level = level;
   o.raid_disks = disks;
-  o.layout = level == 10 ? 0x102 : level == 5 ? 2 : 0;  // near=2; left-symmetric
-  o.chunk_bytes = 64 * 1024;
+  // The level's default layout; small chunks where it has chunks.
+  if (levels::builtin().find(level)->chunked) o.chunk_bytes = 64 * 1024;
   o.create_files_bytes = bytes;
   std::vector<std::string> paths;
   for (int i = 0; i < disks; ++i) paths.push_back(dir.file(prefix + std::to_string(i) + ".img"));

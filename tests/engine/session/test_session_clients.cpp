@@ -199,3 +199,35 @@ TEST_CASE("clients: once only viewers remain, the array is marked clean and stil
     CHECK(s->is_open());
   }
 }
+
+TEST_CASE("clients: the last reference may go on a command or a task's thread; the array closes clean",
+          "[session][clients][threads]") {
+  TempDir dir("rs-session");
+  const auto paths = make_array(dir, 1, 2);
+  SECTION("dropped while a command is queued") {
+    auto s = open_session(paths);
+    auto reply = s->set_tunable("read_policy", "md-rr");
+    s.reset();  // the queued command holds the session only while it runs
+    const auto st = reply.wait_for(std::chrono::seconds(30));
+    REQUIRE(st);  // answered either way: set, or refused as closed
+  }
+  SECTION("dropped while a check runs: the task is the last client") {
+    auto s = open_session(paths);
+    auto task = s->check(false).wait();
+    REQUIRE(task);
+    io::TaskHandle t = *task;
+    s.reset();
+    require_ok(t->wait());
+  }
+  // Whoever held it last closed it: the members are free and clean.
+  std::shared_ptr<ArraySession> again;
+  for (int i = 0; i < 3000 && !again; ++i) {
+    auto r = ArraySession::open(paths);
+    if (r)
+      again = *r;
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  REQUIRE(again);
+  CHECK(again->status().state == "clean");
+}
