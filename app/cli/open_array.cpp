@@ -8,6 +8,11 @@
 
 namespace rs::cli {
 
+OpenArray::~OpenArray() {
+  client.detach();
+  if (session) (void)session->close().wait();  // its error, if any, was the command's to report
+}
+
 OpenArray open_or_throw(const std::vector<std::string>& members, const raid::AssembleOptions& options,
                         const std::string& command) {
   if (members.empty()) throw UsageError("no members given");

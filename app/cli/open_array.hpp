@@ -17,6 +17,13 @@ struct OpenArray {
   session::Client client;  // the command, attached until close_or_throw
   raid::Array& array() { return client.array(); }
   raid::Array* operator->() { return &client.array(); }
+
+  OpenArray() = default;
+  OpenArray(OpenArray&&) = default;
+  OpenArray& operator=(OpenArray&&) = default;
+  // A command that ends early (an error thrown) still closes the array,
+  // and the process never exits while its close runs on another thread.
+  ~OpenArray();
 };
 
 // Opens the members' array for `command` (warns about members not used);

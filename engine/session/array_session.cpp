@@ -322,8 +322,11 @@ Pending<Status> ArraySession::close() {
     std::weak_ptr<ArraySession> self = weak_from_this();
     // Refused only when the queue is stopping, which the destructor does
     // after its own close.
-    (void)queue_.post([self] {
-      if (auto s = self.lock()) s->close_now();
+    (void)queue_.post([self, reply = closed_] {
+      std::optional<Status> st;
+      if (auto s = self.lock())
+        st = s->close_now();  // the last reference may go here: then it closed in ~ArraySession
+      if (st) reply.set(*st);
     });
   }
   return closed_;
@@ -343,8 +346,9 @@ void ArraySession::wait_for_clients() {
   clients_cv_.wait(lock, [&] { return clients_.empty(); });
 }
 
-void ArraySession::close_now() {
-  if (closed_.ready()) return;
+std::optional<Status> ArraySession::close_now() {
+  if (closing_done_) return std::nullopt;
+  closing_done_ = true;
   state_.store(State::closing, std::memory_order_release);
   wait_for_clients();
   if (sampler_) sampler_->stop();  // the tail sample reaches the listeners
@@ -357,15 +361,16 @@ void ArraySession::close_now() {
   }
   SessionRegistry::instance().remove(this);
   state_.store(State::closed, std::memory_order_release);
-  closed_.set(st);
+  return st;
 }
 
 ArraySession::~ArraySession() {
   // No client is attached (each holds a reference) and no command runs
   // (each holds one while it runs), unless this is that command's end: the
   // close runs here, and queued work finds the session gone.
-  close_now();
+  const std::optional<Status> st = close_now();
   queue_.stop();
+  if (st) closed_.set(*st);
 }
 
 }  // namespace rs::session

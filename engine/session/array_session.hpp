@@ -94,6 +94,8 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   // The open session of exactly these members, or the array assembled from
   // them. Errc::busy when some of them belong to an array open in this
   // process with other members (or read-only while writes are asked).
+  // `options` apply when this call opens the array: an open session keeps
+  // its owner's (its rate, its profile folders).
   static Result<std::shared_ptr<ArraySession>> open(const std::vector<std::string>& members,
                                                     const raid::AssembleOptions& assemble = {},
                                                     SessionOptions options = {});
@@ -213,8 +215,10 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   template <class R>
   Pending<R> command(const std::string& what, std::function<R(raid::Array&)> body);
   static Error closed_error(const std::string& what);
-  // The close itself: on the command thread, or in the destructor.
-  void close_now();
+  // The close itself, on the command thread or in the destructor; nullopt
+  // when it was closed already. The caller answers closed_ with it, after
+  // letting go of the session (whoever waits may then end the process).
+  std::optional<Status> close_now();
   void wait_for_clients();
   // Tasks: recorded, their client attached, watched until they finish.
   void adopt_task(const std::string& kind, const std::string& target, io::TaskHandle task);
@@ -239,6 +243,7 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   std::atomic<State> state_{State::open};
   std::atomic<bool> keep_open_{false};
   Pending<Status> closed_;
+  bool closing_done_ = false;  // the command thread's, or the destructor's (never both at once)
   std::unique_ptr<telemetry::Sampler> sampler_;
 
   mutable std::mutex listeners_mutex_;  // held while listeners run: unsubscribe waits for them

@@ -22,8 +22,10 @@ bool same_as_any(const discovery::Identity& id, const std::vector<discovery::Ide
 }  // namespace
 
 SessionRegistry& SessionRegistry::instance() {
-  static SessionRegistry registry;  // sessions hold no reference to it: it may go last
-  return registry;
+  // Never destroyed: a session may still be closing on its own thread when
+  // the process exits, and its close leaves the registry last.
+  static SessionRegistry* registry = new SessionRegistry;
+  return *registry;
 }
 
 Result<Lookup> SessionRegistry::find(const std::vector<std::string>& paths) {
