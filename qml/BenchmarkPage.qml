@@ -319,8 +319,8 @@ ScrollView {
 
         Card {
             Layout.fillWidth: true
-            title: qsTr("Seed scenarios")
-            subtitle: qsTr("the patches' published benchmarks, replayed on the simulator (no disk I/O)")
+            title: qsTr("Published benchmarks")
+            subtitle: qsTr("before/after figures published with kernel changes, replayed on the simulator (no disk I/O)")
             implicitHeight: scCol.implicitHeight + 50
             ColumnLayout {
                 id: scCol
@@ -351,7 +351,7 @@ ScrollView {
                         Label { text: modelData.before + " " + Theme.bandwidth(modelData.bwBefore) }
                         Label { text: "→ " + modelData.after + " " + Theme.bandwidth(modelData.bwAfter) }
                         Label { text: modelData.ratio.toFixed(2) + "×"; font.bold: true }
-                        Label { text: modelData.within ? qsTr("matches the seed") : qsTr("differs from the seed")
+                        Label { text: modelData.within ? qsTr("matches the published figures") : qsTr("differs from the published figures")
                                 color: modelData.within ? Theme.positive : Theme.neutral }
                     }
                 }

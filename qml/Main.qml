@@ -184,16 +184,49 @@ ApplicationWindow {
             }
             Rectangle { anchors { right: parent.right; top: parent.top; bottom: parent.bottom } width: 1; color: pal.mid; opacity: 0.6 }
         }
-        StackLayout {
-            id: pages
+        ColumnLayout {
             Layout.fillWidth: true
             Layout.fillHeight: true
-            Layout.margins: 12
-            currentIndex: sidebar.currentIndex
-            DashboardPage { objectName: "dashboardPage"; session: session }
-            TunePage { objectName: "tunePage"; session: session }
-            ArraysPage { objectName: "arraysPage"; session: session }
-            BenchmarkPage { objectName: "benchmarkPage"; session: session }
+            spacing: 0
+            // A member failed: said at once, on every page, until dismissed.
+            Rectangle {
+                objectName: "memberAlert"
+                visible: session.telemetry.memberAlert.length > 0
+                Layout.fillWidth: true
+                Layout.margins: 12
+                Layout.bottomMargin: 0
+                implicitHeight: alertRow.implicitHeight + 16
+                radius: Theme.radius
+                color: Theme.negative
+                RowLayout {
+                    id: alertRow
+                    anchors.fill: parent
+                    anchors.margins: 8
+                    Label {
+                        objectName: "memberAlertText"
+                        text: session.telemetry.memberAlert
+                        color: "white"
+                        wrapMode: Text.Wrap
+                        Layout.fillWidth: true
+                    }
+                    Button {
+                        objectName: "memberAlertDismiss"
+                        text: qsTr("Dismiss")
+                        onClicked: session.telemetry.dismissMemberAlert()
+                    }
+                }
+            }
+            StackLayout {
+                id: pages
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.margins: 12
+                currentIndex: sidebar.currentIndex
+                DashboardPage { objectName: "dashboardPage"; session: session }
+                TunePage { objectName: "tunePage"; session: session }
+                ArraysPage { objectName: "arraysPage"; session: session }
+                BenchmarkPage { objectName: "benchmarkPage"; session: session }
+            }
         }
     }
 

@@ -19,6 +19,7 @@ Args::Args(const std::vector<std::string>& argv, const std::set<std::string>& va
         break;
       }
       if (a.size() > 1 && a[0] == '-') throw UsageError("unknown option '" + a + "'");
+      if (a.empty()) throw UsageError("argument " + std::to_string(i + 1) + " is an empty path ('')");
       positional_.push_back(a);
       continue;
     }
@@ -58,6 +59,7 @@ std::vector<std::string> Args::values(const std::string& name) const {
 std::string Args::required(const std::string& name) const {
   auto v = value(name);
   if (!v) throw UsageError("missing required option --" + name);
+  if (v->empty()) throw UsageError("--" + name + " is empty ('')");
   return *v;
 }
 

@@ -3,6 +3,10 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
+
+#include "io/member_device.hpp"
+#include "raid/array.hpp"
 
 namespace rs::cli {
 
@@ -11,11 +15,24 @@ namespace {
 std::atomic<int> g_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
+// Every signal whose default action ends the process, and that a user, a
+// terminal or a pipe sends to stop a command: each would otherwise leave
+// the array marked active (a full resync on the next start without a
+// bitmap).
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM};
+
 void on_signal(int sig) {
   const int saved = errno;  // the interrupted code may be about to read it
-  g_signal.store(sig, std::memory_order_relaxed);
-  // The second one is not ours to soften.
-  std::signal(sig, SIG_DFL);
+  int expected = 0;
+  g_signal.compare_exchange_strong(expected, sig, std::memory_order_relaxed);  // the first one names the stop
+  if (sig == SIGINT || sig == SIGTERM) {
+    // A second Ctrl-C or SIGTERM is the user insisting: not ours to soften.
+    std::signal(sig, SIG_DFL);
+  } else {
+    // A closed terminal or pipe signals again on every later write (the
+    // progress line, the final message): ignored, so the close goes on.
+    std::signal(sig, SIG_IGN);
+  }
   errno = saved;
 }
 }  // namespace
@@ -26,12 +43,24 @@ void on_signal(int sig) {
   throw RuntimeError(e.message);
 }
 
+void allow_unprotected_members(bool force) {
+  io::MemberDevice::allow_unprotected_storage(force);
+}
+
+void warn_unprotected_members(const raid::Array& array, const char* command) {
+  const raid::TableRef t = array.table();
+  for (const raid::Member& m : t->members)
+    if (m.dev && !m.dev->info().lock_note.empty())
+      std::fprintf(stderr, "raidscope-cli %s: warning: %s\n", command, m.dev->info().lock_note.c_str());
+}
+
 void install_interrupt_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  // No SA_RESTART: a blocking read of standard input returns EINTR, so a
+  // command waiting for input sees the signal at once.
+  for (int sig : kStopSignals) sigaction(sig, &sa, nullptr);
 }
 
 int interrupted_signal() {

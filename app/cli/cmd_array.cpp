@@ -4,21 +4,26 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "args.hpp"
+#include "base/printable.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "discovery/signature.hpp"
 #include "io/member_device.hpp"
 #include "levels/levels.hpp"
+#include "member_failures.hpp"
 #include "ondisk/examine.hpp"
 #include "open_array.hpp"
 #include "raid/array.hpp"
 #include "raid/member_superblock.hpp"
 #include "raid/sync_io.hpp"
+#include "write_input.hpp"
 
 namespace rs::cli {
 namespace {
@@ -28,6 +33,7 @@ constexpr size_t kStreamPiece = 1 << 20;  // read/write move stdin/stdout throug
 raid::AssembleOptions writable(const Args& a) {
   raid::AssembleOptions o;
   o.run = a.flag("run");
+  allow_unprotected_members(a.flag("force"));
   return o;
 }
 
@@ -45,6 +51,23 @@ std::string human(uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", v, units[u]);
   return buf;
+}
+
+// --create-files makes image files: an existing regular file with no md
+// superblock is not one it made (someone's data, or a typo): refused before
+// anything is written. Without --create-files it may be used as a member.
+void refuse_unknown_existing_files(const std::vector<std::string>& paths) {
+  for (const auto& p : paths) {
+    struct stat st {};
+    if (p.empty() || ::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    std::string err;
+    auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly, &err);
+    if (dev && raid::read_superblock(*dev).has_magic) continue;
+    const std::string sig = discovery::existing_signature(p);
+    throw RuntimeError(p + ": already exists" + (sig.empty() ? "" : " (it holds " + sig + ")") +
+                       " and is not an array member; --create-files only makes new image files (remove it or "
+                       "name a new path, or leave out --create-files to use this file as a member)");
+  }
 }
 
 std::string level_list() {
@@ -90,6 +113,11 @@ int cmd_create(const Argv& argv) {
       throw UsageError("--bitmap=" + *b + ": internal or none (default: internal above 100 GiB, as mdadm)");
   }
   if (auto c = a.size("bitmap-chunk")) {
+    // 0 would silently mean "choose one": a bit must cover something.
+    if (*c < 4096 || (*c & (*c - 1)))
+      throw UsageError("--bitmap-chunk=" + *a.value("bitmap-chunk") +
+                       ": the region one bitmap bit covers must be a power of two of at least 4K (leave the "
+                       "option out to have one chosen)");
     if (*c > (1ull << 31)) throw UsageError("--bitmap-chunk must be at most 2G");
     o.bitmap_chunk_bytes = uint32_t(*c);
     if (o.bitmap == raid::BitmapMode::automatic) o.bitmap = raid::BitmapMode::internal;
@@ -101,11 +129,15 @@ int cmd_create(const Argv& argv) {
   if (size_t(o.raid_disks) != a.positional().size())
     throw UsageError("--raid-devices=" + std::to_string(o.raid_disks) + " but " +
                      std::to_string(a.positional().size()) + " member(s) given");
+  if (o.create_files_bytes) refuse_unknown_existing_files(a.positional());
+  allow_unprotected_members(o.force);
   session::SessionOptions so;
   so.run_sampler = false;
   OpenArray arr;
   arr.session = check(session::ArraySession::create(o, a.positional(), so));
   arr.client = check(arr.session->attach(session::ClientKind::cli, "create"));
+  warn_unprotected_members(arr.array(), "create");
+  MemberFailures failures(arr.array(), arr.session);
   if (auto resync = arr->resync_task()) task_outcome(arr, wait_for_task(resync, "initial resync"));
   char made[512];
   std::snprintf(made, sizeof made, "created %s array %s: %d members, %s, %s (%llu bytes)\n", arr->level().name,
@@ -113,8 +145,9 @@ int cmd_create(const Argv& argv) {
                 arr->personality().describe().c_str(), human(arr->size_bytes()).c_str(),
                 static_cast<unsigned long long>(arr->size_bytes()));
   close_or_throw(arr);
+  const int status = failures.print();
   std::fputs(made, stdout);
-  return 0;
+  return status;
 }
 
 int cmd_examine(const Argv& argv) {
@@ -189,7 +222,7 @@ int cmd_detail(const Argv& argv) {
   const auto& g = arr->shape();
   const auto sb = arr->superblock();
   std::printf("        Array UUID : %s\n", ondisk::uuid_to_string(sb.set_uuid).c_str());
-  std::printf("              Name : %s\n", sb.set_name.c_str());
+  std::printf("              Name : %s\n", printable(sb.set_name, 32).c_str());
   std::printf("        Raid Level : %s\n", arr->level().name);
   if (!arr->personality().layout_name().empty())
     std::printf("            Layout : %s\n", arr->personality().layout_name().c_str());
@@ -229,45 +262,60 @@ int cmd_detail(const Argv& argv) {
   return 0;
 }
 
+namespace {
+
+// Why data that does not fit is refused, before anything is written.
+std::string past_end(const WriteInput& in, uint64_t offset, uint64_t size) {
+  const std::string fit = std::to_string(size - offset) + " bytes that fit between offset " +
+                          std::to_string(offset) + " and the end of the array (" + std::to_string(size) +
+                          " bytes)";
+  if (in.measured() && in.regular_file())
+    return "the data is " + std::to_string(in.known()) + " bytes, more than the " + fit + "; nothing written";
+  return "standard input holds more than the " + fit + "; nothing written";
+}
+
+}  // namespace
+
 int cmd_write(const Argv& argv) {
-  Args a(argv, {"offset"}, {"run"});
+  Args a(argv, {"offset"}, {"run", "force"});
   const uint64_t offset = a.size("offset").value_or(0);
   if (a.positional().empty()) throw UsageError("no members given");
   if (::isatty(0)) throw UsageError("write reads the data from standard input; redirect a file into it");
   auto arr = open_or_throw(a.positional(), writable(a), "write");
-  // The range first: nothing is read from stdin, let alone written, when it
-  // cannot fit (for a regular file or block device we know its length).
+  // The range first: nothing is written when the data cannot fit.
   const uint64_t size = arr->size_bytes();
   if (offset > size)
-    throw UsageError("--offset=" + std::to_string(offset) + " is past the end of the array (" + std::to_string(size) +
-                     " bytes); nothing written");
-  struct stat st {};
-  if (::fstat(0, &st) == 0 && S_ISREG(st.st_mode)) {
-    const uint64_t left = uint64_t(st.st_size) - uint64_t(std::max<off_t>(::lseek(0, 0, SEEK_CUR), 0));
-    if (left > size - offset)
-      throw UsageError("writing " + std::to_string(left) + " bytes at offset " + std::to_string(offset) +
-                       " runs past the end of the array (" + std::to_string(size) + " bytes); nothing written");
-  }
+    throw UsageError("--offset=" + std::to_string(offset) + " is past the end of the array (" +
+                     std::to_string(size) + " bytes); nothing written");
+  WriteInput in(size - offset);
+  if (!in.error().empty())
+    throw RuntimeError("reading standard input failed: " + in.error() + "; nothing written");
+  if (interrupted_signal()) close_or_throw(arr, "nothing written (it was still reading standard input)");
+  if (!in.fits()) throw UsageError(past_end(in, offset, size));
+  MemberFailures failures(arr.array(), arr.session);
   std::optional<raid::SyncIo> sio(std::in_place, arr.array());
   std::vector<uint8_t> piece(kStreamPiece);
   uint64_t done = 0;
-  for (;;) {
-    const size_t n = std::fread(piece.data(), 1, piece.size(), stdin);
+  auto wrote = [&] { return "wrote " + std::to_string(done) + " bytes at offset " + std::to_string(offset); };
+  while (!interrupted_signal()) {
+    const size_t n = in.next(piece.data(), piece.size());
     if (n == 0) break;
-    if (n > size - offset - done)
-      throw RuntimeError("the data runs past the end of the array (" + std::to_string(size) + " bytes) at offset " +
-                         std::to_string(offset + done) + "; the " + std::to_string(done) +
-                         " bytes before it were written");
-    check(sio->write(offset + done, piece.data(), n));
+    if (n > size - offset - done)  // a pipe longer than the read-ahead: its length was not known
+      throw RuntimeError("standard input runs past the end of the array (" + std::to_string(size) +
+                         " bytes); " + wrote() +
+                         " before it (give the data as a file to have it measured before anything is "
+                         "written)");
+    if (Status st = sio->write(offset + done, piece.data(), n); !st)
+      throw RuntimeError(st.error().message + "; " + wrote() + " before the failure");
     done += n;
-    if (interrupted_signal()) break;
   }
-  if (std::ferror(stdin)) throw RuntimeError("reading standard input failed after " + std::to_string(done) + " bytes");
+  if (!in.error().empty())
+    throw RuntimeError("reading standard input failed: " + in.error() + "; " + wrote() + " before it");
   sio.reset();  // its port goes before the command leaves the array
-  close_or_throw(arr);
-  std::fprintf(stderr, "wrote %llu bytes at offset %llu\n", static_cast<unsigned long long>(done),
-               static_cast<unsigned long long>(offset));
-  return 0;
+  close_or_throw(arr, wrote());
+  const int status = failures.print();
+  std::fprintf(stderr, "%s\n", wrote().c_str());
+  return status;
 }
 
 int cmd_read(const Argv& argv) {
@@ -280,20 +328,26 @@ int cmd_read(const Argv& argv) {
   if (*offset > arr->size_bytes() || *length > arr->size_bytes() - *offset)
     throw UsageError("reading " + std::to_string(*length) + " bytes at offset " + std::to_string(*offset) +
                      " runs past the end of the array (" + std::to_string(arr->size_bytes()) + " bytes)");
+  MemberFailures failures(arr.array(), arr.session);
   raid::SyncIo sio(arr.array());
   std::vector<uint8_t> piece(kStreamPiece);
   for (uint64_t done = 0; done < *length && !interrupted_signal();) {
     const size_t n = size_t(std::min<uint64_t>(piece.size(), *length - done));
     check(sio.read(*offset + done, piece.data(), n));
-    if (std::fwrite(piece.data(), 1, n, stdout) != n) throw RuntimeError("writing to standard output failed");
+    if (std::fwrite(piece.data(), 1, n, stdout) != n) {
+      // The reader of standard output went away (`read ... | head`): as
+      // for any filter, the end, without a word.
+      if (interrupted_signal() == SIGPIPE) return 128 + SIGPIPE;
+      throw RuntimeError("writing to standard output failed");
+    }
     done += n;
   }
   if (int sig = interrupted_signal()) throw Interrupted(sig, "interrupted");
-  return 0;
+  return failures.print();
 }
 
 int cmd_fail(const Argv& argv) {
-  Args a(argv, {"member"}, {"run"});
+  Args a(argv, {"member"}, {"run", "force"});
   const std::string target = a.required("member");
   std::vector<std::string> members = a.positional();
   if (std::find(members.begin(), members.end(), target) == members.end()) members.push_back(target);
@@ -312,27 +366,44 @@ int cmd_add(const Argv& argv) {
   const std::string target = a.required("member");
   std::vector<std::string> members = a.positional();
   members.erase(std::remove(members.begin(), members.end(), target), members.end());
+  if (a.value("create-files")) refuse_unknown_existing_files({target});
   raid::AssembleOptions o = writable(a);
   o.resume_member = target;
   auto arr = open_or_throw(members, o, "add");
-  if (const int slot = arr->slot_of(target); slot >= 0)
+  if (const int slot = arr->slot_of(target); slot >= 0) {
+    const raid::MemberState state = (*arr->table())[slot].state;
+    if (state != raid::MemberState::recovering) {
+      std::printf("%s is already a complete member (role %d, %s); nothing to rebuild; array is %s\n",
+                  target.c_str(), slot, raid::member_state_name(state), arr->state_text().c_str());
+      return 0;
+    }
     std::fprintf(stderr, "raidscope-cli: resuming the interrupted rebuild of %s at %.1f%%\n", target.c_str(),
                  100.0 * double(arr->runtime(slot).recovery_offset.load()) / double(arr->shape().dev_sectors));
+  }
+  MemberFailures failures(arr.array(), arr.session, false);
   raid::AddOptions ao;
   ao.force = a.flag("force");
   ao.create_files_bytes = a.size("create-files").value_or(0);
   auto task = check(arr.session->add_member(target, ao).wait());
   task_outcome(arr, wait_for_task(task, "rebuild " + target));
+  warn_unprotected_members(arr.array(), "add");
   const int slot = arr->slot_of(target);
   close_or_throw(arr);
+  const int status = failures.print();
   std::printf("%s added as role %d and rebuilt; array is %s\n", target.c_str(), slot,
               arr.session->status().state.c_str());
-  return 0;
+  return status;
 }
 
 int cmd_check(const Argv& argv, bool repair) {
-  Args a(argv, {}, {"run"});
+  Args a(argv, {}, {"run", "force"});
   auto arr = open_or_throw(a.positional(), writable(a), repair ? "repair" : "check");
+  // Nothing to compare a block with: say so, never "mismatches: 0".
+  if (Status can = arr->can_compare(repair); !can) {
+    std::fprintf(stderr, "raidscope-cli %s: %s\n", repair ? "repair" : "check", can.error().message.c_str());
+    return kExitNoRedundancy;
+  }
+  MemberFailures failures(arr.array(), arr.session);
   // A resync started by the assemble (unclean stop) runs first: a check
   // over copies being made equal would count its work as mismatches.
   if (auto resync = arr->resync_task()) task_outcome(arr, wait_for_task(resync, "resync"));
@@ -340,8 +411,9 @@ int cmd_check(const Argv& argv, bool repair) {
   task_outcome(arr, wait_for_task(task, repair ? "repair" : "check"));
   const uint64_t mismatches = arr->mismatch_cnt();
   close_or_throw(arr);
+  const int status = failures.print();
   std::printf("mismatches: %llu\n", static_cast<unsigned long long>(mismatches));
-  return 0;
+  return status;
 }
 
 }  // namespace rs::cli

@@ -24,14 +24,15 @@ const char* kSimulateHelp = R"(usage: raidscope-cli simulate --list
               [FIO OPTIONS replacing the scenario's: --bs= --iodepth= --rw= --runtime= ...]
 
   --policy-before/--policy-after give values of the tunable the scenario varies
-  (its policy_tunable: read_policy for the read-balance seeds).
+  (its policy_tunable: read_policy for the read-balance scenarios).
   NAME is a shipped scenario (simulate --list); FILE.json a scenario file of
   the same format (resources/scenarios/*.json are examples).
   P is a profile name (resources/profiles/NAME.json) or the path of a profile file.
   --members gives one per member; --profile=P puts P on every member and
   --profile=INDEX=P on member INDEX (0-based; repeatable, applied after --members).
-  --check compares every figure the seeds publish with the simulated one
-  (bandwidth within 10 % or the seed's stated band, read shares within 5 points)
+  --check compares every published figure a scenario carries with the simulated
+  one (bandwidth within 10 % or the band a rounded figure stands for, read shares
+  within 5 points)
   and exits 1 when one misses. With overrides there is nothing to compare.
   --save=FILE.json keeps the run as a result document (raidscope-cli report).
 )";

@@ -63,7 +63,7 @@ int cmd_tunables(const Argv& argv) {
     profile.spec = {"device_profile", telemetry::TunableType::choice, 0, 0, {"none", "<profile name>"}, "",
                     "the disk this member emulates while bench runs (resources/profiles; none: the real device)"};
     profile.spec.per_member = true;
-    profile.range_text = "none or a profile from `simulate --list-profiles` / resources/profiles";
+    profile.range_text = "none or the name of a device profile (resources/profiles/NAME.json)";
     list.push_back({"bench", profile});
   }
 

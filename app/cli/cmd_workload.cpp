@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -16,6 +17,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "io/uring_backend.hpp"
+#include "member_failures.hpp"
 #include "resources.hpp"
 #include "result_capture.hpp"
 #include "telemetry/sample.hpp"
@@ -241,6 +243,7 @@ int cmd_bench(const Argv& argv) {
   for (auto& n : workload::engine_notes(spec.jobs)) std::fprintf(stderr, "%s\n", n.c_str());
   spec.global_options = parsed.global.given;
   fill_settings(s, spec);
+  allow_unprotected_members(spec.force);
   std::ofstream telemetry;
   if (auto path = one(s, "telemetry")) {
     telemetry.open(*path, std::ios::trunc);
@@ -260,7 +263,15 @@ int cmd_bench(const Argv& argv) {
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
   notes = {};
   auto bench = check(std::move(session));
+  if (bench->array()) warn_unprotected_members(*bench->array(), "bench");
   if (capture) capture->begin(*bench);
+  std::optional<MemberFailures> failures;
+  if (raid::Array* arr = bench->array()) {
+    const auto& sp = bench->spec();
+    const int asked = sp.fail_member_at ? sp.fail_member_at->first : -1;
+    failures.emplace(*arr, bench->array_session_ptr(), true,
+                     asked >= 0 && asked < arr->raid_disks() ? (*arr->table())[asked].name : "");
+  }
 
   workload::RunProgress progress;
   std::function<void(const telemetry::Sample&)> on_sample;
@@ -305,6 +316,10 @@ int cmd_bench(const Argv& argv) {
                    j.error_text.empty() ? std::strerror(j.error) : j.error_text.c_str());
       status = 1;
     }
+  if (failures) {
+    const int degraded = failures->print();
+    if (status == 0) status = degraded;
+  }
   if (int sig = interrupted_signal()) {
     std::fprintf(stderr, "raidscope-cli bench: interrupted; the figures above cover the run until then\n");
     return 128 + sig;

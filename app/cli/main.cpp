@@ -1,5 +1,6 @@
 // raidscope-cli: everything the GUI does, headless. Exit status: 0 success,
-// 1 failure at run time, 2 bad usage.
+// 1 failure at run time, 2 bad usage, 3 done but a member failed meanwhile,
+// 4 check/repair without redundancy, 128+N a signal (usage.cpp).
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -7,48 +8,7 @@
 #include "args.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
-
-namespace {
-
-const char* kUsage = R"(usage: raidscope-cli COMMAND [OPTIONS] MEMBER...
-
-Array commands (the array is the set of members given):
-  create --level=1|10|5 --raid-devices=N [--layout=n2|f2|o2 | left-symmetric|left-asymmetric|
-         right-symmetric|right-asymmetric] [--chunk=512K]
-         [--name=NAME] [--force] [--create-files=SIZE]
-         [--bitmap=internal|none] [--bitmap-chunk=SIZE] MEMBER...
-  examine MEMBER                     print one member's md superblock
-  detail [--json] MEMBER...          assemble and describe the array
-  write [--offset=BYTES] [--run] MEMBER... < data
-  read --offset=BYTES --length=BYTES MEMBER... > data
-  fail --member=PATH MEMBER...       mark a member faulty
-  add --member=PATH [--force] [--create-files=SIZE] MEMBER...
-                                     add PATH and rebuild onto it (resumes)
-  check MEMBER...                    compare copies, print mismatches
-  repair MEMBER...                   compare and rewrite differing copies
-  tunables [--json] [MEMBER...]      every tunable: range, unit, help (values)
-  devices [--json] [--all] [--watch] block devices: size, rotational, io_opt,
-                                     md membership, whether and why unsafe;
-                                     --watch then prints hot-plug events
-
-Commands that write refuse to start an array with members missing that
-were active at its last update; --run starts it degraded anyway.
-Ctrl-C stops add/check/repair/bench cleanly (exit 130); add resumes.
-
-Workloads:
-  bench [JOBFILE] [--name=value ...] [--array=M1,M2,...] [--policy=NAME]
-        [--member-profile=PROFILE|INDEX=PROFILE] [--output-format=normal|json]
-        [--output=FILE] [--set-at=SECONDS:NAME=VALUE] [--telemetry=FILE.jsonl]
-  simulate --scenario=NAME [--json] | --list
-  (bench and simulate take --save=FILE.json: a result for `report`)
-
-Reports:
-  report --format=html|pdf|json|csv --output=FILE [--force] RESULT.json...
-
-Run 'raidscope-cli COMMAND --help' for a command's options.
-)";
-
-}  // namespace
+#include "usage.hpp"
 
 int main(int argc, char** argv) {
   using namespace rs::cli;
@@ -63,6 +23,15 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = argv[1];
   const Argv args(argv + 2, argv + argc);
+  // `COMMAND --help` (or -h) before any "--": that command's usage.
+  if (const char* usage = command_usage(cmd.c_str()))
+    for (const auto& a : args) {
+      if (a == "--") break;
+      if (a == "--help" || a == "-h") {
+        std::fputs(usage, stdout);
+        return 0;
+      }
+    }
   install_interrupt_handlers();
   try {
     if (cmd == "create") return cmd_create(args);

@@ -24,13 +24,16 @@ OpenArray open_or_throw(const std::vector<std::string>& members, const raid::Ass
   a.client = check(a.session->attach(session::ClientKind::cli, command));
   for (auto& r : a->rejected())
     std::fprintf(stderr, "raidscope-cli: warning: %s not used: %s\n", r.path.c_str(), r.reason.c_str());
+  warn_unprotected_members(a.array(), "assemble");
   return a;
 }
 
-void close_or_throw(OpenArray& a) {
+void close_or_throw(OpenArray& a, const std::string& how_far) {
   a.client.detach();
   check(a.session->close().wait());
-  if (int sig = interrupted_signal()) throw Interrupted(sig, "interrupted; the array was closed cleanly");
+  if (int sig = interrupted_signal())
+    throw Interrupted(
+        sig, "interrupted" + (how_far.empty() ? "" : ": " + how_far) + "; the array was closed cleanly");
 }
 
 void task_outcome(OpenArray& a, const Status& s) {

@@ -26,14 +26,16 @@ struct OpenArray {
   ~OpenArray();
 };
 
-// Opens the members' array for `command` (warns about members not used);
-// UsageError without members, the engine's error otherwise.
+// Opens the members' array for `command` (warns about members not used and
+// members whose storage is not locked); UsageError without members, the
+// engine's error otherwise.
 OpenArray open_or_throw(const std::vector<std::string>& members, const raid::AssembleOptions& options,
                         const std::string& command);
 
 // Leaves and closes the array (clean mark, resync point recorded); then, if
-// a signal stopped the command, says so and exits 128 + signal.
-void close_or_throw(OpenArray& array);
+// a signal stopped the command, says so (`how_far`: what it had done) and
+// exits 128 + signal.
+void close_or_throw(OpenArray& array, const std::string& how_far = "");
 
 // A task that ends cancelled because of a signal stops the command cleanly.
 void task_outcome(OpenArray& array, const Status& s);

@@ -28,10 +28,16 @@ bool isBlockDevice(const QString& path) {
 // member instead.
 QString engineError(const rs::Error& e) {
   QString m = QString::fromStdString(e.message);
+  // mdadm --zero-superblock clears an md superblock only; a filesystem or
+  // partition table needs wipefs (the engine's refusal names which it is).
   if (e.overridable)
-    m += QStringLiteral(
-        " (if it is no longer needed, clear it first: mdadm --zero-superblock, or delete the "
-        "image file)");
+    m += m.contains(QStringLiteral("md superblock"))
+             ? QStringLiteral(
+                   " (if it is no longer needed, clear it first: mdadm --zero-superblock, or delete "
+                   "the image file)")
+             : QStringLiteral(
+                   " (if it is no longer needed, clear it first: wipefs -a, or delete the image "
+                   "file)");
   return m;
 }
 

@@ -43,6 +43,11 @@ void TelemetryModel::clear() {
   emit updated();
 }
 
+void TelemetryModel::dismissMemberAlert() {
+  member_alert_.clear();
+  emit updated();
+}
+
 void TelemetryModel::addMark(double t, const QString& label) {
   marks_.push_back({t, label});
   emit updated();
@@ -182,6 +187,9 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     if (!e.value.empty()) label += "=" + QString::fromStdString(e.value);
     if (e.kind != "tunable" && !e.kind.empty() && e.value.empty()) label = QString::fromStdString(e.kind) + " " + label;
     marks_.push_back({double(e.t_ns) / 1e9, label});
+    if (e.kind == "member" && e.value == "faulty")
+      member_alert_ << tr("Member %1 failed: %2. The array is degraded.")
+                           .arg(QString::fromStdString(e.name), QString::fromStdString(e.message));
   }
 }
 

@@ -4,11 +4,13 @@
 // (LiveSession drains its SampleFeed on its timer; tests add scripted
 // samples); nothing here touches the engine's threads.
 #pragma once
+#include <QtQml/qqmlregistration.h>
+
 #include <QObject>
 #include <QPointF>
 #include <QString>
+#include <QStringList>
 #include <QVariantList>
-#include <QtQml/qqmlregistration.h>
 #include <deque>
 #include <map>
 #include <vector>
@@ -55,6 +57,9 @@ class TelemetryModel : public QObject {
   Q_PROPERTY(bool hasRaid5 READ hasRaid5 NOTIFY updated)
   Q_PROPERTY(QVariantList marks READ marksList NOTIFY updated)
   Q_PROPERTY(int sampleCount READ sampleCount NOTIFY updated)
+  // Members that failed (the array's "member ... faulty" events), one line
+  // each, for the window's banner; "" when none since the last dismissal.
+  Q_PROPERTY(QString memberAlert READ memberAlert NOTIFY updated)
 
  public:
   enum Status { Empty, Live };
@@ -70,8 +75,11 @@ class TelemetryModel : public QObject {
   // Adds samples (oldest first) and emits updated() once.
   void addSamples(const std::vector<const telemetry::Sample*>& samples);
   void addSample(const telemetry::Sample& s) { addSamples({&s}); }
-  // A new run: history and marks start over.
+  // A new run: history and marks start over (a member alert stays: the
+  // array is still degraded).
   Q_INVOKABLE void clear();
+  // The banner's close button.
+  Q_INVOKABLE void dismissMemberAlert();
   // A mark not carried by a sample (the GUI's own "run started" notes).
   void addMark(double t, const QString& label);
 
@@ -100,6 +108,7 @@ class TelemetryModel : public QObject {
   bool hasRaid5() const { return has_raid5_; }
   QVariantList marksList() const;
   int sampleCount() const { return sample_count_; }
+  QString memberAlert() const { return member_alert_.join(QLatin1Char('\n')); }
 
  signals:
   void updated();
@@ -122,6 +131,7 @@ class TelemetryModel : public QObject {
   std::deque<Window> window_;
   telemetry::ArraySample last_;
   QVariantList members_, tasks_, sections_;
+  QStringList member_alert_;
   double elapsed_ = 0, total_pending_ = 0, interval_ms_ = 0;
   bool has_data_ = false, has_raid5_ = false;
   int sample_count_ = 0;

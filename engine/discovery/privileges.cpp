@@ -1,7 +1,10 @@
 #include "discovery/privileges.hpp"
 
+#include <fcntl.h>
 #include <grp.h>
+#include <linux/fs.h>
 #include <pwd.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,6 +40,26 @@ std::string mode_text(mode_t mode) {
   return buf;
 }
 
+// The file's immutable or append-only attribute (chattr +i / +a), which
+// refuse a write to everyone, root included, whatever the mode says; "" if
+// neither is set or the attributes cannot be read.
+std::string write_blocking_attribute(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return "";
+  int flags = 0;
+  const bool got = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+  ::close(fd);
+  if (got && (flags & FS_IMMUTABLE_FL))
+    return "the file is immutable (chattr +i): nobody may write to it, root included; if it is meant to be a "
+           "member, clear the attribute with: chattr -i " +
+           path;
+  if (got && (flags & FS_APPEND_FL))
+    return "the file is append-only (chattr +a): it cannot be written in place, root included; if it is "
+           "meant to be a member, clear the attribute with: chattr -a " +
+           path;
+  return "";
+}
+
 }  // namespace
 
 std::string missing_permission_message(const std::string& path, int err, const std::string& udisks_note) {
@@ -49,6 +72,8 @@ std::string missing_permission_message(const std::string& path, int err, const s
     if (!udisks_note.empty()) msg += "; " + udisks_note;
     msg += "; to use it, add yourself to group '" + group + "' (sudo usermod -aG " + group +
            " $USER, then log in again) or run raidscope-cli with sudo";
+  } else if (std::string attr = write_blocking_attribute(path); !attr.empty()) {
+    msg += ": " + attr;
   } else {
     msg += " (file owned by " + owner + ":" + group + ", mode " + mode_text(st.st_mode) +
            "); image files need no privileges, only write permission on the file: ask its owner, or use a file "

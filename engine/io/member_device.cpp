@@ -7,6 +7,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include "discovery/privileges.hpp"
 #include "discovery/queue_properties.hpp"
 #include "discovery/udisks.hpp"
+#include "discovery/writable.hpp"
 
 namespace rs::io {
 namespace {
@@ -35,23 +37,11 @@ void fill_queue_info(const discovery::Identity& id, DeviceInfo& info) {
   }
 }
 
-// Takes the OFD write lock on the whole of `fd`; 0 or the errno. OFD locks
-// belong to the open file description, so two engines in one process
-// conflict too, and the lock dies with the descriptor. A process that has
-// just exited can hold the lock for a moment while the kernel tears its
-// io_uring down: give it half a second.
+// The OFD write lock on the whole of `fd` (discovery::take_ofd_lock): two
+// engines in one process conflict too, and the lock dies with the
+// descriptor.
 int take_ofd_write_lock(int fd) {
-  struct flock lk {};
-  lk.l_type = F_WRLCK;
-  lk.l_whence = SEEK_SET;
-  int err = 0;
-  for (int attempt = 0; attempt < 50; ++attempt) {
-    if (::fcntl(fd, F_OFD_SETLK, &lk) == 0) return 0;
-    err = errno;
-    if (err != EAGAIN && err != EACCES) break;
-    ::usleep(10000);
-  }
-  return err;
+  return discovery::take_ofd_lock(fd, false);
 }
 
 bool lock_conflict(int err) {
@@ -69,24 +59,61 @@ std::string loops_over_hint(const discovery::Identity& file) {
   return hint;
 }
 
-// A loop device's backing file, opened for the lock only and checked to be
-// the inode the kernel holds. -1 (and *note says why) when it cannot be.
-int open_backing_for_lock(const discovery::LoopBacking& b, std::string* note) {
-  const std::string unlocked = "; another engine on a loop device over the same file is not excluded";
-  if (b.rdev) {
-    *note = "backed by block device " + b.path + ", which is not locked" + unlocked;
-    return -1;
-  }
-  int fd = b.path.empty() ? -1 : ::open(b.path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
+// A loop device's backing file, opened for its own OFD lock (the one an
+// engine on the file takes) and checked to be the inode the kernel holds;
+// -1 when it cannot be (a block device, a file renamed, deleted or
+// read-only): the storage locks cover those.
+int open_backing_for_lock(const discovery::LoopBacking& b) {
+  if (b.rdev || b.path.empty()) return -1;
+  int fd = ::open(b.path.c_str(), O_RDWR | O_CLOEXEC | O_NOCTTY);
   struct stat st {};
   if (fd >= 0 && ::fstat(fd, &st) == 0 && st.st_dev == b.dev && st.st_ino == b.ino) return fd;
   if (fd >= 0) ::close(fd);
-  *note = "backing file " + (b.path.empty() ? std::string("(unknown)") : b.path) +
-          " cannot be opened by its name (renamed, deleted or read-only), so it is not locked" + unlocked;
   return -1;
 }
 
+std::atomic<bool> g_allow_unprotected{false};
+
+// Why opening `path` failed with a permission error or EROFS, by its real
+// cause (a file opened for writing: immutable, read-only mount, mode); ""
+// for other errors.
+std::string open_denied(const std::string& path, bool blk, int err, OpenMode mode) {
+  if (mode == OpenMode::ReadWrite && !blk && (err == EROFS || err == EPERM || err == EACCES))
+    return discovery::file_not_writable_message(path, err);
+  if (err == EACCES || err == EPERM) return discovery::missing_permission_message(path, err);
+  return "";
+}
+
 }  // namespace
+
+void MemberDevice::allow_unprotected_storage(bool allow) {
+  g_allow_unprotected.store(allow, std::memory_order_relaxed);
+}
+
+bool MemberDevice::lock_storage(std::string* error) {
+  auto claims = discovery::storage_claims(identity_);
+  Result<discovery::StorageLocks> locks = claims ? discovery::StorageLocks::take(path(), *claims)
+                                                 : Result<discovery::StorageLocks>(claims.error());
+  if (locks) {
+    storage_locks_ = std::move(*locks);
+    return true;
+  }
+  const Error& e = locks.error();
+  if (e.code == Errc::busy) {
+    *error = e.message;
+    return false;
+  }
+  const std::string risk =
+      "another engine reaching the same storage by another name (a second loop device, a partition, a disk "
+      "under device-mapper) would not be excluded, and two engines writing the same blocks corrupt the array";
+  if (g_allow_unprotected.load(std::memory_order_relaxed)) {
+    info_.lock_note = e.message + "; used anyway (--force): " + risk;
+    return true;
+  }
+  *error =
+      path() + ": refusing to write: " + e.message + "; " + risk + ". --force uses it anyway, at that risk";
+  return false;
+}
 
 bool MemberDevice::lock_for_write(std::string* error) {
   if (!info_.block_device) {
@@ -101,7 +128,7 @@ bool MemberDevice::lock_for_write(std::string* error) {
   }
   if (!identity_.is_loop()) return true;  // O_EXCL is the guard
   const discovery::LoopBacking& b = *identity_.loop;
-  backing_lock_fd_ = open_backing_for_lock(b, &info_.lock_note);
+  backing_lock_fd_ = open_backing_for_lock(b);
   if (backing_lock_fd_ < 0) return true;
   if (int err = take_ofd_write_lock(backing_lock_fd_); err != 0) {
     const auto procs = discovery::processes_with_open(identity_);
@@ -116,6 +143,10 @@ bool MemberDevice::lock_for_write(std::string* error) {
 }
 
 std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMode mode, std::string* error) {
+  if (path.empty()) {
+    *error = "an empty path ('') was given: it names no file or block device";
+    return nullptr;
+  }
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     *error = path + ": " + errno_text(errno);
@@ -142,6 +173,11 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
     fd = ::open(path.c_str(), flags);
     dev->info_.direct_note = "O_DIRECT not supported by the filesystem; using buffered I/O";
   }
+  if (fd < 0 && blk && (errno == EACCES || errno == EPERM || errno == EROFS) && mode == OpenMode::ReadWrite &&
+      discovery::block_device_read_only(st.st_rdev)) {
+    *error = discovery::read_only_device_message(path);
+    return nullptr;
+  }
   if (fd < 0 && blk && (errno == EACCES || errno == EPERM)) {
     // Not ours to open: UDisks2 may open it for us (polkit decides).
     const int denied = errno;
@@ -163,8 +199,8 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
         if (auto procs = discovery::processes_with_open(*id); !procs.empty())
           why = "open by " + discovery::describe_processes(procs);
     }
-    if (err == EACCES || err == EPERM) {
-      *error = discovery::missing_permission_message(path, err);
+    if (std::string denied = open_denied(path, blk, err, mode); !denied.empty()) {
+      *error = denied;
       return nullptr;
     }
     *error =
@@ -189,7 +225,14 @@ std::unique_ptr<MemberDevice> MemberDevice::open(const std::string& path, OpenMo
       *error = path + ": in use: " + why;
       return nullptr;
     }
-    if (!dev->lock_for_write(error)) return nullptr;
+    // The kernel lets a read-only block device be opened for writing and
+    // fails every write: refuse it now, before anything is written.
+    int read_only = 0;
+    if (blk && ::ioctl(fd, BLKROGET, &read_only) == 0 && read_only) {
+      *error = discovery::read_only_device_message(path);
+      return nullptr;
+    }
+    if (!dev->lock_for_write(error) || !dev->lock_storage(error)) return nullptr;
   }
 
   if (blk) {

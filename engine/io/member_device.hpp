@@ -1,9 +1,14 @@
 // A member device: an image file, a loop device or a raw block device,
-// opened so that no second process can drive it (OFD write lock on image
-// files, O_EXCL on block devices, and for a loop device also the OFD write
-// lock on its backing file, so an engine on p.img and one on a loop device
-// over p.img exclude each other in either order) and with O_DIRECT where the
-// target takes it.
+// opened so that no second engine can drive it, in this process or
+// another: OFD write lock on image files, O_EXCL on block devices, and the
+// storage locks of everything it is built on (discovery/storage_locks.hpp:
+// a loop device's backing inode, also deleted, and what that is built on;
+// a partition's disk; a device-mapper device's slaves), so engines on
+// p.img, on a loop device over p.img, on a second loop device over it or
+// on a loop device over that one exclude each other in any order. A member
+// opened for writing that cannot be written (a read-only device, an
+// immutable file, a read-only mount) is refused at open, naming the cause.
+// O_DIRECT where the target takes it.
 //
 // Synchronous read_at/write_at are for metadata and bulk maintenance
 // (superblocks, rebuild, check); the I/O path goes through a Backend.
@@ -13,6 +18,7 @@
 #include <string>
 
 #include "discovery/identity.hpp"
+#include "discovery/storage_locks.hpp"
 #include "io/device_model.hpp"
 
 namespace rs::io {
@@ -26,7 +32,7 @@ struct DeviceInfo {
   uint32_t io_opt = 0;      // bytes, 0 = device gives none
   bool direct = false;      // opened with O_DIRECT
   std::string direct_note;  // why O_DIRECT is off, when it is
-  std::string lock_note;    // why a loop device's backing file is not locked, when it is not
+  std::string lock_note;    // why the storage under it is not locked (only when forced past that)
 };
 
 enum class OpenMode { ReadOnly, ReadWrite };
@@ -41,6 +47,13 @@ class MemberDevice {
   // ("in use by another process: /dev/loop0 is a loop device over p.img,
   // which another process holds", "No such file or directory", ...).
   static std::unique_ptr<MemberDevice> open(const std::string& path, OpenMode mode, std::string* error);
+  // What ReadWrite does when the storage under a member cannot be
+  // established or locked (storage_claims or StorageLocks fail for a
+  // reason other than another engine): refuse, saying why and what --force
+  // risks (the default), or open it anyway with info().lock_note saying it
+  // is not protected. The front end sets it from its command's --force;
+  // one setting for the process.
+  static void allow_unprotected_storage(bool allow);
   ~MemberDevice();
   MemberDevice(const MemberDevice&) = delete;
   MemberDevice& operator=(const MemberDevice&) = delete;
@@ -77,9 +90,13 @@ class MemberDevice {
   // The write locks open() promises: the file's own, or a loop device's
   // backing file's. False with *error naming the holder on conflict.
   bool lock_for_write(std::string* error);
+  // The storage locks of everything the member is built on; false with
+  // *error on conflict, or when they cannot be taken and that is not allowed.
+  bool lock_storage(std::string* error);
   bool transfer(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error);
   int fd_ = -1;
   int backing_lock_fd_ = -1;  // a loop device's backing file, holding the OFD lock
+  discovery::StorageLocks storage_locks_;
   DeviceInfo info_;
   discovery::Identity identity_;
   std::shared_ptr<DeviceModel> model_;

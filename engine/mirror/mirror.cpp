@@ -62,7 +62,9 @@ void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
   for (auto n : balance::policy_names()) names.emplace_back(n);
   reg.add(
       TunableSpec{"read_policy", TunableType::choice, 0, 0, names, "",
-                  "which mirror serves a read: md's (md-legacy), seed 000's (md-rr) or btrfs's policies"},
+                  "which mirror serves a read: md-legacy (md's read balancing), md-rr (md's, "
+                  "spreading reads over idle mirrors), btrfs-pid (by submitter), btrfs-rr (in "
+                  "turn), btrfs-qlen (shortest queue)"},
       [this](int) { return std::string(balance::policy_name(policy())); },
       [this](int, const telemetry::TunableValue& v) {
         set_policy(*balance::policy_from_name(v.text));

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <limits>
 
+#include "base/printable.hpp"
 #include "base/strformat.hpp"
 
 namespace rs::ondisk {
@@ -89,7 +90,7 @@ std::string examine_text(const Superblock& sb, const std::string& device_path, u
   line(out, "Version", sb.super_offset <= 4 ? "1.1" : sb.super_offset <= 8 ? "1.2" : "1.0");
   line(out, "Feature Map", strformat("0x%x", sb.feature_map));
   line(out, "Array UUID", uuid_to_string(sb.set_uuid));
-  line(out, "Name", sb.set_name.substr(0, 32));
+  line(out, "Name", printable(sb.set_name, 32));  // a name from a disk: never a line of its own
   line(out, "Creation Time", ctime_text(sb.ctime));
   line(out, "Raid Level", level_name(sb.level));
   line(out, "Raid Devices", std::to_string(sb.raid_disks));

@@ -23,6 +23,7 @@ Status Array::init(const LevelTable& levels, const Shape& shape) {
   notes_.assign(size_t(shape.raid_disks), "");
   member_sb_.assign(size_t(shape.raid_disks), ondisk::Superblock{});
   fail_epoch_.assign(size_t(shape.raid_disks), 0);
+  kept_error_ns_.assign(size_t(shape.raid_disks), 0);
   tunables_.set_member_count(shape.raid_disks);
   personality_->register_tunables(tunables_);
   register_front_tunables();
@@ -134,6 +135,18 @@ std::string Array::member_note(int slot) const {
 
 int Array::working_members() const {
   return table()->count(MemberState::in_sync);
+}
+
+bool Array::redundant() const {
+  const TableRef cur = table();
+  const std::vector<uint64_t> offsets = recovery_offsets();
+  for (int i = 0; i < cur->size(); ++i) {
+    if ((*cur)[i].state != MemberState::in_sync) continue;
+    MemberTable without = *cur;
+    without.members[size_t(i)].state = MemberState::faulty;
+    if (personality_->can_run(without, offsets)) return true;
+  }
+  return false;
 }
 
 std::string Array::state_text() const {

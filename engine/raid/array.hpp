@@ -141,6 +141,10 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   std::string member_note(int slot) const;    // why a member is missing or faulty
   int working_members() const;
   bool degraded() const { return working_members() < raid_disks(); }
+  // Some data still has a second copy (or parity) to compare with: false
+  // when losing any one more working member would lose data, as on a
+  // degraded RAID5 or a RAID1 down to one member.
+  bool redundant() const;
   // Not cleanly stopped and not yet resynced: copies may differ from
   // resync_point() on.
   bool resync_pending() const { return resync_point() != ondisk::kMaxSector; }
@@ -168,6 +172,8 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // Puts `path` in the first missing/faulty slot (or resumes its
   // interrupted rebuild) and starts rebuilding onto it as a task.
   Result<io::TaskHandle> start_add(const std::string& path, const AddOptions& options);
+  // Refused (saying why) when the array has no redundancy left to compare.
+  Status can_compare(bool repair) const;
   // Compares every copy / parity; with `repair` rewrites what differs.
   // mismatch_cnt() has the count when the task finishes.
   Result<io::TaskHandle> start_check(bool repair);
@@ -275,6 +281,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   ondisk::Superblock sb_;            // the array's view: the freshest superblock
   std::vector<ondisk::Superblock> member_sb_;  // per slot: what its superblock says (dev_number, uuid...)
   std::vector<uint64_t> fail_epoch_;  // per slot: the update that records its failure
+  std::vector<uint64_t> kept_error_ns_;  // per slot: when an error it was kept in after was last an event
   bool dirty_requested_ = false;     // the next sync marks the array active
   std::string last_sync_error_;      // members the last sync could not write
   uint64_t dirty_epoch_ = 0;

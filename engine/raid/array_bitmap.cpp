@@ -76,8 +76,9 @@ void Array::register_bitmap_tunables() {
                   return Status{};
                 });
   tunables_.add(TunableSpec{"bitmap_io_opt", TunableType::boolean, 0, 1, {}, "",
-                            "write-intent bitmap: size the last page's write to the member's io_opt when it fits "
-                            "(seed 001)"},
+                            "write-intent bitmap: round the last page's write up to the member's "
+                            "io_opt when it fits (a write of part of a device's unit costs it a "
+                            "read-modify-write)"},
                 [this](int) { return std::string(bitmap_->io_opt_sizing.load() ? "on" : "off"); },
                 [this](int, const telemetry::TunableValue& v) {
                   bitmap_->io_opt_sizing = v.number != 0;

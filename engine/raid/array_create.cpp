@@ -8,6 +8,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "base/printable.hpp"
 #include "discovery/distinct.hpp"
 #include "discovery/signature.hpp"
 #include "raid/array.hpp"
@@ -44,6 +45,7 @@ std::string md_member_of(const std::string& path) {
 
 // Checks one target before anything is written; true when it must be created.
 Result<bool> check_target(const std::string& p, const CreateOptions& o) {
+  if (p.empty()) return make_error(Errc::invalid_argument, "an empty path ('') was given as a member");
   struct stat st {};
   if (::stat(p.c_str(), &st) != 0) {
     if (errno != ENOENT) return make_error(Errc::not_found, p + ": " + std::strerror(errno));
@@ -83,10 +85,18 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   if (size_t(o.raid_disks) != paths.size())
     return make_error(Errc::invalid_argument, "--raid-devices=" + std::to_string(o.raid_disks) + " but " +
                                                   std::to_string(paths.size()) + " member(s) given");
+  // The name is printed by examine and detail, one field per line: a
+  // newline in it would make lines that are not there.
+  if (std::string bad = first_control_byte(o.name); !bad.empty())
+    return make_error(Errc::invalid_argument, "--name=" + quoted_printable(o.name) + " has " + bad +
+                                                  "; an array name is printable text");
   std::string set_name = o.name.empty() ? "raidscope" : o.name;
   if (set_name.find(':') == std::string::npos) set_name = host_name() + ":" + set_name;
   if (set_name.size() > 32)
-    return make_error(Errc::invalid_argument, "array name '" + set_name + "' is longer than md's 32 bytes");
+    return make_error(
+        Errc::invalid_argument,
+        "array name " + quoted_printable(set_name) + " is " + std::to_string(set_name.size()) +
+            " bytes; md keeps at most 32 (a name without ':' gets the host name and ':' in front)");
   // By identity, not name: a loop device over a member file is that file.
   if (Status s = discovery::check_distinct(paths); !s) return s.error();
   if (o.create_files_bytes && o.create_files_bytes < kMinMemberBytes)

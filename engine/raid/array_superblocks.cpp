@@ -1,5 +1,8 @@
 // Superblock updates (the metadata thread's work) and failing members.
+#include <sys/statvfs.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <ctime>
 
@@ -131,14 +134,43 @@ Status Array::fail_member(int slot, const std::string& reason) {
   return {};
 }
 
+namespace {
+
+// Why a member transfer failed, as errno text. A short write to an image
+// file is what a full filesystem gives (the bytes that fit, then nothing):
+// named as the write of the rest would have been, ENOSPC.
+std::string transfer_error(const Member& m, bool write, int result) {
+  if (result < 0) return std::strerror(-result);
+  struct statvfs fs {};
+  if (write && m.dev && !m.dev->info().block_device && ::statvfs(m.dev->path().c_str(), &fs) == 0 &&
+      fs.f_bavail == 0)
+    return std::string(std::strerror(ENOSPC)) + " (a short write: the filesystem holding it is full)";
+  return "short transfer";
+}
+
+}  // namespace
+
 bool Array::member_failed(ArrayIo& io, int slot, bool write, int result, uint64_t dev_sector) {
   runtime(slot).counters.errors.fetch_add(1, std::memory_order_relaxed);
   const std::string reason = std::string(write ? "write" : "read") + " error at device sector " +
                              std::to_string(dev_sector) + ": " +
-                             (result < 0 ? std::strerror(-result) : "short transfer");
+                             transfer_error((*table())[slot], write, result);
   std::lock_guard lock(meta_mutex_);
   const auto epoch = fail_locked(slot, reason);
-  if (!epoch) return false;
+  if (!epoch) {
+    // Kept in: it holds the last working copy of some data. The error is
+    // still an event, so a front end can name the member and the errno of
+    // an I/O no copy could serve (at most one a second per member: a full
+    // disk fails every write that reaches it).
+    const uint64_t now = events_.now_ns();
+    uint64_t& last = kept_error_ns_[size_t(slot)];
+    if (last == 0 || now - last >= 1'000'000'000ull) {
+      last = now;
+      events_.record({0, 0, "member", (*table())[slot].name, "error",
+                      reason + " (kept in the array: it holds the last working copy of some data)"});
+    }
+    return false;
+  }
   // md does not acknowledge a write until the failure is on disk: after a
   // crash the failed member must not come back as in sync.
   if (write) io.metadata_epoch = std::max(io.metadata_epoch, *epoch);

@@ -241,9 +241,20 @@ Status Array::run_rebuild(io::TaskState& task, int slot) {
 
 // ---- check / repair ----
 
+Status Array::can_compare(bool repair) const {
+  if (redundant()) return {};
+  return make_error(Errc::refused, std::string(repair ? "repair" : "check") +
+                                       " cannot compare anything: the array has no redundancy left (" +
+                                       std::to_string(working_members()) + " of " +
+                                       std::to_string(raid_disks()) +
+                                       " members working: nothing is left to compare a block with); add a "
+                                       "member and let the rebuild finish first");
+}
+
 Result<io::TaskHandle> Array::start_check(bool repair) {
   if (read_only_ && repair) return make_error(Errc::refused, "the array was assembled read-only");
   if (simulated_) return make_error(Errc::unsupported, "check needs real members");
+  if (Status s = can_compare(repair); !s) return s.error();
   mismatch_cnt_ = 0;
   return start_task(repair ? "repair" : "check", "",
                     [this, repair](io::TaskState& task) { return run_check(task, repair); });

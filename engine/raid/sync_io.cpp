@@ -18,6 +18,16 @@ struct Pending {
   std::vector<ArrayIo*> free;
 };
 
+// What the members said while a failed I/O ran: their errors name the
+// cause (a full disk, a read-only device) where the array's result is EIO.
+std::string member_errors(const telemetry::EventLog& log, uint64_t after) {
+  std::string out;
+  for (const auto& e : log.since(after))
+    if (e.kind == "member" && (e.value == "faulty" || e.value == "error"))
+      out += (out.empty() ? "" : "; ") + e.name + (e.value == "faulty" ? " failed: " : ": ") + e.message;
+  return out;
+}
+
 void piece_done(ArrayIo& io, int result) {
   auto* st = static_cast<Pending*>(io.owner);
   --st->busy;
@@ -60,6 +70,7 @@ Status SyncIo::run_aligned(bool write, uint64_t offset, uint8_t* buf, size_t len
       ios_[i].done = piece_done;
     }
   }
+  const uint64_t events_before = array_.events().last_seq();
   const size_t depth = std::min<size_t>(kDepth, (len + piece - 1) / piece);
   Pending st;
   st.user = buf;
@@ -85,10 +96,13 @@ Status SyncIo::run_aligned(bool write, uint64_t offset, uint8_t* buf, size_t len
     ctx_->backend().submit();
     if (st.busy > 0) ctx_->run_once(1);
   }
-  if (st.error)
-    return make_error(Errc::io_error, std::string(write ? "write" : "read") + " failed: " + std::strerror(-st.error) +
-                                          (st.error == -EIO ? " (no working copy of the data)" : ""));
-  return {};
+  if (!st.error) return {};
+  const std::string what = write ? "write" : "read";
+  if (std::string members = member_errors(array_.events(), events_before); !members.empty())
+    return make_error(Errc::io_error,
+                      what + " failed: no member could " + (write ? "take" : "serve") + " it: " + members);
+  return make_error(Errc::io_error, what + " failed: " + std::strerror(-st.error) +
+                                        (st.error == -EIO ? " (no working copy of the data)" : ""));
 }
 
 Status SyncIo::read(uint64_t offset, void* buf, size_t len) {

@@ -73,8 +73,8 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
         return Status{};
       });
   TunableSpec bypass{"preread_bypass_threshold", TunableType::integer, 0, 32768, {}, "stripes",
-                     "seed 004: times a stripe needing pre-reads may be bypassed by full-stripe writes "
-                     "(0: it waits until no full-stripe write is pending)"};
+                     "priority scheduling: times a stripe needing pre-reads may be passed over by "
+                     "full-stripe writes (0: it waits until no full-stripe write is pending)"};
   // md: 0..stripe_cache_size (raid5_store_preread_threshold).
   bypass.check = [this](int64_t v) {
     const int size = stripe_cache_size();
@@ -89,7 +89,9 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
       });
   reg.add(
       TunableSpec{"stripe_scheduling", TunableType::choice, 0, 0, {"legacy", "priority"}, "",
-                  "how raid5d picks the next stripe: before seed 004 (legacy) or get_priority_stripe (priority)"},
+                  "which stripe raid5d handles next: legacy (in arrival order) or priority "
+                  "(full-stripe writes first; stripes needing pre-reads wait, see "
+                  "preread_bypass_threshold)"},
       [this](int) { return std::string(scheduling_name(scheduling())); },
       [this](int, const telemetry::TunableValue& v) {
         scheduling_.store(uint8_t(*scheduling_from_name(v.text)), std::memory_order_relaxed);

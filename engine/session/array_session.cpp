@@ -307,7 +307,11 @@ Status ArraySession::validate_tunable(const std::string& name, const std::string
 
 std::vector<telemetry::Event> ArraySession::events_since(uint64_t seq) const {
   std::shared_lock life(life_);
-  return array_ ? array_->events().since(seq) : std::vector<telemetry::Event>{};
+  if (array_) return array_->events().since(seq);
+  std::vector<telemetry::Event> out;
+  for (const auto& e : closed_events_)
+    if (e.seq > seq) out.push_back(e);
+  return out;
 }
 
 Error ArraySession::closed_error(const std::string& what) {
@@ -357,7 +361,8 @@ std::optional<Status> ArraySession::close_now() {
   {
     std::unique_lock life(life_);
     describe(*array_, closed_as_);  // what status() says from now on
-    array_.reset();                 // the members are released
+    closed_events_ = array_->events().since(0);
+    array_.reset();  // the members are released
   }
   SessionRegistry::instance().remove(this);
   state_.store(State::closed, std::memory_order_release);

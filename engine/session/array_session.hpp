@@ -132,7 +132,8 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   // The member paths by slot now ("" where missing): what reopening takes.
   std::vector<std::string> member_paths() const;
 
-  // ---- tunables, events, telemetry (any thread; empty once closed) ----
+  // ---- tunables, events, telemetry (any thread; once closed: no
+  // tunables or samples, the events as the close left them) ----
   std::vector<telemetry::TunableInfo> tunables() const;
   Result<std::string> tunable(const std::string& name) const;
   // What set_tunable would refuse, without setting (a usage error up front).
@@ -236,7 +237,8 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   // hold life_ shared, the close holds it exclusive to release the array.
   mutable std::shared_mutex life_;
   std::unique_ptr<raid::Array> array_;
-  SessionStatus closed_as_;  // under life_: the array's status when it was released
+  SessionStatus closed_as_;                      // under life_: the array's status when it was released
+  std::vector<telemetry::Event> closed_events_;  // under life_: its event log then
   const std::vector<std::string> opened_with_;
   const bool read_only_;
   SessionOptions options_;

@@ -80,6 +80,7 @@ class BenchSession {
   // The array (until close()); null for other targets.
   raid::Array* array() { return array_; }
   session::ArraySession* array_session() { return session_.get(); }
+  const std::shared_ptr<session::ArraySession>& array_session_ptr() const { return session_; }
   const BenchSpec& spec() const { return spec_; }
   telemetry::TunableRegistry* tunables() { return array_ ? &array_->tunables() : nullptr; }
 

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "base/printable.hpp"
 #include "workload/size_parse.hpp"
 
 namespace rs::workload {
@@ -245,7 +246,7 @@ const OptionSpec* find_option(std::string_view name) {
 
 // Hints for fio options people commonly carry over.
 std::string unsupported_message(std::string_view name) {
-  std::string msg = "unsupported option '" + std::string(name) + "'";
+  std::string msg = "unsupported option " + quoted_printable(name);
   if (name == "include")
     msg += " (include files are not supported)";
   else if (name == "kb_base")
@@ -254,12 +255,7 @@ std::string unsupported_message(std::string_view name) {
 }
 
 std::string quoted(std::string_view v) {
-  // Built by appending: g++ 12 warns (-Wrestrict, a false positive) on
-  // "'" + std::string(v).
-  std::string out;
-  out.reserve(v.size() + 2);
-  out.append(1, '\'').append(v).append(1, '\'');
-  return out;
+  return quoted_printable(v);
 }
 
 std::string parse_bool(std::string_view v, bool& out) {
@@ -396,10 +392,10 @@ std::string apply_rw(JobOptions& job, std::string_view v) {
     const bool negative = !add.empty() && add.front() == '-';
     if (negative) add.remove_prefix(1);
     NumberResult r = parse_size(add);
-    if (!r.ok() || r.value > (uint64_t(1) << 40)) return "rw=" + std::string(v) + ": bad ':N' postfix";
+    if (!r.ok() || r.value > (uint64_t(1) << 40)) return "rw=" + printable(v) + ": bad ':N' postfix";
     job.seq_add = negative ? -int64_t(r.value) : int64_t(r.value);
     if (mode.starts_with("rand"))
-      return "rw=" + std::string(v) +
+      return "rw=" + printable(v) +
              ": for random I/O the ':N' postfix (a new random offset every N I/Os) is "
              "not supported";
   }
@@ -428,7 +424,7 @@ std::string apply_rw(JobOptions& job, std::string_view v) {
            " (read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite, "
            "randtrimwrite)";
   if (job.seq_add != 0 && does_trim(job.rw))
-    return "rw=" + std::string(v) + ": the ':N' postfix is not supported with trims";
+    return "rw=" + printable(v) + ": the ':N' postfix is not supported with trims";
   return {};
 }
 
@@ -540,7 +536,7 @@ std::string apply_verify(JobOptions& job, std::string_view v) {
       return {};
     }
   if (v == "none") return "verify=none is not a fio value: fio spells no verification verify=0";
-  return "verify=" + std::string(v) +
+  return "verify=" + printable(v) +
          " is not supported (0, crc32c, crc32c-intel, crc64, md5, sha1, sha256, sha512, xxhash, meta)";
 }
 
@@ -691,7 +687,7 @@ std::string parse_two_ints(std::string_view name, std::string_view v, std::array
   for (int d = 0; d < 2; ++d) {
     NumberResult r = parse_integer(parts[d], 0, max);
     if (!r.ok() || r.value < min)
-      return std::string(name) + ": " + quoted(v) + " must be " + std::to_string(min) + " to " +
+      return printable(name) + ": " + quoted(v) + " must be " + std::to_string(min) + " to " +
              std::to_string(max) + " (or READ,WRITE)";
     got[size_t(d)] = unsigned(r.value);
   }
@@ -869,14 +865,14 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
   const bool bare = !value;
   if (!value) {
     if (!spec->value_optional)
-      return "option '" + std::string(name) + "' requires a value (" + std::string(spec->name) + "=...)";
+      return "option '" + printable(name) + "' requires a value (" + std::string(spec->name) + "=...)";
     value = "1";
   }
   std::string_view v = *value;
-  if (v.empty()) return "option '" + std::string(name) + "' has an empty value";
+  if (v.empty()) return "option '" + printable(name) + "' has an empty value";
   // filename_format's $jobname, $jobnum, $filenum are fio's own keywords.
   if (v.find('$') != std::string_view::npos && spec->id != Opt::filename_format)
-    return "variable expansion is not supported: " + std::string(name) + "=" + std::string(v);
+    return "variable expansion is not supported: " + printable(name) + "=" + printable(v);
 
   auto integer = [&](unsigned& out, uint64_t min, uint64_t max) -> std::string {
     NumberResult r = parse_integer(v, 0, max);
@@ -1173,7 +1169,7 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
         job.zbd = v == "zbd";
         return {};
       }
-      return "zonemode=" + std::string(v) + " is not supported (none, strided, zbd)";
+      return "zonemode=" + printable(v) + " is not supported (none, strided, zbd)";
     case Opt::zonesize:
     case Opt::zonerange:
     case Opt::zoneskip: {
@@ -1244,7 +1240,7 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
       return boolean(job.invalidate);
     case Opt::fadvise_hint:
       if (v == "random" || v == "sequential")
-        return "fadvise_hint=" + std::string(v) + " is not supported (0 or 1)";
+        return "fadvise_hint=" + printable(v) + " is not supported (0 or 1)";
       return boolean(job.fadvise_hint);
     case Opt::write_bw_log:
       job.bw_log = true;
@@ -1291,7 +1287,7 @@ std::string apply_option(JobOptions& job, std::string_view name, std::optional<s
         return "bad random_generator " + quoted(v) + " (tausworthe, lfsr, tausworthe64)";
       return {};
   }
-  return "internal error: unhandled option '" + std::string(name) + "'";
+  return "internal error: unhandled option '" + printable(name) + "'";
 }
 
 }  // namespace rs::workload

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "base/printable.hpp"
 #include "workload/size_parse.hpp"
 
 namespace rs::workload {
@@ -36,7 +37,7 @@ std::string located(std::string_view origin, unsigned line, std::string_view msg
 }
 
 std::string job_label(const JobOptions& job) {
-  std::string s = "job '" + job.name + "'";
+  std::string s = "job " + quoted_printable(job.name);
   if (job.line) s += " (" + job.origin + ":" + std::to_string(job.line) + ")";
   return s;
 }
@@ -121,6 +122,11 @@ class FileParser {
   }
 
   ParseResult run(std::string_view text) {
+    if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
+      const auto line = unsigned(std::count(text.begin(), text.begin() + long(nul), '\n') + 1);
+      error_ = located(origin_, line, "binary data (a NUL byte): not a job file");
+      return fail();
+    }
     unsigned lineno = 0;
     size_t pos = 0;
     while (pos <= text.size()) {
@@ -148,7 +154,9 @@ class FileParser {
   }
 
   bool error(unsigned line, std::string_view msg) {
-    error_ = located(origin_, line, msg);
+    // Messages quote the file's text (printable, cut); this bounds any
+    // that would still carry a whole long line.
+    error_ = located(origin_, line, printable(msg, 1000));
     return false;
   }
 
@@ -163,21 +171,21 @@ class FileParser {
 
     if (line.front() == '[') return open_section(line, lineno);
     if (!section_) {
-      return error(lineno, "option '" + std::string(line) + "' outside of any [section]");
+      return error(lineno, "option " + quoted_printable(line) + " outside of any [section]");
     }
     if (!unset.empty() && line.back() == '=')
-      return error(lineno, "'" + std::string(trim(raw)) + "': ${" + unset.front() +
+      return error(lineno, quoted_printable(trim(raw)) + ": ${" + printable(unset.front()) +
                                "} is not set in the environment (fio would use an empty value)");
     return handle_option(line, lineno);
   }
 
   bool open_section(std::string_view line, unsigned lineno) {
     if (!finish_section()) return false;
-    if (line.back() != ']') return error(lineno, "unterminated section header '" + std::string(line) + "'");
+    if (line.back() != ']') return error(lineno, "unterminated section header " + quoted_printable(line));
     std::string_view name = line.substr(1, line.size() - 2);
     if (name.empty()) return error(lineno, "empty section name '[]'");
     if (name.find_first_of("[]") != std::string_view::npos)
-      return error(lineno, "bad section header '" + std::string(line) + "'");
+      return error(lineno, "bad section header " + quoted_printable(line));
 
     Section s;
     s.header_line = lineno;
@@ -185,7 +193,7 @@ class FileParser {
     s.global = name.starts_with("global");
     if (s.global && name != "global")
       result_.warnings.push_back(
-          located(origin_, lineno, "section [" + std::string(name) + "] is a global section, as in fio"));
+          located(origin_, lineno, "section [" + printable(name) + "] is a global section, as in fio"));
     if (!s.global) {
       s.job = result_.global;
       s.job.inherited = std::move(s.job.given);
@@ -208,14 +216,14 @@ class FileParser {
     if (eq != std::string_view::npos) {
       std::string_view after = line.substr(eq + 1);
       value = trim(after);
-      if (value->empty()) return error(lineno, "option '" + std::string(key) + "' has an empty value");
+      if (value->empty()) return error(lineno, "option " + quoted_printable(key) + " has an empty value");
       if (after.size() != trim_front(after).size())
         result_.warnings.push_back(located(origin_, lineno,
-                                           "fio 3.33 keeps the blank after '=' and misreads '" +
-                                               std::string(line) + "'; write " + std::string(key) + "=" +
-                                               std::string(*value) + " for fio compatibility"));
+                                           "fio 3.33 keeps the blank after '=' and misreads " +
+                                               quoted_printable(line) + "; write " + printable(key) + "=" +
+                                               printable(*value) + " for fio compatibility"));
     }
-    if (key.empty()) return error(lineno, "option without a name: '" + std::string(line) + "'");
+    if (key.empty()) return error(lineno, "option without a name: " + quoted_printable(line));
 
     JobOptions& target = section_->global ? result_.global : section_->job;
     if (std::string err = apply_option(target, key, value); !err.empty()) return error(lineno, err);
@@ -233,7 +241,7 @@ class FileParser {
     if (s.job.size > 0) {
       if (std::string err = check_bs_fits(s.job, s.job.size); !err.empty()) {
         unsigned line = std::max(line_of(s.lines, "bs"), line_of(s.lines, "size"));
-        return error(line ? line : s.header_line, "job '" + s.job.name + "': " + err);
+        return error(line ? line : s.header_line, "job " + quoted_printable(s.job.name) + ": " + err);
       }
     }
     result_.jobs.push_back(std::move(s.job));
@@ -265,7 +273,7 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
   auto fail = [&](std::string_view arg, std::string_view msg) {
     r.ok = false;
     r.error = arg.empty() ? "command line: " + std::string(msg)
-                          : "command line: '" + std::string(arg) + "': " + std::string(msg);
+                          : "command line: " + quoted_printable(arg) + ": " + std::string(msg);
     r.jobs.clear();
     return r;
   };
@@ -312,15 +320,16 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
       else if (*value == "json")
         r.output_format = OutputFormat::json;
       else
-        return fail(shown, "output format '" + *value + "' is not supported (normal, json)");
+        return fail(shown, "output format " + quoted_printable(*value) + " is not supported (normal, json)");
       continue;
     }
 
     std::string_view canonical = canonical_option_name(key);
     if (canonical.empty()) return fail(shown, apply_option(r.global, key, std::nullopt));
     if (!value && !option_value_optional(canonical) && !take_next_value())
-      return fail(shown, "option '" + std::string(key) + "' requires a value");
-    if (value && value->empty()) return fail(shown, "option '" + std::string(key) + "' has an empty value");
+      return fail(shown, "option " + quoted_printable(key) + " requires a value");
+    if (value && value->empty())
+      return fail(shown, "option " + quoted_printable(key) + " has an empty value");
 
     if (canonical == "name") {
       if (std::string err = finish_job(); !err.empty()) return fail(shown, err);

@@ -41,8 +41,8 @@ struct Instance {
   unsigned index;
   unsigned run_jobs;  // instances in the run
   unsigned clone;     // among the job's numjobs (fio's $jobnum)
-  int run_group;   // instances of one run group start together
-  int groupid;     // fio's reporting group
+  int run_group;      // instances of one run group start together
+  int groupid;        // fio's reporting group
   JobResults result;
   uint64_t verify_errors = 0;
   std::string verify_message;
@@ -434,8 +434,11 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
         return "job '" + job.name + "': " + err;
       continue;
     }
+    // validate_against_target names the job itself; a direct=1 alignment
+    // refusal gets the target's word on what serves such I/O.
     std::string err = validate_against_target(job, target.size_bytes(), target.block_size());
-    if (!err.empty()) return "job '" + job.name + "': " + err;
+    if (!err.empty())
+      return err + (err.find("direct=1 needs") != std::string::npos ? target.alignment_hint() : "");
     if (job.zbd) {
       if (std::string e = align_zbd_region(job, target.size_bytes()); !e.empty())
         return "job '" + job.name + "': " + e;

@@ -3,11 +3,13 @@
 #include <array>
 #include <cctype>
 
+#include "base/printable.hpp"
+
 namespace rs::workload {
 namespace {
 
 std::string quoted(std::string_view text) {
-  return "'" + std::string(text) + "'";
+  return quoted_printable(text);
 }
 
 char lower(char c) {
@@ -112,8 +114,8 @@ NumberResult parse_size(std::string_view text, bool allow_percent) {
     if (rest == "ib") base = 1000;                                // 4kib: fio's inverted IEC form
   }
   if (base == 0) {
-    r.error = "bad size " + quoted(text) + ": unknown suffix '" + std::string(text.substr(digits)) +
-              "' (use k, m, g, t or p, optionally followed by b)";
+    r.error = "bad size " + quoted(text) + ": unknown suffix " + quoted(text.substr(digits)) +
+              " (use k, m, g, t or p, optionally followed by b)";
     return r;
   }
   uint64_t v = n;
@@ -154,8 +156,8 @@ NumberResult parse_time(std::string_view text, TimeUnit default_unit) {
       r.error = "bad time " + quoted(text) + ": fio 3.33 reads '" + unit +
                 "' as microseconds; write s or m instead";
     else
-      r.error = "bad time " + quoted(text) + ": unknown unit '" + std::string(text.substr(digits)) +
-                "' (use us, ms, s, m, h or d)";
+      r.error = "bad time " + quoted(text) + ": unknown unit " + quoted(text.substr(digits)) +
+                " (use us, ms, s, m, h or d)";
     return r;
   }
   if (!mul_checked(n, mult, r.value)) r.error = "time " + quoted(text) + " is too large";

@@ -72,6 +72,9 @@ struct JobIo {
   // posixaio on a path other than glibc's (an array, or no POSIX AIO): the
   // job's port keeps glibc's rule of one request in flight per file.
   bool one_in_flight_per_file = false;
+  // The job asked for direct=1: an array then fails I/O off its unit with
+  // EINVAL, as O_DIRECT does, instead of read-modify-writing it.
+  bool direct = false;
   // A multi-file job (file_set.hpp): each file's region size, in the job's
   // order; file k's bytes are at offsets k << kFileShift onwards. Empty: one
   // region, offsets are the target's.
@@ -90,6 +93,9 @@ class Target {
   virtual ~Target() = default;
   virtual uint64_t size_bytes() const = 0;
   virtual uint32_t block_size() const = 0;  // alignment I/O must keep (O_DIRECT)
+  // Appended to a direct=1 job's alignment refusal: what the block size is
+  // here and what serves I/O off it ("" for none).
+  virtual std::string alignment_hint() const { return ""; }
   // A backend for one job's context with room for `depth` target I/Os.
   virtual std::unique_ptr<io::Backend> make_backend(unsigned depth) = 0;
   // Simulated targets: the one virtual-time context every job shares (all

@@ -10,8 +10,8 @@
 
 #include "io/uring_backend.hpp"
 #include "levels/levels.hpp"
-#include "raid/array_port.hpp"
 #include "workload/aio_engine.hpp"
+#include "workload/array_target_port.hpp"
 #include "workload/discard.hpp"
 #include "workload/posix_aio_engine.hpp"
 #include "workload/sync_engines.hpp"
@@ -100,41 +100,37 @@ JobIo Target::open_job_io(const JobOptions& job, unsigned, std::string*) {
 
 // ---- ArrayTarget ----
 
-namespace {
+ArrayTarget::ArrayTarget(raid::Array& array)
+    : array_(array), unit_(array_unit_bytes(array)), locks_(std::make_unique<UnitLocks>()) {}
 
-class ArrayTargetPort final : public TargetPort {
- public:
-  ArrayTargetPort(raid::Array& array, io::IoContext& context) : port_(array, context) {}
-  void prepare(TargetIo& io, uint32_t max_length) override {
-    auto a = std::make_shared<raid::ArrayIo>();
-    port_.prepare(*a, max_length);
-    a->owner = &io;
-    a->done = [](raid::ArrayIo& a, int result) {
-      auto& t = *static_cast<TargetIo*>(a.owner);
-      t.served_by = a.served_by;
-      t.done(t, result);
-    };
-    io.target_private = a;
-  }
-  void submit(TargetIo& io) override {
-    auto& a = *static_cast<raid::ArrayIo*>(io.target_private.get());
-    a.write = io.write;
-    a.offset = io.offset;
-    a.length = io.length;
-    a.buffer = io.buffer;
-    a.job_id = io.job_id;
-    port_.submit(a);
-  }
-  io::IoContext& context() override { return port_.context(); }
-
- private:
-  raid::ArrayPort port_;
-};
-
-}  // namespace
+ArrayTarget::~ArrayTarget() = default;
 
 std::unique_ptr<TargetPort> ArrayTarget::open_port(io::IoContext& context) {
-  return std::make_unique<ArrayTargetPort>(array_, context);
+  return make_array_target_port(array_, context, *locks_, unit_, false);
+}
+
+JobIo ArrayTarget::open_job_io(const JobOptions& job, unsigned clone, std::string* error) {
+  JobIo j = Target::open_job_io(job, clone, error);
+  j.direct = job.direct;
+  const std::string unit = std::to_string(unit_) + "-byte unit";
+  j.io_mode = job.direct
+                  ? "direct (the array has no page cache; its members are opened with O_DIRECT; I/O off "
+                    "the array's " +
+                        unit + " fails with EINVAL, as O_DIRECT)"
+                  : "direct (the array has no page cache; its members are opened with O_DIRECT; I/O off "
+                    "the array's " +
+                        unit + " is read-modify-written in whole units)";
+  return j;
+}
+
+std::unique_ptr<TargetPort> ArrayTarget::open_job_port(io::IoContext& context, const JobIo& jio) {
+  return make_array_target_port(array_, context, *locks_, unit_, jio.direct);
+}
+
+std::string ArrayTarget::alignment_hint() const {
+  return "; the array's unit is " + describe_array_unit(array_) +
+         ": O_DIRECT on a block device fails I/O off its unit with EINVAL; without direct=1 (fio's default) "
+         "such I/O is read-modify-written in whole units";
 }
 
 std::string ArrayTarget::describe() const {

@@ -11,6 +11,7 @@
 #include "io/sim_backend.hpp"
 #include "raid/array.hpp"
 #include "workload/target.hpp"
+#include "workload/unit_locks.hpp"
 
 namespace rs::workload {
 
@@ -21,23 +22,35 @@ namespace rs::workload {
 bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& devs, bool direct, JobIo& j,
                  std::string* error);
 
-// An assembled array; every job gets its own context and ArrayPort.
+// An assembled array; every job gets its own context and ArrayPort. I/O
+// not aligned to the array's unit is read-modify-written in whole units
+// (direct=0) or fails with EINVAL (direct=1): array_target_port.hpp.
 class ArrayTarget final : public Target {
  public:
-  explicit ArrayTarget(raid::Array& array) : array_(array) {}
+  explicit ArrayTarget(raid::Array& array);
+  ~ArrayTarget() override;
   uint64_t size_bytes() const override { return array_.size_bytes(); }
-  uint32_t block_size() const override { return 4096; }
+  // The array's unit: what direct=1 I/O must keep (array_unit_bytes).
+  uint32_t block_size() const override { return unit_; }
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override { return array_.make_backend(depth); }
+  // A port with direct=0's rules (the simulator's jobs, tools).
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
+  JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error) override;
+  std::unique_ptr<TargetPort> open_job_port(io::IoContext& context, const JobIo& jio) override;
+  std::string alignment_hint() const override;
   bool registers_buffers() const override { return true; }
   std::string describe() const override;
   std::vector<MemberTelemetry> members() const override;
   std::string policy() const override;
   const telemetry::TelemetrySource& telemetry() const override { return array_; }
   const telemetry::LiveLatencySet& latencies() const override { return array_.latencies(); }
+  // Whether a job of this target has read-modify-written (for tests).
+  bool read_modify_written() const { return locks_->rmw_seen(); }
 
  private:
   raid::Array& array_;
+  uint32_t unit_;
+  std::unique_ptr<UnitLocks> locks_;  // every port's, across all jobs of every run
 };
 
 // A simulated array of emulated disks on one shared virtual-time context.
@@ -54,7 +67,7 @@ class SimArrayTarget final : public Target {
   raid::Array& array() { return *array_; }
   io::SimBackend& sim() { return *sim_; }
   uint64_t size_bytes() const override { return array_->size_bytes(); }
-  uint32_t block_size() const override { return 4096; }
+  uint32_t block_size() const override { return inner_->block_size(); }
   std::unique_ptr<io::Backend> make_backend(unsigned) override { return nullptr; }
   io::IoContext* shared_context() override { return context_.get(); }
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override {

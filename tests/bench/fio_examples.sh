@@ -12,7 +12,7 @@
 # ROUNDS=N      runs per tool and file, alternating; the median round is shown
 # PLAIN_ONLY=1  only the files that use plain engines
 # TARGET=ram    the target on an ext4 in RAM instead of WORKDIR (root; see
-#               ram_target.sh and the README: a device that does not drift)
+#               ram_target.sh and docs/benchmarks.md: a device that does not drift)
 # How the files are prepared, and what is printed: fio_examples.py.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

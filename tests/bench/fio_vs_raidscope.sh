@@ -20,7 +20,7 @@
 #                rounds, ours first in even ones) and report the median of
 #                the round-by-round ratios: the host disk is noisy
 #
-# See tests/bench/README.md for how to read the table.
+# See docs/benchmarks.md for how to read the table.
 set -euo pipefail
 
 RUNTIME=${RUNTIME:-10}

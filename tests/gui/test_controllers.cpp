@@ -7,8 +7,10 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -57,6 +59,7 @@ class ControllersTest : public QObject {
   void beforeAfterComparesAndKeepsResults();
   void failAddRepairAsTasks();
   void memberWithSuperblockIsRefused();
+  void filesystemIsRefusedWithWipefs();
   void arrayManagedWithoutAWorkload();
   void cleanupTestCase();
 
@@ -311,6 +314,32 @@ void ControllersTest::memberWithSuperblockIsRefused() {
   QVERIFY(!QFile::exists(path("new.img")));
   QVERIFY(f.open(QIODevice::ReadOnly));
   QVERIFY2(f.readAll() == content, "the refused member is untouched");
+}
+
+void ControllersTest::filesystemIsRefusedWithWipefs() {
+  // An image file holding an ext4 filesystem: refused, and the way out the
+  // message gives is wipefs (mdadm --zero-superblock leaves a filesystem).
+  if (QStandardPaths::findExecutable("mkfs.ext4", {"/usr/sbin", "/sbin", "/usr/bin"}).isEmpty())
+    QSKIP("mkfs.ext4 is not installed");
+  const QString fs = path("ext4.img");
+  {
+    QFile f(fs);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(32 << 20));
+  }
+  QProcess mkfs;
+  mkfs.start(QStandardPaths::findExecutable("mkfs.ext4", {"/usr/sbin", "/sbin", "/usr/bin"}),
+             {"-q", "-F", fs});
+  QVERIFY(mkfs.waitForFinished(30000));
+  QCOMPARE(mkfs.exitCode(), 0);
+  QVERIFY(arrays_->create(1, {}, {}, {fs, path("beside.img")}, "32M", {}));  // raid1 takes no chunk
+  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
+  QCOMPARE(arrays_->status(), ArraysController::Error);
+  const QString e = arrays_->errorString();
+  QVERIFY2(e.contains("ext4"), qPrintable(e));
+  QVERIFY2(e.contains("wipefs"), qPrintable(e));
+  QVERIFY2(!e.contains("zero-superblock"), qPrintable(e));
+  QVERIFY(!QFile::exists(path("beside.img")));
 }
 
 void ControllersTest::arrayManagedWithoutAWorkload() {

@@ -35,15 +35,24 @@ shot members --page=arrays --after=2 "$WORK"/a.img "$WORK"/b.img
 "$CHECK" "$WORK/members.png"
 # Image files need no root: run as root, the demo runs again as nobody
 # (setpriv, no capabilities) in a folder nobody owns, and its member files
-# are made, owned and driven by that user.
+# are made, owned and driven by that user. The build tree may be where that
+# user cannot go (a clone under /root or in a mktemp -d folder, mode 0700),
+# so the user runs a copy laid out as an installed one: bin/raidscope and
+# share/raidscope/ (its profiles and scenarios), from a folder of its own.
 if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
   U=$(mktemp -d /tmp/raidscope-gui-user.XXXXXX)
   trap 'rm -rf "$WORK" "$U"' EXIT
+  SRC=$(cd "$(dirname "$0")/../.." && pwd)
+  if ! { mkdir -p "$U/bin" "$U/share/raidscope" && cp "$GUI" "$U/bin/raidscope" &&
+    cp -r "$SRC/resources/." "$U/share/raidscope/" && chmod -R a+rX "$U/bin" "$U/share"; }; then
+    echo "SKIP: cannot copy the program to $U for the unprivileged run (the rest passed)"
+    exit 77
+  fi
   chmod 755 "$U" && chown 65534:65534 "$U"
-  setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+  (cd "$U" && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
     env HOME="$U" RAIDSCOPE_DEMO_DIR="$U/demo" RAIDSCOPE_RESULTS_DIR="$U/results" \
-    xvfb-run -a -s "-screen 0 1600x1000x24" "$GUI" --demo --screenshot="$U/user.png" --after=4 --profile-scale=0.25 2>&1 |
-    grep -v XDG_RUNTIME_DIR || true
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$U/bin/raidscope" --demo --screenshot="$U/user.png" --after=4 \
+    --profile-scale=0.25 2>&1 | grep -v XDG_RUNTIME_DIR) || true
   [[ -s $U/user.png ]] || { echo "FAIL: the demo did not run as an unprivileged user"; exit 1; }
   [[ $(stat -c %u "$U/demo/member0.img") == 65534 ]] || { echo "FAIL: the demo's files are not the user's"; exit 1; }
   "$CHECK" "$U/user.png"

@@ -84,6 +84,7 @@ class ModelsTest : public QObject {
   void sharesAreSmoothedOverHalfASecond();
   void sharesOnlyWhereThereWereReads();
   void eventsBecomeMarksAndSectionsAreGeneric();
+  void memberFailureRaisesTheBanner();
   void historyIsTrimmed();
   void tunablesModelChecksRangesFromTheRegistry();
   void tunablesRefreshKeepsRowsWhenNamesStay();
@@ -186,6 +187,30 @@ void ModelsTest::eventsBecomeMarksAndSectionsAreGeneric() {
   model.clear();
   QVERIFY(!model.hasData());
   QCOMPARE(int(model.marks().size()), 0);
+}
+
+void ModelsTest::memberFailureRaisesTheBanner() {
+  Scripted s;
+  TelemetryModel model;
+  s.events.record({0, 0, "tunable", "read_policy", "md-rr", ""});
+  s.events.record({0, 0, "member", "/tmp/m1.img", "recovering", "added"});
+  model.addSample(s.step({0, 0}, 100));
+  QCOMPARE(model.memberAlert(), QString());  // only a failure raises it
+  s.events.record({0, 0, "member", "/tmp/m1.img", "faulty",
+                   "write error at device sector 81920: No space left on device"});
+  model.addSample(s.step({0, 0}, 100));
+  const QString alert = model.memberAlert();
+  QVERIFY2(alert.contains("/tmp/m1.img"), qPrintable(alert));
+  QVERIFY2(alert.contains("No space left on device"), qPrintable(alert));
+  QVERIFY2(alert.contains("degraded"), qPrintable(alert));
+  model.clear();  // a new run: the array is still degraded
+  QCOMPARE(model.memberAlert(), alert);
+  s.events.record(
+      {0, 0, "member", "/tmp/m2.img", "faulty", "read error at device sector 8: Input/output error"});
+  model.addSample(s.step({0, 0}, 100));
+  QCOMPARE(model.memberAlert().count('\n'), 1);  // one line per member
+  model.dismissMemberAlert();
+  QCOMPARE(model.memberAlert(), QString());
 }
 
 void ModelsTest::historyIsTrimmed() {

@@ -39,6 +39,11 @@ inline void require_root_and_losetup() {
   if (!run("command -v losetup")) skip("losetup is not installed");
 }
 
+// Whether `text` has `part` in it (error messages).
+inline bool mentions(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 // A loop device over `file`, detached when this goes out of scope.
 class Loop {
  public:

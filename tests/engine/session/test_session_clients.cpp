@@ -68,6 +68,11 @@ TEST_CASE("clients: a session kept open outlives its clients; commands after clo
   CHECK(events.back().value == "md-rr");
 
   require_ok(s->close().wait());
+  // The event log as the close left it stays readable (the CLI reports member failures after the close).
+  const auto kept = s->events_since(0);
+  REQUIRE(!kept.empty());
+  CHECK(kept.size() == events.size());
+  CHECK(kept.back().value == "md-rr");
   auto after = s->fail_member(0, "test").wait();
   REQUIRE(!after);
   CHECK(after.error().code == Errc::cancelled);

@@ -20,6 +20,22 @@
 
 namespace rs::workload::fio_test {
 
+// A command line's jobs, parsed (the test fails on a parse error).
+inline std::vector<JobOptions> jobs_from_cli(std::vector<std::string> args) {
+  CliParseResult r = parse_cli_job(args);
+  INFO(r.error);
+  REQUIRE(r.ok);
+  return r.jobs;
+}
+
+// check_jobs, then run_jobs on `target` (the test fails when a job is refused).
+inline RunOutcome run_checked(std::vector<JobOptions>& jobs, Target& target) {
+  std::string bad = check_jobs(jobs, target);
+  INFO(bad);
+  REQUIRE(bad.empty());
+  return run_jobs(jobs, {}, target, nullptr);
+}
+
 inline RunOutcome run_on_file(const std::string& path, std::vector<std::string> args) {
   args.push_back("--filename=" + path);
   CliParseResult r = parse_cli_job(args);

@@ -795,3 +795,46 @@ TEST_CASE("iodepth batching options: fio's names, aliases, defaults and fix-ups"
   CHECK_FALSE(cli.ok);
   CHECK_THAT(cli.error, Catch::Contains("iodepth_batch_complete_max"));
 }
+
+// A message quotes the file's text as printable and cut: never raw bytes
+// (an escape sequence that would drive the terminal) or a whole long line.
+TEST_CASE("job-file errors quote the text printable and cut", "[job_parser]") {
+  auto only_printable = [](const std::string& s) {
+    for (unsigned char c : s)
+      if (c < 0x20 || c == 0x7f) return false;
+    return true;
+  };
+  {
+    const auto r = parse_job_file("[j]\nrw=read\x1b[2J\n", "esc.fio");
+    REQUIRE_FALSE(r.ok);
+    CHECK(only_printable(r.error));
+    CHECK_THAT(r.error, Catch::Contains("\\x1b[2J"));
+  }
+  {
+    const auto r = parse_job_file("[j]\n" + std::string(10'000'000, 'x') + "\n", "long.fio");
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.error.size() < 300);
+    CHECK_THAT(r.error, Catch::Contains("(10000000 bytes)"));
+  }
+  {
+    std::string binary = "[j]\nrw=read\n";
+    binary += std::string("\x00\xff\xfe", 3);
+    const auto r = parse_job_file(binary, "bin.fio");
+    REQUIRE_FALSE(r.ok);
+    CHECK(only_printable(r.error));
+    CHECK_THAT(r.error, Catch::Contains("bin.fio:3") && Catch::Contains("not a job file"));
+  }
+  {
+    // A value with bytes that are not UTF-8, and one that is (kept as it is).
+    const auto bad = parse_job_file("[j]\nbs=4k\xff\n", "utf.fio");
+    REQUIRE_FALSE(bad.ok);
+    CHECK_THAT(bad.error, Catch::Contains("\\xff"));
+    const auto utf8 = parse_job_file(
+        "[j]\nrw=r\xc3\xa9"
+        "ad\n",
+        "utf8.fio");
+    REQUIRE_FALSE(utf8.ok);
+    CHECK_THAT(utf8.error, Catch::Contains("'r\xc3\xa9"
+                                           "ad'"));
+  }
+}

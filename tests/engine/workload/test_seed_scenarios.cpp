@@ -107,10 +107,9 @@ const std::vector<SeedRow> kSeedRows = {
     {"seed-md-bitmap-io-opt", "4k randwrite QD1, 64M bitmap chunks", 6.869e6, 64.4e6, {}, {}},
 };
 
-// Figures the mechanisms do not reach (README, "Reading a simulate
-// table"): md-rr on 2 and 3 HDDs, simulated 569 and 774 MB/s; seed 001's
-// QD1 writes. Kept out of
-// the acceptance test below and asserted as misses, so that the day a
+// Figures the mechanisms do not reach (docs/results/simulator-scenarios.md):
+// md-rr on 2 and 3 HDDs, simulated 569 and 774 MB/s; seed 001's QD1 writes.
+// Kept out of the acceptance test below and asserted as misses, so that the day a
 // model change reaches them this list has to go.
 struct KnownMiss {
   const char* scenario;
