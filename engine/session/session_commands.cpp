@@ -52,16 +52,10 @@ Pending<Status> ArraySession::flush() {
 }
 
 Status ArraySession::flush_members(raid::Array& a) {
-  // Every member that takes writes: a write that completed is on it, and
-  // its cache (the disk's, or the page cache of an image file opened
-  // without O_DIRECT) goes to stable storage.
-  const raid::TableRef t = a.table();
-  for (const auto& m : t->members) {
-    std::string err;
-    if (m.dev && m.writable() && !m.dev->flush(&err))
-      return make_error(Errc::io_error, m.name + ": flushing its cache failed: " + err);
-  }
-  return {};
+  // md's flush (REQ_PREFLUSH): every write that completed before it is on
+  // every member's media (the array's own rule, which the bitmap's clearing
+  // also relies on).
+  return a.flush();
 }
 
 // ---- tasks ----
