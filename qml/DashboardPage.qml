@@ -68,8 +68,10 @@ Flickable {
             Layout.fillWidth: true
             Layout.topMargin: 4
             wrapMode: Text.Wrap
-            text: page.session && page.session.busy ? qsTr("Waiting for the first sample…")
-                                                    : qsTr("Nothing is running. Start a workload from the toolbar to see the array live.")
+            // An open array samples with or without a workload.
+            text: page.session && (page.session.busy || page.session.tunables.count > 0)
+                  ? qsTr("Waiting for the first sample…")
+                  : qsTr("No array is open. Open or create one on the Arrays page to see it live.")
             opacity: 0.7
         }
 

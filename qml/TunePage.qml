@@ -40,9 +40,9 @@ ColumnLayout {
             // own: a label that hid once the tunables came left its gap
             // above the chart (the layout kept its place).
             text: !page.session || page.session.tunables.count === 0
-                  ? qsTr("the array's tunables appear once it has been started")
+                  ? qsTr("the array's tunables appear once it is open")
                   : page.session.running ? qsTr("changes apply to the running array at once")
-                                         : qsTr("changes apply when the next run starts")
+                                         : qsTr("changes apply to the open array at once and stay for the next run")
             opacity: 0.7
         }
     }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "args.hpp"
 #include "base/printable.hpp"
@@ -18,6 +19,7 @@
 #include "levels/levels.hpp"
 #include "member_failures.hpp"
 #include "ondisk/examine.hpp"
+#include "open_array.hpp"
 #include "raid/array.hpp"
 #include "raid/member_superblock.hpp"
 #include "raid/sync_io.hpp"
@@ -27,15 +29,6 @@ namespace rs::cli {
 namespace {
 
 constexpr size_t kStreamPiece = 1 << 20;  // read/write move stdin/stdout through in 1 MiB pieces
-
-std::unique_ptr<raid::Array> assemble_or_throw(const std::vector<std::string>& members, raid::AssembleOptions opt) {
-  if (members.empty()) throw UsageError("no members given");
-  auto arr = check(raid::Array::assemble(levels::builtin(), members, opt));
-  for (auto& r : arr->rejected())
-    std::fprintf(stderr, "raidscope-cli: warning: %s not used: %s\n", r.path.c_str(), r.reason.c_str());
-  warn_unprotected_members(*arr, "assemble");
-  return arr;
-}
 
 raid::AssembleOptions writable(const Args& a) {
   raid::AssembleOptions o;
@@ -58,26 +51,6 @@ raid::AssembleOptions looking() {
   raid::AssembleOptions o;
   o.describe_only = true;
   return o;
-}
-
-// Closes the array (clean mark, resync point recorded); then, if a signal
-// stopped the command, says so (`how_far`: what it had done) and exits
-// 128 + signal.
-void close_or_throw(raid::Array& arr, const std::string& how_far = "") {
-  check(arr.close());
-  if (int sig = interrupted_signal())
-    throw Interrupted(
-        sig, "interrupted" + (how_far.empty() ? "" : ": " + how_far) + "; the array was closed cleanly");
-}
-
-// A task that ends cancelled because of a signal stops the command cleanly.
-void task_outcome(raid::Array& arr, const Status& s) {
-  if (s.ok()) return;
-  if (s.error().code == Errc::cancelled && interrupted_signal()) {
-    check(arr.close());
-    throw Interrupted(interrupted_signal(), s.error().message);
-  }
-  raise(s.error());
 }
 
 std::string human(uint64_t bytes) {
@@ -168,16 +141,22 @@ int cmd_create(const Argv& argv) {
                      std::to_string(a.positional().size()) + " member(s) given");
   if (o.create_files_bytes) refuse_unknown_existing_files(a.positional());
   allow_unprotected_members(o.force);
-  auto arr = check(raid::Array::create(levels::builtin(), o, a.positional()));
-  warn_unprotected_members(*arr, "create");
-  MemberFailures failures(*arr);
-  if (auto resync = arr->resync_task()) task_outcome(*arr, wait_for_task(resync, "initial resync"));
-  close_or_throw(*arr);
+  session::SessionOptions so;
+  so.run_sampler = false;
+  OpenArray arr;
+  arr.session = check(session::ArraySession::create(o, a.positional(), so));
+  arr.client = check(arr.session->attach(session::ClientKind::cli, "create"));
+  warn_unprotected_members(arr.array(), "create");
+  MemberFailures failures(arr.array(), arr.session);
+  if (auto resync = arr->resync_task()) task_outcome(arr, wait_for_task(resync, "initial resync"));
+  char made[512];
+  std::snprintf(made, sizeof made, "created %s array %s: %d members, %s, %s (%llu bytes)\n", arr->level().name,
+                ondisk::uuid_to_string(arr->superblock().set_uuid).c_str(), arr->raid_disks(),
+                arr->personality().describe().c_str(), human(arr->size_bytes()).c_str(),
+                static_cast<unsigned long long>(arr->size_bytes()));
+  close_or_throw(arr);
   const int status = failures.print();
-  std::printf("created %s array %s: %d members, %s, %s (%llu bytes)\n", arr->level().name,
-              ondisk::uuid_to_string(arr->superblock().set_uuid).c_str(), arr->raid_disks(),
-              arr->personality().describe().c_str(), human(arr->size_bytes()).c_str(),
-              static_cast<unsigned long long>(arr->size_bytes()));
+  std::fputs(made, stdout);
   return status;
 }
 
@@ -251,9 +230,9 @@ void detail_json(raid::Array& arr) {
 
 int cmd_detail(const Argv& argv) {
   Args a(argv, {}, {"json"});
-  auto arr = assemble_or_throw(a.positional(), looking());
+  auto arr = open_or_throw(a.positional(), looking(), "detail");
   if (a.flag("json")) {
-    detail_json(*arr);
+    detail_json(arr.array());
     return 0;
   }
   const auto& g = arr->shape();
@@ -320,7 +299,7 @@ int cmd_write(const Argv& argv) {
   const uint64_t offset = a.size("offset").value_or(0);
   if (a.positional().empty()) throw UsageError("no members given");
   if (::isatty(0)) throw UsageError("write reads the data from standard input; redirect a file into it");
-  auto arr = assemble_or_throw(a.positional(), writable(a));
+  auto arr = open_or_throw(a.positional(), writable(a), "write");
   // The range first: nothing is written when the data cannot fit.
   const uint64_t size = arr->size_bytes();
   if (offset > size)
@@ -329,10 +308,10 @@ int cmd_write(const Argv& argv) {
   WriteInput in(size - offset);
   if (!in.error().empty())
     throw RuntimeError("reading standard input failed: " + in.error() + "; nothing written");
-  if (interrupted_signal()) close_or_throw(*arr, "nothing written (it was still reading standard input)");
+  if (interrupted_signal()) close_or_throw(arr, "nothing written (it was still reading standard input)");
   if (!in.fits()) throw UsageError(past_end(in, offset, size));
-  MemberFailures failures(*arr);
-  raid::SyncIo sio(*arr);
+  MemberFailures failures(arr.array(), arr.session);
+  std::optional<raid::SyncIo> sio(std::in_place, arr.array());
   std::vector<uint8_t> piece(kStreamPiece);
   uint64_t done = 0;
   auto wrote = [&] { return "wrote " + std::to_string(done) + " bytes at offset " + std::to_string(offset); };
@@ -344,13 +323,14 @@ int cmd_write(const Argv& argv) {
                          " bytes); " + wrote() +
                          " before it (give the data as a file to have it measured before anything is "
                          "written)");
-    if (Status st = sio.write(offset + done, piece.data(), n); !st)
+    if (Status st = sio->write(offset + done, piece.data(), n); !st)
       throw RuntimeError(st.error().message + "; " + wrote() + " before the failure");
     done += n;
   }
   if (!in.error().empty())
     throw RuntimeError("reading standard input failed: " + in.error() + "; " + wrote() + " before it");
-  close_or_throw(*arr, wrote());
+  sio.reset();  // its port goes before the command leaves the array
+  close_or_throw(arr, wrote());
   const int status = failures.print();
   std::fprintf(stderr, "%s\n", wrote().c_str());
   return status;
@@ -362,12 +342,12 @@ int cmd_read(const Argv& argv) {
   auto length = a.size("length");
   if (!offset) throw UsageError("missing required option --offset");
   if (!length) throw UsageError("missing required option --length");
-  auto arr = assemble_or_throw(a.positional(), reading(a));
+  auto arr = open_or_throw(a.positional(), reading(a), "read");
   if (*offset > arr->size_bytes() || *length > arr->size_bytes() - *offset)
     throw UsageError("reading " + std::to_string(*length) + " bytes at offset " + std::to_string(*offset) +
                      " runs past the end of the array (" + std::to_string(arr->size_bytes()) + " bytes)");
-  MemberFailures failures(*arr);
-  raid::SyncIo sio(*arr);
+  MemberFailures failures(arr.array(), arr.session);
+  raid::SyncIo sio(arr.array());
   std::vector<uint8_t> piece(kStreamPiece);
   for (uint64_t done = 0; done < *length && !interrupted_signal();) {
     const size_t n = size_t(std::min<uint64_t>(piece.size(), *length - done));
@@ -389,12 +369,13 @@ int cmd_fail(const Argv& argv) {
   const std::string target = a.required("member");
   std::vector<std::string> members = a.positional();
   if (std::find(members.begin(), members.end(), target) == members.end()) members.push_back(target);
-  auto arr = assemble_or_throw(members, writable(a));
+  auto arr = open_or_throw(members, writable(a), "fail");
   const int slot = arr->slot_of(target);
   if (slot < 0) throw RuntimeError(target + " is not an active member of this array");
-  check(arr->fail_member(slot, "failed by the administrator"));
-  close_or_throw(*arr);
-  std::printf("%s (role %d) marked faulty; array is %s\n", target.c_str(), slot, arr->state_text().c_str());
+  check(arr.session->fail_member(slot, "failed by the administrator").wait());
+  close_or_throw(arr);
+  std::printf("%s (role %d) marked faulty; array is %s\n", target.c_str(), slot,
+              arr.session->status().state.c_str());
   return 0;
 }
 
@@ -406,7 +387,7 @@ int cmd_add(const Argv& argv) {
   if (a.value("create-files")) refuse_unknown_existing_files({target});
   raid::AssembleOptions o = writable(a);
   o.resume_member = target;
-  auto arr = assemble_or_throw(members, o);
+  auto arr = open_or_throw(members, o, "add");
   if (const int slot = arr->slot_of(target); slot >= 0) {
     const raid::MemberState state = (*arr->table())[slot].state;
     if (state != raid::MemberState::recovering) {
@@ -417,37 +398,39 @@ int cmd_add(const Argv& argv) {
     std::fprintf(stderr, "raidscope-cli: resuming the interrupted rebuild of %s at %.1f%%\n", target.c_str(),
                  100.0 * double(arr->runtime(slot).recovery_offset.load()) / double(arr->shape().dev_sectors));
   }
-  MemberFailures failures(*arr, false);
+  MemberFailures failures(arr.array(), arr.session, false);
   raid::AddOptions ao;
   ao.force = a.flag("force");
   ao.create_files_bytes = a.size("create-files").value_or(0);
-  auto task = check(arr->start_add(target, ao));
-  task_outcome(*arr, wait_for_task(task, "rebuild " + target));
-  warn_unprotected_members(*arr, "add");
-  close_or_throw(*arr);
+  auto task = check(arr.session->add_member(target, ao).wait());
+  task_outcome(arr, wait_for_task(task, "rebuild " + target));
+  warn_unprotected_members(arr.array(), "add");
+  const int slot = arr->slot_of(target);
+  close_or_throw(arr);
   const int status = failures.print();
-  std::printf("%s added as role %d and rebuilt; array is %s\n", target.c_str(), arr->slot_of(target),
-              arr->state_text().c_str());
+  std::printf("%s added as role %d and rebuilt; array is %s\n", target.c_str(), slot,
+              arr.session->status().state.c_str());
   return status;
 }
 
 int cmd_check(const Argv& argv, bool repair) {
   Args a(argv, {}, {"run", "force", "force-dirty-degraded"});
-  auto arr = assemble_or_throw(a.positional(), writable(a));
+  auto arr = open_or_throw(a.positional(), writable(a), repair ? "repair" : "check");
   // Nothing to compare a block with: say so, never "mismatches: 0".
   if (Status can = arr->can_compare(repair); !can) {
     std::fprintf(stderr, "raidscope-cli %s: %s\n", repair ? "repair" : "check", can.error().message.c_str());
     return kExitNoRedundancy;
   }
-  MemberFailures failures(*arr);
+  MemberFailures failures(arr.array(), arr.session);
   // A resync started by the assemble (unclean stop) runs first: a check
   // over copies being made equal would count its work as mismatches.
-  if (auto resync = arr->resync_task()) task_outcome(*arr, wait_for_task(resync, "resync"));
-  auto task = check(arr->start_check(repair));
-  task_outcome(*arr, wait_for_task(task, repair ? "repair" : "check"));
-  close_or_throw(*arr);
+  if (auto resync = arr->resync_task()) task_outcome(arr, wait_for_task(resync, "resync"));
+  auto task = check(arr.session->check(repair).wait());
+  task_outcome(arr, wait_for_task(task, repair ? "repair" : "check"));
+  const uint64_t mismatches = arr->mismatch_cnt();
+  close_or_throw(arr);
   const int status = failures.print();
-  std::printf("mismatches: %llu\n", static_cast<unsigned long long>(arr->mismatch_cnt()));
+  std::printf("mismatches: %llu\n", static_cast<unsigned long long>(mismatches));
   return status;
 }
 

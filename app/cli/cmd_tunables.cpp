@@ -3,12 +3,14 @@
 // current values.
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "args.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "levels/levels.hpp"
+#include "open_array.hpp"
 #include "raid/array.hpp"
 #include "resources.hpp"
 #include "workload/bench.hpp"
@@ -45,22 +47,26 @@ std::vector<std::pair<std::string, telemetry::TunableInfo>> all_levels() {
 int cmd_tunables(const Argv& argv) {
   Args a(argv, {}, {"json", "run"});
   std::vector<std::pair<std::string, telemetry::TunableInfo>> list;
-  std::unique_ptr<raid::Array> arr;
+  std::optional<OpenArray> arr;
   if (!a.positional().empty()) {
     raid::AssembleOptions o;
-    o.describe_only = true;
-    arr = check(raid::Array::assemble(levels::builtin(), a.positional(), o));
-    for (auto& info : arr->tunables().list()) list.push_back({arr->level().name, info});
+    o.read_only = true;
+    o.describe_only = true;  // a dirty degraded array is still described
+    arr = open_or_throw(a.positional(), o, "tunables");
+    // The open array's registry, device_profile (its emulated disks) included.
+    for (auto& info : (*arr)->tunables().list()) list.push_back({(*arr)->level().name, info});
   } else {
     list = all_levels();
   }
-  // bench adds device_profile (emulated disks) on arrays it drives.
-  telemetry::TunableInfo profile;
-  profile.spec = {"device_profile", telemetry::TunableType::choice, 0, 0, {"none", "<profile name>"}, "",
-                  "the disk this member emulates while bench runs (resources/profiles; none: the real device)"};
-  profile.spec.per_member = true;
-  profile.range_text = "none or the name of a device profile (resources/profiles/NAME.json)";
-  list.push_back({"bench", profile});
+  // An open array (bench's, the GUI's) adds device_profile (emulated disks).
+  if (!arr) {
+    telemetry::TunableInfo profile;
+    profile.spec = {"device_profile", telemetry::TunableType::choice, 0, 0, {"none", "<profile name>"}, "",
+                    "the disk this member emulates while bench runs (resources/profiles; none: the real device)"};
+    profile.spec.per_member = true;
+    profile.range_text = "none or the name of a device profile (resources/profiles/NAME.json)";
+    list.push_back({"bench", profile});
+  }
 
   if (a.flag("json")) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();

@@ -269,7 +269,8 @@ int cmd_bench(const Argv& argv) {
   if (raid::Array* arr = bench->array()) {
     const auto& sp = bench->spec();
     const int asked = sp.fail_member_at ? sp.fail_member_at->first : -1;
-    failures.emplace(*arr, true, asked >= 0 && asked < arr->raid_disks() ? (*arr->table())[asked].name : "");
+    failures.emplace(*arr, bench->array_session_ptr(), true,
+                     asked >= 0 && asked < arr->raid_disks() ? (*arr->table())[asked].name : "");
   }
 
   workload::RunProgress progress;

@@ -6,16 +6,18 @@
 namespace rs::cli {
 
 namespace {
-std::string members_working(const raid::Array& array) {
-  return std::to_string(array.working_members()) + " of " + std::to_string(array.raid_disks()) + " members";
+std::string members_working(int working, int raid_disks) {
+  return std::to_string(working) + " of " + std::to_string(raid_disks) + " members";
 }
 }  // namespace
 
-MemberFailures::MemberFailures(raid::Array& array, bool say_degraded, std::string expected)
-    : array_(array), expected_(std::move(expected)), seen_(array.events().last_seq()) {
+MemberFailures::MemberFailures(raid::Array& array, std::shared_ptr<session::ArraySession> session,
+                               bool say_degraded, std::string expected)
+    : session_(std::move(session)), expected_(std::move(expected)), seen_(array.events().last_seq()) {
   if (say_degraded && array.degraded())
     std::fprintf(stderr, "raidscope-cli: warning: the array is degraded (%s working)%s\n",
-                 members_working(array).c_str(), array.redundant() ? "" : "; it has no redundancy left");
+                 members_working(array.working_members(), array.raid_disks()).c_str(),
+                 array.redundant() ? "" : "; it has no redundancy left");
 }
 
 MemberFailures::~MemberFailures() {
@@ -24,7 +26,7 @@ MemberFailures::~MemberFailures() {
 
 int MemberFailures::print() {
   std::vector<telemetry::Event> failed;
-  for (auto& e : array_.events().since(seen_)) {
+  for (auto& e : session_->events_since(seen_)) {
     seen_ = e.seq;
     if (e.kind != "member") continue;
     if (e.value == "faulty") failed.push_back(std::move(e));
@@ -37,8 +39,11 @@ int MemberFailures::print() {
     const telemetry::Event& e = failed[i];
     if (e.name != expected_) failed_ = true;
     // The array's state once, after the last of them.
-    const std::string state =
-        i + 1 < failed.size() ? "" : "; the array is degraded (" + members_working(array_) + ")";
+    std::string state;
+    if (i + 1 == failed.size()) {
+      const session::SessionStatus st = session_->status();  // as the close left it, once closed
+      state = "; the array is degraded (" + members_working(st.working, st.raid_disks) + ")";
+    }
     std::fprintf(stderr, "raidscope-cli: member %s failed: %s%s\n", e.name.c_str(), e.message.c_str(),
                  state.c_str());
   }

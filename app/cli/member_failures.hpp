@@ -1,15 +1,18 @@
 // Member failures as every array command reports them, read from the
-// array's event log (the events the GUI and telemetry show too). Made once
-// the array is open: an array that starts degraded is said once; each
-// member that fails while the command runs is named on stderr with what
-// failed and the error (past max_read_errors: with the count and the
-// threshold), and each unreadable block rewritten from a good copy (or
-// that could not be) with the member, the device sector and where the
-// data came from, when the command ends, however it ends.
+// array's event log (the events the GUI and telemetry show too) through its
+// session, which keeps them once it has closed. Made once the array is
+// open: an array that starts degraded is said once; each member that fails
+// while the command runs is named on stderr with what failed and the error
+// (past max_read_errors: with the count and the threshold), and each
+// unreadable block rewritten from a good copy (or that could not be) with
+// the member, the device sector and where the data came from, when the
+// command ends, however it ends.
 #pragma once
+#include <memory>
 #include <string>
 
 #include "raid/array.hpp"
+#include "session/array_session.hpp"
 
 namespace rs::cli {
 
@@ -22,7 +25,8 @@ class MemberFailures {
   // `expected`: a member the command fails on purpose (bench --fail-member),
   // reported but not counted as a failure. `say_degraded`: warn once when
   // the array is already degraded.
-  explicit MemberFailures(raid::Array& array, bool say_degraded = true, std::string expected = {});
+  MemberFailures(raid::Array& array, std::shared_ptr<session::ArraySession> session, bool say_degraded = true,
+                 std::string expected = {});
   ~MemberFailures();  // prints what print() has not yet printed
   MemberFailures(const MemberFailures&) = delete;
   MemberFailures& operator=(const MemberFailures&) = delete;
@@ -32,7 +36,7 @@ class MemberFailures {
   int print();
 
  private:
-  raid::Array& array_;
+  std::shared_ptr<session::ArraySession> session_;  // kept: print() may come after the close
   std::string expected_;
   uint64_t seen_;  // the event log's last sequence number already looked at
   bool failed_ = false;

@@ -11,6 +11,7 @@
 #include "discovery/signature.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
+#include "session/array_session.hpp"
 #include "workload/size_parse.hpp"
 
 namespace rs::gui {
@@ -215,24 +216,24 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
   setStatus(Working, tr("Checking the members and writing the superblocks…"));
   std::vector<std::string> ps;
   for (const auto& p : paths) ps.push_back(p.toStdString());
-  worker_ = std::thread([this, o, ps, paths] {
-    auto made = raid::Array::create(levels::builtin(), o, ps);
-    QString err;
-    if (!made)
-      err = engineError(made.error());
-    else if (rs::Status st = (*made)->close(); !st)
-      err = engineError(st.error());
-    if (made) made->reset();  // the array is destroyed here, off the GUI thread
+  const session::SessionOptions options = session_ ? session_->sessionOptions() : session::SessionOptions{};
+  worker_ = std::thread([this, o, ps, paths, options] {
+    // The new array is opened as it is made: the live session takes it
+    // over, no close and assemble in between.
+    auto made = session::ArraySession::create(o, ps, options);
+    QString err = made ? QString() : engineError(made.error());
+    std::shared_ptr<session::ArraySession> array = made ? *made : nullptr;
     QMetaObject::invokeMethod(
         this,
-        [this, err, paths] {
+        [this, err, paths, array]() mutable {
           if (!err.isEmpty()) {
             setStatus(Error, {}, err);
             return;
           }
           setStatus(Done, tr("Created a RAID array of %1 members").arg(paths.size()));
           emit created(paths);
-          if (session_) session_->openArray(paths);
+          if (session_) session_->useArray(paths, std::move(array));
+          // Without a live session the array closes here, clean.
         },
         Qt::QueuedConnection);
   });
@@ -254,8 +255,11 @@ void ArraysController::open(const QStringList& paths) {
 bool ArraysController::onArray(const QString& name, Work work) {
   if (working() || !session_) return false;
   creating_ = false;
-  if (session_->members().isEmpty()) {
-    setStatus(Error, {}, tr("No array is open"));
+  auto array = session_->arraySession();
+  if (!array) {
+    setStatus(Error, {},
+              session_->members().isEmpty() ? tr("No array is open")
+                                            : tr("The array is not open yet: wait for it"));
     return false;
   }
   joinWorker();
@@ -265,58 +269,42 @@ bool ArraysController::onArray(const QString& name, Work work) {
   emit progressChanged();
   setStatus(Working, name + "…");
   poll_.start();
-  if (session_->running()) {
-    // The running workload holds the array: the task runs on it, alongside.
-    session_->withArray(
-        [this, work](raid::Array* a) -> QString {
-          if (!a) return tr("The array closed before the task could start");
-          auto t = work(*a);
-          if (!t) return engineError(t.error());
-          std::lock_guard lock(mutex_);
-          task_ = *t;
-          return {};
+  // A command of the array's session: with or without a run, on the one open array.
+  QPointer<ArraysController> self(this);
+  std::weak_ptr<session::ArraySession> weak = array;
+  work(*array).on_done([self, weak](const Result<io::TaskHandle>& t) {
+    QMetaObject::invokeMethod(
+        self,
+        [self, t, weak] {
+          if (self) self->started(t, weak);
         },
-        [this](const QString& err) {
-          if (!err.isEmpty()) return setStatus(Error, {}, err);
-          io::TaskHandle t;
-          {
-            std::lock_guard lock(mutex_);
-            t = task_;
-          }
-          joinWorker();
-          worker_ = std::thread([this, t] { finished(waitFor(t), {}); });
-        });
-    return true;
-  }
-  std::vector<std::string> members;
-  for (const auto& m : session_->members()) members.push_back(m.toStdString());
-  worker_ = std::thread([this, members, work] {
-    auto arr = raid::Array::assemble(levels::builtin(), members, {});
-    if (!arr) {
-      QString e = engineError(arr.error());
-      QMetaObject::invokeMethod(
-          this, [this, e] { setStatus(Error, {}, e); }, Qt::QueuedConnection);
-      return;
-    }
-    auto t = work(**arr);
-    if (!t) {
-      QString e = engineError(t.error());
-      (void)(*arr)->close();
-      QMetaObject::invokeMethod(
-          this, [this, e] { setStatus(Error, {}, e); }, Qt::QueuedConnection);
-      return;
-    }
-    {
-      std::lock_guard lock(mutex_);
-      task_ = *t;
-    }
-    if (cancel_) (*t)->cancel();
-    rs::Status st = waitFor(*t);
-    (void)(*arr)->close();
-    // Described once closed (a repair's writes leave it active until then).
-    finished(st, LiveSession::describeState(**arr));
+        Qt::QueuedConnection);
   });
   return true;
+}
+
+void ArraysController::started(const Result<io::TaskHandle>& t, std::weak_ptr<session::ArraySession> weak) {
+  if (!t) {
+    adding_ = false;
+    setStatus(Error, {}, engineError(t.error()));
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    task_ = *t;
+    members_after_.clear();
+    if (auto array = weak.lock(); array && adding_)
+      for (const auto& m : array->member_paths())
+        if (!m.empty()) members_after_ << QString::fromStdString(m);
+  }
+  adding_ = false;
+  if (cancel_) (*t)->cancel();
+  joinWorker();
+  worker_ = std::thread([this, task = *t, weak] {
+    rs::Status st = waitFor(task);
+    auto array = weak.lock();
+    finished(st, array ? LiveSession::describeState(array->status()) : QString());
+  });
 }
 
 rs::Status ArraysController::waitFor(io::TaskHandle task) {
@@ -346,16 +334,7 @@ void ArraysController::finished(rs::Status st, QString state) {
         if (!err.isEmpty() || cancelled) after.clear();
         // The header says what the array is now, whatever the outcome (a
         // cancelled rebuild leaves it degraded, a Fail makes it so).
-        if (session_) {
-          session_->arrayChanged(after, state);
-          if (state.isEmpty() && session_->running()) {
-            QPointer<LiveSession> s = session_;
-            session_->withArray([](raid::Array* a) { return a ? LiveSession::describeState(*a) : QString(); },
-                                [s](const QString& now) {
-                                  if (s) s->arrayChanged({}, now);
-                                });
-          }
-        }
+        if (session_) session_->arrayChanged(after, state);
         progress_ = cancelled || !err.isEmpty() ? progress_ : 1;
         emit progressChanged();
       },
@@ -364,15 +343,20 @@ void ArraysController::finished(rs::Status st, QString state) {
 
 bool ArraysController::check(bool repair) {
   return onArray(repair ? tr("Repair") : tr("Check"),
-                 [repair](raid::Array& a) { return a.start_check(repair); });
+                 [repair](session::ArraySession& a) { return a.check(repair); });
 }
 
 bool ArraysController::failMember(int slot) {
-  return onArray(tr("Fail member %1").arg(slot), [slot](raid::Array& a) -> Result<io::TaskHandle> {
-    if (rs::Status st = a.fail_member(slot, "failed from the GUI"); !st) return st.error();
-    auto t = io::make_task("fail");
-    t->finish({});
-    return t;
+  return onArray(tr("Fail member %1").arg(slot), [slot](session::ArraySession& a) {
+    // A fail is done once the superblocks say so: a task finished at once.
+    Started done;
+    a.fail_member(slot, "failed from the GUI").on_done([done](const rs::Status& st) {
+      if (!st) return done.set(st.error());
+      auto t = io::make_task("fail");
+      t->finish({});
+      done.set(t);
+    });
+    return done;
   });
 }
 
@@ -387,31 +371,13 @@ bool ArraysController::addMember(const QString& path, const QString& newFileSize
     o.create_files_bytes = sz.value;
   }
   const std::string p = path.toStdString();
-  std::vector<std::string> old;
-  if (session_)
-    for (const auto& m : session_->members()) old.push_back(m.toStdString());
-  {
-    std::lock_guard lock(mutex_);
-    members_after_.clear();
-  }
   // The new member takes a slot as the task starts: the array's members are
-  // then the old ones still in a slot and it, by slot (what the session
-  // opens from now on, once the rebuild finished).
+  // then the ones in a slot, by slot (what the session shows from now on,
+  // once the rebuild finished).
+  adding_ = true;  // started() takes the member list once the new member has its slot
   const bool ok = onArray(tr("Add %1").arg(QFileInfo(path).fileName()),
-                          [this, p, o, old](raid::Array& a) -> Result<io::TaskHandle> {
-                            auto t = a.start_add(p, o);
-                            if (!t) return t;
-                            std::vector<std::pair<int, std::string>> bySlot;
-                            for (const auto& m : old)
-                              if (int s = a.slot_of(m); s >= 0) bySlot.emplace_back(s, m);
-                            bySlot.emplace_back(a.slot_of(p), p);
-                            std::sort(bySlot.begin(), bySlot.end());
-                            QStringList after;
-                            for (const auto& [slot, m] : bySlot) after << QString::fromStdString(m);
-                            std::lock_guard lock(mutex_);
-                            members_after_ = after;
-                            return t;
-                          });
+                          [p, o](session::ArraySession& a) { return a.add_member(p, o); });
+  adding_ = ok;
   return ok;
 }
 

@@ -4,14 +4,17 @@
 // anything is written; a typed confirmation before writing to a block
 // device), open an existing array from its members, and the long
 // operations (check, repair, fail a member, add one) as tasks with progress
-// and Cancel. Engine work runs on a worker thread, or on the live session's
-// command thread when a run holds the array.
+// and Cancel. Those are commands of the open array's session (the one the
+// live session holds, with or without a run: never a second owner of the
+// members); a create runs on a worker thread and hands its array's session
+// to the live session.
 #pragma once
+#include <QtQml/qqmlregistration.h>
+
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
 #include <QVariantList>
-#include <QtQml/qqmlregistration.h>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -78,16 +81,18 @@ class ArraysController : public QObject {
   void created(const QStringList& members);
 
  private:
-  using Work = std::function<Result<io::TaskHandle>(raid::Array&)>;
+  using Started = session::Pending<Result<io::TaskHandle>>;
+  using Work = std::function<Started(session::ArraySession&)>;
   void setStatus(Status s, const QString& message, const QString& error = {});
-  // Runs `work` on the session's array (a run holds it) or on an array
-  // assembled for it on the worker thread, follows the task it returns.
+  // Runs `work` (a command) on the open array's session and follows the
+  // task it answers with.
   bool onArray(const QString& name, Work work);
   // Worker thread: waits for `task`, then reports on the GUI thread with
-  // `state` (LiveSession::describeState of the array after it; "" when a
-  // run holds the array, which is then asked).
+  // the array's state after it.
   rs::Status waitFor(io::TaskHandle task);
   void finished(rs::Status st, QString state);
+  // GUI thread: the command's answer came.
+  void started(const Result<io::TaskHandle>& task, std::weak_ptr<session::ArraySession> array);
   void joinWorker();
 
   QPointer<LiveSession> session_;
@@ -98,8 +103,9 @@ class ArraysController : public QObject {
   QVariantList candidates_;
   QTimer poll_;
   std::mutex mutex_;
-  io::TaskHandle task_;  // the task being followed (under mutex_)
+  io::TaskHandle task_;        // the task being followed (under mutex_)
   QStringList members_after_;  // an add's member list once it finished (under mutex_)
+  bool adding_ = false;        // the task being started is an add
   std::atomic<bool> cancel_{false};
   std::thread worker_;
 };

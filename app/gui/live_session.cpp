@@ -36,10 +36,18 @@ struct Workload {
 // io_uring explicitly: fio's default engine (psync) runs one I/O at a time.
 const std::vector<Workload>& liveWorkloads() {
   static const std::vector<Workload> w = {
-      {"seqread", "Sequential read, 1 MiB blocks, queue depth 16", {"--rw=read", "--bs=1M", "--iodepth=16", "--ioengine=io_uring"}},
-      {"randread", "Random read, 4 KiB blocks, queue depth 32", {"--rw=randread", "--bs=4k", "--iodepth=32", "--ioengine=io_uring"}},
-      {"mixed", "Random 70 % read / 30 % write, 64 KiB, QD16", {"--rw=randrw", "--rwmixread=70", "--bs=64k", "--iodepth=16", "--ioengine=io_uring"}},
-      {"seqwrite", "Sequential write, 1 MiB blocks, queue depth 8", {"--rw=write", "--bs=1M", "--iodepth=8", "--ioengine=io_uring"}},
+      {"seqread",
+       "Sequential read, 1 MiB blocks, queue depth 16",
+       {"--rw=read", "--bs=1M", "--iodepth=16", "--ioengine=io_uring"}},
+      {"randread",
+       "Random read, 4 KiB blocks, queue depth 32",
+       {"--rw=randread", "--bs=4k", "--iodepth=32", "--ioengine=io_uring"}},
+      {"mixed",
+       "Random 70 % read / 30 % write, 64 KiB, QD16",
+       {"--rw=randrw", "--rwmixread=70", "--bs=64k", "--iodepth=16", "--ioengine=io_uring"}},
+      {"seqwrite",
+       "Sequential write, 1 MiB blocks, queue depth 8",
+       {"--rw=write", "--bs=1M", "--iodepth=8", "--ioengine=io_uring"}},
   };
   return w;
 }
@@ -69,8 +77,9 @@ QStringList LiveSession::resourceDirs(const QString& kind) {
 
 LiveSession::LiveSession(QObject* parent) : QObject(parent), commands_(std::make_unique<CommandThread>()) {
   const QByteArray env = qgetenv("RAIDSCOPE_DEMO_DIR");
-  demo_dir_ = env.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/raidscope/demo"
-                            : QString::fromLocal8Bit(env);
+  demo_dir_ = env.isEmpty()
+                  ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/raidscope/demo"
+                  : QString::fromLocal8Bit(env);
   timer_.setTimerType(Qt::PreciseTimer);
   connect(&timer_, &QTimer::timeout, this, &LiveSession::tick);
   setRefreshHz(20);
@@ -83,6 +92,7 @@ LiveSession::~LiveSession() {
     if (progress_ptr_) progress_ptr_->cancel = true;
   }
   joinRun();
+  closeOnThread();  // the run thread has ended: the array is closed clean here
   commands_.reset();
 }
 
@@ -91,6 +101,7 @@ void LiveSession::setRefreshHz(int hz) {
   if (hz == refresh_hz_ && timer_.interval() > 0) return;
   refresh_hz_ = hz;
   timer_.setInterval(1000 / hz);
+  if (auto array = arraySession()) (void)array->set_sample_rate(unsigned(hz));  // the dashboard's rate
   emit refreshHzChanged();
 }
 
@@ -123,12 +134,26 @@ void LiveSession::setStatus(Status s, const QString& text, const QString& error)
   emit progressChanged();
 }
 
-QString LiveSession::describeState(const raid::Array& a) {
+QString LiveSession::describeState(const session::SessionStatus& a) {
+  if (a.level.empty()) return {};  // closed
   return QStringLiteral("%1 of %2 members, %3 MiB, %4")
-      .arg(QString::fromLatin1(a.level().name))
-      .arg(a.raid_disks())
-      .arg(a.size_bytes() >> 20)
-      .arg(QString::fromStdString(a.state_text()));
+      .arg(QString::fromStdString(a.level))
+      .arg(a.raid_disks)
+      .arg(a.size_bytes >> 20)
+      .arg(QString::fromStdString(a.state));
+}
+
+std::shared_ptr<session::ArraySession> LiveSession::arraySession() const {
+  std::lock_guard lock(mutex_);
+  return array_;
+}
+
+session::SessionOptions LiveSession::sessionOptions() const {
+  session::SessionOptions o;
+  o.sample_hz = unsigned(refresh_hz_);
+  o.keep_open = true;  // between runs; closed when another array opens, or the window goes
+  for (const auto& d : resourceDirs("profiles")) o.profile_dirs.push_back(d.toStdString());
+  return o;
 }
 
 void LiveSession::composeArrayText() {
@@ -149,6 +174,10 @@ void LiveSession::composeArrayText() {
 }
 
 void LiveSession::openArray(const QStringList& members) {
+  useArray(members, nullptr);
+}
+
+void LiveSession::useArray(const QStringList& members, std::shared_ptr<session::ArraySession> array) {
   stop();
   joinRun();
   if (members != members_) overrides_.clear();
@@ -157,17 +186,33 @@ void LiveSession::openArray(const QStringList& members) {
   state_.clear();
   composeArrayText();
   emit membersChanged();
+  telemetry_.clear();  // another array: its history starts over
+  feed_.drain();
   if (members_.isEmpty()) {
+    joinRun();
+    closeOnThread();
     setStatus(Idle, tr("No array open"));
     return;
   }
-  // Open it once to check it and learn its tunables (the Tune page works
-  // before the first run); no I/O is run.
-  RunRequest r;
-  r.label = tr("Opening");
-  r.job_args = {"--rw=read", "--bs=4k", "--size=4k"};
-  r.inspect_only = true;
-  beginRun(std::move(r), nullptr);
+  // Opened once and kept: the Tune page, the member states and the
+  // telemetry work before (and between) runs.
+  const std::vector<std::string> ms = toStd(members_);
+  const auto remembered = overrides_;
+  launch(
+      [this, ms, array = std::move(array), remembered, options = sessionOptions()]() mutable {
+        RunReport rep;
+        if (rs::Status st = openOnThread(ms, std::move(array), remembered, options); !st) {
+          rep.error = QString::fromStdString(st.error().message);
+          return rep;
+        }
+        if (auto a = arraySession()) {
+          rep.tunables = a->tunables();
+          rep.array_text = describeState(a->status());
+        }
+        rep.ok = true;
+        return rep;
+      },
+      true, nullptr);
 }
 
 void LiveSession::arrayChanged(const QStringList& members, const QString& state) {
@@ -188,7 +233,7 @@ void LiveSession::openDemo() {
   state_.clear();
   composeArrayText();
   emit membersChanged();
-  // The demo's disks are tunables like any other: remembered, so a later run keeps them.
+  // The demo's disks are tunables like any other: remembered, so opening it again keeps them.
   for (int i = 0; i < 2; ++i) remember("rd" + std::to_string(i) + "/device_profile", kDemoProfiles[i]);
   start(QStringLiteral("seqread"));
 }
@@ -198,7 +243,8 @@ void LiveSession::start(const QString& key) {
   for (const auto& x : liveWorkloads())
     if (key == QLatin1String(x.key)) w = &x;
   if (!w) {
-    setStatus(Error, tr("Not started"), tr("Unknown workload '%1' (one of: %2)").arg(key, workloads().join(", ")));
+    setStatus(Error, tr("Not started"),
+              tr("Unknown workload '%1' (one of: %2)").arg(key, workloads().join(", ")));
     return;
   }
   RunRequest r;
@@ -211,7 +257,8 @@ void LiveSession::start(const QString& key) {
 bool LiveSession::beginRun(RunRequest request, std::function<void(const RunReport&)> done) {
   if (busy()) return false;
   if (members_.isEmpty()) {
-    setStatus(Error, tr("Not started"), tr("No array is open: create one or open its members on the Arrays page"));
+    setStatus(Error, tr("Not started"),
+              tr("No array is open: create one or open its members on the Arrays page"));
     return false;
   }
   joinRun();
@@ -220,29 +267,35 @@ bool LiveSession::beginRun(RunRequest request, std::function<void(const RunRepor
   if (request.keep_overrides) request.remembered = overrides_;
   request.hz = unsigned(refresh_hz_);
   request.scale = profile_scale_;
+  request.open_options = sessionOptions();
   cancel_ = false;
   prep_progress_ = -1;
-  telemetry_.clear();
-  feed_.drain();
-  const bool prepare = demo_ && !request.inspect_only;
-  const bool inspect = request.inspect_only;
-  if (!inspect) workload_name_ = request.label;
-  if (inspect)
-    setStatus(Opening, tr("Opening the array…"));
-  else
-    setStatus(prepare ? Preparing : Running, prepare ? tr("Preparing the demo array…") : tr("Starting…"));
+  const bool prepare = demo_;
+  workload_name_ = request.label;
+  setStatus(prepare ? Preparing : Running, prepare ? tr("Preparing the demo array…") : tr("Starting…"));
+  launch([this, request = std::move(request),
+          prepare]() mutable { return runOnThread(std::move(request), prepare); },
+         false, std::move(done));
+  return true;
+}
+
+void LiveSession::launch(std::function<RunReport()> body, bool opening,
+                         std::function<void(const RunReport&)> done) {
+  if (opening) setStatus(Opening, tr("Opening the array…"));
   ticks_ = 0;
   timer_.start();
-  run_thread_ = std::thread([this, request = std::move(request), prepare, inspect, done = std::move(done)]() mutable {
-    RunReport report = runOnThread(std::move(request), prepare);
+  run_thread_ = std::thread([this, body = std::move(body), opening, done = std::move(done)]() mutable {
+    RunReport report = body();
     QMetaObject::invokeMethod(
         this,
-        [this, report = std::move(report), inspect, done = std::move(done)]() mutable {
-          tick();  // the tail sample
-          timer_.stop();
+        [this, report = std::move(report), opening, done = std::move(done)]() mutable {
+          if (opening) telemetry_.clear();  // what showed while it opened was the array before
+          tick();                           // the samples so far
+          // The array stays open: its telemetry goes on without a run.
+          if (!arraySession()) timer_.stop();
           if (!report.tunables.empty()) tunables_.refresh(std::move(report.tunables));
           if (!report.array_text.isEmpty()) arrayChanged({}, report.array_text);
-          if (inspect && report.ok)
+          if (opening && report.ok)
             setStatus(Idle, tr("Ready"));
           else if (report.ok || report.cancelled)
             setStatus(Stopped, report.cancelled ? tr("Stopped") : tr("Finished"));
@@ -253,7 +306,6 @@ bool LiveSession::beginRun(RunRequest request, std::function<void(const RunRepor
         },
         Qt::QueuedConnection);
   });
-  return true;
 }
 
 void LiveSession::stop() {
@@ -271,50 +323,39 @@ void LiveSession::joinRun() {
 }
 
 void LiveSession::remember(const std::string& name, const std::string& value) {
-  auto it = std::find_if(overrides_.begin(), overrides_.end(), [&](const auto& kv) { return kv.first == name; });
+  auto it =
+      std::find_if(overrides_.begin(), overrides_.end(), [&](const auto& kv) { return kv.first == name; });
   if (it != overrides_.end()) overrides_.erase(it);
   overrides_.emplace_back(name, value);
 }
 
 QString LiveSession::setTunable(const QString& name, const QString& value) {
-  if (tunables_.rowCount() == 0)
-    return tr("The tunables are known once the array has run: press Start first");
+  auto array = arraySession();
+  if (!array || tunables_.rowCount() == 0)
+    return tr("No array is open: open or create one on the Arrays page first");
   if (QString bad = tunables_.check(name, value); !bad.isEmpty()) return bad;
   const std::string n = name.toStdString(), v = value.trimmed().toStdString();
   remember(n, v);
-  std::shared_ptr<workload::BenchSession> session;
-  {
-    std::lock_guard lock(mutex_);
-    session = current_;
-  }
-  if (!session) return {};  // applied at the next start
-  commands_->post([this, session, n, v] {
-    rs::Status st = session->tunables()->set(n, v);
-    auto infos = session->tunables()->list();
+  // A command on the open array: it takes effect at once, run or no run.
+  QPointer<LiveSession> self(this);
+  std::weak_ptr<session::ArraySession> weak = array;
+  array->set_tunable(n, v).on_done([self, weak, n](const rs::Status& st) {
+    auto a = weak.lock();
+    auto infos = a ? a->tunables() : std::vector<telemetry::TunableInfo>{};
     QMetaObject::invokeMethod(
-        this,
-        [this, st, n, infos = std::move(infos)]() mutable {
-          tunables_.refresh(std::move(infos));
-          if (!st) emit tunableFailed(QString::fromStdString(n), QString::fromStdString(st.error().message));
+        self,
+        [self, st, n, infos = std::move(infos)]() mutable {
+          if (!self) return;
+          if (!infos.empty()) self->tunables_.refresh(std::move(infos));
+          if (!st)
+            emit self->tunableFailed(QString::fromStdString(n), QString::fromStdString(st.error().message));
         },
         Qt::QueuedConnection);
   });
   return {};
 }
 
-void LiveSession::withArray(std::function<QString(raid::Array*)> work, std::function<void(const QString&)> done) {
-  std::shared_ptr<workload::BenchSession> session;
-  {
-    std::lock_guard lock(mutex_);
-    session = current_;
-  }
-  commands_->post([this, session, work = std::move(work), done = std::move(done)] {
-    QString msg = work(session ? session->array() : nullptr);
-    QMetaObject::invokeMethod(this, [msg, done] { if (done) done(msg); }, Qt::QueuedConnection);
-  });
-}
-
-// GUI thread, refreshHz times a second while a run goes on.
+// GUI thread, refreshHz times a second while the array is open.
 void LiveSession::tick() {
   auto samples = feed_.drain();
   if (!samples.empty()) {
@@ -327,19 +368,74 @@ void LiveSession::tick() {
     progress_ = pp;
     emit progressChanged();
   }
-  std::shared_ptr<workload::BenchSession> session;
+  bool run = false;
+  std::shared_ptr<session::ArraySession> array;
   {
     std::lock_guard lock(mutex_);
-    session = current_;
+    run = run_attached_;
+    array = array_;
   }
-  if (session && status_ == Preparing) setStatus(Running, tr("Running"));
-  if (status_ == Running && session && samples.size() && status_text_ != tr("Running")) setStatus(Running, tr("Running"));
-  // The registry's values twice a second (a set from elsewhere, a profile
-  // switched by a run): list() calls getters only, which never block.
-  if (session && (ticks_++ % std::max(1, refresh_hz_ / 2)) == 0) tunables_.refresh(session->tunables()->list());
+  if (run && status_ == Preparing) setStatus(Running, tr("Running"));
+  if (status_ == Running && run && samples.size() && status_text_ != tr("Running"))
+    setStatus(Running, tr("Running"));
+  // The registry's values and the array's state twice a second (a set from
+  // elsewhere, a profile switched by a run, a member failed, a rebuild's
+  // progress): the getters never block.
+  if (array && (ticks_++ % std::max(1, refresh_hz_ / 2)) == 0) {
+    tunables_.refresh(array->tunables());
+    if (!busy() || status_ == Running) {
+      const QString now = describeState(array->status());
+      if (!now.isEmpty() && now != state_) arrayChanged({}, now);
+    }
+  }
 }
 
-rs::Status LiveSession::prepareDemo() {
+rs::Status LiveSession::openOnThread(const std::vector<std::string>& members,
+                                     std::shared_ptr<session::ArraySession> given,
+                                     const std::vector<std::pair<std::string, std::string>>& remembered,
+                                     const session::SessionOptions& options) {
+  std::shared_ptr<session::ArraySession> array = std::move(given);
+  if (!array) {
+    // The registry knows the open array by its members' identities: the
+    // one shown (after an add its members are others than it opened with)
+    // comes back without an assemble.
+    auto opened = session::ArraySession::open(members, {}, options);
+    if (!opened && opened.error().code == Errc::busy && arraySession()) {
+      closeOnThread();  // it overlaps the one shown: that one goes first
+      opened = session::ArraySession::open(members, {}, options);
+    }
+    if (!opened) return opened.error();
+    array = std::move(*opened);
+  }
+  if (array == arraySession()) return {};
+  closeOnThread();
+  array->keep_open(true);
+  auto viewer = array->attach(session::ClientKind::gui, "dashboard");
+  if (!viewer) return viewer.error();
+  (void)array->set_sample_rate(options.sample_hz);
+  // The user's values for these members, as they left them.
+  for (const auto& [name, value] : remembered)
+    if (rs::Status st = array->set_tunable(name, value).wait(); !st) return st;
+  viewer_ = std::move(*viewer);
+  feed_sub_ = array->subscribe([this](const telemetry::Sample& s) { feed_.push(s); });
+  std::lock_guard lock(mutex_);
+  array_ = std::move(array);
+  return {};
+}
+
+void LiveSession::closeOnThread() {
+  std::shared_ptr<session::ArraySession> array;
+  {
+    std::lock_guard lock(mutex_);
+    array = std::move(array_);
+  }
+  feed_sub_.reset();
+  feed_.drain();  // its last samples are not the next array's
+  viewer_.detach();
+  if (array) (void)array->close().wait();  // tasks stopped with their checkpoints, the clean mark
+}
+
+rs::Status LiveSession::prepareDemo(const RunRequest& req) {
   const std::string dir = demo_dir_.toStdString();
   const std::string m0 = dir + "/member0.img", m1 = dir + "/member1.img";
   std::error_code ec;
@@ -347,149 +443,168 @@ rs::Status LiveSession::prepareDemo() {
   if (ec) return make_error(Errc::io_error, dir + ": cannot create the demo folder: " + ec.message());
   const bool has0 = std::filesystem::exists(m0, ec), has1 = std::filesystem::exists(m1, ec);
   if (has0 != has1)
-    return make_error(Errc::refused, "the demo folder " + dir + " holds only one of member0.img and member1.img; "
-                                      "remove it to start the demo afresh");
+    return make_error(Errc::refused, "the demo folder " + dir +
+                                         " holds only one of member0.img and member1.img; "
+                                         "remove it to start the demo afresh");
+  std::shared_ptr<session::ArraySession> made;
   if (!has0) {
     raid::CreateOptions o;
     o.level = 1;
     o.raid_disks = 2;
     o.name = "demo";
     o.create_files_bytes = kDemoMemberBytes;
-    auto made = raid::Array::create(levels::builtin(), o, {m0, m1});
-    if (!made) return made.error();
-    if (rs::Status st = (*made)->close(); !st) return st;
+    auto created = session::ArraySession::create(o, {m0, m1}, req.open_options);
+    if (!created) return created.error();
+    made = std::move(*created);
   }
-  if (sparse(m0) || sparse(m1)) {
-    // Written through once, so reads reach the disk (holes read as zeros for free).
-    workload::BenchSpec spec;
-    auto parsed = workload::parse_cli_job({"--name=fill", "--rw=write", "--bs=1M", "--iodepth=8", "--ioengine=io_uring", "--direct=1"});
-    if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
-    spec.jobs = parsed.jobs;
-    spec.global_options = parsed.global.given;
-    spec.array_members = {m0, m1};
-    workload::BenchNotes notes;
-    auto session = workload::BenchSession::open(std::move(spec), &notes);
-    if (!session) return session.error();
-    workload::RunProgress progress;
-    {
-      std::lock_guard lock(mutex_);
-      progress_ptr_ = &progress;
-      if (cancel_) progress.cancel = true;
-    }
-    const double total = double((*session)->array()->size_bytes());
-    std::atomic<bool> over{false};
-    std::thread watch([&] {
-      while (!over) {
-        prep_progress_ = std::min(1.0, double(progress.bytes.load()) / total);
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-    });
-    auto out = (*session)->run(progress, nullptr, &notes);
-    over = true;
-    watch.join();
-    {
-      std::lock_guard lock(mutex_);
-      progress_ptr_ = nullptr;
-    }
-    (void)(*session)->close();
-    if (cancel_) return make_error(Errc::cancelled, "stopped while the demo was being prepared");
-    if (!out.ok) return make_error(Errc::io_error, "writing the demo array failed: " + out.error);
+  if (rs::Status st = openOnThread({m0, m1}, std::move(made), req.remembered, req.open_options); !st)
+    return st;
+  if (!sparse(m0) && !sparse(m1)) return {};
+  // Written through once, so reads reach the disk (holes read as zeros for free).
+  workload::BenchSpec spec;
+  auto parsed = workload::parse_cli_job(
+      {"--name=fill", "--rw=write", "--bs=1M", "--iodepth=8", "--ioengine=io_uring", "--direct=1"});
+  if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
+  spec.jobs = parsed.jobs;
+  spec.global_options = parsed.global.given;
+  spec.session = arraySession();
+  spec.profile_scale = 1;  // written at the host disk's speed
+  workload::BenchNotes notes;
+  auto fill = workload::BenchSession::open(std::move(spec), &notes);
+  if (!fill) return fill.error();
+  workload::RunProgress progress;
+  {
+    std::lock_guard lock(mutex_);
+    progress_ptr_ = &progress;
+    if (cancel_) progress.cancel = true;
   }
+  const double total = double((*fill)->array()->size_bytes());
+  std::atomic<bool> over{false};
+  std::thread watch([&] {
+    while (!over) {
+      prep_progress_ = std::min(1.0, double(progress.bytes.load()) / total);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  auto out = (*fill)->run(progress, nullptr, &notes);
+  over = true;
+  watch.join();
+  {
+    std::lock_guard lock(mutex_);
+    progress_ptr_ = nullptr;
+  }
+  (void)(*fill)->close();
+  if (cancel_) return make_error(Errc::cancelled, "stopped while the demo was being prepared");
+  if (!out.ok) return make_error(Errc::io_error, "writing the demo array failed: " + out.error);
   return {};
 }
 
-RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
-  RunReport rep;
-  if (prepare_demo) {
-    if (rs::Status st = prepareDemo(); !st) {
-      rep.cancelled = st.error().code == Errc::cancelled;
-      rep.error = QString::fromStdString(st.error().message);
-      return rep;
-    }
-  }
-  workload::BenchSpec spec;
+namespace {
+
+// The run's jobs: fio command-line options, then a job file's.
+rs::Status parseJobs(const RunRequest& req, workload::BenchSpec& spec) {
   if (!req.job_args.empty()) {
     std::vector<std::string> args = {"--name=gui"};
     args.insert(args.end(), req.job_args.begin(), req.job_args.end());
     auto parsed = workload::parse_cli_job(args);
-    if (!parsed.ok) {
-      rep.error = QString::fromStdString(parsed.error);
-      return rep;
-    }
+    if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
     spec.jobs = parsed.jobs;
     spec.global_options = parsed.global.given;
   }
   if (!req.job_file.empty()) {
     auto parsed = workload::parse_job_file(req.job_file, "job file");
-    if (!parsed.ok) {
-      rep.error = QString::fromStdString(parsed.error);
-      return rep;
-    }
+    if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
     spec.jobs.insert(spec.jobs.end(), parsed.jobs.begin(), parsed.jobs.end());
     spec.global_options = parsed.global.given;
   }
-  const std::vector<std::string>& members = req.members;
-  const std::vector<std::pair<std::string, std::string>>& set = req.remembered;
-  const unsigned hz = req.hz;
-  const double scale = req.scale;
-  // The run's own settings (a before/after's value) are not the user's:
-  // set after the open and put back when the run ends.
-  std::vector<std::pair<std::string, std::string>> all_set = set;
-  for (auto& kv : req.set) all_set.push_back(kv);
-  spec.array_members = members;
-  spec.set = set;
-  spec.sample_hz = hz;
-  for (const auto& d : resourceDirs("profiles")) spec.profile_dirs.push_back(d.toStdString());
+  return {};
+}
 
-  // Emulated members share the host disk: slow every profile alike when
-  // together they would ask more of it than it gives.
+// Emulated members share the host disk: every profile slowed alike when
+// together they would ask more of it than it gives (`scale` > 0: the
+// user's choice instead).
+double scaleForHost(session::ArraySession& array, const RunRequest& req,
+                    const std::vector<std::string>& dirs) {
+  if (req.scale > 0) return req.scale;
+  const auto paths = array.member_paths();
   double need = 0;
-  for (const auto& [name, value] : all_set)
-    if (name.size() > 15 && name.compare(name.size() - 15, 15, "/device_profile") == 0 && value != "none") {
-      std::string err;
-      if (auto p = io::find_profile(value, spec.profile_dirs, &err)) need += p->seq_read_bw * p->scale;
-    }
-  if (scale > 0) {
-    spec.profile_scale = scale;
-  } else if (need > 0 && !members.empty() && !req.inspect_only) {
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const std::string name = "rd" + std::to_string(i) + "/device_profile";
+    auto value = array.tunable(name);
+    std::string v = value ? *value : "none";
+    for (const auto& [n, x] : req.set)
+      if (n == name) v = x;
     std::string err;
-    if (auto dev = io::MemberDevice::open(members[0], io::OpenMode::ReadOnly, &err)) {
-      const double host = workload::probe_read_bandwidth(*dev, 1 << 20, 64ull << 20);
-      if (host > 0 && need > 0.8 * host) spec.profile_scale = std::max(0.05, 0.8 * host / need);
-    }
+    if (v != "none")
+      if (auto p = io::find_profile(v, dirs, &err)) need += p->seq_read_bw * p->scale;
   }
+  const auto first = std::find_if(paths.begin(), paths.end(), [](const auto& p) { return !p.empty(); });
+  if (need <= 0 || first == paths.end()) return 1;
+  std::string err;
+  // A second, lock-free open for reading (the session holds the member).
+  auto dev = io::MemberDevice::open(*first, io::OpenMode::ReadOnly, &err);
+  const double host = dev ? workload::probe_read_bandwidth(*dev, 1 << 20, 64ull << 20) : 0;
+  return host > 0 && need > 0.8 * host ? std::max(0.05, 0.8 * host / need) : 1;
+}
+
+}  // namespace
+
+RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
+  RunReport rep;
+  const rs::Status ready =
+      prepare_demo ? prepareDemo(req) : openOnThread(req.members, nullptr, req.remembered, req.open_options);
+  workload::BenchSpec spec;
+  const rs::Status parsed = ready ? parseJobs(req, spec) : ready;
+  if (!parsed) {
+    rep.cancelled = parsed.error().code == Errc::cancelled;
+    rep.error = QString::fromStdString(parsed.error().message);
+    return rep;
+  }
+  std::shared_ptr<session::ArraySession> array = arraySession();
+  spec.session = array;  // the open array: no second assemble
+  for (const auto& d : resourceDirs("profiles")) spec.profile_dirs.push_back(d.toStdString());
+  spec.profile_scale = scaleForHost(*array, req, spec.profile_dirs);
+  // The run's own settings (a before/after's value) are not the user's:
+  // put back when the run ends.
+  std::vector<std::pair<std::string, std::string>> restore;
+  for (const auto& [name, value] : req.set)
+    if (auto before = array->tunable(name)) restore.emplace_back(name, *before);
+  spec.set = req.set;
 
   workload::BenchNotes notes;
   auto opened = workload::BenchSession::open(std::move(spec), &notes);
   if (!opened) {
     rep.error = QString::fromStdString(opened.error().message);
+    for (auto it = restore.rbegin(); it != restore.rend(); ++it)
+      (void)array->set_tunable(it->first, it->second).wait();
     return rep;
   }
-  std::shared_ptr<workload::BenchSession> session(std::move(*opened));
-  if (raid::Array* a = session->array()) rep.array_text = describeState(*a);
-  std::vector<std::pair<std::string, std::string>> restore;
-  for (const auto& [name, value] : req.set) {
-    auto before = session->tunables()->get(name);
-    if (rs::Status st = session->tunables()->set(name, value); !st) {
-      rep.error = QString::fromStdString(st.error().message);
-      return rep;
-    }
-    if (before) restore.emplace_back(name, *before);
-  }
-  if (req.inspect_only) {
-    rep.tunables = session->tunables()->list();
-    if (rs::Status st = session->close(); !st) rep.error = QString::fromStdString(st.error().message);
-    if (raid::Array* a = session->array()) rep.array_text = describeState(*a);  // as closed: clean
-    rep.ok = rep.error.isEmpty();
-    return rep;
-  }
+  std::unique_ptr<workload::BenchSession> run = std::move(*opened);
+  auto out = runBench(*run, req, rep);
+  // The run leaves the array, which stays open.
+  if (rs::Status st = run->close(); !st) notes.warnings.push_back(st.error().message);
+  run.reset();
+  for (auto it = restore.rbegin(); it != restore.rend(); ++it)
+    (void)array->set_tunable(it->first, it->second).wait();
+  rep.tunables = array->tunables();
+  rep.array_text = describeState(array->status());  // as the run leaves it (a member failed meanwhile)
+  for (auto& w : notes.warnings) rep.warnings.push_back(w);
+  rep.cancelled = cancel_;
+  rep.ok = out.ok && !rep.cancelled;
+  if (!out.ok) rep.error = QString::fromStdString(out.error);
+  rep.results = std::move(out.results);
+  return rep;
+}
+
+workload::RunOutcome LiveSession::runBench(workload::BenchSession& run, const RunRequest& req,
+                                           RunReport& rep) {
   // What a report needs of the run, gathered as `bench --save` does.
   report::BenchCapture capture;
   if (req.keep_document) {
     capture.command = {"raidscope", "(GUI) " + req.label.toStdString()};
     capture.command.insert(capture.command.end(), req.job_args.begin(), req.job_args.end());
-    capture.target = session->target().describe();
-    if (raid::Array* a = session->array()) {
+    capture.target = run.target().describe();
+    if (raid::Array* a = run.array()) {
       capture.array = report::array_facts(*a);
       capture.tunables_start = report::tunable_values(a->tunables());
       if (auto p = a->tunables().get("read_policy")) capture.policy = *p;
@@ -498,15 +613,15 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
   workload::RunProgress progress;
   {
     std::lock_guard lock(mutex_);
-    current_ = session;
+    run_attached_ = true;
     progress_ptr_ = &progress;
     if (cancel_) progress.cancel = true;
   }
   std::vector<uint64_t> reads;
-  auto out = session->run(
+  workload::BenchNotes notes;
+  auto out = run.run(
       progress,
-      [this, &reads, &capture, keep = req.keep_document](const telemetry::Sample& s) {
-        feed_.push(s);
+      [&reads, &capture, keep = req.keep_document](const telemetry::Sample& s) {
         if (keep) capture.telemetry_lines.push_back(telemetry::to_json_line(s));
         if (reads.size() < s.members.size()) reads.resize(s.members.size());
         for (size_t i = 0; i < s.members.size(); ++i) reads[i] += s.members[i].reads;
@@ -514,34 +629,22 @@ RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
       &notes);
   {
     std::lock_guard lock(mutex_);
-    current_.reset();
+    run_attached_ = false;
     progress_ptr_ = nullptr;
   }
-  // A command may still hold the session for a moment: close it here, after.
-  while (session.use_count() > 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   if (req.keep_document)
-    if (raid::Array* a = session->array()) {
+    if (raid::Array* a = run.array()) {
       capture.tunables_end = report::tunable_values(a->tunables());
       capture.array = report::array_facts(*a);
     }
-  for (auto it = restore.rbegin(); it != restore.rend(); ++it) (void)session->tunables()->set(it->first, it->second);
-  rep.tunables = session->tunables()->list();
-  if (rs::Status st = session->close(); !st) notes.warnings.push_back(st.error().message);
-  // As the run leaves it (a member failed meanwhile, closed clean), not as it opened.
-  if (raid::Array* a = session->array()) rep.array_text = describeState(*a);
-  session.reset();
-
   uint64_t all = 0;
   for (auto r : reads) all += r;
   rep.members = int(std::min<size_t>(reads.size(), 8));
-  for (int i = 0; i < rep.members; ++i) rep.share[i] = all ? 100.0 * double(reads[size_t(i)]) / double(all) : 0;
+  for (int i = 0; i < rep.members; ++i)
+    rep.share[i] = all ? 100.0 * double(reads[size_t(i)]) / double(all) : 0;
   rep.warnings = notes.warnings;
   if (req.keep_document && out.ok) rep.document = report::bench_document(out.results, capture);
-  rep.results = std::move(out.results);
-  rep.cancelled = cancel_;
-  rep.ok = out.ok && !rep.cancelled;
-  if (!out.ok) rep.error = QString::fromStdString(out.error);
-  return rep;
+  return out;
 }
 
 }  // namespace rs::gui

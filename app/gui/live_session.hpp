@@ -1,22 +1,25 @@
-// The live session behind every page: one array (its member paths), the
-// workload running on it, its telemetry and its tunables.
+// The live session behind every page: the open array (an engine
+// ArraySession held across runs and with no run), the workload running on
+// it, its telemetry and its tunables.
 //
-// Threads. A run (opening the array, laying out the demo, the jobs) goes on
-// a run thread of its own; tunable changes and other commands go through a
-// CommandThread; the GUI thread only drains the SampleFeed on one timer
-// (refreshHz, 20 by default) and reads the registry's list (no I/O: the
-// registry's getters must not block). The BenchSession is shared between
-// the run thread and the commands while the run lasts.
+// Threads. Opening and closing the array and a run (laying out the demo,
+// the jobs) go on a run thread of its own, one at a time; tunable changes
+// and the Arrays page's fail/add/check are the array session's commands
+// (its own thread); the GUI thread only drains the SampleFeed on one timer
+// (refreshHz, 20 by default) and reads the session's tunables and state
+// (no I/O: the registry's getters must not block). The session's sampler
+// runs while the array is open, so the dashboard shows the members, tasks
+// and events with no workload; a run is one more client of the session.
 //
-// Tunables set by the user are remembered and applied again at the start
-// of every later run on the same array (so Stop/Start or a benchmark keeps
-// them), unless a run asks for other values.
+// Tunables set by the user take effect on the open array at once and are
+// remembered: opening the same members again applies them again.
 #pragma once
+#include <QtQml/qqmlregistration.h>
+
 #include <QObject>
 #include <QStringList>
 #include <QTimer>
 #include <QVariantMap>
-#include <QtQml/qqmlregistration.h>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -26,22 +29,22 @@
 #include <vector>
 
 #include "command_thread.hpp"
+#include "report/result_doc.hpp"
 #include "sample_feed.hpp"
+#include "session/array_session.hpp"
 #include "telemetry_model.hpp"
 #include "tunables_model.hpp"
-#include "report/result_doc.hpp"
 #include "workload/bench.hpp"
 
 namespace rs::gui {
 
 // What one run does: fio job options, tunables to set for it, and a label.
 struct RunRequest {
-  QString label;                       // "Sequential read 1 MiB, QD16"
-  std::vector<std::string> job_args;   // fio command-line options ("--rw=read", ...)
+  QString label;                      // "Sequential read 1 MiB, QD16"
+  std::vector<std::string> job_args;  // fio command-line options ("--rw=read", ...)
   std::string job_file;               // fio job file text (its jobs run after job_args' ones)
   std::vector<std::pair<std::string, std::string>> set;  // applied after the remembered ones
-  bool keep_overrides = true;          // apply the user's remembered tunables first
-  bool inspect_only = false;           // open the array, read its tunables, close: no I/O run
+  bool keep_overrides = true;  // a run that opens the array applies the user's remembered tunables
   // Keep the run as a result document (RunReport::document) for reports:
   // every telemetry sample is kept, so only for runs of bounded length.
   bool keep_document = false;
@@ -50,6 +53,7 @@ struct RunRequest {
   std::vector<std::pair<std::string, std::string>> remembered;
   unsigned hz = 20;
   double scale = 0;
+  session::SessionOptions open_options;  // how the array is opened if the run opens it
 };
 
 struct RunReport {
@@ -61,7 +65,7 @@ struct RunReport {
   double share[8] = {};  // read share per member over the whole run (%); up to 8 members
   int members = 0;
   std::vector<telemetry::TunableInfo> tunables;  // the registry at the end of the run
-  QString array_text;  // "raid5 of 4 members, 192 MiB, clean" as assembled
+  QString array_text;                            // "raid5 of 4 members, 192 MiB, clean" as the run left it
   // The run as `raidscope-cli bench --save` keeps it (report/result_doc.hpp),
   // when the request asked for it; null otherwise.
   report::Json document;
@@ -101,7 +105,9 @@ class LiveSession : public QObject {
   QString statusText() const { return status_text_; }
   double progress() const { return progress_; }
   bool running() const { return status_ == Running; }
-  bool busy() const { return status_ == Opening || status_ == Preparing || status_ == Running || status_ == Stopping; }
+  bool busy() const {
+    return status_ == Opening || status_ == Preparing || status_ == Running || status_ == Stopping;
+  }
   QStringList members() const { return members_; }
   QString arrayText() const { return array_text_; }
   QString workloadName() const { return workload_name_; }
@@ -122,16 +128,22 @@ class LiveSession : public QObject {
   // written once if missing), two different emulated disks, a sequential
   // read running.
   Q_INVOKABLE void openDemo();
-  // Uses these members from now on (stops what runs); nothing is started.
+  // Opens the array of these members (stops what runs; closes the array
+  // open before); nothing is started. Empty: closes it.
   Q_INVOKABLE void openArray(const QStringList& members);
+  // The same with an array session opened already (a create's).
+  void useArray(const QStringList& members, std::shared_ptr<session::ArraySession> array);
+  // The open array, or null (any thread).
+  std::shared_ptr<session::ArraySession> arraySession() const;
+  // How the GUI opens arrays: its profile folders, its refresh rate, kept
+  // open between runs.
+  session::SessionOptions sessionOptions() const;
   // The open array changed (a task ended, a member failed or was added):
-  // `members` (empty: unchanged) is its member list from the next run on (a
-  // run going on is left alone), `state` its description now
-  // (describeState), shown in place of the old one.
+  // `members` (empty: unchanged) is its member list from now on, `state`
+  // its description now (describeState), shown in place of the old one.
   void arrayChanged(const QStringList& members, const QString& state);
-  // "raid1 of 2 members, 63 MiB, clean": the array as it is now (any thread
-  // that may use the array).
-  static QString describeState(const raid::Array& array);
+  // "raid1 of 2 members, 63 MiB, clean": the array as it is now.
+  static QString describeState(const session::SessionStatus& status);
   // Starts a live (time based, until Stop) workload: "seqread", "randread",
   // "seqwrite", "mixed".
   Q_INVOKABLE void start(const QString& workload = QStringLiteral("seqread"));
@@ -145,9 +157,6 @@ class LiveSession : public QObject {
   // For the other controllers: one run with a report at the end (GUI
   // thread). Refused (false) while something runs.
   bool beginRun(RunRequest request, std::function<void(const RunReport&)> done);
-  // Runs `work` on the command thread with the open array, or null when no
-  // run holds it; `done` gets its message on the GUI thread.
-  void withArray(std::function<QString(raid::Array*)> work, std::function<void(const QString&)> done);
   // Runs `work` on the command thread (file writes and other I/O the GUI
   // thread must not do).
   void post(std::function<void()> work) { commands_->post(std::move(work)); }
@@ -170,9 +179,22 @@ class LiveSession : public QObject {
   void remember(const std::string& name, const std::string& value);
   // arrayText from the members' names and state_ (the last description).
   void composeArrayText();
-  // The run thread's body.
+  // Starts `body` on the run thread; `done` (and the status that follows)
+  // on the GUI thread with its report. `opening`: no workload runs.
+  void launch(std::function<RunReport()> body, bool opening, std::function<void(const RunReport&)> done);
+  // The run thread's bodies.
   RunReport runOnThread(RunRequest request, bool prepare_demo);
-  rs::Status prepareDemo();
+  // The jobs of `run` with what the report wants of them (shares, a report document).
+  workload::RunOutcome runBench(workload::BenchSession& run, const RunRequest& req, RunReport& rep);
+  rs::Status prepareDemo(const RunRequest& req);
+  // Run thread: makes `members` the open array (the one given, the open one
+  // if it is theirs, else opened now), applying `remembered`.
+  rs::Status openOnThread(const std::vector<std::string>& members,
+                          std::shared_ptr<session::ArraySession> given,
+                          const std::vector<std::pair<std::string, std::string>>& remembered,
+                          const session::SessionOptions& options);
+  // Run thread (or the destructor): leaves and closes the open array.
+  void closeOnThread();
 
   Status status_ = Idle;
   QString error_, status_text_, array_text_, workload_name_, demo_dir_;
@@ -191,11 +213,15 @@ class LiveSession : public QObject {
   std::vector<std::pair<std::string, std::string>> overrides_;
 
   // Shared with the run thread.
-  std::mutex mutex_;
-  std::shared_ptr<workload::BenchSession> current_;  // while a run holds the array
+  mutable std::mutex mutex_;
+  std::shared_ptr<session::ArraySession> array_;  // the open array
+  bool run_attached_ = false;                     // a run is the array's client
+  // The run thread's (set and reset only there, or in the destructor once it ended).
+  session::Client viewer_;                        // the GUI as the array's client
+  session::ArraySession::Subscription feed_sub_;  // every sample into feed_
   std::atomic<double> prep_progress_{-1};
   std::atomic<bool> cancel_{false};
-  workload::RunProgress* progress_ptr_ = nullptr;    // under mutex_
+  workload::RunProgress* progress_ptr_ = nullptr;  // under mutex_
   std::thread run_thread_;
   std::unique_ptr<CommandThread> commands_;  // last: destroyed (joined) first
 };

@@ -114,6 +114,10 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // Assembles from the given members (the array is the set given).
   static Result<std::unique_ptr<Array>> assemble(const LevelTable& levels, const std::vector<std::string>& paths,
                                                  const AssembleOptions& options = {});
+  // How many times assemble() was called in this process (whatever the
+  // outcome): tests assert that an open array is driven by one owner and
+  // never assembled a second time.
+  static uint64_t assemble_count();
   // Creates a new array on `paths`; validates every target first and writes
   // nothing unless all pass. Targets that are not new image files get md's
   // initial resync, started as a task (resync_task()).

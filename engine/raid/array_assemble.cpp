@@ -49,10 +49,17 @@ Result<std::vector<MemberCandidate>> open_candidates(const std::vector<std::stri
   return cands;
 }
 
+std::atomic<uint64_t> assemble_calls{0};
+
 }  // namespace
+
+uint64_t Array::assemble_count() {
+  return assemble_calls.load(std::memory_order_relaxed);
+}
 
 Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const std::vector<std::string>& paths,
                                                const AssembleOptions& opt) {
+  assemble_calls.fetch_add(1, std::memory_order_relaxed);
   if (paths.empty()) return make_error(Errc::invalid_argument, "no members given");
   {
     std::vector<std::string> all = paths;

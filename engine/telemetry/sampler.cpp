@@ -41,7 +41,8 @@ Sampler::Sampler(const TelemetrySource& source, const LiveLatencySet* latencies,
       latencies_(latencies),
       events_(events),
       opt_(std::move(options)),
-      ring_(std::max<size_t>(opt_.history, 1)) {
+      ring_(std::max<size_t>(opt_.history, 1)),
+      rate_hz_(opt_.rate_hz) {
   if (!opt_.clock_ns) opt_.clock_ns = monotonic_now_ns;
 }
 
@@ -67,10 +68,16 @@ void Sampler::begin(uint64_t start_ns) {
 }
 
 Status Sampler::start(uint64_t start_ns) {
-  if (Status st = check(opt_); !st) return st;
+  SamplerOptions now = opt_;
+  now.rate_hz = rate_hz();
+  if (Status st = check(now); !st) return st;
   if (running()) return make_error(Errc::busy, "telemetry sampler: already running");
   if (!begun_) begin(start_ns);
-  stopping_ = false;
+  {
+    std::lock_guard lock(stop_mutex_);
+    stopping_ = false;
+    thread_done_ = false;
+  }
   running_.store(true, std::memory_order_release);
   thread_ = std::thread([this] { run(); });
   return {};
@@ -87,15 +94,51 @@ void Sampler::stop() {
   running_.store(false, std::memory_order_release);
 }
 
+Status Sampler::set_rate(unsigned rate_hz) {
+  SamplerOptions o = opt_;
+  o.rate_hz = rate_hz;
+  if (Status st = check(o); !st) return st;
+  {
+    std::lock_guard lock(stop_mutex_);
+    rate_hz_.store(rate_hz, std::memory_order_relaxed);
+    rate_changed_ = true;
+  }
+  stop_cv_.notify_all();
+  return {};
+}
+
+std::shared_ptr<const Sample> Sampler::sample_on_thread() {
+  std::unique_lock lock(stop_mutex_);
+  if (!running() || thread_done_) return nullptr;
+  const uint64_t ticket = ++asked_;
+  stop_cv_.notify_all();
+  answered_cv_.wait(lock, [&] { return answered_ >= ticket || thread_done_; });
+  return answered_ >= ticket ? latest() : nullptr;
+}
+
 void Sampler::run() {
   using Steady = std::chrono::steady_clock;
-  const auto period = std::chrono::nanoseconds(1'000'000'000 / opt_.rate_hz);
+  auto period_of = [this] { return std::chrono::nanoseconds(1'000'000'000 / rate_hz()); };
+  auto period = period_of();
   auto next = Steady::now() + period;
   std::unique_lock lock(stop_mutex_);
-  while (!stop_cv_.wait_until(lock, next, [this] { return stopping_; })) {
+  for (;;) {
+    stop_cv_.wait_until(lock, next, [this] { return stopping_ || rate_changed_ || asked_ > answered_; });
+    if (stopping_) break;
+    if (rate_changed_) {
+      rate_changed_ = false;
+      period = period_of();
+      next = Steady::now() + period;
+    }
+    const uint64_t ticket = asked_;
+    const bool due = Steady::now() >= next;
+    if (!due && ticket == answered_) continue;  // only the rate changed
     lock.unlock();
     take_sample();
     lock.lock();
+    answered_ = ticket;
+    answered_cv_.notify_all();
+    if (!due) continue;  // asked between two ticks: the schedule stands
     next += period;
     // Overran (a slow listener, a descheduled thread): skip the missed
     // ticks rather than sample in a burst.
@@ -103,6 +146,10 @@ void Sampler::run() {
   }
   lock.unlock();
   take_sample();  // the tail of the run
+  lock.lock();
+  answered_ = asked_;
+  thread_done_ = true;
+  answered_cv_.notify_all();
 }
 
 std::shared_ptr<const Sample> Sampler::sample_now() {

@@ -30,8 +30,8 @@
 // An interval of zero length has zero rates and avg_pending.
 //
 // Control (begin, start, stop, sample_now, add_listener) belongs to one
-// thread, the session's owner; latest(), since(), last_seq() and start_ns()
-// may be called from any thread.
+// thread, the session's owner; latest(), since(), last_seq(), start_ns(),
+// rate_hz(), set_rate() and sample_on_thread() may be called from any thread.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -118,6 +118,18 @@ class Sampler {
   // the sample; null (and nothing sampled) while the thread runs.
   std::shared_ptr<const Sample> sample_now();
 
+  // Any thread. Changes the rate, at once when the thread runs (the next
+  // sample is one new period after the change): an open array session
+  // samples for as long as it is open and its viewers change the rate.
+  // Errc::invalid_argument outside kMinRateHz..kMaxRateHz.
+  Status set_rate(unsigned rate_hz);
+  unsigned rate_hz() const { return rate_hz_.load(std::memory_order_relaxed); }
+  // Any thread. While the thread runs, asks it for one sample now (between
+  // its periodic ones, its listeners called) and returns once that sample
+  // is published: a workload that ends gets the tail of its run without
+  // stopping the sampler. Null when the thread does not run.
+  std::shared_ptr<const Sample> sample_on_thread();
+
   // Any thread; never waits for a sample being built.
   std::shared_ptr<const Sample> latest() const;  // null before the first sample
   // Samples with seq > after still in the ring, oldest first.
@@ -172,9 +184,15 @@ class Sampler {
 
   std::thread thread_;
   std::atomic<bool> running_{false};
+  std::atomic<unsigned> rate_hz_;
+  // Under stop_mutex_: the thread's wake-up reasons and the answers to
+  // sample_on_thread() (asked_ counts the requests, answered_ those served).
   std::mutex stop_mutex_;
-  std::condition_variable stop_cv_;
+  std::condition_variable stop_cv_, answered_cv_;
   bool stopping_ = false;
+  bool rate_changed_ = false;
+  bool thread_done_ = false;
+  uint64_t asked_ = 0, answered_ = 0;
 };
 
 }  // namespace rs::telemetry

@@ -249,40 +249,7 @@ Result<std::unique_ptr<BenchSession>> BenchSession::open(BenchSpec spec, BenchNo
 
 Status BenchSession::open_target(BenchNotes* notes) {
   BenchSpec& sp = spec_;
-  if (!sp.array_members.empty()) {
-    raid::AssembleOptions ao;
-    ao.run = sp.run_degraded;
-    auto arr = raid::Array::assemble(levels::builtin(), sp.array_members, ao);
-    if (!arr) return arr.error();
-    array_ = std::move(*arr);
-    for (auto& r : array_->rejected()) notes->warnings.push_back(r.path + " not used: " + r.reason);
-    register_profile_tunable();
-    // Validate everything that will be set, now, before any I/O.
-    auto& reg = array_->tunables();
-    for (auto& [name, value] : sp.set) {
-      if (auto v = reg.validate(name, value); !v) return usage(v.error().message);
-      if (Status st = reg.set(name, value); !st) return st;
-    }
-    for (auto& t : sp.set_at) {
-      if (!(t.at_s >= 0)) return usage("--set-at: the time must be 0 or more seconds");
-      // A name or value the registry does not take is the user's request
-      // being wrong: a usage error, whatever the registry's code.
-      if (auto v = reg.validate(t.name, t.value); !v)
-        return usage("--set-at " + t.name + "=" + t.value + ": " + v.error().message);
-    }
-    if (sp.fail_member_at) {
-      const int m = sp.fail_member_at->first;
-      if (m < 0 || m >= array_->raid_disks())
-        return usage("--fail-member: no member " + std::to_string(m) + " (0.." +
-                     std::to_string(array_->raid_disks() - 1) + ")");
-      if (!(sp.fail_member_at->second >= 0))
-        return usage("--fail-member: the time must be 0 or more seconds");
-    }
-    if (Status st = apply_profiles(notes); !st) return st;
-    target_ = std::make_unique<ArrayTarget>(*array_);
-    note_fill_on_device(sp.jobs, "an array", target_->size_bytes(), notes);
-    return {};
-  }
+  if (sp.session || !sp.array_members.empty()) return open_array(notes);
   if (!sp.set.empty() || !sp.profiles.empty() || !sp.set_at.empty())
     return usage("--policy, --member-profile, --set-at and the tunables need --array=MEMBER,MEMBER,...");
   if (sp.fail_member_at) return usage("--fail-member needs --array=MEMBER,MEMBER,...");
@@ -365,6 +332,72 @@ Status BenchSession::open_target(BenchNotes* notes) {
   }
   target_ = std::make_unique<DeviceTarget>(std::move(dev), fill_bytes);
   return {};
+}
+
+Status BenchSession::open_array(BenchNotes* notes) {
+  BenchSpec& sp = spec_;
+  if (sp.session && !sp.array_members.empty())
+    return usage("give the run an open array session or the array's members, not both");
+  if (sp.session) {
+    session_ = sp.session;
+  } else {
+    raid::AssembleOptions ao;
+    ao.run = sp.run_degraded;
+    session::SessionOptions so;
+    so.sample_hz = sp.sample_hz;
+    so.profile_dirs = sp.profile_dirs;
+    so.profile_scale = sp.profile_scale;
+    auto opened = session::ArraySession::open(sp.array_members, ao, so);
+    if (!opened) return opened.error();
+    session_ = std::move(*opened);
+    own_session_ = true;
+  }
+  auto client = session_->attach(session::ClientKind::bench, "bench " + sp.jobs.front().name,
+                                 [this] { stop_for_session(); });
+  if (!client) return client.error();
+  client_ = std::move(*client);
+  array_ = &client_.array();
+  for (auto& r : array_->rejected()) notes->warnings.push_back(r.path + " not used: " + r.reason);
+  // A given session's emulated disks take the run's scale (its own took it at the open).
+  if (!(sp.profile_scale > 0 && sp.profile_scale <= 1))
+    return usage("the profile scale must be above 0 and at most 1");
+  if (Status st = session_->set_profile_scale(sp.profile_scale).wait(); !st) return st;
+  // Validate everything that will be set, now, before any I/O.
+  for (auto& [name, value] : sp.set) {
+    if (Status v = session_->validate_tunable(name, value); !v) return usage(v.error().message);
+    if (Status st = session_->set_tunable(name, value).wait(); !st) return st;
+  }
+  if (Status st = check_live_settings(); !st) return st;
+  if (Status st = apply_profiles(notes); !st) return st;
+  target_ = std::make_unique<ArrayTarget>(*array_);
+  note_fill_on_device(sp.jobs, "an array", target_->size_bytes(), notes);
+  return {};
+}
+
+// --set-at and --fail-member, checked before the run starts.
+Status BenchSession::check_live_settings() {
+  const BenchSpec& sp = spec_;
+  for (auto& t : sp.set_at) {
+    if (!(t.at_s >= 0)) return usage("--set-at: the time must be 0 or more seconds");
+    // A name or value the registry does not take is the user's request
+    // being wrong: a usage error, whatever the registry's code.
+    if (Status v = session_->validate_tunable(t.name, t.value); !v)
+      return usage("--set-at " + t.name + "=" + t.value + ": " + v.error().message);
+  }
+  if (sp.fail_member_at) {
+    const int m = sp.fail_member_at->first;
+    if (m < 0 || m >= array_->raid_disks())
+      return usage("--fail-member: no member " + std::to_string(m) + " (0.." +
+                   std::to_string(array_->raid_disks() - 1) + ")");
+    if (!(sp.fail_member_at->second >= 0)) return usage("--fail-member: the time must be 0 or more seconds");
+  }
+  return {};
+}
+
+void BenchSession::stop_for_session() {
+  std::lock_guard lock(stop_mutex_);
+  stop_asked_ = true;
+  if (running_) running_->cancel = true;
 }
 
 Status BenchSession::open_file_set(BenchNotes* notes) {
@@ -472,10 +505,7 @@ Status BenchSession::apply_profiles(BenchNotes* notes) {
   }
   double need = 0;
   for (auto& p : per)
-    if (p) {
-      p->scale *= spec_.profile_scale;
-      need += p->seq_read_bw * p->scale;
-    }
+    if (p) need += p->seq_read_bw * p->scale * spec_.profile_scale;
   const raid::TableRef t = array_->table();
   io::MemberDevice* first = nullptr;
   for (const auto& m : t->members)
@@ -492,62 +522,60 @@ Status BenchSession::apply_profiles(BenchNotes* notes) {
                           mb(host) + " in a quick probe; slow them with --profile-scale=" +
                           std::to_string(std::floor(host * 0.8 / need * 100) / 100).substr(0, 4) +
                           " or use fewer/slower profiles");
+  // The session scales them (the run's scale, set above) and names them in
+  // its device_profile tunable.
   for (int i = 0; i < n; ++i)
     if (per[size_t(i)] && (*t)[i].dev)
-      if (Status st = array_->set_member_model(i, io::make_model(*per[size_t(i)]), per[size_t(i)]->name); !st)
-        return st;
+      if (Status st = session_->set_member_profile(i, *per[size_t(i)]).wait(); !st) return st;
   return {};
 }
 
-// device_profile: which disk a member emulates, switchable while I/O runs.
-void BenchSession::register_profile_tunable() {
-  std::vector<std::string> names = {"none"};
-  for (const auto& dir : spec_.profile_dirs)
-    for (const auto& p : io::list_profiles(dir).profiles)
-      if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
-  telemetry::TunableSpec spec{"device_profile",
-                              telemetry::TunableType::choice,
-                              0,
-                              0,
-                              names,
-                              "",
-                              "the disk this member emulates (resources/profiles; none: the real device)"};
-  spec.per_member = true;
-  auto current = std::make_shared<std::vector<std::string>>(size_t(array_->raid_disks()), "none");
-  raid::Array* arr = array_.get();
-  const std::vector<std::string> dirs = spec_.profile_dirs;
-  const double scale = spec_.profile_scale;
-  arr->tunables().add(
-      spec, [current](int m) { return (*current)[size_t(m)]; },
-      [arr, current, dirs, scale](int m, const telemetry::TunableValue& v) -> Status {
-        std::shared_ptr<io::DeviceModel> model;
-        if (v.text != "none") {
-          std::string err;
-          auto p = io::find_profile(v.text, dirs, &err);
-          if (!p) return make_error(Errc::not_found, err);
-          p->scale *= scale;
-          model = io::make_model(*p);
-        }
-        if (Status st = arr->set_member_model(m, std::move(model), v.text); !st) return st;
-        (*current)[size_t(m)] = v.text;
-        return {};
-      });
-  // --member-profile records its choice in the tunable too.
-  for (auto& [idx, prof] : spec_.profiles)
-    for (int i = 0; i < arr->raid_disks(); ++i)
-      if (idx < 0 || idx == i) (*current)[size_t(i)] = prof.name;
+namespace {
+
+// A session's sample as the run's telemetry shows it: t from the run's
+// start, only the events since then.
+telemetry::Sample from_run_start(const telemetry::Sample& s, uint64_t run_start) {
+  telemetry::Sample r = s;
+  r.t_ns -= run_start;
+  r.events.clear();
+  for (const auto& e : s.events)
+    if (e.t_ns >= run_start) {
+      r.events.push_back(e);
+      r.events.back().t_ns -= run_start;
+    }
+  return r;
 }
+
+}  // namespace
 
 RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const telemetry::Sample&)> on_sample,
                              BenchNotes* notes) {
-  telemetry::EventLog& events = array_ ? array_->events() : file_events_;
-  telemetry::SamplerOptions so;
-  so.rate_hz = spec_.sample_hz;
-  telemetry::Sampler sampler(target_->telemetry(), &target_->latencies(), &events, so);
-  if (on_sample) sampler.add_listener(std::move(on_sample));
+  {
+    std::lock_guard lock(stop_mutex_);
+    running_ = &progress;
+    if (stop_asked_) progress.cancel = true;
+  }
+  const uint64_t t0 = io::monotonic_ns();
+  // Telemetry: the session's sampler (it samples the array for as long as
+  // it is open; the run listens from its start), or one for the run.
+  std::optional<telemetry::Sampler> own;
+  session::ArraySession::Subscription listening;
+  if (session_) {
+    const uint64_t since = t0 - std::min(t0, session_->sampler_start_ns());
+    if (on_sample)
+      listening = session_->subscribe([since, on_sample](const telemetry::Sample& s) {
+        if (s.t_ns >= since) on_sample(from_run_start(s, since));
+      });
+  } else {
+    telemetry::SamplerOptions so;
+    so.rate_hz = spec_.sample_hz;
+    own.emplace(target_->telemetry(), &target_->latencies(), &file_events_, so);
+    if (on_sample) own->add_listener(std::move(on_sample));
+    if (Status st = own->start(t0); !st) notes->warnings.push_back("telemetry: " + st.error().message);
+  }
 
   // The schedule: --set-at changes and --fail-member, on one thread that
-  // sleeps until each is due (or the run ends).
+  // sleeps until each is due (or the run ends); each is a session command.
   struct Step {
     double at_s;
     std::function<void()> apply;
@@ -555,15 +583,16 @@ RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const tel
   std::vector<Step> steps;
   for (auto& t : spec_.set_at)
     steps.push_back({t.at_s, [this, t, notes] {
-                       if (Status st = array_->tunables().set(t.name, t.value); !st)
+                       if (Status st = session_->set_tunable(t.name, t.value).wait(); !st)
                          notes->warnings.push_back("--set-at " + t.name + "=" + t.value + ": " +
                                                    st.error().message);
                      }});
   if (spec_.fail_member_at) {
     auto [m, at] = *spec_.fail_member_at;
     steps.push_back({at, [this, m, notes] {
-                       if (Status st = array_->fail_member(m, "failed during the benchmark (--fail-member)");
-                           !st)
+                       const Status st =
+                           session_->fail_member(m, "failed during the benchmark (--fail-member)").wait();
+                       if (!st)
                          notes->warnings.push_back("could not fail member " + std::to_string(m) + ": " +
                                                    st.error().message);
                      }});
@@ -572,8 +601,6 @@ RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const tel
   std::mutex mutex;
   std::condition_variable cv;
   bool over = false;
-  const uint64_t t0 = io::monotonic_ns();
-  if (Status st = sampler.start(t0); !st) notes->warnings.push_back("telemetry: " + st.error().message);
   std::thread scheduler([&] {
     std::unique_lock lock(mutex);
     for (auto& s : steps) {
@@ -594,12 +621,24 @@ RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const tel
   }
   cv.notify_all();
   scheduler.join();
-  sampler.stop();
+  if (session_) {
+    (void)session_->sample_now();  // the tail of the run, to its listener
+    listening.reset();
+  } else {
+    own->stop();
+  }
+  std::lock_guard lock(stop_mutex_);
+  running_ = nullptr;
   return out;
 }
 
 Status BenchSession::close() {
-  return array_ ? array_->close() : Status{};
+  if (!session_) return {};
+  target_.reset();  // it reaches the array through the client
+  array_ = nullptr;
+  client_.detach();
+  auto s = std::move(session_);
+  return own_session_ ? s->close().wait() : Status{};
 }
 
 BenchSession::~BenchSession() {

@@ -5,9 +5,17 @@
 // sampler, changes tunables at the times asked (--set-at: the slider,
 // headless), can fail a member mid-run, and stops cleanly on cancel. The
 // CLI parses, calls and prints; nothing here prints.
+//
+// On an array the run is a client of the array's open session
+// (session/array_session.hpp): the one given in the spec (the GUI's: no
+// second assemble), or one it opens for the run (the CLI's one-shot case).
+// Its tunable changes and a failed member are the session's commands, its
+// telemetry comes from the session's sampler, and a session that closes
+// while it runs stops it.
 #pragma once
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +23,7 @@
 #include "base/result.hpp"
 #include "io/device_profile.hpp"
 #include "raid/array.hpp"
+#include "session/array_session.hpp"
 #include "telemetry/sampler.hpp"
 #include "workload/job_options.hpp"
 #include "workload/job_parser.hpp"
@@ -32,7 +41,9 @@ struct BenchSpec {
   std::vector<JobOptions> jobs;
   OptionList global_options;
 
-  // The target: array members, else the jobs' filename (or null).
+  // The target: an open array session, or array members (a session is
+  // opened for the run), else the jobs' filename (or null).
+  std::shared_ptr<session::ArraySession> session;
   std::vector<std::string> array_members;
   bool run_degraded = false;              // mdadm's --run for the array
   bool force = false;                     // write jobs over a file that holds a signature
@@ -46,7 +57,9 @@ struct BenchSpec {
   // During the run.
   std::vector<TimedSet> set_at;
   std::optional<std::pair<int, double>> fail_member_at;  // member, seconds
-  unsigned sample_hz = 10;                               // telemetry rate, 1..50
+  // Telemetry rate, 1..50, of the session the run opens (and of a file's
+  // run); a given session keeps the rate its owner chose.
+  unsigned sample_hz = 10;
 };
 
 // What the session tells its caller besides the results (printed by the CLI).
@@ -64,7 +77,10 @@ class BenchSession {
   ~BenchSession();
 
   Target& target() { return *target_; }
-  raid::Array* array() { return array_.get(); }
+  // The array (until close()); null for other targets.
+  raid::Array* array() { return array_; }
+  session::ArraySession* array_session() { return session_.get(); }
+  const std::shared_ptr<session::ArraySession>& array_session_ptr() const { return session_; }
   const BenchSpec& spec() const { return spec_; }
   telemetry::TunableRegistry* tunables() { return array_ ? &array_->tunables() : nullptr; }
 
@@ -74,22 +90,35 @@ class BenchSession {
   // recorded in the array's event log and appear in the samples.
   RunOutcome run(RunProgress& progress, std::function<void(const telemetry::Sample&)> on_sample,
                  BenchNotes* notes);
-  // Closes the array (clean mark). Called by the destructor too.
+  // Leaves the array's session, and closes it (clean mark) when the run
+  // opened it; the target and array() are gone after. Called by the
+  // destructor too.
   Status close();
 
  private:
   BenchSession() = default;
   Status open_target(BenchNotes* notes);
+  // The array branch: the session (given or opened), the run's client, the
+  // tunables and profiles asked for.
+  Status open_array(BenchNotes* notes);
+  Status check_live_settings();
+  // The session is closing: the run stops as on cancel.
+  void stop_for_session();
   // Jobs on files of their own (file_set.hpp): every file laid out as fio's
   // setup_files does, then a FileSetTarget over them.
   Status open_file_set(BenchNotes* notes);
   void unlink_files();
   Status apply_profiles(BenchNotes* notes);
-  void register_profile_tunable();
 
   BenchSpec spec_;
-  std::unique_ptr<raid::Array> array_;
+  std::shared_ptr<session::ArraySession> session_;
+  bool own_session_ = false;  // opened for this run: closed with it
+  session::Client client_;
+  raid::Array* array_ = nullptr;  // client_'s, while attached
   std::unique_ptr<Target> target_;
+  std::mutex stop_mutex_;
+  RunProgress* running_ = nullptr;   // under stop_mutex_
+  bool stop_asked_ = false;          // under stop_mutex_
   telemetry::EventLog file_events_;  // events for non-array targets
 };
 

@@ -2,7 +2,8 @@
 // live session (runs, telemetry, tunables applied while it runs, refusals
 // that change nothing), the Arrays controller (create, refusals before
 // anything is written, check as a task), the Benchmark controller (job file
-// errors with line numbers, a before/after that writes fio JSON results).
+// errors with line numbers, a before/after that writes fio JSON results),
+// and the open array managed with no workload (one session, one assemble).
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,9 +19,33 @@
 #include "io/member_device.hpp"
 #include "levels/levels.hpp"
 #include "live_session.hpp"
+#include "ondisk/superblock.hpp"
 #include "raid/array.hpp"
+#include "raid/member_superblock.hpp"
 
 using namespace rs::gui;
+
+namespace {
+
+// What a member's superblock says (read without taking the member from the
+// session that holds it): roles in use, and whether it is marked clean.
+struct OnDisk {
+  int active = 0;
+  bool clean = false;
+};
+OnDisk onDisk(const QString& member) {
+  std::string err;
+  auto dev = rs::io::MemberDevice::open(member.toStdString(), rs::io::OpenMode::ReadOnly, &err);
+  if (!dev) return {};
+  auto sb = rs::raid::read_superblock(*dev);
+  if (!sb.ok) return {};
+  OnDisk d;
+  for (uint16_t role : sb.sb.dev_roles) d.active += role < sb.sb.raid_disks ? 1 : 0;
+  d.clean = sb.sb.resync_offset == rs::ondisk::kMaxSector;
+  return d;
+}
+
+}  // namespace
 
 class ControllersTest : public QObject {
   Q_OBJECT
@@ -35,6 +60,7 @@ class ControllersTest : public QObject {
   void failAddRepairAsTasks();
   void memberWithSuperblockIsRefused();
   void filesystemIsRefusedWithWipefs();
+  void arrayManagedWithoutAWorkload();
   void cleanupTestCase();
 
  private:
@@ -231,17 +257,15 @@ void ControllersTest::failAddRepairAsTasks() {
   QVERIFY(session_->running());
   session_->stop();
   QTRY_COMPARE_WITH_TIMEOUT(session_->status(), LiveSession::Stopped, 20000);
-  QVERIFY2(QRegularExpression(R"(^raid1 of 2 members, \d+ MiB, clean, degraded: m0\.img, m1\.img$)")
-               .match(session_->arrayText())
-               .hasMatch(),
-           qPrintable(session_->arrayText()));
-  {
-    auto arr = rs::raid::Array::assemble(rs::levels::builtin(),
-                                         {before[0].toStdString(), before[1].toStdString()}, {});
-    QVERIFY2(arr, arr ? "" : arr.error().message.c_str());
-    QCOMPARE((*arr)->working_members(), 1);
-    QVERIFY((*arr)->close());
-  }
+  // The array stays open with the run gone: md's clean mark once nothing writes.
+  QTRY_VERIFY2_WITH_TIMEOUT(
+      QRegularExpression(R"(^raid1 of 2 members, \d+ MiB, clean, degraded: m0\.img, m1\.img$)")
+          .match(session_->arrayText())
+          .hasMatch(),
+      qPrintable(session_->arrayText()), 5000);
+  // Recorded in the superblocks: one role in use, marked clean.
+  QTRY_VERIFY_WITH_TIMEOUT(onDisk(before[0]).clean, 5000);
+  QCOMPARE(onDisk(before[0]).active, 1);
   // A new image file added in its place: rebuilt as a task, then the
   // session's array is the survivor and the new member.
   QVERIFY(!arrays_->addMember(path("m2.img"), ""));  // no size for a new file
@@ -254,15 +278,10 @@ void ControllersTest::failAddRepairAsTasks() {
   QCOMPARE(session_->members(), (QStringList{before[0], path("m2.img")}));
   // The header: the rebuilt array as it is, not a bare member count.
   const QRegularExpression clean02(R"(^raid1 of 2 members, \d+ MiB, clean: m0\.img, m2\.img$)");
-  QVERIFY2(clean02.match(session_->arrayText()).hasMatch(), qPrintable(session_->arrayText()));
-  {
-    auto arr = rs::raid::Array::assemble(rs::levels::builtin(),
-                                         {before[0].toStdString(), path("m2.img").toStdString()}, {});
-    QVERIFY2(arr, arr ? "" : arr.error().message.c_str());
-    QCOMPARE((*arr)->working_members(), 2);
-    QVERIFY(!(*arr)->resync_pending());
-    QVERIFY((*arr)->close());
-  }
+  QTRY_VERIFY2_WITH_TIMEOUT(clean02.match(session_->arrayText()).hasMatch(),
+                            qPrintable(session_->arrayText()), 5000);
+  QTRY_VERIFY_WITH_TIMEOUT(onDisk(before[0]).clean && onDisk(path("m2.img")).clean, 5000);
+  QCOMPARE(onDisk(path("m2.img")).active, 2);
   // Repair on the rebuilt array: a task that finds the copies equal.
   QVERIFY(arrays_->check(true));
   QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 60000);
@@ -313,7 +332,7 @@ void ControllersTest::filesystemIsRefusedWithWipefs() {
              {"-q", "-F", fs});
   QVERIFY(mkfs.waitForFinished(30000));
   QCOMPARE(mkfs.exitCode(), 0);
-  QVERIFY(arrays_->create(1, {}, {}, {fs, path("beside.img")}, "32M", {}));
+  QVERIFY(arrays_->create(1, {}, {}, {fs, path("beside.img")}, "32M", {}));  // raid1 takes no chunk
   QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
   QCOMPARE(arrays_->status(), ArraysController::Error);
   const QString e = arrays_->errorString();
@@ -321,6 +340,86 @@ void ControllersTest::filesystemIsRefusedWithWipefs() {
   QVERIFY2(e.contains("wipefs"), qPrintable(e));
   QVERIFY2(!e.contains("zero-superblock"), qPrintable(e));
   QVERIFY(!QFile::exists(path("beside.img")));
+}
+
+void ControllersTest::arrayManagedWithoutAWorkload() {
+  // An array made elsewhere, opened in the window: one assemble, and every
+  // action after it (tunables, fail, add, check, then a run) on that session.
+  rs::raid::CreateOptions o;
+  o.level = 1;
+  o.raid_disks = 2;
+  o.create_files_bytes = 32ull << 20;
+  {
+    auto made = rs::raid::Array::create(rs::levels::builtin(), o,
+                                        {path("n0.img").toStdString(), path("n1.img").toStdString()});
+    QVERIFY2(made, made ? "" : made.error().message.c_str());
+    QVERIFY((*made)->close());
+  }
+  const uint64_t assembles = rs::raid::Array::assemble_count();
+  session_->openArray({path("n0.img"), path("n1.img")});
+  QTRY_VERIFY_WITH_TIMEOUT(session_->status() == LiveSession::Idle && session_->tunables()->rowCount() > 0,
+                           30000);
+  QCOMPARE(rs::raid::Array::assemble_count(), assembles + 1);
+  QVERIFY(!session_->running());
+
+  // Telemetry with no workload: the dashboard lists the members from the session's sampler.
+  QTRY_VERIFY_WITH_TIMEOUT(session_->telemetry()->sampleCount() > 2, 10000);
+  QCOMPARE(session_->telemetry()->members().size(), 2);
+  // A tunable changes the open array at once.
+  QCOMPARE(session_->setTunable("read_policy", "md-rr"), QString());
+  QTRY_COMPARE_WITH_TIMEOUT(session_->tunables()->value("read_policy"), QString("md-rr"), 5000);
+  auto array = session_->arraySession();
+  QVERIFY(array);
+  QCOMPARE(QString::fromStdString(*array->tunable("read_policy")), QString("md-rr"));
+
+  // Fail member 1: the header and the dashboard's member list say so.
+  QVERIFY(arrays_->failMember(1));
+  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
+  QVERIFY2(arrays_->status() == ArraysController::Done, qPrintable(arrays_->errorString()));
+  QTRY_VERIFY2_WITH_TIMEOUT(session_->arrayText().contains("degraded"), qPrintable(session_->arrayText()),
+                            5000);
+  // A member's state as the dashboard lists it ("" while it lists fewer).
+  auto shown = [this](int i) {
+    const QVariantList m = session_->telemetry()->members();
+    return i < m.size() ? m[i].toMap()["state"].toString() : QString();
+  };
+  QTRY_COMPARE_WITH_TIMEOUT(shown(1), QString("faulty"), 5000);
+  QCOMPARE(onDisk(path("n0.img")).active, 1);
+
+  // Add a new member: rebuilt, then both in sync on the dashboard.
+  QVERIFY(arrays_->addMember(path("n2.img"), "32M"));
+  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 60000);
+  QVERIFY2(arrays_->status() == ArraysController::Done, qPrintable(arrays_->errorString()));
+  QCOMPARE(session_->members(), (QStringList{path("n0.img"), path("n2.img")}));
+  QTRY_COMPARE_WITH_TIMEOUT(shown(1), QString("active sync"), 5000);
+  QCOMPARE(onDisk(path("n2.img")).active, 2);
+
+  // Check: a task on the same session, no mismatch.
+  QVERIFY(arrays_->check(false));
+  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 60000);
+  QVERIFY2(arrays_->status() == ArraysController::Done, qPrintable(arrays_->errorString()));
+  const auto tasks = array->tasks();
+  QVERIFY(!tasks.empty());
+  QCOMPARE(QString::fromStdString(tasks.back().kind), QString("check"));
+  QVERIFY(tasks.back().finished && tasks.back().result.ok());
+  QCOMPARE(tasks.back().mismatches, uint64_t(0));
+  QVERIFY(!session_->running());
+
+  // Then a run on the same session: the tunable set before it holds, and
+  // nothing was assembled a second time.
+  session_->start("seqread");
+  QTRY_VERIFY_WITH_TIMEOUT(session_->running() && session_->telemetry()->readBandwidth() > 0, 30000);
+  QCOMPARE(session_->tunables()->value("read_policy"), QString("md-rr"));
+  QCOMPARE(session_->arraySession(), array);
+  bool gui = false, bench = false;
+  for (const auto& c : array->clients()) {
+    gui |= c.kind == rs::session::ClientKind::gui;
+    bench |= c.kind == rs::session::ClientKind::bench;
+  }
+  QVERIFY(gui && bench);
+  session_->stop();
+  QTRY_COMPARE_WITH_TIMEOUT(session_->status(), LiveSession::Stopped, 20000);
+  QCOMPARE(rs::raid::Array::assemble_count(), assembles + 1);
 }
 
 void ControllersTest::cleanupTestCase() {

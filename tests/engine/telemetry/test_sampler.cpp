@@ -355,3 +355,37 @@ TEST_CASE("the thread samples until stop, which takes the tail", "[sampler][thre
   CHECK(heard.load() == 42);
   CHECK(sampler.latest()->seq == samples.load());
 }
+
+TEST_CASE("a running sampler changes its rate at once and samples on request", "[sampler][threads]") {
+  // Real clock, as an open array's session runs it: viewers change the
+  // rate and a run that ends asks for its tail without stopping it.
+  ScriptedSource src;
+  src.member("a");
+  SamplerOptions o;
+  o.rate_hz = 1;
+  Sampler sampler(src, nullptr, nullptr, o);
+  std::atomic<uint64_t> heard{0};
+  sampler.add_listener([&](const Sample&) { heard.fetch_add(1); });
+  CHECK(sampler.sample_on_thread() == nullptr);  // not running
+  REQUIRE(sampler.start().ok());
+  // At 1 Hz the first periodic sample is a second away: this one is asked for.
+  const auto asked = sampler.sample_on_thread();
+  REQUIRE(asked != nullptr);
+  CHECK(asked->seq >= 1);
+  CHECK(heard.load() >= asked->seq);  // its listeners ran before the answer
+  CHECK(sampler.running());
+
+  CHECK(sampler.set_rate(0).error().code == rs::Errc::invalid_argument);
+  CHECK(sampler.set_rate(51).error().code == rs::Errc::invalid_argument);
+  REQUIRE(sampler.set_rate(50).ok());
+  CHECK(sampler.rate_hz() == 50);
+  // Samples after the change are 20 ms apart (a loaded machine stretches
+  // that, never to the 1 s of the old rate).
+  const uint64_t from = sampler.last_seq();
+  while (sampler.last_seq() < from + 6) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  const auto recent = sampler.since(from + 1);
+  REQUIRE(recent.size() >= 5);
+  for (const auto& s : recent) CHECK(s->interval_ns < 500'000'000ull);
+  sampler.stop();
+  CHECK(sampler.sample_on_thread() == nullptr);
+}
