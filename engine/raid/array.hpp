@@ -312,6 +312,9 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   bool bitmap_gate(ArrayIo& io);
   // On the bitmap context: write page `p` if it has undurable content.
   void write_bitmap_page(uint64_t p);
+  // Bytes of page `p` a write to member `mem` (slot `m`) covers (at most
+  // `fits` when sized to the member's io_opt).
+  uint64_t bitmap_write_bytes(const Member& mem, int m, uint64_t p, uint64_t fits) const;
   static void bitmap_page_done(io::MemberIo& mio, int result);
   static void bitmap_daemon_tick(io::MemberIo& mio, int result);
   void arm_bitmap_daemon();
@@ -319,6 +322,12 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   void bitmap_daemon_pass();
   uint64_t bitmap_half_sleep_ns() const;
   Status flush_bitmap_for_close();
+  // md's md_bitmap_update_sb, from the metadata thread before the members'
+  // superblocks are written: the bitmap superblock (page 0) stamped with
+  // the array's event count, on every writable member's media. Returns the
+  // members that could not take it (only when written here, with no bitmap
+  // thread running; the bitmap thread fails such a member itself).
+  std::vector<std::pair<int, std::string>> write_bitmap_super();
   void stop_bitmap();
   bool may_clear_bits() const;
   Status run_resync(io::TaskState& task);
@@ -397,6 +406,10 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   std::mutex daemon_mutex_;
   std::condition_variable daemon_cv_;
   std::atomic<bool> bitmap_stopping_{false};
+  // Whether bitmap_thread_ runs and takes page writes; held by the metadata
+  // thread while it waits for one, so the thread is not stopped meanwhile.
+  std::mutex bitmap_live_mutex_;
+  bool bitmap_live_ = false;
   std::vector<uint8_t> resync_bits_;  // chunks a bitmap-driven resync covers; fixed while it runs
 
   std::atomic<int> max_read_errors_{kDefaultMaxReadErrors};

@@ -95,6 +95,11 @@ void Array::sync_superblocks() {
     for (auto& j : jobs)
       if (std::string err; !j.dev->flush(&err))
         failed.emplace_back(j.slot, "flush before the superblock failed: " + err);
+  // md_update_sb writes the bitmap superblock, with the new event count,
+  // before the members' superblocks.
+  if (!jobs.empty())
+    for (auto& f : write_bitmap_super())
+      if (!has_failed(f.first)) failed.push_back(std::move(f));
   for (auto& j : jobs) {
     if (has_failed(j.slot)) continue;
     const auto block = ondisk::encode(j.sb);
