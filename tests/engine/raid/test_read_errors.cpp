@@ -239,3 +239,42 @@ TEST_CASE("a rebuild whose source copy cannot read a block takes it from another
   CHECK(std::equal(rebuilt.begin(), rebuilt.end(), model.begin() + long(at)));
   CHECK(check_ok(*arr, false) == 0);
 }
+
+// md's fix_read_error fails a member whose rewrite fails ("read correction
+// write failed"): a disk that cannot remap a bad block is failing. Reads
+// of the block and writes over it both fail here.
+TEST_CASE("a block whose rewrite fails fails its member, and the data stays right", "[raid][read-errors]") {
+  const Config cfg = GENERATE(Config{"raid1 x2", 1, 2, ""}, Config{"raid10 n2 x4", 10, 4, "n2"});
+  const bool by_check = GENERATE(true, false);
+  INFO(cfg.name << (by_check ? ", met by check" : ", met by a read"));
+  Filled f(cfg, 35);
+  const uint64_t at = 256 * 1024;
+  const size_t last = copies_of(*f.arr, at / kSectorBytes).size() - 1;
+  const Spot bad = spot_of(*f.arr, at, by_check ? 0 : last);
+  const std::string& path = f.paths[size_t(bad.member)];
+  const std::vector<uint8_t> junk(kBlock, 0xBD);
+  write_file_at(path, bad.file_offset, junk.data(), kBlock);
+  f.plan->add({path, bad.file_offset, kBlock, true, true, -1, EIO, false});
+  if (by_check) {
+    CHECK(check_ok(*f.arr, false) == 0);
+  } else {
+    set_policy(*f.arr, "btrfs-pid");  // the read goes to the bad copy first
+    TestPort tp(*f.arr);
+    std::vector<uint8_t> buf(kBlock);
+    REQUIRE(submit_rw(tp, false, at, buf.data(), kBlock, job_for_copy(last)) == int(kBlock));
+    CHECK(std::equal(buf.begin(), buf.end(), f.model.begin() + long(at)));
+  }
+  require_ok(f.arr->close());  // the I/O path's rewrite has run when close returns
+  CHECK(f.plan->failed(path, true) >= 1);
+  CHECK(state(*f.arr, bad.member) == MemberState::faulty);
+  const auto faulty = member_events(*f.arr, "faulty");
+  REQUIRE(faulty.size() == 1);
+  CHECK(faulty[0].name == path);
+  CHECK(faulty[0].message.find("write error at device sector " + std::to_string(bad.dev_sector)) !=
+        std::string::npos);
+  CHECK(member_events(*f.arr, "corrected").empty());
+  CHECK(f.arr->runtime(bad.member).counters.snapshot().corrected_errors == 0);
+  std::vector<uint8_t> back(kRegionBytes);
+  require_ok(array_read(*f.arr, 0, back.data(), back.size()));
+  CHECK(first_diff(back, f.model) == -1);
+}
