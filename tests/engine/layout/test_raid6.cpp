@@ -14,12 +14,12 @@ using namespace rs::layout;
 
 namespace {
 
-constexpr uint32_t kChunk = 8;
-const std::vector<uint32_t> kLayouts = {0, 1, 2, 3, 16, 17, 18, 19};
+constexpr uint32_t kRaid6Chunk = 8;
+const std::vector<uint32_t> kRaid6Layouts = {0, 1, 2, 3, 16, 17, 18, 19};
 
-Raid6Geometry make_raid6(uint32_t layout, int disks, uint64_t dev_sectors = 64 * kChunk) {
+Raid6Geometry make_raid6(uint32_t layout, int disks, uint64_t dev_sectors = 64 * kRaid6Chunk) {
   std::string err;
-  auto g = raid6_from_layout(layout, disks, kChunk, dev_sectors, &err);
+  auto g = raid6_from_layout(layout, disks, kRaid6Chunk, dev_sectors, &err);
   INFO(err);
   REQUIRE(g.has_value());
   return *g;
@@ -112,7 +112,7 @@ TEST_CASE("raid6 model: md's pictures worked by hand") {
 }
 
 TEST_CASE("raid6 placement matches md's rules for every layout and 4 to 8 members") {
-  for (uint32_t algo : kLayouts) {
+  for (uint32_t algo : kRaid6Layouts) {
     for (int n = 4; n <= 8; ++n) {
       const Raid6Geometry g = make_raid6(algo, n);
       const int dd = n - 2;
@@ -124,38 +124,38 @@ TEST_CASE("raid6 placement matches md's rules for every layout and 4 to 8 member
         REQUIRE(pq.qd_idx == m.qd);
         std::set<int> used = {m.pd, m.qd};
         for (int i = 0; i < dd; ++i) {
-          const uint64_t offset = uint64_t(i) % kChunk;  // any sector within the chunk
-          const uint64_t sector = (s * uint64_t(dd) + uint64_t(i)) * kChunk + offset;
+          const uint64_t offset = uint64_t(i) % kRaid6Chunk;  // any sector within the chunk
+          const uint64_t sector = (s * uint64_t(dd) + uint64_t(i)) * kRaid6Chunk + offset;
           const Raid6Address a = raid6_compute_sector(g, sector);
           REQUIRE(a.dd_idx == m.data[size_t(i)]);
           REQUIRE(a.pd_idx == m.pd);
           REQUIRE(a.qd_idx == m.qd);
-          REQUIRE(a.sector == s * kChunk + offset);
+          REQUIRE(a.sector == s * kRaid6Chunk + offset);
           REQUIRE(raid6_compute_blocknr(g, a.dd_idx, a.sector) == std::optional<uint64_t>(sector));
           REQUIRE(raid6_data_index(g, s, a.dd_idx) == i);
           used.insert(a.dd_idx);
         }
         REQUIRE(used.size() == size_t(n));  // every member holds one chunk of the stripe
         for (int disk = 0; disk < n; ++disk) REQUIRE(raid6_syndrome_slot(g, s, disk) == m.slot[size_t(disk)]);
-        REQUIRE_FALSE(raid6_compute_blocknr(g, m.pd, s * kChunk).has_value());
-        REQUIRE_FALSE(raid6_compute_blocknr(g, m.qd, s * kChunk + 1).has_value());
+        REQUIRE_FALSE(raid6_compute_blocknr(g, m.pd, s * kRaid6Chunk).has_value());
+        REQUIRE_FALSE(raid6_compute_blocknr(g, m.qd, s * kRaid6Chunk + 1).has_value());
       }
     }
   }
 }
 
 TEST_CASE("raid6 array size is whole chunks times members minus two") {
-  const Raid6Geometry g = make_raid6(2, 6, 10 * kChunk + 3);  // partial last chunk unused
-  CHECK(raid6_array_sectors(g) == 10 * kChunk * 4);
+  const Raid6Geometry g = make_raid6(2, 6, 10 * kRaid6Chunk + 3);  // partial last chunk unused
+  CHECK(raid6_array_sectors(g) == 10 * kRaid6Chunk * 4);
 }
 
 TEST_CASE("raid6 shapes md would refuse are refused with the reason") {
   std::string err;
   for (uint32_t layout : {4u, 5u, 8u, 9u, 10u, 20u, 21u}) {
-    CHECK_FALSE(raid6_from_layout(layout, 5, kChunk, 1024, &err).has_value());
+    CHECK_FALSE(raid6_from_layout(layout, 5, kRaid6Chunk, 1024, &err).has_value());
     CHECK(err.find("raid6 layout " + std::to_string(layout)) != std::string::npos);
   }
-  CHECK_FALSE(raid6_from_layout(2, 3, kChunk, 1024, &err).has_value());
+  CHECK_FALSE(raid6_from_layout(2, 3, kRaid6Chunk, 1024, &err).has_value());
   CHECK(err.find("at least 4") != std::string::npos);
   CHECK_FALSE(raid6_from_layout(2, 4, 12, 1024, &err).has_value());
   CHECK(err.find("power of two") != std::string::npos);
@@ -184,7 +184,7 @@ TEST_CASE("raid6 layouts: mdadm's r6layout names to md's algorithm numbers and b
     REQUIRE(r.ok());
     CHECK(*r == algo);
   }
-  for (uint32_t algo : kLayouts) {
+  for (uint32_t algo : kRaid6Layouts) {
     const std::string name = raid6_layout_name(int(algo));
     INFO(algo);
     REQUIRE_FALSE(name.empty());
