@@ -11,28 +11,13 @@
 #include <random>
 #include <vector>
 
+#include "gf_reference.hpp"
 #include "raid5/pq_syndrome.hpp"
 
 using namespace rs::raid5;
+using namespace rs::raid6::test;
 
 namespace {
-
-// ---- the reference: shift-and-add multiply, reduced by x^8+x^4+x^3+x^2+1 ----
-uint8_t gf_mul_bits(uint8_t a, uint8_t b) {
-  uint8_t r = 0;
-  for (int bit = 0; bit < 8; ++bit) {
-    if (b & (1u << bit)) r ^= a;
-    const bool carry = a & 0x80;
-    a = uint8_t(a << 1);
-    if (carry) a ^= 0x1d;  // 0x11d without the x^8 that fell off
-  }
-  return r;
-}
-uint8_t gf_pow2_bits(int k) {
-  uint8_t r = 1;
-  for (int i = 0; i < k; ++i) r = gf_mul_bits(r, 2);
-  return r;
-}
 
 // A stripe: d data blocks, then P, then Q, `len` bytes each, 64-byte aligned.
 struct Stripe {
