@@ -195,7 +195,7 @@ TEST_CASE("raid6 layouts: mdadm's r6layout names to md's algorithm numbers and b
   for (int unknown : {-1, 4, 5, 8, 10, 20, 99}) CHECK(raid6_layout_name(unknown).empty());
 }
 
-TEST_CASE("raid6 layouts mdadm knows but RaidScope does not lay out are unsupported; typos are unknown") {
+TEST_CASE("raid6 layouts mdadm knows but RaidScope does not lay out are unsupported, typos unknown") {
   for (const char* name : {"parity-first", "parity-last", "ddf-zero-restart", "ddf-N-restart",
                            "ddf-N-continue", "parity-first-6"}) {
     INFO(name);

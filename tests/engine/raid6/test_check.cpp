@@ -9,7 +9,7 @@
 using namespace rs;
 using namespace rs::raid6::test;
 
-TEST_CASE("raid6 check finds a bad P, a bad Q and a bad data page; repair rewrites the syndromes",
+TEST_CASE("raid6 check finds a bad P, a bad Q and a bad data page, and repair rewrites the syndromes",
           "[raid6][check]") {
   TempDir dir;
   auto paths = member_paths(dir, 4);

@@ -15,7 +15,7 @@ WriteChoice choose6(int pd, int qd, std::vector<uint8_t> written, std::vector<ui
 }
 }  // namespace
 
-TEST_CASE("raid6 write choice: rmw reads data, P and Q; rcw the data not written") {
+TEST_CASE("raid6 write choice: rmw reads data, P and Q, rcw the data not written") {
   // 8 members, P on 6, Q on 7, one block written: rmw reads 3, rcw 5.
   WriteChoice c = choose6(6, 7, {1, 0, 0, 0, 0, 0, 0, 0});
   CHECK(c.method == WriteMethod::rmw);
