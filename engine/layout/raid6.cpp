@@ -55,11 +55,10 @@ std::string raid6_algorithm_name(uint32_t algorithm) {
   return six ? base + "-6" : base;
 }
 
-std::optional<Raid6Geometry> raid6_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
-                                               uint64_t dev_sectors, std::string* error) {
-  auto fail = [error](std::string msg) -> std::optional<Raid6Geometry> {
-    if (error) *error = std::move(msg);
-    return std::nullopt;
+Result<Raid6Geometry> raid6_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
+                                        uint64_t dev_sectors) {
+  auto fail = [](std::string msg) -> Result<Raid6Geometry> {
+    return make_error(Errc::invalid_argument, msg);
   };
   if (!known(layout))
     return fail("raid6 layout " + std::to_string(layout) +

@@ -23,6 +23,8 @@
 #include <optional>
 #include <string>
 
+#include "base/result.hpp"
+
 namespace rs::layout {
 
 // md's ALGORITHM_* numbers, which are also the superblock layout word.
@@ -54,10 +56,9 @@ struct Raid6Geometry {
 };
 
 // Accepts the layouts above, raid_disks >= 4, chunk a power of two of at
-// least 8 sectors (4 KiB). On failure returns nullopt and, if `error` is
-// given, says why.
-std::optional<Raid6Geometry> raid6_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
-                                               uint64_t dev_sectors, std::string* error);
+// least 8 sectors (4 KiB). Otherwise Errc::invalid_argument saying why.
+Result<Raid6Geometry> raid6_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
+                                        uint64_t dev_sectors);
 
 // md's raid5_size: dev_sectors rounded down to whole chunks, times data_disks.
 uint64_t raid6_array_sectors(const Raid6Geometry& g);

@@ -32,18 +32,18 @@ std::string StripeGeometry::layout_name() const {
                     : layout::raid5_algorithm_name(r5.algorithm);
 }
 
-std::optional<StripeGeometry> stripe_geometry(int level, uint32_t layout, int raid_disks,
-                                              uint32_t chunk_sectors, uint64_t dev_sectors,
-                                              std::string* error) {
+Result<StripeGeometry> stripe_geometry(int level, uint32_t layout, int raid_disks, uint32_t chunk_sectors,
+                                       uint64_t dev_sectors) {
   StripeGeometry g;
   g.level = level;
   if (level == 6) {
-    auto r6 = layout::raid6_from_layout(layout, raid_disks, chunk_sectors, dev_sectors, error);
-    if (!r6) return std::nullopt;
+    auto r6 = layout::raid6_from_layout(layout, raid_disks, chunk_sectors, dev_sectors);
+    if (!r6) return r6.take_error();
     g.r6 = *r6;
   } else {
-    auto r5 = layout::raid5_from_layout(layout, raid_disks, chunk_sectors, dev_sectors, error);
-    if (!r5) return std::nullopt;
+    std::string error;
+    auto r5 = layout::raid5_from_layout(layout, raid_disks, chunk_sectors, dev_sectors, &error);
+    if (!r5) return make_error(Errc::invalid_argument, error);
     g.r5 = *r5;
   }
   g.raid_disks = raid_disks;

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "base/result.hpp"
 #include "layout/raid5.hpp"
 #include "layout/raid6.hpp"
 
@@ -45,9 +46,8 @@ struct StripeGeometry {
   std::string layout_name() const;
 };
 
-// The geometry of a level 5 or 6 shape, or nullopt with `error` saying why.
-std::optional<StripeGeometry> stripe_geometry(int level, uint32_t layout, int raid_disks,
-                                              uint32_t chunk_sectors, uint64_t dev_sectors,
-                                              std::string* error);
+// The geometry of a level 5 or 6 shape, or Errc::invalid_argument saying why.
+Result<StripeGeometry> stripe_geometry(int level, uint32_t layout, int raid_disks, uint32_t chunk_sectors,
+                                       uint64_t dev_sectors);
 
 }  // namespace rs::raid5

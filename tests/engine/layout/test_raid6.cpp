@@ -18,10 +18,9 @@ constexpr uint32_t kRaid6Chunk = 8;
 const std::vector<uint32_t> kRaid6Layouts = {0, 1, 2, 3, 16, 17, 18, 19};
 
 Raid6Geometry make_raid6(uint32_t layout, int disks, uint64_t dev_sectors = 64 * kRaid6Chunk) {
-  std::string err;
-  auto g = raid6_from_layout(layout, disks, kRaid6Chunk, dev_sectors, &err);
-  INFO(err);
-  REQUIRE(g.has_value());
+  auto g = raid6_from_layout(layout, disks, kRaid6Chunk, dev_sectors);
+  INFO((g ? std::string() : g.error().message));
+  REQUIRE(g.ok());
   return *g;
 }
 
@@ -150,16 +149,18 @@ TEST_CASE("raid6 array size is whole chunks times members minus two") {
 }
 
 TEST_CASE("raid6 shapes md would refuse are refused with the reason") {
-  std::string err;
-  for (uint32_t layout : {4u, 5u, 8u, 9u, 10u, 20u, 21u}) {
-    CHECK_FALSE(raid6_from_layout(layout, 5, kRaid6Chunk, 1024, &err).has_value());
-    CHECK(err.find("raid6 layout " + std::to_string(layout)) != std::string::npos);
-  }
-  CHECK_FALSE(raid6_from_layout(2, 3, kRaid6Chunk, 1024, &err).has_value());
-  CHECK(err.find("at least 4") != std::string::npos);
-  CHECK_FALSE(raid6_from_layout(2, 4, 12, 1024, &err).has_value());
-  CHECK(err.find("power of two") != std::string::npos);
-  CHECK_FALSE(raid6_from_layout(2, 4, 4, 1024, &err).has_value());
+  auto refused = [](uint32_t layout, int disks, uint32_t chunk) {
+    auto g = raid6_from_layout(layout, disks, chunk, 1024);
+    REQUIRE_FALSE(g.ok());
+    CHECK(g.error().code == rs::Errc::invalid_argument);
+    return g.error().message;
+  };
+  for (uint32_t layout : {4u, 5u, 8u, 9u, 10u, 20u, 21u})
+    CHECK(refused(layout, 5, kRaid6Chunk).find("raid6 layout " + std::to_string(layout)) !=
+          std::string::npos);
+  CHECK(refused(2, 3, kRaid6Chunk).find("at least 4") != std::string::npos);
+  CHECK(refused(2, 4, 12).find("power of two") != std::string::npos);
+  CHECK(refused(2, 4, 4).find("power of two") != std::string::npos);
 }
 
 TEST_CASE("raid6 layouts: mdadm's r6layout names to md's algorithm numbers and back") {

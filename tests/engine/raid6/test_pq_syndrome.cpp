@@ -27,7 +27,8 @@ struct Stripe {
   std::vector<uint8_t*> blocks;
 
   Stripe(int data, size_t bytes) : d(data), len(bytes) {
-    mem.reset(static_cast<uint8_t*>(std::aligned_alloc(64, size_t(d + 2) * len)));
+    // aligned_alloc wants a size that is a multiple of the alignment.
+    mem.reset(static_cast<uint8_t*>(std::aligned_alloc(64, (size_t(d + 2) * len + 63) / 64 * 64)));
     for (int i = 0; i < d + 2; ++i) blocks.push_back(mem.get() + size_t(i) * len);
   }
   uint8_t* p() { return blocks[size_t(d)]; }
