@@ -244,7 +244,7 @@ Flickable {
             }
             ChartCard {
                 objectName: "raid5Chart"
-                visible: page.tm && page.tm.hasRaid5 && chart.lineCount > 0
+                visible: page.tm && page.tm.hasRaid5 && lineCount > 0
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 Layout.minimumHeight: charts.chartMinimum
@@ -258,7 +258,7 @@ Flickable {
             }
             ChartCard {
                 objectName: "raid5WritesChart"
-                visible: page.tm && page.tm.hasRaid5 && chart.lineCount > 0
+                visible: page.tm && page.tm.hasRaid5 && lineCount > 0
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 Layout.minimumHeight: charts.chartMinimum

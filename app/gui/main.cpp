@@ -40,7 +40,9 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("RaidScope");
   QApplication::setOrganizationName("RaidScope");
   QApplication::setApplicationDisplayName("RaidScope");
-  if (!opt.color_scheme.isEmpty()) QApplication::setPalette(rs::gui::schemePalette(opt.color_scheme == "dark"));
+  // The desktop's colours unless the user picked a scheme (in the window, or
+  // --color-scheme for this start).
+  rs::gui::ColorScheme::applyAtStart(opt.color_scheme);
   QQuickStyle::setStyle("Fusion");
   rs::gui::chooseRenderer();
 

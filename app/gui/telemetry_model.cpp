@@ -1,9 +1,10 @@
 #include "telemetry_model.hpp"
 
-#include <QFileInfo>
 #include <QVariantMap>
 #include <algorithm>
 #include <cmath>
+
+#include "member_names.hpp"
 
 namespace rs::gui {
 
@@ -18,12 +19,6 @@ const char* const kRaid5Lists[] = {"handle", "hold", "delayed", "inactive", "act
 // four legends share a third of the window).
 const std::pair<const char*, const char*> kRaid5Writes[] = {
     {"full_stripe_writes", "full-stripe"}, {"rmw_writes", "rmw"}, {"rcw_writes", "rcw"}, {"prereads", "prereads"}};
-
-QString shortName(const std::string& path) {
-  const QString p = QString::fromStdString(path);
-  const QString base = QFileInfo(p).fileName();
-  return base.isEmpty() ? p : base;
-}
 
 }  // namespace
 
@@ -76,6 +71,13 @@ void TelemetryModel::take(const telemetry::Sample& s) {
   const double t = double(s.t_ns) / 1e9;
   const double dt = double(s.interval_ns) / 1e9;
   const size_t n = s.members.size();
+  QStringList paths;
+  for (const auto& m : s.members) paths << QString::fromStdString(m.name);
+  if (paths != member_paths_) member_paths_ = paths, member_names_ = distinctNames(paths);
+  auto shortName = [&](const std::string& path) {
+    const qsizetype i = member_paths_.indexOf(QString::fromStdString(path));
+    return i >= 0 ? member_names_[i] : QString::fromStdString(path);
+  };
   has_data_ = true;
   ++sample_count_;
   elapsed_ = t;
@@ -112,7 +114,7 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     const double pending = seconds > 0 ? pending_time[i] / seconds : double(m.nr_pending);
     total_pending_ += m.nr_pending;
     QVariantMap row;
-    row["name"] = shortName(m.name);
+    row["name"] = member_names_[qsizetype(i)];
     row["path"] = QString::fromStdString(m.name);
     row["state"] = QString::fromStdString(m.state);
     row["share"] = share;
@@ -127,8 +129,8 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     members_.push_back(row);
     // No read in the window: no share to draw (0 % for every member would
     // be a false point, and pull the legend's mean down).
-    if (all_reads) line("share", i, shortName(m.name)).points.push_back({t, share});
-    line("pending", i, shortName(m.name)).points.push_back({t, pending});
+    if (all_reads) line("share", i, member_names_[qsizetype(i)]).points.push_back({t, share});
+    line("pending", i, member_names_[qsizetype(i)]).points.push_back({t, pending});
   }
   line("bandwidth", 0, "read").points.push_back({t, s.array.read_bw_bytes / 1e6});
   line("bandwidth", 1, "write").points.push_back({t, s.array.write_bw_bytes / 1e6});
@@ -186,10 +188,11 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     QString label = QString::fromStdString(e.name);
     if (!e.value.empty()) label += "=" + QString::fromStdString(e.value);
     if (e.kind != "tunable" && !e.kind.empty() && e.value.empty()) label = QString::fromStdString(e.kind) + " " + label;
-    marks_.push_back({double(e.t_ns) / 1e9, label});
+    // A member by its short name (a temporary folder's path cut the label).
+    marks_.push_back({double(e.t_ns) / 1e9, withShortNames(label, member_paths_, member_names_)});
     if (e.kind == "member" && e.value == "faulty")
       member_alert_ << tr("Member %1 failed: %2. The array is degraded.")
-                           .arg(QString::fromStdString(e.name), QString::fromStdString(e.message));
+                           .arg(shortName(e.name), QString::fromStdString(e.message));
   }
 }
 

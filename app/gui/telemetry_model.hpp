@@ -132,6 +132,7 @@ class TelemetryModel : public QObject {
   telemetry::ArraySample last_;
   QVariantList members_, tasks_, sections_;
   QStringList member_alert_;
+  QStringList member_paths_, member_names_;  // the newest sample's members and their distinct short names
   double elapsed_ = 0, total_pending_ = 0, interval_ms_ = 0;
   bool has_data_ = false, has_raid5_ = false;
   int sample_count_ = 0;

@@ -1,5 +1,7 @@
 #include "tunables_model.hpp"
 
+#include "workload/size_parse.hpp"
+
 #include <QVariantMap>
 
 namespace rs::gui {
@@ -47,7 +49,12 @@ QVariant TunablesModel::data(const QModelIndex& index, int role) const {
     case HelpRole: return QString::fromStdString(r.spec.help);
     case PerMemberRole: return r.spec.per_member;
     case ValuesRole: return toList(r.values);
-    case RangeTextRole: return QString::fromStdString(r.range_text);
+    case RangeTextRole:
+      // Sizes as people write them ("0..64M bytes"), not 67108864.
+      if (r.spec.type == telemetry::TunableType::bytes && r.spec.max > r.spec.min)
+        return QString::fromStdString(workload::format_size(uint64_t(r.spec.min)) + ".." +
+                                      workload::format_size(uint64_t(r.spec.max)) + " bytes");
+      return QString::fromStdString(r.range_text);
   }
   return {};
 }
