@@ -84,6 +84,7 @@ Flickable {
             Layout.fillWidth: true
             spacing: Theme.spacing
             StatTile {
+                stale: page.session ? !page.session.live : false
                 objectName: "tileBandwidth"
                 Layout.fillWidth: true
                 label: qsTr("Read bandwidth")
@@ -93,6 +94,7 @@ Flickable {
                 accent: Theme.seriesColors[0]
             }
             StatTile {
+                stale: page.session ? !page.session.live : false
                 Layout.fillWidth: true
                 label: qsTr("Write bandwidth")
                 value: page.tm ? Theme.bandwidth(page.tm.writeBandwidth) : "–"
@@ -101,6 +103,7 @@ Flickable {
                 detail: qsTr("Array writes completed per second over the last sample interval")
             }
             StatTile {
+                stale: page.session ? !page.session.live : false
                 objectName: "tileIops"
                 Layout.fillWidth: true
                 label: qsTr("IOPS")
@@ -110,6 +113,7 @@ Flickable {
                 detail: qsTr("Array I/Os (reads and writes) completed per second over the last sample interval")
             }
             StatTile {
+                stale: page.session ? !page.session.live : false
                 Layout.fillWidth: true
                 label: qsTr("Latency p50")
                 value: page.tm ? Theme.ms(page.tm.p50Ms) : "–"
@@ -118,6 +122,7 @@ Flickable {
                 detail: qsTr("Median completion latency of the array I/Os completed in the last sample interval")
             }
             StatTile {
+                stale: page.session ? !page.session.live : false
                 Layout.fillWidth: true
                 objectName: "tileP99"
                 label: qsTr("Latency p99")
@@ -127,6 +132,7 @@ Flickable {
                 detail: qsTr("99th percentile completion latency of the array I/Os completed in the last sample interval; the latency chart's legend gives the peak of the chart's window")
             }
             StatTile {
+                stale: page.session ? !page.session.live : false
                 Layout.fillWidth: true
                 label: qsTr("Pending")
                 value: page.tm ? page.tm.totalPending.toFixed(0) : "–"
@@ -155,7 +161,8 @@ Flickable {
                 readonly property var task: page.tm.tasks[index] || ({})
                 Layout.fillWidth: true
                 title: task.kind || ""
-                subtitle: task.target ? qsTr("%1 · %2 %").arg(task.target).arg(Math.round(100 * task.fraction)) : ""
+                objectName: "taskCard_" + index
+                subtitle: Theme.taskText(task)
                 ProgressBar {
                     anchors { left: parent.left; right: parent.right; top: parent.top }
                     value: task.fraction || 0

@@ -142,6 +142,7 @@ void TelemetryModel::take(const telemetry::Sample& s) {
   }
 
   tasks_.clear();
+  QStringList seen;
   for (const auto& task : s.array.tasks) {
     QVariantMap row;
     row["kind"] = QString::fromStdString(task.kind);
@@ -149,8 +150,18 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     row["fraction"] = task.total ? double(task.done) / double(task.total) : 0.0;
     row["done"] = double(task.done);
     row["total"] = double(task.total);
+    // Speed over the task's life as seen here, and the time left at it.
+    const QString key = row["kind"].toString() + "|" + QString::fromStdString(task.target);
+    const auto [it, fresh] = task_start_.try_emplace(key, t, double(task.done));
+    const double secs = t - it->second.first;
+    const double speed = !fresh && secs > 0.5 ? (double(task.done) - it->second.second) / secs : 0.0;
+    row["speed"] = speed;  // bytes/s, 0 until known
+    row["secondsLeft"] = speed > 0 ? double(task.total - std::min(task.done, task.total)) / speed : -1.0;
+    seen << key;
     tasks_.push_back(row);
   }
+  for (auto it = task_start_.begin(); it != task_start_.end();)
+    it = seen.contains(it->first) ? std::next(it) : task_start_.erase(it);
 
   // Sections are shown generically (name, key = value), so a personality's
   // new section (raid5 once it lands) appears without GUI work.

@@ -131,6 +131,9 @@ class TelemetryModel : public QObject {
   std::deque<Window> window_;
   telemetry::ArraySample last_;
   QVariantList members_, tasks_, sections_;
+  // Each running task's (kind+target) first sight: time (s) and bytes done,
+  // for its speed and time left.
+  std::map<QString, std::pair<double, double>> task_start_;
   QStringList member_alert_;
   QStringList member_paths_, member_names_;  // the newest sample's members and their distinct short names
   double elapsed_ = 0, total_pending_ = 0, interval_ms_ = 0;
