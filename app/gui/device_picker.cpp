@@ -79,7 +79,14 @@ QVariantMap describeImage(const std::string& p, const QString& newSize) {
   if (reason.isEmpty()) reason = QString::fromStdString(discovery::member_in_use(p));
   if (reason.isEmpty()) {
     const std::string sig = discovery::existing_signature(p);
-    if (!sig.empty()) reason = QString::fromStdString("holds " + sig);
+    // How to free it, as the engine's refusal says it (the window has no --force).
+    if (!sig.empty())
+      reason = QObject::tr("holds %1 (if it is no longer needed, clear it first: %2, or delete the file)")
+                   .arg(QString::fromStdString(sig),
+                        QString::fromStdString(sig).contains("raid", Qt::CaseInsensitive) ||
+                                QString::fromStdString(sig).contains("md superblock", Qt::CaseInsensitive)
+                            ? QStringLiteral("mdadm --zero-superblock")
+                            : QStringLiteral("wipefs -a"));
   }
   row["usable"] = reason.isEmpty();
   row["reason"] = reason;

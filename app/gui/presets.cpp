@@ -24,7 +24,12 @@ const std::pair<const char*, RwMode> kPatterns[] = {
 const std::pair<const char*, IoEngine> kEngines[] = {
     {"io_uring", IoEngine::io_uring}, {"libaio", IoEngine::libaio}, {"psync", IoEngine::psync}};
 
-QString size(uint32_t bytes) { return QString::fromStdString(workload::format_size(bytes)); }
+// A block size as fio and KDiskMark write it: "1M", "4K", "1536" (bytes).
+QString size(uint32_t bytes) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return QString::number(bytes >> 20) + "M";
+  if (bytes >= 1024 && bytes % 1024 == 0) return QString::number(bytes >> 10) + "K";
+  return QString::number(bytes);
+}
 
 Preset kdiskmark(RwMode rw, uint32_t bs, unsigned depth) {
   Preset p;

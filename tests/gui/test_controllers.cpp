@@ -5,6 +5,7 @@
 // errors with line numbers, a before/after that writes fio JSON results),
 // and the open array managed with no workload (one session, one assemble).
 #include <QFile>
+#include <functional>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -16,6 +17,8 @@
 
 #include "arrays_controller.hpp"
 #include "benchmark_controller.hpp"
+#include "create_plan.hpp"
+#include "device_picker.hpp"
 #include "io/member_device.hpp"
 #include "levels/levels.hpp"
 #include "live_session.hpp"
@@ -51,6 +54,7 @@ class ControllersTest : public QObject {
   Q_OBJECT
  private slots:
   void initTestCase();
+  void confirmationHoldsOnlyForItsPlan();
   void createRefusesBadInputAndWritesNothing();
   void createOpensTheArrayAndLearnsItsTunables();
   void liveRunAppliesTunablesWhileRunning();
@@ -65,6 +69,23 @@ class ControllersTest : public QObject {
 
  private:
   QString path(const QString& name) const { return dir_.path() + "/" + name; }
+  // Creates as the wizard does: the members in the picker (new image files
+  // of `size`), the plan's fields, the confirmation typed when it asks one.
+  bool create(int level, const QString& layout, const QString& chunk, const QStringList& paths,
+              const QString& size) {
+    DevicePicker picker;
+    picker.setNewFileSize(size);
+    picker.addImageFiles(paths);
+    if (!QTest::qWaitFor([&] { return !picker.scanning(); }, 20000)) return false;
+    CreatePlan plan;
+    plan.setPicker(&picker);
+    plan.setLevel(level);
+    plan.setMembers(paths);
+    plan.setLayout(layout);
+    plan.setChunk(chunk);
+    if (!plan.overwrites().isEmpty()) plan.setConfirmation(CreatePlan::kConfirmWord);
+    return arrays_->create(&plan, false);
+  }
   QTemporaryDir dir_;
   LiveSession* session_ = nullptr;
   ArraysController* arrays_ = nullptr;
@@ -80,21 +101,78 @@ void ControllersTest::initTestCase() {
   arrays_->setSession(session_);
 }
 
+// The typed confirmation holds for the exact plan it was typed for: any
+// change to the members, a field, or what the picker says of a member
+// withdraws it, and Create is refused until it is typed again.
+void ControllersTest::confirmationHoldsOnlyForItsPlan() {
+  for (const char* name : {"c0.img", "c1.img", "c2.img"}) {
+    QFile f(path(name));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize(16 << 20));
+  }
+  DevicePicker picker;
+  picker.setNewFileSize("16M");
+  picker.addImageFiles({path("c0.img"), path("c1.img"), path("c2.img"), path("cnew.img")});
+  QTRY_VERIFY_WITH_TIMEOUT(!picker.scanning(), 20000);
+  CreatePlan plan;
+  plan.setPicker(&picker);
+  plan.setLevel(1);
+  plan.setMembers({path("c0.img"), path("c1.img")});
+  QVERIFY(plan.problems().isEmpty());
+  // Existing files are overwritten: named, and a confirmation is needed.
+  QCOMPARE(plan.overwrites(), (QStringList{path("c0.img"), path("c1.img")}));
+  QVERIFY(plan.confirmationPrompt().contains("c1.img"));
+  QVERIFY(!plan.ready());
+  QVERIFY(!arrays_->create(&plan, false));
+  plan.setConfirmation("WRITE");
+  QVERIFY(plan.ready());
+  // c1 replaced by c2: the confirmation is gone, Create refused.
+  plan.setMembers({path("c0.img"), path("c2.img")});
+  QVERIFY(!plan.confirmed());
+  QCOMPARE(plan.confirmation(), QString());
+  QVERIFY(!arrays_->create(&plan, false));
+  QCOMPARE(arrays_->status(), ArraysController::Error);
+  QVERIFY2(arrays_->errorString().contains("c2.img"), qPrintable(arrays_->errorString()));
+  // Typed again: it holds; then each other change withdraws it too.
+  const auto withdraws = [&](const char* what, const std::function<void()>& change) {
+    plan.setConfirmation("WRITE");
+    QVERIFY2(plan.ready(), what);
+    change();
+    QVERIFY2(!plan.confirmed(), what);
+  };
+  withdraws("order", [&] { plan.moveMember(path("c2.img"), -1); });
+  withdraws("a new file added", [&] { plan.toggleMember(path("cnew.img")); });
+  withdraws("new file size", [&] {
+    picker.setNewFileSize("32M");
+    QTRY_VERIFY_WITH_TIMEOUT(!picker.scanning(), 20000);
+  });
+  withdraws("level", [&] { plan.setLevel(5); });
+  withdraws("chunk", [&] { plan.setChunk("64K"); });
+  withdraws("layout", [&] { plan.setLayout("left-symmetric"); });
+  withdraws("bitmap", [&] { plan.setBitmap("none"); });
+  // Only the word itself confirms.
+  plan.setConfirmation("write");
+  QVERIFY(!plan.confirmed());
+  // Nothing was written to any of the files.
+  for (const char* name : {"c0.img", "c1.img", "c2.img"}) QCOMPARE(onDisk(path(name)).active, 0);
+  QVERIFY(!QFile::exists(path("cnew.img")));
+}
+
 void ControllersTest::createRefusesBadInputAndWritesNothing() {
   // One member is not a RAID1.
-  QVERIFY(!arrays_->create(1, {}, {}, {path("lone.img")}, "16M", {}));
+  QVERIFY(!create(1, {}, {}, {path("lone.img")}, "16M"));
   QCOMPARE(arrays_->status(), ArraysController::Error);
   QVERIFY2(arrays_->errorString().contains("2 to"), qPrintable(arrays_->errorString()));
   QVERIFY(!QFile::exists(path("lone.img")));
   // A bad chunk and a missing size are refused before anything is written.
-  QVERIFY(!arrays_->create(10, {}, "3000", {path("a.img"), path("b.img")}, "16M", {}));
+  QVERIFY(!create(10, {}, "3000", {path("a.img"), path("b.img")}, "16M"));
   QVERIFY(arrays_->errorString().contains("power of two"));
   // A chunk or a layout on a level that has none is said, not ignored.
-  QVERIFY(!arrays_->create(1, {}, "512K", {path("a.img"), path("b.img")}, "16M", {}));
+  QVERIFY(!create(1, {}, "512K", {path("a.img"), path("b.img")}, "16M"));
   QVERIFY2(arrays_->errorString().contains("no chunks"), qPrintable(arrays_->errorString()));
-  QVERIFY(!arrays_->create(1, "n2", {}, {path("a.img"), path("b.img")}, "16M", {}));
+  QVERIFY(!create(1, "n2", {}, {path("a.img"), path("b.img")}, "16M"));
   QVERIFY2(arrays_->errorString().contains("no layouts"), qPrintable(arrays_->errorString()));
-  QVERIFY(!arrays_->create(1, {}, {}, {path("a.img"), path("b.img")}, "", {}));
+  QVERIFY(!create(1, {}, {}, {path("a.img"), path("b.img")}, ""));
   QVERIFY(!QFile::exists(path("a.img")) && !QFile::exists(path("b.img")));
   // A member another process (here: this one) holds: the engine's checks
   // refuse it and nothing is written, not even the other, new member.
@@ -106,8 +184,9 @@ void ControllersTest::createRefusesBadInputAndWritesNothing() {
   std::string err;
   auto holder = rs::io::MemberDevice::open(path("held.img").toStdString(), rs::io::OpenMode::ReadWrite, &err);
   QVERIFY2(holder, err.c_str());
-  QVERIFY(arrays_->create(1, {}, {}, {path("held.img"), path("fresh.img")}, "16M", {}));
-  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
+  // Refused by the picker (it sees the holder) or by the engine's checks.
+  if (create(1, {}, {}, {path("held.img"), path("fresh.img")}, "16M"))
+    QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
   QCOMPARE(arrays_->status(), ArraysController::Error);
   QVERIFY2(!arrays_->errorString().isEmpty(), "a message names the problem");
   QVERIFY(!QFile::exists(path("fresh.img")));
@@ -119,7 +198,7 @@ void ControllersTest::createRefusesBadInputAndWritesNothing() {
 
 void ControllersTest::createOpensTheArrayAndLearnsItsTunables() {
   QSignalSpy created(arrays_, &ArraysController::created);
-  QVERIFY(arrays_->create(1, {}, {}, {path("m0.img"), path("m1.img")}, "32M", {}));
+  QVERIFY(create(1, {}, {}, {path("m0.img"), path("m1.img")}, "32M"));
   QTRY_VERIFY_WITH_TIMEOUT(created.count() == 1, 30000);
   QCOMPARE(session_->members(), (QStringList{path("m0.img"), path("m1.img")}));
   // Opening reads the registry (no run): the Tune page has rows at once.
@@ -175,11 +254,11 @@ void ControllersTest::jobFileErrorsNameTheLine() {
   r = bench.checkJobFile("[j]\nrw=read\nbs=4k\n");
   QVERIFY(r["ok"].toBool());
   QCOMPARE(r["jobs"].toInt(), 1);
-  QVERIFY(!bench.runJobFile("[j]\nrw=sideways\n", 1));
+  QVERIFY(!bench.runJobFile("[j]\nrw=sideways\n", 1, false));
   QCOMPARE(bench.status(), BenchmarkController::Error);
   QCOMPARE(bench.results().size(), 0);
   // An unknown option: refused before anything runs; no result written.
-  QVERIFY(!bench.runJobFile("[j]\nrw=read\nfrobnicate=1\n", 1));
+  QVERIFY(!bench.runJobFile("[j]\nrw=read\nfrobnicate=1\n", 1, false));
   QVERIFY2(bench.errorString().contains("frobnicate"), qPrintable(bench.errorString()));
   QCOMPARE(session_->status(), LiveSession::Stopped);
   QVERIFY(QDir(dir_.path() + "/results").entryList({"*.json"}).isEmpty());
@@ -189,10 +268,10 @@ void ControllersTest::beforeAfterComparesAndKeepsResults() {
   BenchmarkController bench;
   bench.setSession(session_);
   // A value the registry refuses: nothing runs.
-  QVERIFY(!bench.runBeforeAfter("SEQ1M_Q8T1", "read_policy", "md-legacy", "md-nope", 2));
-  QVERIFY(bench.errorString().contains("md-nope"));
+  QVERIFY(!bench.runBeforeAfter("SEQ1M_Q8T1_read", "read_policy", "md-legacy", "md-nope", 2, 1, false, false));
+  QVERIFY2(bench.errorString().contains("md-nope"), qPrintable(bench.errorString()));
   QCOMPARE(session_->status(), LiveSession::Stopped);
-  QVERIFY(bench.runBeforeAfter("SEQ1M_Q8T1", "read_policy", "md-legacy", "md-rr", 2));
+  QVERIFY(bench.runBeforeAfter("SEQ1M_Q8T1_read", "read_policy", "md-legacy", "md-rr", 2, 1, false, false));
   QTRY_VERIFY_WITH_TIMEOUT(!bench.running(), 60000);
   QCOMPARE(bench.status(), BenchmarkController::Done);
   const QVariantMap c = bench.comparison();
@@ -299,13 +378,13 @@ void ControllersTest::memberWithSuperblockIsRefused() {
   QVERIFY(f.open(QIODevice::ReadOnly));
   const QByteArray content = f.readAll();
   f.close();
-  QSignalSpy described(arrays_, &ArraysController::candidatesChanged);
-  arrays_->inspect({old});
-  QTRY_COMPARE_WITH_TIMEOUT(described.count(), 1, 10000);
-  const QString note = arrays_->candidates()[0].toMap()["note"].toString();
+  DevicePicker picker;
+  picker.addImageFiles({old});
+  QTRY_VERIFY_WITH_TIMEOUT(!picker.scanning(), 10000);
+  const QString note = picker.candidate(old)["reason"].toString();
   QVERIFY2(note.contains("md", Qt::CaseInsensitive), qPrintable(note));
-  QVERIFY(arrays_->create(1, {}, {}, {old, path("new.img")}, "32M", {}));
-  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
+  QVERIFY(!picker.candidate(old)["usable"].toBool());
+  QVERIFY(!create(1, {}, {}, {old, path("new.img")}, "32M"));
   QCOMPARE(arrays_->status(), ArraysController::Error);
   QVERIFY2(arrays_->errorString().contains("m1.img"), qPrintable(arrays_->errorString()));
   // The window offers no --force: its message says how to free the member instead.
@@ -332,8 +411,7 @@ void ControllersTest::filesystemIsRefusedWithWipefs() {
              {"-q", "-F", fs});
   QVERIFY(mkfs.waitForFinished(30000));
   QCOMPARE(mkfs.exitCode(), 0);
-  QVERIFY(arrays_->create(1, {}, {}, {fs, path("beside.img")}, "32M", {}));  // raid1 takes no chunk
-  QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);
+  QVERIFY(!create(1, {}, {}, {fs, path("beside.img")}, "32M"));
   QCOMPARE(arrays_->status(), ArraysController::Error);
   const QString e = arrays_->errorString();
   QVERIFY2(e.contains("ext4"), qPrintable(e));
