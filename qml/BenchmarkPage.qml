@@ -29,7 +29,6 @@ ScrollView {
 
     BenchmarkController { id: bench; session: page.session }
     property alias bench: bench
-    SystemPalette { id: pal }
     readonly property var currentPreset: bench.presets[presetBox.currentIndex] || null
     // "  (3 runs, ±2.1 %)" after a median.
     function spreadText(side) {

@@ -25,6 +25,8 @@ Card {
     DevicePicker { id: picker }
     CreatePlan { id: plan; picker: picker }
     Component.onCompleted: picker.scan()
+    // Made: the plan starts again (its members are the open array's now).
+    Connections { target: wizard.arrays; function onCreated() { plan.clear() } }
 
     ColumnLayout {
         id: col

@@ -150,7 +150,7 @@ ApplicationWindow {
     Shortcut { sequence: "Ctrl+3"; onActivated: sidebar.currentIndex = 2 }
     Shortcut { sequence: "Ctrl+4"; onActivated: sidebar.currentIndex = 3 }
     Shortcut { sequence: "Ctrl+5"; onActivated: sidebar.currentIndex = 4 }
-    Shortcut { objectName: "quitShortcut"; sequences: [StandardKey.Quit, "Ctrl+Q"]; context: Qt.ApplicationShortcut; onActivated: win.close() }
+    Shortcut { objectName: "quitShortcut"; sequence: "Ctrl+Q"; context: Qt.ApplicationShortcut; onActivated: win.close() }
     ColorScheme { id: scheme }
 
     RowLayout {

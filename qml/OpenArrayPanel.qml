@@ -66,7 +66,6 @@ Card {
             }
         }
         RowLayout {
-            visible: panel.isOpen
             spacing: 8
             Button {
                 objectName: "checkButton"

@@ -172,9 +172,11 @@ bool ArraysController::open(const QStringList& paths, bool stopWorkload) {
   return true;
 }
 
-bool ArraysController::onArray(const QString& name, Work work) {
+bool ArraysController::onArray(const QString& name, Work work, bool checking) {
   if (working() || !session_) return false;
   creating_ = false;
+  // Read when the task has started (later, on the GUI thread): its result is a mismatch count.
+  checking_ = checking;
   auto array = session_->arraySession();
   if (!array) {
     setStatus(Error, {},
@@ -266,11 +268,9 @@ void ArraysController::finished(rs::Status st, QString state, double mismatches)
 }
 
 bool ArraysController::check(bool repair) {
-  checking_ = true;
-  const bool ok = onArray(repair ? tr("Repair") : tr("Check"),
-                          [repair](std::shared_ptr<session::ArraySession> a) { return a->check(repair); });
-  checking_ = false;
-  return ok;
+  return onArray(
+      repair ? tr("Repair") : tr("Check"),
+      [repair](std::shared_ptr<session::ArraySession> a) { return a->check(repair); }, true);
 }
 
 bool ArraysController::failMember(int slot) {

@@ -95,7 +95,7 @@ class ArraysController : public QObject {
   void startCreate(const raid::CreateOptions& o, const std::vector<std::string>& paths, const QStringList& members);
   // Runs `work` (a command) on the open array's session and follows the
   // task it answers with.
-  bool onArray(const QString& name, Work work);
+  bool onArray(const QString& name, Work work, bool checking = false);
   // Worker thread: waits for `task`, then reports on the GUI thread with
   // the array's state after it.
   rs::Status waitFor(io::TaskHandle task);

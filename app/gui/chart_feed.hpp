@@ -23,8 +23,8 @@
 
 #include "telemetry_model.hpp"
 
-QT_FORWARD_DECLARE_CLASS(QXYSeries)
-QT_FORWARD_DECLARE_CLASS(QValueAxis)
+class QXYSeries;  // Qt Charts (no namespace in Qt 6)
+class QValueAxis;
 
 namespace rs::gui {
 

@@ -53,6 +53,11 @@ const std::vector<SeriesLine>& TelemetryModel::lines(const QString& metric) cons
   return it == series_.end() ? kNoLines : it->second;
 }
 
+QString TelemetryModel::shortName(const std::string& path) const {
+  const qsizetype i = member_paths_.indexOf(QString::fromStdString(path));
+  return i >= 0 ? member_names_[i] : QString::fromStdString(path);
+}
+
 SeriesLine& TelemetryModel::line(const QString& metric, size_t index, const QString& name) {
   auto& v = series_[metric];
   if (v.size() <= index) v.resize(index + 1);
@@ -74,10 +79,6 @@ void TelemetryModel::take(const telemetry::Sample& s) {
   QStringList paths;
   for (const auto& m : s.members) paths << QString::fromStdString(m.name);
   if (paths != member_paths_) member_paths_ = paths, member_names_ = distinctNames(paths);
-  auto shortName = [&](const std::string& path) {
-    const qsizetype i = member_paths_.indexOf(QString::fromStdString(path));
-    return i >= 0 ? member_names_[i] : QString::fromStdString(path);
-  };
   has_data_ = true;
   ++sample_count_;
   elapsed_ = t;
@@ -141,6 +142,12 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     line("latency", 1, "p99").points.push_back({t, double(s.array.clat_p99_ns) / 1e6});
   }
 
+  takeTasks(s, t);
+  takeSections(s, t, dt);
+  takeEvents(s);
+}
+
+void TelemetryModel::takeTasks(const telemetry::Sample& s, double t) {
   tasks_.clear();
   QStringList seen;
   for (const auto& task : s.array.tasks) {
@@ -162,7 +169,9 @@ void TelemetryModel::take(const telemetry::Sample& s) {
   }
   for (auto it = task_start_.begin(); it != task_start_.end();)
     it = seen.contains(it->first) ? std::next(it) : task_start_.erase(it);
+}
 
+void TelemetryModel::takeSections(const telemetry::Sample& s, double t, double dt) {
   // Sections are shown generically (name, key = value), so a personality's
   // new section (raid5 once it lands) appears without GUI work.
   sections_.clear();
@@ -194,7 +203,9 @@ void TelemetryModel::take(const telemetry::Sample& s) {
           line("raid5_writes", idx++, QString::fromLatin1(label)).points.push_back({t, dt > 0 ? it->second / dt : 0});
     }
   }
+}
 
+void TelemetryModel::takeEvents(const telemetry::Sample& s) {
   for (const auto& e : s.events) {
     QString label = QString::fromStdString(e.name);
     if (!e.value.empty()) label += "=" + QString::fromStdString(e.value);

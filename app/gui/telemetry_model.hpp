@@ -115,6 +115,13 @@ class TelemetryModel : public QObject {
 
  private:
   void take(const telemetry::Sample& s);
+  // Parts of take(): the tasks with their speed, the level's sections (and
+  // RAID5's series), the events as marks and alerts.
+  void takeTasks(const telemetry::Sample& s, double t);
+  void takeSections(const telemetry::Sample& s, double t, double dt);
+  void takeEvents(const telemetry::Sample& s);
+  // A member's short distinct name from its path (the path if not a member).
+  QString shortName(const std::string& path) const;
   SeriesLine& line(const QString& metric, size_t index, const QString& name);
   void trim(double now);
 

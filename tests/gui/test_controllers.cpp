@@ -271,6 +271,7 @@ void ControllersTest::beforeAfterComparesAndKeepsResults() {
   QVERIFY(!bench.runBeforeAfter("SEQ1M_Q8T1_read", "read_policy", "md-legacy", "md-nope", 2, 1, false, false));
   QVERIFY2(bench.errorString().contains("md-nope"), qPrintable(bench.errorString()));
   QCOMPARE(session_->status(), LiveSession::Stopped);
+  QSignalSpy saved(&bench, &BenchmarkController::resultSaved);
   QVERIFY(bench.runBeforeAfter("SEQ1M_Q8T1_read", "read_policy", "md-legacy", "md-rr", 2, 1, false, false));
   QTRY_VERIFY_WITH_TIMEOUT(!bench.running(), 60000);
   QCOMPARE(bench.status(), BenchmarkController::Done);
@@ -289,11 +290,16 @@ void ControllersTest::beforeAfterComparesAndKeepsResults() {
         sa[0].toDouble(), sa[1].toDouble(), sb[0].toDouble(), sb[1].toDouble());
   // The fio JSON of each run is kept.
   QDir results(dir_.path() + "/results");
-  QTRY_COMPARE_WITH_TIMEOUT(results.entryList({"*.json"}).size(), 2, 5000);
-  QFile f(results.filePath(results.entryList({"*.json"}).first()));
-  QVERIFY(f.open(QIODevice::ReadOnly));
-  const auto doc = QJsonDocument::fromJson(f.readAll());
-  QVERIFY(doc.isObject() && doc.object().contains("jobs"));
+  QTRY_COMPARE_WITH_TIMEOUT(saved.count(), 2, 5000);
+  QCOMPARE(results.entryList({"*.json"}).size(), 2);
+  // Each a result document with the run's fio JSON in it.
+  for (const QString& name : results.entryList({"*.json"})) {
+    QFile f(results.filePath(name));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const auto doc = QJsonDocument::fromJson(f.readAll());
+    QVERIFY2(doc.isObject() && doc.object()["fio"].toObject().contains("jobs"),
+             qPrintable(name + ": " + QStringList(doc.object().keys()).join(",")));
+  }
 
   // Export: refused without a known suffix (nothing written), then the two
   // runs as CSV through the report code, each with its measured bandwidth.
@@ -310,8 +316,22 @@ void ControllersTest::beforeAfterComparesAndKeepsResults() {
   const QStringList header = rows[0].split(',');
   const int bwColumn = int(header.indexOf("bw_bytes"));
   QVERIFY(bwColumn > 0);
+  // Cells as RFC 4180 writes them: a cell with a comma (the job's
+  // description) is quoted.
+  auto cellsOf = [](const QString& line) {
+    QStringList out{QString()};
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+      const QChar c = line[i];
+      if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') out.back() += '"', ++i;
+      else if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) out << QString();
+      else out.back() += c;
+    }
+    return out;
+  };
   for (const auto& [row, run] : {std::pair{1, a}, std::pair{2, b}}) {
-    const QStringList cells = rows[row].split(',');
+    const QStringList cells = cellsOf(rows[row]);
     QVERIFY2(cells[1] == run["label"].toString(), qPrintable(rows[row]));
     QCOMPARE(cells[bwColumn].toDouble(), run["bandwidth"].toDouble());
   }
@@ -366,6 +386,9 @@ void ControllersTest::failAddRepairAsTasks() {
   QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 60000);
   QVERIFY2(arrays_->status() == ArraysController::Done, qPrintable(arrays_->errorString()));
   QVERIFY2(arrays_->message().contains("Repair"), qPrintable(arrays_->message()));
+  // Its result is md's mismatch count, said (the message read "Repair finished").
+  QCOMPARE(arrays_->mismatches(), 0.0);
+  QVERIFY2(arrays_->message().contains("no mismatch"), qPrintable(arrays_->message()));
   QVERIFY2(clean02.match(session_->arrayText()).hasMatch(), qPrintable(session_->arrayText()));
 }
 
