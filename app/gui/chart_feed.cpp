@@ -237,23 +237,25 @@ void ChartFeed::layOutLegend() {
   }
 }
 
-// Each label in the first of three rows where it clears the label before
-// it (two changes seconds apart on a narrow chart would overlap); none
-// (the dashed line only) when no row has room.
+// Each label in the first of three rows where it clears the labels after
+// it, the newest placed first: the latest change is the one labelled when
+// changes crowd (the array's opening events held every row before); an
+// older one with no room keeps only its dashed line.
 void ChartFeed::layOutMarks(double t0, double t1) {
   marks_.clear();
   if (!model_ || !(plot_width_ > 0)) return;
   const QFontMetricsF fm(QGuiApplication::font());
-  double rowRight[3] = {-1e9, -1e9, -1e9};
-  for (const auto& m : model_->marks()) {
-    if (m.t < t0 || m.t > t1) continue;
-    const double x = (m.t - t0) / (t1 - t0) * plot_width_;
+  double rowLeft[3] = {1e9, 1e9, 1e9};  // where each row's leftmost label starts
+  const auto& all = model_->marks();
+  for (auto m = all.rbegin(); m != all.rend(); ++m) {
+    if (m->t < t0 || m->t > t1) continue;
+    const double x = (m->t - t0) / (t1 - t0) * plot_width_;
     const double room = std::max(60.0, plot_width_ - x - 4);
-    const double w = std::min(room, fm.horizontalAdvance(m.label));
+    const double w = std::min(room, fm.horizontalAdvance(m->label));
     int row = -1;
     for (int r = 0; r < 3 && row < 0; ++r)
-      if (x + 3 > rowRight[r]) row = r, rowRight[r] = x + 3 + w + 6;
-    marks_.push_back(QVariantMap{{"x", x}, {"label", m.label}, {"row", row}, {"width", room}});
+      if (x + 3 + w + 6 < rowLeft[r]) row = r, rowLeft[r] = x + 3;
+    marks_.prepend(QVariantMap{{"x", x}, {"label", m->label}, {"row", row}, {"width", room}});
   }
 }
 

@@ -27,13 +27,14 @@ QVariantMap side(const std::vector<RunFigures>& runs, const QString& label) {
     each.push_back(toMap(r));
   }
   const Spread s = spreadOf(bw);
-  // The median run's shares (the shares of a median are not a median of shares).
+  // The shares of the run nearest the median (the shares of a median are
+  // not a median of shares; with an even count no run is the median).
   QVariantList shares;
+  const RunFigures* nearest = nullptr;
   for (const auto& r : runs)
-    if (r.bandwidth == s.median) {
-      for (double x : r.shares) shares.push_back(x);
-      break;
-    }
+    if (!nearest || std::fabs(r.bandwidth - s.median) < std::fabs(nearest->bandwidth - s.median)) nearest = &r;
+  if (nearest)
+    for (double x : nearest->shares) shares.push_back(x);
   return {{"label", label},
           {"bandwidth", s.median},
           {"bandwidthLow", s.low},

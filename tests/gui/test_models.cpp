@@ -6,6 +6,7 @@
 #include <QLineSeries>
 #include <QValueAxis>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "telemetry/event_log.hpp"
@@ -15,6 +16,9 @@
 #include "chart_feed.hpp"
 #include "chart_scale.hpp"
 #include "member_names.hpp"
+#include "comparison.hpp"
+#include "presets.hpp"
+#include "result_files.hpp"
 #include "tunables_model.hpp"
 
 using namespace rs;
@@ -96,6 +100,9 @@ class ModelsTest : public QObject {
   void denseSeriesAreDecimatedToThePixelWidth();
   void feedReplacesTheSeriesAndSetsTheAxes();
   void closeMarksAreAllLabelled();
+  void comparisonSaysWhenWithinTheNoise();
+  void exportNamesNeverOverwrite();
+  void presetsNameTheirJob();
 };
 
 void ModelsTest::sharesFollowTheScriptedReads() {
@@ -469,8 +476,8 @@ void ModelsTest::feedReplacesTheSeriesAndSetsTheAxes() {
   QVERIFY(f.updates() > 0 && f.pointCount() == read.count() + write.count());
 }
 
-// Two changes 5 s apart on a dashboard-wide 60 s chart: the second label
-// would overlap the first, and goes on a row below rather than being left
+// Two changes 5 s apart on a dashboard-wide 60 s chart: the older label
+// would overlap the newer, and goes on a row below rather than being left
 // out (the dashboard showed min_contig_read's mark as a bare dashed line).
 void ModelsTest::closeMarksAreAllLabelled() {
   TelemetryModel model;
@@ -488,9 +495,85 @@ void ModelsTest::closeMarksAreAllLabelled() {
   // 330 px for 60 s: 4 s is 22 px in, 9 s 49.5 px.
   QCOMPARE(marks[0].toMap()["x"].toDouble(), 22.0);
   QCOMPARE(marks[1].toMap()["x"].toDouble(), 49.5);
-  QCOMPARE(marks[0].toMap()["row"].toInt(), 0);
-  QCOMPARE(marks[1].toMap()["row"].toInt(), 1);  // the first label is wider than 27 px
-  QCOMPARE(marks[2].toMap()["row"].toInt(), 0);  // far enough right for the first row again
+  // Newest first: 40 s on row 0; 9 s ends before 40 s starts (row 0); 4 s
+  // would run into 9 s's label (27 px apart): row 1.
+  QCOMPARE(marks[2].toMap()["row"].toInt(), 0);
+  QCOMPARE(marks[1].toMap()["row"].toInt(), 0);
+  QCOMPARE(marks[0].toMap()["row"].toInt(), 1);
+}
+
+// Figures of runs with the given bandwidths (MB/s) and p99s (ms).
+static std::vector<RunFigures> runs(std::initializer_list<double> mbs, double p99 = 10) {
+  std::vector<RunFigures> out;
+  for (double m : mbs) {
+    RunFigures f;
+    f.bandwidth = m * 1e6;
+    f.p99Ms = p99;
+    f.shares = {m, 100 - m};
+    out.push_back(f);
+  }
+  return out;
+}
+
+// The verdict from the two sides' medians and ranges (computed by hand).
+void ModelsTest::comparisonSaysWhenWithinTheNoise() {
+  // Medians 100 and 101 with runs 98..102 and 99..103: ranges overlap.
+  QVariantMap c = compareRuns(runs({100, 102, 98}), runs({101, 99, 103}), "a", "b", "x");
+  QVERIFY(c["measuredNoise"].toBool());
+  QVERIFY(c["withinNoise"].toBool());
+  QVERIFY2(c["verdict"].toString().contains("within the noise"), qPrintable(c["verdict"].toString()));
+  QCOMPARE(c["ratio"].toDouble(), 1.01);
+  // 100 -> 150 with runs ±1 MB/s: beyond it, faster, ratio 1.5.
+  c = compareRuns(runs({100, 101, 99}), runs({150, 151, 149}), "a", "b", "x");
+  QVERIFY(!c["withinNoise"].toBool());
+  QCOMPARE(c["ratio"].toDouble(), 1.5);
+  QVERIFY2(c["verdict"].toString().contains("faster"), qPrintable(c["verdict"].toString()));
+  QCOMPARE(c["before"].toMap()["spread"].toDouble(), 0.01);  // (101 - 99) / 2 / 100
+  // One run a side (the 0.56x): the noise is not measured, and the verdict says so.
+  c = compareRuns(runs({100}), runs({56}), "a", "b", "x");
+  QVERIFY(!c["measuredNoise"].toBool());
+  QVERIFY2(c["verdict"].toString().contains("one run a side"), qPrintable(c["verdict"].toString()));
+  // p99 10 -> 20 ms: worse, though the bandwidth went up.
+  c = compareRuns(runs({100, 101}, 10), runs({150, 151}, 20), "a", "b", "x");
+  QVERIFY(c["p99Worse"].toBool());
+  QCOMPARE(c["p99Ratio"].toDouble(), 2.0);
+  // Two runs a side: the median is no run's; the shares are the nearest run's.
+  QCOMPARE(c["before"].toMap()["shares"].toList().size(), 2);
+}
+
+void ModelsTest::exportNamesNeverOverwrite() {
+  QTemporaryDir dir;
+  const QString a = dir.path() + "/report.html";
+  QCOMPARE(uniquePath(a), a);
+  QFile(a).open(QIODevice::WriteOnly);
+  QCOMPARE(uniquePath(a), dir.path() + "/report-2.html");
+  QFile(dir.path() + "/report-2.html").open(QIODevice::WriteOnly);
+  QCOMPARE(uniquePath(a), dir.path() + "/report-3.html");
+  QCOMPARE(safeName("SEQ1M Q8T1 read · read_policy=md-rr"), QString("SEQ1M_Q8T1_read_read_policy_md-rr"));
+  const QString first = stampedPath(dir.path(), "SEQ1M Q8T1 read", "json");
+  QVERIFY2(QFileInfo(first).fileName().endsWith("-SEQ1M_Q8T1_read.json"), qPrintable(first));
+  QFile(first).open(QIODevice::WriteOnly);
+  QVERIFY(stampedPath(dir.path(), "SEQ1M Q8T1 read", "json") != first);
+}
+
+void ModelsTest::presetsNameTheirJob() {
+  QStringList keys;
+  for (const auto& p : builtinPresets()) keys << p.key;
+  // KDiskMark's four, as reads and as writes.
+  QCOMPARE(keys, (QStringList{"SEQ1M_Q8T1_read", "SEQ1M_Q1T1_read", "RND4K_Q32T1_read", "RND4K_Q1T1_read",
+                              "SEQ1M_Q8T1_write", "SEQ1M_Q1T1_write", "RND4K_Q32T1_write", "RND4K_Q1T1_write"}));
+  QVERIFY(builtinPresets()[4].writes() && !builtinPresets()[0].writes());
+  QCOMPARE(describeJob(builtinPresets()[0].job), QString("read, bs 1M, iodepth 8, 1 job, io_uring, direct"));
+  QString error;
+  QVERIFY(!presetFromMap({{"label", "mine"}, {"rw", "write"}, {"bs", "1000"}, {"iodepth", 4}, {"numjobs", 1}}, &error));
+  QVERIFY2(error.contains("Block size"), qPrintable(error));
+  auto p = presetFromMap({{"label", "mine"}, {"rw", "randwrite"}, {"bs", "64K"}, {"iodepth", 16}, {"numjobs", 2}},
+                         &error);
+  QVERIFY(p);
+  QCOMPARE(p->key, QString("user:mine"));
+  QCOMPARE(p->job.block_bytes, 65536u);
+  QCOMPARE(shortJobName(p->job), QString("RND64K Q16T2"));
+  QVERIFY(p->writes());
 }
 
 // The marks' layout measures text: a QGuiApplication (fonts); offscreen
