@@ -64,7 +64,8 @@ bool parseAppOptions(const QStringList& args, AppOptions& o, QString* error) {
       o.members << a;
     }
   }
-  if (o.demo && !o.members.isEmpty()) return fail("--demo opens its own array: give either --demo or members");
+  if (o.demo && !o.members.isEmpty())
+    return fail("--demo opens its own array: give either --demo or members");
   if (!o.start.isEmpty() && o.members.isEmpty()) return fail("--start needs the array's members");
   if (o.members.isEmpty()) o.demo = true;
   return true;

@@ -33,16 +33,18 @@ QVariantList scanFound() {
 
 QVariantMap row(const QString& key, const QString& name, const QString& level, const QString& state,
                 const QStringList& members) {
-  return {{"key", key},         {"name", name},         {"level", level},   {"state", state},
-          {"members", members}, {"names", distinctNames(members)}, {"open", false}, {"known", false},
-          {"found", false}};
+  return {{"key", key},     {"name", name},       {"level", level},
+          {"state", state}, {"members", members}, {"names", distinctNames(members)},
+          {"open", false},  {"known", false},     {"found", false}};
 }
 
 }  // namespace
 
 ArrayList::ArrayList(QObject* parent) : QObject(parent) {}
 
-ArrayList::~ArrayList() { joinWorker(); }
+ArrayList::~ArrayList() {
+  joinWorker();
+}
 
 void ArrayList::joinWorker() {
   if (worker_.joinable()) worker_.join();
@@ -74,7 +76,8 @@ QVariantList ArrayList::arrays() const {
       out[at[k.key]] = r;
       continue;
     }
-    QVariantMap r = row(k.key, k.name, k.state.section(' ', 0, 0), tr("when last seen: %1").arg(k.state), k.members);
+    QVariantMap r =
+        row(k.key, k.name, k.state.section(' ', 0, 0), tr("when last seen: %1").arg(k.state), k.members);
     r["known"] = true;
     at[k.key] = out.size();
     out.push_back(r);

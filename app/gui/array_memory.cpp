@@ -52,8 +52,8 @@ std::vector<KnownArray> knownArrays() {
   std::vector<KnownArray> out;
   for (const QString& key : s->childGroups()) {
     s->beginGroup(key);
-    KnownArray a{key, s->value("name").toString(), s->value("state").toString(), s->value("members").toStringList(),
-                 s->value("seen").toDateTime()};
+    KnownArray a{key, s->value("name").toString(), s->value("state").toString(),
+                 s->value("members").toStringList(), s->value("seen").toDateTime()};
     s->endGroup();
     if (!a.members.isEmpty()) out.push_back(a);
   }

@@ -87,8 +87,9 @@ void ArraysController::setStatus(Status s, const QString& message, const QString
 bool ArraysController::refuseWhileRunning(bool stopWorkload) {
   if (!session_ || !session_->busy()) return false;
   if (!stopWorkload) {
-    setStatus(Error, {},
-              tr("A workload is running on the open array (%1): stop it first").arg(session_->workloadName()));
+    setStatus(
+        Error, {},
+        tr("A workload is running on the open array (%1): stop it first").arg(session_->workloadName()));
     return true;
   }
   session_->stop();  // asked for: the page confirmed it with the user
@@ -260,7 +261,8 @@ void ArraysController::finished(rs::Status st, QString state, double mismatches)
         // The header says what the array is now, whatever the outcome (a
         // cancelled rebuild leaves it degraded, a Fail makes it so).
         if (session_)
-          if (auto array = session_->arraySession()) session_->arrayChanged(presentMembers(array->status()), state);
+          if (auto array = session_->arraySession())
+            session_->arrayChanged(presentMembers(array->status()), state);
         progress_ = cancelled || !err.isEmpty() ? progress_ : 1;
         emit progressChanged();
       },
@@ -315,19 +317,21 @@ bool ArraysController::replaceMember(int slot, const QString& path, const QStrin
     setStatus(Error, {}, tr("The array has no member %1").arg(slot));
     return false;
   }
-  const bool failFirst = st.members[size_t(slot)].state != "faulty" && st.members[size_t(slot)].state != "missing";
+  const bool failFirst =
+      st.members[size_t(slot)].state != "faulty" && st.members[size_t(slot)].state != "missing";
   const std::string p = path.toStdString();
-  return onArray(tr("Replace member %1 by %2").arg(slot).arg(QFileInfo(path).fileName()),
-                 [slot, p, o, failFirst](std::shared_ptr<session::ArraySession> a) {
-                   if (!failFirst) return a->add_member(p, o);
-                   // In order on the session's command thread: the fail, then the add.
-                   Started done;
-                   a->fail_member(slot, "replaced from the GUI").on_done([done, a, p, o](const rs::Status& st) {
-                     if (!st) return done.set(st.error());
-                     a->add_member(p, o).on_done([done](const Result<io::TaskHandle>& t) { done.set(t); });
-                   });
-                   return done;
-                 });
+  return onArray(
+      tr("Replace member %1 by %2").arg(slot).arg(QFileInfo(path).fileName()),
+      [slot, p, o, failFirst](std::shared_ptr<session::ArraySession> a) {
+        if (!failFirst) return a->add_member(p, o);
+        // In order on the session's command thread: the fail, then the add.
+        Started done;
+        a->fail_member(slot, "replaced from the GUI").on_done([done, a, p, o](const rs::Status& st) {
+          if (!st) return done.set(st.error());
+          a->add_member(p, o).on_done([done](const Result<io::TaskHandle>& t) { done.set(t); });
+        });
+        return done;
+      });
 }
 
 QString ArraysController::describeFail(int slot) const {

@@ -92,7 +92,8 @@ class ArraysController : public QObject {
   using Work = std::function<Started(std::shared_ptr<session::ArraySession>)>;
   void setStatus(Status s, const QString& message, const QString& error = {});
   bool refuseWhileRunning(bool stopWorkload);
-  void startCreate(const raid::CreateOptions& o, const std::vector<std::string>& paths, const QStringList& members);
+  void startCreate(const raid::CreateOptions& o, const std::vector<std::string>& paths,
+                   const QStringList& members);
   // Runs `work` (a command) on the open array's session and follows the
   // task it answers with.
   bool onArray(const QString& name, Work work, bool checking = false);

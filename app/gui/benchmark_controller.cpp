@@ -19,9 +19,9 @@ namespace rs::gui {
 
 BenchmarkController::BenchmarkController(QObject* parent) : QObject(parent) {
   const QByteArray env = qgetenv("RAIDSCOPE_RESULTS_DIR");
-  results_dir_ = env.isEmpty()
-                     ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/raidscope/results"
-                     : QString::fromLocal8Bit(env);
+  results_dir_ = env.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                                     "/raidscope/results"
+                               : QString::fromLocal8Bit(env);
   timer_.setInterval(200);
   connect(&timer_, &QTimer::timeout, this, &BenchmarkController::tick);
 }
@@ -60,7 +60,8 @@ QString BenchmarkController::savePreset(const QVariantMap& fields) {
   auto p = presetFromMap(fields, &error);
   if (!p) return error;
   for (const auto& b : builtinPresets())
-    if (b.label == p->label) return tr("'%1' is one of KDiskMark's presets: give yours another name").arg(p->label);
+    if (b.label == p->label)
+      return tr("'%1' is one of KDiskMark's presets: give yours another name").arg(p->label);
   auto mine = loadUserPresets();
   auto it = std::find_if(mine.begin(), mine.end(), [&](const Preset& x) { return x.key == p->key; });
   if (it != mine.end())
@@ -74,7 +75,8 @@ QString BenchmarkController::savePreset(const QVariantMap& fields) {
 
 void BenchmarkController::deletePreset(const QString& key) {
   auto mine = loadUserPresets();
-  mine.erase(std::remove_if(mine.begin(), mine.end(), [&](const Preset& x) { return x.key == key; }), mine.end());
+  mine.erase(std::remove_if(mine.begin(), mine.end(), [&](const Preset& x) { return x.key == key; }),
+             mine.end());
   saveUserPresets(mine);
   emit presetsChanged();
 }
@@ -100,7 +102,7 @@ void BenchmarkController::setStatus(Status s, const QString& phase, const QStrin
 
 // A preset run for `seconds` as a step, or null (and the error shown).
 std::optional<BenchmarkController::Step> BenchmarkController::presetStep(const QString& key, double seconds,
-                                                                        bool allowWrites) {
+                                                                         bool allowWrites) {
   const auto p = findPreset(key);
   if (!p) {
     setStatus(Error, {}, tr("Unknown preset '%1'").arg(key));
@@ -242,14 +244,16 @@ bool BenchmarkController::startSteps(std::vector<Step> steps, const QString& cha
 void BenchmarkController::next() {
   if (step_ >= steps_.size()) return;
   const Step& st = steps_[step_];
-  setStatus(Running, steps_.size() > 1 ? tr("Run %1 of %2: %3").arg(step_ + 1).arg(steps_.size()).arg(st.label)
-                                       : tr("Running %1").arg(st.request.label));
+  setStatus(Running, steps_.size() > 1
+                         ? tr("Run %1 of %2: %3").arg(step_ + 1).arg(steps_.size()).arg(st.label)
+                         : tr("Running %1").arg(st.request.label));
   clock_.start();
   timer_.start();
   const bool ok = session_->beginRun(st.request, [this](const RunReport& r) { finished(r); });
   if (!ok) {
     timer_.stop();
-    setStatus(Error, {}, session_->errorString().isEmpty() ? tr("The array is busy") : session_->errorString());
+    setStatus(Error, {},
+              session_->errorString().isEmpty() ? tr("The array is busy") : session_->errorString());
   }
 }
 
@@ -279,7 +283,8 @@ void BenchmarkController::finished(const RunReport& r) {
   const RunFigures f = figuresOf(doc);
   sides_[st.side].push_back(f);
   const int repeat = int(sides_[st.side].size());
-  documents_.push_back({(st.label + (steps_.size() > 2 ? QStringLiteral(" #%1").arg(repeat) : QString())).toStdString(), doc});
+  documents_.push_back(
+      {(st.label + (steps_.size() > 2 ? QStringLiteral(" #%1").arg(repeat) : QString())).toStdString(), doc});
   QVariantMap summary = toMap(f);
   summary["label"] = st.label;
   summary["title"] = st.request.label;
@@ -423,9 +428,10 @@ bool BenchmarkController::exportReport(const QString& pathIn) {
   auto done = [this, path, asked](const rs::Status& st) {
     export_ok_ = bool(st);
     exported_path_ = st ? path : QString();
-    export_message_ = !st            ? QString::fromStdString(st.error().message)
-                      : path == asked ? tr("Report written to %1").arg(path)
-                                      : tr("Report written to %1 (%2 exists: kept)").arg(path, QFileInfo(asked).fileName());
+    export_message_ =
+        !st             ? QString::fromStdString(st.error().message)
+        : path == asked ? tr("Report written to %1").arg(path)
+                        : tr("Report written to %1 (%2 exists: kept)").arg(path, QFileInfo(asked).fileName());
     if (!st) QFile::remove(path);
     emit exportedChanged();
   };
@@ -437,7 +443,8 @@ bool BenchmarkController::exportReport(const QString& pathIn) {
   }
   session_->post([this, docs = documents_, format = *format, path, done] {
     rs::Status st = report::render(format, docs, path.toStdString());
-    QMetaObject::invokeMethod(this, [st, done] { done(st); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [st, done] { done(st); }, Qt::QueuedConnection);
   });
   return true;
 }

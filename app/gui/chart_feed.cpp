@@ -83,8 +83,12 @@ void ChartFeed::setSeries(const QVariantList& series) {
   update();
 }
 
-QObject* ChartFeed::axisX() const { return axis_x_.data(); }
-QObject* ChartFeed::axisY() const { return axis_y_.data(); }
+QObject* ChartFeed::axisX() const {
+  return axis_x_.data();
+}
+QObject* ChartFeed::axisY() const {
+  return axis_y_.data();
+}
 
 void ChartFeed::setAxisX(QObject* a) {
   axis_x_ = qobject_cast<QValueAxis*>(a);
@@ -189,7 +193,8 @@ void ChartFeed::update() {
   const auto [t0, t1] = span();
   double ymax = 0;
   for (const auto& l : lines)
-    for (auto it = l.points.rbegin(); it != l.points.rend() && it->x() >= t0; ++it) ymax = std::max(ymax, it->y());
+    for (auto it = l.points.rbegin(); it != l.points.rend() && it->x() >= t0; ++it)
+      ymax = std::max(ymax, it->y());
   ymax = fixed_max_ > 0 ? fixed_max_ : chart::niceCeiling(ymax * 1.05);
   // Large figures in thousands or millions: the axis labels stay short.
   const double scale = fixed_max_ > 0 || ymax < 1e4 ? 1 : ymax < 1e7 ? 1e3 : 1e6;

@@ -59,8 +59,8 @@ class ChartFeed : public QObject {
   // [{x (px from the plot's left), label, row (0..2; -1: no room for a label)}].
   Q_PROPERTY(QVariantList marks READ marks NOTIFY updated)
   Q_PROPERTY(bool hasData READ hasData NOTIFY updated)
-  Q_PROPERTY(int pointCount READ pointCount NOTIFY updated)  // points handed to the series
-  Q_PROPERTY(int updates READ updates NOTIFY updated)        // series replaced so often
+  Q_PROPERTY(int pointCount READ pointCount NOTIFY updated)   // points handed to the series
+  Q_PROPERTY(int updates READ updates NOTIFY updated)         // series replaced so often
   Q_PROPERTY(double lastValue READ lastValue NOTIFY updated)  // the first line's newest value (tests)
 
  public:

@@ -51,7 +51,8 @@ Decimated decimate(const std::deque<QPointF>& pts, double t0, double t1, double 
   if (pts.empty() || !(t1 > t0) || !(width >= 1)) return out;
   const double perPx = width / (t1 - t0);
   const int lastColumn = std::max(0, int(std::ceil(width)) - 1);  // a point at t1 is in the last column
-  auto first = std::lower_bound(pts.begin(), pts.end(), t0, [](const QPointF& a, double t) { return a.x() < t; });
+  auto first =
+      std::lower_bound(pts.begin(), pts.end(), t0, [](const QPointF& a, double t) { return a.x() < t; });
   std::vector<Column> cols;
   size_t used = 0;
   for (auto it = first; it != pts.end() && it->x() <= t1; ++it, ++used) {

@@ -16,7 +16,9 @@ double percentileMs(const report::DirFigures& d, double p) {
   return 0;
 }
 
-QString mbs(double bytes) { return QString::number(bytes / 1e6, 'f', bytes >= 1e8 ? 0 : 1) + " MB/s"; }
+QString mbs(double bytes) {
+  return QString::number(bytes / 1e6, 'f', bytes >= 1e8 ? 0 : 1) + " MB/s";
+}
 
 QVariantMap side(const std::vector<RunFigures>& runs, const QString& label) {
   std::vector<double> bw, iops, p50, p90, p99;
@@ -32,7 +34,8 @@ QVariantMap side(const std::vector<RunFigures>& runs, const QString& label) {
   QVariantList shares;
   const RunFigures* nearest = nullptr;
   for (const auto& r : runs)
-    if (!nearest || std::fabs(r.bandwidth - s.median) < std::fabs(nearest->bandwidth - s.median)) nearest = &r;
+    if (!nearest || std::fabs(r.bandwidth - s.median) < std::fabs(nearest->bandwidth - s.median))
+      nearest = &r;
   if (nearest)
     for (double x : nearest->shares) shares.push_back(x);
   return {{"label", label},
@@ -70,7 +73,7 @@ QVariantMap toMap(const RunFigures& f) {
   QVariantList shares, members;
   for (double s : f.shares) shares.push_back(s);
   for (const auto& m : f.members) members.push_back(m);
-  return {{"bandwidth", f.bandwidth}, {"iops", f.iops},     {"p50Ms", f.p50Ms},     {"p90Ms", f.p90Ms},
+  return {{"bandwidth", f.bandwidth}, {"iops", f.iops},   {"p50Ms", f.p50Ms},  {"p90Ms", f.p90Ms},
           {"p99Ms", f.p99Ms},         {"shares", shares}, {"members", members}};
 }
 
@@ -98,14 +101,16 @@ QVariantMap compareRuns(const std::vector<RunFigures>& before, const std::vector
   QString verdict;
   const QString figures = QObject::tr("%1 → %2, ×%3").arg(mbs(ma), mbs(mb)).arg(ratio, 0, 'f', 2);
   if (!measured)
-    verdict = QObject::tr("%1 from one run a side: the noise is not measured, so this may be chance. "
-                          "Run repeats to tell.")
+    verdict = QObject::tr(
+                  "%1 from one run a side: the noise is not measured, so this may be chance. "
+                  "Run repeats to tell.")
                   .arg(figures);
   else if (within)
-    verdict = QObject::tr("%1: within the noise (medians of %2 runs; runs vary by ±%3 %). No difference shown.")
-                  .arg(figures)
-                  .arg(std::min(before.size(), after.size()))
-                  .arg(100 * noise, 0, 'f', 1);
+    verdict =
+        QObject::tr("%1: within the noise (medians of %2 runs; runs vary by ±%3 %). No difference shown.")
+            .arg(figures)
+            .arg(std::min(before.size(), after.size()))
+            .arg(100 * noise, 0, 'f', 1);
   else
     verdict = QObject::tr("%1: %2 beyond the noise (medians of %3 runs; runs vary by ±%4 %).")
                   .arg(figures, ratio > 1 ? QObject::tr("faster") : QObject::tr("slower"))
@@ -116,11 +121,16 @@ QVariantMap compareRuns(const std::vector<RunFigures>& before, const std::vector
   const double p99Noise = measured ? std::max(a["p99Spread"].toDouble(), b["p99Spread"].toDouble()) : 0;
   // Worse: higher beyond the noise (and by at least 5 %: a p99 wobbles).
   const bool p99Worse = pa > 0 && p99Ratio > 1 + std::max(0.05, p99Noise);
-  return {{"change", change},          {"before", a},
-          {"after", b},                {"ratio", ratio},
-          {"withinNoise", within},     {"measuredNoise", measured},
-          {"noise", noise},            {"verdict", verdict},
-          {"p99Ratio", p99Ratio},      {"p99Worse", p99Worse},
+  return {{"change", change},
+          {"before", a},
+          {"after", b},
+          {"ratio", ratio},
+          {"withinNoise", within},
+          {"measuredNoise", measured},
+          {"noise", noise},
+          {"verdict", verdict},
+          {"p99Ratio", p99Ratio},
+          {"p99Worse", p99Worse},
           {"runs", int(std::min(before.size(), after.size()))}};
 }
 

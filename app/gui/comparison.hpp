@@ -18,7 +18,7 @@ namespace rs::gui {
 
 // One run's headline figures, from its result document.
 struct RunFigures {
-  double bandwidth = 0, iops = 0;  // bytes/s, I/Os per second; every job, both directions
+  double bandwidth = 0, iops = 0;          // bytes/s, I/Os per second; every job, both directions
   double p50Ms = 0, p90Ms = 0, p99Ms = 0;  // the first job's (reads if it read, else writes)
   std::vector<double> shares;              // read share per member, %
   std::vector<QString> members;            // their names in the document

@@ -9,7 +9,9 @@ namespace rs::gui {
 
 namespace {
 
-const raid::LevelInfo* levelRow(int level) { return levels::builtin().find(level); }
+const raid::LevelInfo* levelRow(int level) {
+  return levels::builtin().find(level);
+}
 
 QString joinNames(const QStringList& paths) {
   QStringList names;
@@ -25,7 +27,8 @@ QVariantList levelRows() {
     // The layouts a user picks from, for the level's smallest array (the
     // spellings do not depend on the count beyond that, except raid10's copies).
     QStringList layouts;
-    for (const auto& name : l.layout_names(std::max(l.min_members, 4))) layouts << QString::fromStdString(name);
+    for (const auto& name : l.layout_names(std::max(l.min_members, 4)))
+      layouts << QString::fromStdString(name);
     out.push_back(QVariantMap{{"level", l.level},
                               {"name", QString::fromLatin1(l.name)},
                               {"min", l.min_members},
@@ -37,7 +40,9 @@ QVariantList levelRows() {
   return out;
 }
 
-CreatePlan::CreatePlan(QObject* parent) : QObject(parent) { last_print_ = fingerprint(); }
+CreatePlan::CreatePlan(QObject* parent) : QObject(parent) {
+  last_print_ = fingerprint();
+}
 
 void CreatePlan::setPicker(DevicePicker* p) {
   if (picker_ == p) return;
@@ -140,7 +145,8 @@ QStringList CreatePlan::problems() const {
   const raid::LevelInfo* info = levelRow(level_);
   if (!info) return {tr("RAID level %1 is not offered by this build").arg(level_)};
   if (members_.isEmpty()) return {tr("Pick the members")};
-  if (Status st = info->check_members(int(members_.size())); !st) out << QString::fromStdString(st.error().message);
+  if (Status st = info->check_members(int(members_.size())); !st)
+    out << QString::fromStdString(st.error().message);
   for (const auto& m : members_) {
     const QVariantMap c = picker_ ? picker_->candidate(m) : QVariantMap();
     if (c.isEmpty())
@@ -174,7 +180,8 @@ QStringList CreatePlan::overwrites() const {
 QString CreatePlan::confirmationPrompt() const {
   const QStringList w = overwrites();
   if (w.isEmpty()) return {};
-  return tr("Creating writes the array's superblocks and data over %1, destroying what %2. Type %3 to confirm.")
+  return tr("Creating writes the array's superblocks and data over %1, destroying what %2. Type %3 to "
+            "confirm.")
       .arg(w.join(", "), w.size() == 1 ? tr("it holds") : tr("they hold"), QString::fromLatin1(kConfirmWord));
 }
 
@@ -193,9 +200,14 @@ bool CreatePlan::confirmed() const {
 QString CreatePlan::summary() const {
   const raid::LevelInfo* info = levelRow(level_);
   if (!info || members_.isEmpty()) return {};
-  QString s = tr("%1 of %2 members: %3").arg(QString::fromLatin1(info->name)).arg(members_.size()).arg(joinNames(members_));
+  QString s = tr("%1 of %2 members: %3")
+                  .arg(QString::fromLatin1(info->name))
+                  .arg(members_.size())
+                  .arg(joinNames(members_));
   if (info->has_layouts())
-    s += tr("; layout %1").arg(layout_.isEmpty() ? QString::fromStdString(info->layout_name(info->default_layout)) : layout_);
+    s += tr("; layout %1")
+             .arg(layout_.isEmpty() ? QString::fromStdString(info->layout_name(info->default_layout))
+                                    : layout_);
   if (info->chunked) s += tr("; chunk %1").arg(chunk_.isEmpty() ? QStringLiteral("512K") : chunk_);
   s += tr("; bitmap %1").arg(bitmap_ == "automatic" ? tr("automatic (internal above 100 GiB)") : bitmap_);
   const QStringList w = overwrites();
@@ -220,7 +232,8 @@ raid::CreateOptions CreatePlan::options() const {
              : bitmap_ == "none"   ? raid::BitmapMode::none
                                    : raid::BitmapMode::automatic;
   if (picker_ && overwrites().size() < members_.size())
-    if (auto sz = workload::parse_size(picker_->newFileSize().toStdString()); sz.ok()) o.create_files_bytes = sz.value;
+    if (auto sz = workload::parse_size(picker_->newFileSize().toStdString()); sz.ok())
+      o.create_files_bytes = sz.value;
   return o;
 }
 

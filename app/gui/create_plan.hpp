@@ -96,7 +96,7 @@ class CreatePlan : public QObject {
   QStringList members_;
   QString layout_, chunk_, bitmap_ = QStringLiteral("automatic");
   QString confirmation_, confirmed_for_;  // the text typed, and the plan it was typed for
-  QString last_print_;  // the fingerprint when last seen (a picker rescan may change it)
+  QString last_print_;                    // the fingerprint when last seen (a picker rescan may change it)
   int revision_ = 0;
 };
 

@@ -64,7 +64,9 @@ QVariantMap describeImage(const std::string& p, const QString& newSize) {
     row["size"] = size.ok() ? double(size.value) : 0.0;
     row["sizeText"] = size.ok() ? sizeText(double(size.value)) : newSize;
     row["usable"] = size.ok() && size.value >= (4u << 20);
-    row["reason"] = size.ok() && size.value >= (4u << 20) ? QString() : QObject::tr("give new files a size of at least 4M");
+    row["reason"] = size.ok() && size.value >= (4u << 20)
+                        ? QString()
+                        : QObject::tr("give new files a size of at least 4M");
     return row;
   }
   row["kind"] = S_ISBLK(st.st_mode) ? QObject::tr("block device") : QObject::tr("image file");
@@ -97,7 +99,9 @@ QVariantMap describeImage(const std::string& p, const QString& newSize) {
 
 DevicePicker::DevicePicker(QObject* parent) : QObject(parent) {}
 
-DevicePicker::~DevicePicker() { joinWorker(); }
+DevicePicker::~DevicePicker() {
+  joinWorker();
+}
 
 void DevicePicker::joinWorker() {
   if (worker_.joinable()) worker_.join();

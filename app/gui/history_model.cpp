@@ -43,12 +43,15 @@ QVariantMap rowOf(const QString& file, const report::Json& doc) {
 
 HistoryModel::HistoryModel(QObject* parent) : QObject(parent) {
   const QByteArray env = qgetenv("RAIDSCOPE_RESULTS_DIR");
-  dir_ = env.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/raidscope/results"
-                       : QString::fromLocal8Bit(env);
+  dir_ = env.isEmpty()
+             ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/raidscope/results"
+             : QString::fromLocal8Bit(env);
   refresh();
 }
 
-HistoryModel::~HistoryModel() { joinWorker(); }
+HistoryModel::~HistoryModel() {
+  joinWorker();
+}
 
 void HistoryModel::joinWorker() {
   if (worker_.joinable()) worker_.join();
@@ -123,8 +126,8 @@ QVariantMap HistoryModel::comparison() const {
   QString a = selected_[0], b = selected_[1];
   if (QFileInfo(a).fileName() > QFileInfo(b).fileName()) std::swap(a, b);
   const Run &ra = runs_.at(a), &rb = runs_.at(b);
-  return compareRuns({figuresOf(ra.doc)}, {figuresOf(rb.doc)}, ra.row["title"].toString(), rb.row["title"].toString(),
-                     tr("two runs from the history"));
+  return compareRuns({figuresOf(ra.doc)}, {figuresOf(rb.doc)}, ra.row["title"].toString(),
+                     rb.row["title"].toString(), tr("two runs from the history"));
 }
 
 QString HistoryModel::suggestedReport() const {
@@ -142,11 +145,13 @@ bool HistoryModel::exportReport(const QString& pathIn) {
   const QString asked = pathIn.startsWith("file:") ? QUrl(pathIn).toLocalFile() : pathIn.trimmed();
   const QFileInfo fi(asked);
   const auto format = report::format_from_name(fi.suffix().toLower().toStdString());
-  if (asked.isEmpty() || !format) return finish(false, tr("End the file name with .html, .pdf, .json or .csv"));
+  if (asked.isEmpty() || !format)
+    return finish(false, tr("End the file name with .html, .pdf, .json or .csv"));
   QDir().mkpath(fi.absolutePath());
   const QString path = uniquePath(asked);
   std::vector<report::NamedResult> docs;
-  for (const auto& f : selected_) docs.push_back({runs_.at(f).row["title"].toString().toStdString(), runs_.at(f).doc});
+  for (const auto& f : selected_)
+    docs.push_back({runs_.at(f).row["title"].toString().toStdString(), runs_.at(f).doc});
   // On this thread: PDF is drawn with Qt's painter (the GUI thread's).
   const rs::Status st = report::render(*format, docs, path.toStdString());
   if (!st) return finish(false, QString::fromStdString(st.error().message));

@@ -11,9 +11,9 @@
 #include <chrono>
 #include <filesystem>
 
+#include "array_memory.hpp"
 #include "io/device_profile.hpp"
 #include "io/member_device.hpp"
-#include "array_memory.hpp"
 #include "levels/levels.hpp"
 #include "member_names.hpp"
 #include "raid/array.hpp"
@@ -349,7 +349,8 @@ void LiveSession::arrayOpened(const RunReport& report) {
   // The values the user set on this array before (in an earlier session of
   // the app): applied again, after the ones set since it was chosen.
   for (const auto& [name, value] : memory::tunables(array_key_)) {
-    const bool set = std::any_of(overrides_.begin(), overrides_.end(), [&](const auto& kv) { return kv.first == name; });
+    const bool set =
+        std::any_of(overrides_.begin(), overrides_.end(), [&](const auto& kv) { return kv.first == name; });
     if (!set) (void)setTunable(QString::fromStdString(name), QString::fromStdString(value));
   }
   memory::saveTunables(array_key_, overrides_);

@@ -29,13 +29,13 @@
 #include <vector>
 
 #include "command_thread.hpp"
+#include "presets.hpp"
 #include "report/result_doc.hpp"
 #include "sample_feed.hpp"
 #include "session/array_session.hpp"
 #include "telemetry_model.hpp"
 #include "tunables_model.hpp"
 #include "workload/bench.hpp"
-#include "presets.hpp"
 #include "workload/job_spec.hpp"
 
 namespace rs::gui {

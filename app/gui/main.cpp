@@ -1,17 +1,18 @@
 // raidscope: the desktop app. Parses the command line, sets up Fusion on
 // the system palette, loads the RaidScope QML module's Main.qml and, for
 // --screenshot, saves the window after --after seconds and exits.
+#include <QtQml/qqmlextensionplugin.h>
+
 #include <QApplication>
 #include <QCursor>
-#include <QScreen>
 #include <QIcon>
 #include <QPalette>
 #include <QQmlApplicationEngine>
 #include <QQmlContext>
 #include <QQuickStyle>
 #include <QQuickWindow>
+#include <QScreen>
 #include <QTimer>
-#include <QtQml/qqmlextensionplugin.h>
 #include <cstdio>
 
 #include "app_options.hpp"

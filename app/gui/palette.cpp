@@ -31,8 +31,10 @@ QPalette schemePalette(bool dark) {
   p.setColor(QPalette::Light, dark ? QColor(0x3b, 0x40, 0x45) : QColor(0xff, 0xff, 0xff));
   p.setColor(QPalette::Link, QColor(0x1d, 0x99, 0xf3));
   p.setColor(QPalette::Disabled, QPalette::Text, dark ? QColor(0x6e, 0x73, 0x78) : QColor(0xa0, 0xa4, 0xa8));
-  p.setColor(QPalette::Disabled, QPalette::WindowText, dark ? QColor(0x6e, 0x73, 0x78) : QColor(0xa0, 0xa4, 0xa8));
-  p.setColor(QPalette::Disabled, QPalette::ButtonText, dark ? QColor(0x6e, 0x73, 0x78) : QColor(0xa0, 0xa4, 0xa8));
+  p.setColor(QPalette::Disabled, QPalette::WindowText,
+             dark ? QColor(0x6e, 0x73, 0x78) : QColor(0xa0, 0xa4, 0xa8));
+  p.setColor(QPalette::Disabled, QPalette::ButtonText,
+             dark ? QColor(0x6e, 0x73, 0x78) : QColor(0xa0, 0xa4, 0xa8));
   return p;
 }
 
@@ -65,7 +67,9 @@ void apply(const QString& scheme) {
 
 ColorScheme::ColorScheme(QObject* parent) : QObject(parent) {}
 
-QString ColorScheme::scheme() const { return current(); }
+QString ColorScheme::scheme() const {
+  return current();
+}
 
 void ColorScheme::setScheme(const QString& scheme) {
   if (scheme != "system" && scheme != "light" && scheme != "dark") return;

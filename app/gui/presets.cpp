@@ -17,8 +17,8 @@ using workload::RwMode;
 
 // The access patterns a preset offers, by fio's names.
 const std::pair<const char*, RwMode> kPatterns[] = {
-    {"read", RwMode::read},   {"write", RwMode::write}, {"randread", RwMode::randread}, {"randwrite", RwMode::randwrite},
-    {"rw", RwMode::readwrite}, {"randrw", RwMode::randrw}};
+    {"read", RwMode::read},           {"write", RwMode::write},  {"randread", RwMode::randread},
+    {"randwrite", RwMode::randwrite}, {"rw", RwMode::readwrite}, {"randrw", RwMode::randrw}};
 // The engines: io_uring (the array's own path), libaio as KDiskMark uses,
 // psync (one I/O at a time, fio's default).
 const std::pair<const char*, IoEngine> kEngines[] = {
@@ -45,7 +45,8 @@ Preset kdiskmark(RwMode rw, uint32_t bs, unsigned depth) {
 }  // namespace
 
 QString describeJob(const workload::JobSpec& job) {
-  QString rw = QString::fromLatin1(workload::to_string(job.rw).data(), qsizetype(workload::to_string(job.rw).size()));
+  QString rw =
+      QString::fromLatin1(workload::to_string(job.rw).data(), qsizetype(workload::to_string(job.rw).size()));
   if (workload::is_mixed(job.rw)) rw += QObject::tr(" %1 % read").arg(job.rwmixread);
   const auto engine = workload::to_string(job.ioengine);
   return QObject::tr("%1, bs %2, iodepth %3, %4, %5, %6")
@@ -67,7 +68,8 @@ QString shortJobName(const workload::JobSpec& job) {
 std::vector<Preset> builtinPresets() {
   std::vector<Preset> out;
   for (bool write : {false, true}) {
-    const RwMode seq = write ? RwMode::write : RwMode::read, rnd = write ? RwMode::randwrite : RwMode::randread;
+    const RwMode seq = write ? RwMode::write : RwMode::read,
+                 rnd = write ? RwMode::randwrite : RwMode::randread;
     out.push_back(kdiskmark(seq, 1 << 20, 8));
     out.push_back(kdiskmark(seq, 1 << 20, 1));
     out.push_back(kdiskmark(rnd, 4096, 32));
@@ -110,10 +112,12 @@ std::optional<Preset> presetFromMap(const QVariantMap& m, QString* error) {
   bool found = false;
   for (const auto& [name, mode] : kPatterns)
     if (rw == QLatin1String(name)) p.job.rw = mode, found = true;
-  if (!found) return fail(QObject::tr("Pattern '%1': one of read, write, randread, randwrite, rw, randrw").arg(rw));
+  if (!found)
+    return fail(QObject::tr("Pattern '%1': one of read, write, randread, randwrite, rw, randrw").arg(rw));
   const auto bs = workload::parse_size(m.value("bs").toString().trimmed().toStdString());
   if (!bs.ok() || bs.value < 512 || bs.value > (64u << 20) || bs.value % 512)
-    return fail(QObject::tr("Block size '%1': a multiple of 512 from 512 to 64M").arg(m.value("bs").toString()));
+    return fail(
+        QObject::tr("Block size '%1': a multiple of 512 from 512 to 64M").arg(m.value("bs").toString()));
   p.job.block_bytes = uint32_t(bs.value);
   const int depth = m.value("iodepth").toInt(), jobs = m.value("numjobs").toInt();
   if (depth < 1 || depth > 1024) return fail(QObject::tr("Queue depth %1: 1 to 1024").arg(depth));
@@ -123,7 +127,8 @@ std::optional<Preset> presetFromMap(const QVariantMap& m, QString* error) {
   found = false;
   for (const auto& [name, e] : kEngines)
     if (m.value("engine", "io_uring").toString() == QLatin1String(name)) p.job.ioengine = e, found = true;
-  if (!found) return fail(QObject::tr("Engine '%1': io_uring, libaio or psync").arg(m.value("engine").toString()));
+  if (!found)
+    return fail(QObject::tr("Engine '%1': io_uring, libaio or psync").arg(m.value("engine").toString()));
   p.job.direct = m.value("direct", true).toBool();
   const int mix = m.value("rwmixread", 70).toInt();
   if (mix < 0 || mix > 100) return fail(QObject::tr("Read mix %1: a percentage, 0 to 100").arg(mix));

@@ -17,8 +17,10 @@ const std::vector<SeriesLine> kNoLines;
 const char* const kRaid5Lists[] = {"handle", "hold", "delayed", "inactive", "active_stripes"};
 // Its per-interval write counts, charted as rates per second (short names:
 // four legends share a third of the window).
-const std::pair<const char*, const char*> kRaid5Writes[] = {
-    {"full_stripe_writes", "full-stripe"}, {"rmw_writes", "rmw"}, {"rcw_writes", "rcw"}, {"prereads", "prereads"}};
+const std::pair<const char*, const char*> kRaid5Writes[] = {{"full_stripe_writes", "full-stripe"},
+                                                            {"rmw_writes", "rmw"},
+                                                            {"rcw_writes", "rcw"},
+                                                            {"prereads", "prereads"}};
 
 }  // namespace
 
@@ -191,7 +193,8 @@ void TelemetryModel::takeSections(const telemetry::Sample& s, double t, double d
     if (sec.name == "raid5") {
       has_raid5_ = true;
       auto find = [&](const char* key) {
-        return std::find_if(sec.values.begin(), sec.values.end(), [&](const auto& kv) { return kv.first == key; });
+        return std::find_if(sec.values.begin(), sec.values.end(),
+                            [&](const auto& kv) { return kv.first == key; });
       };
       size_t idx = 0;
       for (const char* list : kRaid5Lists)
@@ -200,7 +203,8 @@ void TelemetryModel::takeSections(const telemetry::Sample& s, double t, double d
       idx = 0;
       for (const auto& [count, label] : kRaid5Writes)
         if (auto it = find(count); it != sec.values.end())
-          line("raid5_writes", idx++, QString::fromLatin1(label)).points.push_back({t, dt > 0 ? it->second / dt : 0});
+          line("raid5_writes", idx++, QString::fromLatin1(label))
+              .points.push_back({t, dt > 0 ? it->second / dt : 0});
     }
   }
 }
@@ -209,7 +213,8 @@ void TelemetryModel::takeEvents(const telemetry::Sample& s) {
   for (const auto& e : s.events) {
     QString label = QString::fromStdString(e.name);
     if (!e.value.empty()) label += "=" + QString::fromStdString(e.value);
-    if (e.kind != "tunable" && !e.kind.empty() && e.value.empty()) label = QString::fromStdString(e.kind) + " " + label;
+    if (e.kind != "tunable" && !e.kind.empty() && e.value.empty())
+      label = QString::fromStdString(e.kind) + " " + label;
     // A member by its short name (a temporary folder's path cut the label).
     marks_.push_back({double(e.t_ns) / 1e9, withShortNames(label, member_paths_, member_names_)});
     if (e.kind == "member" && e.value == "faulty")

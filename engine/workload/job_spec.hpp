@@ -22,7 +22,7 @@ struct JobSpec {
   unsigned numjobs = 1;  // clones of the job, each with its own seed
   IoEngine ioengine = IoEngine::io_uring;
   bool direct = true;
-  unsigned rwmixread = 50;         // readwrite and randrw: percent of I/Os that read
+  unsigned rwmixread = 50;          // readwrite and randrw: percent of I/Os that read
   std::chrono::seconds runtime{0};  // 0: no limit
   bool time_based = false;          // run for `runtime` whatever the region's size
 };

@@ -10,13 +10,14 @@
 // The GUI's jobs are given as a fio job file, so this program builds
 // against older GUI code too (a before/after of a GUI change on one run).
 //   bench_gui RAIDSCOPE_CLI SECONDS ROUNDS PROFILE SCALE PAGE NUMJOBS MEMBER...
+#include <QtQml/qqmlextensionplugin.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include <QApplication>
 #include <QDir>
-#include <QEventLoop>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,7 +28,6 @@
 #include <QQuickWindow>
 #include <QSGRendererInterface>
 #include <QTimer>
-#include <QtQml/qqmlextensionplugin.h>
 #include <algorithm>
 #include <cstdio>
 
@@ -41,7 +41,8 @@ using namespace rs::gui;
 namespace {
 
 double cpuSeconds(const rusage& r) {
-  return double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + double(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
+  return double(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
+         double(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
 }
 
 // CPU seconds of this process's GUI side: the main thread and every thread
@@ -59,13 +60,16 @@ double threadSeconds(const QString& tid) {
 }
 
 // The GUI thread alone (the main thread: QML, bindings, the charts' data).
-double mainThreadSeconds() { return threadSeconds(QString::number(getpid())); }
+double mainThreadSeconds() {
+  return threadSeconds(QString::number(getpid()));
+}
 
 double guiThreadSeconds() {
   double total = 0;
   const QString self = QString::number(getpid());
   QFile own("/proc/self/comm");
-  const QString ownName = own.open(QIODevice::ReadOnly) ? QString::fromLatin1(own.readAll()).trimmed() : QString();
+  const QString ownName =
+      own.open(QIODevice::ReadOnly) ? QString::fromLatin1(own.readAll()).trimmed() : QString();
   for (const QString& tid : QDir("/proc/self/task").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
     QFile comm("/proc/self/task/" + tid + "/comm");
     if (!comm.open(QIODevice::ReadOnly)) continue;
@@ -114,7 +118,9 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   const QStringList a = app.arguments();
   if (a.size() < 10) {
-    std::fprintf(stderr, "usage: bench_gui RAIDSCOPE_CLI SECONDS ROUNDS PROFILE SCALE PAGE NUMJOBS MEMBER MEMBER...\n");
+    std::fprintf(
+        stderr,
+        "usage: bench_gui RAIDSCOPE_CLI SECONDS ROUNDS PROFILE SCALE PAGE NUMJOBS MEMBER MEMBER...\n");
     return 2;
   }
   const QString cli = a[1];
@@ -122,8 +128,14 @@ int main(int argc, char** argv) {
   const QString profile = a[4], scale = a[5], page = a[6];
   const int numjobs = a[7].toInt();
   const QStringList members = a.mid(8);
-  const QStringList job = {"--rw=read", "--bs=1M", "--iodepth=16", "--ioengine=io_uring", "--direct=1", "--time_based",
-                           "--runtime=" + QString::number(seconds), "--numjobs=" + QString::number(numjobs)};
+  const QStringList job = {"--rw=read",
+                           "--bs=1M",
+                           "--iodepth=16",
+                           "--ioengine=io_uring",
+                           "--direct=1",
+                           "--time_based",
+                           "--runtime=" + QString::number(seconds),
+                           "--numjobs=" + QString::number(numjobs)};
   QString jobFile = "[global]\n";
   for (const QString& o : job) jobFile += o.mid(2) + "\n";
   jobFile += "[bench]\n";
@@ -162,13 +174,15 @@ int main(int argc, char** argv) {
   waitUntil([&] { return !session->busy(); });
   if (!openInGui()) return 1;
 
-  std::printf("bench_gui: %s; %lld members emulated as %s (scale %s)%s, seq read 1M QD16, %d job(s), %d s per run, "
-              "telemetry 20 Hz both\n",
-              qPrintable(session->arrayText()), qlonglong(members.size()), qPrintable(profile), qPrintable(scale),
-              mirror ? ", md-rr" : "", numjobs, seconds);
-  std::printf("renderer: %s; load average before: %s\n", qPrintable(rendererName(window) + " — " + renderer), qPrintable(loadAverage()));
-  std::printf("%-6s %10s %10s %7s %9s %9s %12s %12s %14s\n", "round", "CLI MB/s", "GUI MB/s", "ratio", "CLI cpu%",
-              "GUI cpu%", "GUI thr cpu%", "main thr cpu%", "main ms/refresh");
+  std::printf(
+      "bench_gui: %s; %lld members emulated as %s (scale %s)%s, seq read 1M QD16, %d job(s), %d s per run, "
+      "telemetry 20 Hz both\n",
+      qPrintable(session->arrayText()), qlonglong(members.size()), qPrintable(profile), qPrintable(scale),
+      mirror ? ", md-rr" : "", numjobs, seconds);
+  std::printf("renderer: %s; load average before: %s\n", qPrintable(rendererName(window) + " — " + renderer),
+              qPrintable(loadAverage()));
+  std::printf("%-6s %10s %10s %7s %9s %9s %12s %12s %14s\n", "round", "CLI MB/s", "GUI MB/s", "ratio",
+              "CLI cpu%", "GUI cpu%", "GUI thr cpu%", "main thr cpu%", "main ms/refresh");
   std::vector<double> ratios, cliCpu, guiCpu, guiThr, mainThr, perTick;
   for (int r = 1; r <= rounds; ++r) {
     // The CLI alone.
@@ -176,8 +190,12 @@ int main(int argc, char** argv) {
     rusage c0{}, c1{};
     getrusage(RUSAGE_CHILDREN, &c0);
     QProcess p;
-    QStringList args = {"bench", "--array=" + members.join(","), "--profile-scale=" + scale, "--status-interval=50",
-                        "--telemetry=/dev/null", "--output-format=json"};
+    QStringList args = {"bench",
+                        "--array=" + members.join(","),
+                        "--profile-scale=" + scale,
+                        "--status-interval=50",
+                        "--telemetry=/dev/null",
+                        "--output-format=json"};
     if (mirror) args << "--policy=md-rr";
     for (int i = 0; i < members.size(); ++i) args << QString("--member-profile=%1=%2").arg(i).arg(profile);
     args += job;
@@ -190,7 +208,8 @@ int main(int argc, char** argv) {
     getrusage(RUSAGE_CHILDREN, &c1);
     const auto doc = QJsonDocument::fromJson(p.readAllStandardOutput());
     double cliBw = 0;
-    for (const auto& j : doc["jobs"].toArray()) cliBw += j.toObject()["read"].toObject()["bw_bytes"].toDouble();
+    for (const auto& j : doc["jobs"].toArray())
+      cliBw += j.toObject()["read"].toObject()["bw_bytes"].toDouble();
     if (p.exitCode() != 0 || cliBw <= 0) {
       std::fprintf(stderr, "bench_gui: the CLI run failed: %s\n", p.readAllStandardError().constData());
       return 1;
@@ -229,9 +248,10 @@ int main(int argc, char** argv) {
     perTick.push_back(msPerRefresh);
   }
   std::printf("load average after: %s\n", qPrintable(loadAverage()));
-  std::printf("median: GUI/CLI throughput %.3f (goal >= 0.97); GUI thread %.1f %% of a core at 20 Hz (goal < 10), "
-              "%.2f ms per refresh; GUI threads %.1f %%; process CPU GUI %.1f %% vs CLI %.1f %%\n",
-              median(ratios), median(mainThr), median(perTick), median(guiThr), median(guiCpu), median(cliCpu));
+  std::printf(
+      "median: GUI/CLI throughput %.3f (goal >= 0.97); GUI thread %.1f %% of a core at 20 Hz (goal < 10), "
+      "%.2f ms per refresh; GUI threads %.1f %%; process CPU GUI %.1f %% vs CLI %.1f %%\n",
+      median(ratios), median(mainThr), median(perTick), median(guiThr), median(guiCpu), median(cliCpu));
   QTimer::singleShot(0, &app, &QCoreApplication::quit);
   return 0;
 }

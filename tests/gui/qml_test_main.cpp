@@ -2,9 +2,10 @@
 // the RaidScope module is linked in statically and found under qrc. A
 // QApplication, not the QGuiApplication quick_test_main makes by itself:
 // Qt Charts' ChartView (in ChartCard) draws with Qt's graphics scene.
+#include <QtQml/qqmlextensionplugin.h>
+
 #include <QApplication>
 #include <QQmlEngine>
-#include <QtQml/qqmlextensionplugin.h>
 #include <QtQuickTest>
 
 Q_IMPORT_QML_PLUGIN(RaidScopePlugin)

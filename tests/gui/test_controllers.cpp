@@ -5,7 +5,6 @@
 // errors with line numbers, a before/after that writes fio JSON results),
 // and the open array managed with no workload (one session, one assemble).
 #include <QFile>
-#include <functional>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -14,6 +13,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <functional>
 
 #include "arrays_controller.hpp"
 #include "benchmark_controller.hpp"
@@ -268,7 +268,8 @@ void ControllersTest::beforeAfterComparesAndKeepsResults() {
   BenchmarkController bench;
   bench.setSession(session_);
   // A value the registry refuses: nothing runs.
-  QVERIFY(!bench.runBeforeAfter("SEQ1M_Q8T1_read", "read_policy", "md-legacy", "md-nope", 2, 1, false, false));
+  QVERIFY(
+      !bench.runBeforeAfter("SEQ1M_Q8T1_read", "read_policy", "md-legacy", "md-nope", 2, 1, false, false));
   QVERIFY2(bench.errorString().contains("md-nope"), qPrintable(bench.errorString()));
   QCOMPARE(session_->status(), LiveSession::Stopped);
   QSignalSpy saved(&bench, &BenchmarkController::resultSaved);
@@ -323,10 +324,14 @@ void ControllersTest::beforeAfterComparesAndKeepsResults() {
     bool quoted = false;
     for (qsizetype i = 0; i < line.size(); ++i) {
       const QChar c = line[i];
-      if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') out.back() += '"', ++i;
-      else if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) out << QString();
-      else out.back() += c;
+      if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"')
+        out.back() += '"', ++i;
+      else if (c == '"')
+        quoted = !quoted;
+      else if (c == ',' && !quoted)
+        out << QString();
+      else
+        out.back() += c;
     }
     return out;
   };

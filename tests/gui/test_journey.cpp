@@ -12,12 +12,12 @@
 #include <QApplication>
 #include <QDeadlineTimer>
 #include <QDir>
-#include <QRegularExpression>
 #include <QImage>
 #include <QQmlApplicationEngine>
 #include <QQuickItem>
 #include <QQuickStyle>
 #include <QQuickWindow>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QWidget>
@@ -156,7 +156,8 @@ class JourneyTest : public QObject {
     QVERIFY2(c, qPrintable("no combo " + name));
     c->forceActiveFocus(Qt::TabFocusReason);
     QTest::keyClick(window_, Qt::Key_Home);
-    for (int i = 0; i < 20 && c->property("currentText").toString() != text; ++i) QTest::keyClick(window_, Qt::Key_Down);
+    for (int i = 0; i < 20 && c->property("currentText").toString() != text; ++i)
+      QTest::keyClick(window_, Qt::Key_Down);
     QCOMPARE(c->property("currentText").toString(), text);
   }
   void showPage(const QString& key) {
@@ -275,15 +276,16 @@ void JourneyTest::createArray() {
   shot("journey-arrays-candidates.png");
   click("createButton");
   QTRY_COMPARE_WITH_TIMEOUT(session_->members().size(), 2, 30000);
-  QTRY_VERIFY_WITH_TIMEOUT(session_->status() == LiveSession::Idle && session_->tunables()->rowCount() > 0, 30000);
+  QTRY_VERIFY_WITH_TIMEOUT(session_->status() == LiveSession::Idle && session_->tunables()->rowCount() > 0,
+                           30000);
   QVERIFY(QFile::exists(j0) && QFile::exists(j1));
   // The header is the new array at once (it named the array open before until a run stopped).
   const QRegularExpression created(R"(^raid1 of 2 members, \d+ MiB, clean: j0\.img, j1\.img$)");
   QTRY_VERIFY2_WITH_TIMEOUT(created.match(prop("arrayText", "text").toString()).hasMatch(),
                             qPrintable(prop("arrayText", "text").toString()), 5000);
   // Its members are listed with no workload (the dashboard said "Nothing is running").
-  QTRY_VERIFY_WITH_TIMEOUT(item("arrayMember_1") && item("arrayMember_1")->property("text").toString() == "j1.img",
-                           10000);
+  QTRY_VERIFY_WITH_TIMEOUT(
+      item("arrayMember_1") && item("arrayMember_1")->property("text").toString() == "j1.img", 10000);
   // The window's title is the array; the window system adds the app's name once.
   QVERIFY2(!window_->title().contains("RaidScope"), qPrintable(window_->title()));
 
@@ -339,8 +341,7 @@ void JourneyTest::beforeAfterRatio() {
   chooseInCombo("changeBox", "read_policy");
   // "to" starts on another value than "from": a before/after of one value
   // twice is never what is meant.
-  QTRY_VERIFY(prop("afterBox", "currentText").toString() !=
-              prop("beforeBox", "currentText").toString());
+  QTRY_VERIFY(prop("afterBox", "currentText").toString() != prop("beforeBox", "currentText").toString());
   chooseInCombo("beforeBox", "md-legacy");
   chooseInCombo("afterBox", "md-rr");
   QQuickItem* secs = item("secondsBox");
@@ -404,8 +405,7 @@ void JourneyTest::beforeAfterRatio() {
     QVERIFY2(report.contains(r["label"].toString()), qPrintable(r["label"].toString()));
   }
   // The report names the job (the preset, its block size and depth), not "gui".
-  for (const char* what : {"SEQ1M Q8T1 read", "bs 1M", "iodepth 8"})
-    QVERIFY2(report.contains(what), what);
+  for (const char* what : {"SEQ1M Q8T1 read", "bs 1M", "iodepth 8"}) QVERIFY2(report.contains(what), what);
   // Export again to the same name: the first report is kept, the second goes beside it.
   typeInto("exportPathField", html);
   click("exportButton");
@@ -440,7 +440,8 @@ void JourneyTest::jobFileWithUnknownOption() {
   QQuickItem* status = item("jobFileStatus");
   const QString text = status->property("text").toString();
   // The default text has 11 lines; the option typed at the end is on line 11.
-  QVERIFY2(text.startsWith("Line 11:") && text.contains("frobnicate") && !text.contains("job file:"), qPrintable(text));
+  QVERIFY2(text.startsWith("Line 11:") && text.contains("frobnicate") && !text.contains("job file:"),
+           qPrintable(text));
   QVERIFY(!item("runJobFileButton")->isEnabled());
   // Nothing ran: no result written, the members untouched.
   const QStringList results = QDir(dir_.path() + "/results").entryList(QDir::Files);
@@ -564,7 +565,8 @@ void JourneyTest::failAddRepairFromTheArraysPage() {
   const QString ask = prop("failDialogText", "text").toString();
   QVERIFY2(ask.contains("j1.img") && ask.contains("degraded") && ask.contains("j0.img"), qPrintable(ask));
   QTest::qWait(300);
-  window_->grabWindow().save(artifacts_ + "/journey-arrays-fail-confirm.png");  // the dialog is the point here
+  window_->grabWindow().save(artifacts_ +
+                             "/journey-arrays-fail-confirm.png");  // the dialog is the point here
   QVERIFY(QMetaObject::invokeMethod(dialog, "accept"));
   QTRY_VERIFY(!dialog->property("visible").toBool());
   QTRY_VERIFY_WITH_TIMEOUT(arrays->status() == ArraysController::Done, 20000);
@@ -629,7 +631,8 @@ void JourneyTest::everyPageAtTwoSizesAndSchemes() {
       QTest::qWait(300);
       for (const char* page : {"dashboard", "tune", "arrays", "benchmark", "history"}) {
         showPage(page);
-        const QImage img = shot(QString("journey-%1-%2x%3-%4.png").arg(page).arg(size.width()).arg(size.height()).arg(scheme));
+        const QImage img = shot(
+            QString("journey-%1-%2x%3-%4.png").arg(page).arg(size.width()).arg(size.height()).arg(scheme));
         QVERIFY2(distinctColours(img) > 20, page);
         if (scheme == "dark") QVERIFY2(qGray(img.pixel(img.width() - 5, img.height() - 5)) < 100, "not dark");
       }

@@ -4,21 +4,21 @@
 // from the script.
 #include <QGuiApplication>
 #include <QLineSeries>
-#include <QValueAxis>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QValueAxis>
 #include <QtTest>
 
+#include "chart_feed.hpp"
+#include "chart_scale.hpp"
+#include "comparison.hpp"
+#include "member_names.hpp"
+#include "presets.hpp"
+#include "result_files.hpp"
 #include "telemetry/event_log.hpp"
 #include "telemetry/sampler.hpp"
 #include "telemetry/tunables.hpp"
 #include "telemetry_model.hpp"
-#include "chart_feed.hpp"
-#include "chart_scale.hpp"
-#include "member_names.hpp"
-#include "comparison.hpp"
-#include "presets.hpp"
-#include "result_files.hpp"
 #include "tunables_model.hpp"
 
 using namespace rs;
@@ -39,7 +39,12 @@ class ScriptedSource : public telemetry::TelemetrySource {
   std::vector<telemetry::Section> read_sections() const override {
     if (!raid5) return {};
     return {{"raid5",
-             {{"handle", handle}, {"hold", 2}, {"delayed", 3}, {"inactive", 4}, {"bypass_count", 7}, {"rmw_writes", 10}}}};
+             {{"handle", handle},
+              {"hold", 2},
+              {"delayed", 3},
+              {"inactive", 4},
+              {"bypass_count", 7},
+              {"rmw_writes", 10}}}};
   }
   // Advances by one interval: member i completed reads[i] 1 MiB reads.
   void step(std::vector<uint64_t> reads) {
@@ -265,15 +270,17 @@ void ModelsTest::tunablesModelChecksRangesFromTheRegistry() {
   telemetry::TunableRegistry reg;
   reg.set_member_count(2);
   int64_t depth = 8;
-  reg.add({"queue_limit", telemetry::TunableType::integer, 1, 64, {}, "requests", "how many"},
-          [&](int) { return std::to_string(depth); },
-          [&](int, const telemetry::TunableValue& v) -> Status {
-            depth = v.number;
-            return {};
-          });
+  reg.add(
+      {"queue_limit", telemetry::TunableType::integer, 1, 64, {}, "requests", "how many"},
+      [&](int) { return std::to_string(depth); },
+      [&](int, const telemetry::TunableValue& v) -> Status {
+        depth = v.number;
+        return {};
+      });
   telemetry::TunableSpec wm{"write_mostly", telemetry::TunableType::boolean, 0, 1, {}, "", "avoid reads"};
   wm.per_member = true;
-  reg.add(wm, [](int m) { return m == 1 ? std::string("on") : std::string("off"); }, nullptr);
+  reg.add(
+      wm, [](int m) { return m == 1 ? std::string("on") : std::string("off"); }, nullptr);
   TunablesModel model;
   model.refresh(reg.list());
   QCOMPARE(model.rowCount(), 2);
@@ -298,11 +305,13 @@ void ModelsTest::tunablesModelChecksRangesFromTheRegistry() {
 void ModelsTest::tunablesRefreshKeepsRowsWhenNamesStay() {
   telemetry::TunableRegistry reg;
   std::string policy = "md-legacy";
-  reg.add({"read_policy", telemetry::TunableType::choice, 0, 0, {"md-legacy", "md-rr"}, "", "policy"},
-          [&](int) { return policy; }, [&](int, const telemetry::TunableValue& v) -> Status {
-            policy = v.text;
-            return {};
-          });
+  reg.add(
+      {"read_policy", telemetry::TunableType::choice, 0, 0, {"md-legacy", "md-rr"}, "", "policy"},
+      [&](int) { return policy; },
+      [&](int, const telemetry::TunableValue& v) -> Status {
+        policy = v.text;
+        return {};
+      });
   TunablesModel model;
   model.refresh(reg.list());
   QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
@@ -449,7 +458,8 @@ void ModelsTest::denseSeriesAreDecimatedToThePixelWidth() {
 void ModelsTest::feedReplacesTheSeriesAndSetsTheAxes() {
   TelemetryModel model;
   feed(
-      model, 1400, [](int) { return 2.0; }, [](int) { return 3.0; }, [](int i) { return i <= 200 ? 100.0 : 41000.0; });
+      model, 1400, [](int) { return 2.0; }, [](int) { return 3.0; },
+      [](int i) { return i <= 200 ? 100.0 : 41000.0; });
   ChartFeed f;
   QLineSeries read, write;
   QValueAxis ax, ay;
@@ -560,15 +570,17 @@ void ModelsTest::presetsNameTheirJob() {
   QStringList keys;
   for (const auto& p : builtinPresets()) keys << p.key;
   // KDiskMark's four, as reads and as writes.
-  QCOMPARE(keys, (QStringList{"SEQ1M_Q8T1_read", "SEQ1M_Q1T1_read", "RND4K_Q32T1_read", "RND4K_Q1T1_read",
-                              "SEQ1M_Q8T1_write", "SEQ1M_Q1T1_write", "RND4K_Q32T1_write", "RND4K_Q1T1_write"}));
+  QCOMPARE(keys,
+           (QStringList{"SEQ1M_Q8T1_read", "SEQ1M_Q1T1_read", "RND4K_Q32T1_read", "RND4K_Q1T1_read",
+                        "SEQ1M_Q8T1_write", "SEQ1M_Q1T1_write", "RND4K_Q32T1_write", "RND4K_Q1T1_write"}));
   QVERIFY(builtinPresets()[4].writes() && !builtinPresets()[0].writes());
   QCOMPARE(describeJob(builtinPresets()[0].job), QString("read, bs 1M, iodepth 8, 1 job, io_uring, direct"));
   QString error;
-  QVERIFY(!presetFromMap({{"label", "mine"}, {"rw", "write"}, {"bs", "1000"}, {"iodepth", 4}, {"numjobs", 1}}, &error));
+  QVERIFY(!presetFromMap({{"label", "mine"}, {"rw", "write"}, {"bs", "1000"}, {"iodepth", 4}, {"numjobs", 1}},
+                         &error));
   QVERIFY2(error.contains("Block size"), qPrintable(error));
-  auto p = presetFromMap({{"label", "mine"}, {"rw", "randwrite"}, {"bs", "64K"}, {"iodepth", 16}, {"numjobs", 2}},
-                         &error);
+  auto p = presetFromMap(
+      {{"label", "mine"}, {"rw", "randwrite"}, {"bs", "64K"}, {"iodepth", 16}, {"numjobs", 2}}, &error);
   QVERIFY(p);
   QCOMPARE(p->key, QString("user:mine"));
   QCOMPARE(p->job.block_bytes, 65536u);
