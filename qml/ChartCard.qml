@@ -76,9 +76,10 @@ Card {
                         text: entry.name
                         font: cc.smallFont
                         elide: Text.ElideMiddle
-                        // A name may take a share of the row; the middle goes first
-                        // (where file names differ least).
-                        width: Math.min(implicitWidth, Math.max(40, legendRow.width / Math.max(1, feed.lineNames.length) - 70))
+                        // Whole names: the legend wraps to another row rather than
+                        // cutting them ("ha…le, d…d"); only a name longer than the
+                        // row is elided, in the middle (where file names differ least).
+                        width: Math.min(implicitWidth, Math.max(40, legendRow.width - 80))
                     }
                     Label { text: entry.value.length ? ": " + entry.value : ""; font: cc.smallFont; opacity: 0.85 }
                 }

@@ -181,6 +181,7 @@ Flickable {
             columnSpacing: Theme.spacing
             rowSpacing: Theme.spacing
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "shareChart"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
@@ -196,6 +197,7 @@ Flickable {
                 help: qsTr("Each member's part of the array's reads, over the last half second")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "pendingChart"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
@@ -209,6 +211,7 @@ Flickable {
                 help: qsTr("Member I/Os in flight, averaged over the last half second")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "bandwidthChart"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
@@ -223,6 +226,7 @@ Flickable {
                 help: qsTr("Array reads and writes completed per second, in MB/s")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "iopsChart"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
@@ -236,6 +240,7 @@ Flickable {
                 help: qsTr("Array reads and writes completed per second")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "latencyChart"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
@@ -250,6 +255,7 @@ Flickable {
                 help: qsTr("Median and 99th percentile completion latency of the array I/Os of each sample interval; the legend gives the highest of the chart's window")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "raid5Chart"
                 visible: page.tm && page.tm.hasRaid5 && lineCount > 0
                 Layout.fillWidth: true
@@ -264,6 +270,7 @@ Flickable {
                 help: qsTr("Lengths of the stripe lists (handle, hold, delayed, inactive) and the active stripes")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "raid5WritesChart"
                 visible: page.tm && page.tm.hasRaid5 && lineCount > 0
                 Layout.fillWidth: true

@@ -16,6 +16,12 @@ ScrollView {
     HistoryModel { id: history; Component.onCompleted: refresh() }
     readonly property var cmp: history.comparison
     readonly property var picked: history.runs.filter(r => r.selected)
+    function distinctParts(a, b) {
+        let i = 0
+        while (i < a.length && i < b.length && a[i] === b[i]) ++i
+        const cut = a.lastIndexOf(" ", i) + 1  // at a word
+        return cut > 0 && cut < a.length && cut < b.length ? [a.slice(cut), b.slice(cut)] : [a, b]
+    }
 
     ColumnLayout {
         width: page.availableWidth
@@ -64,7 +70,9 @@ ScrollView {
             Layout.fillWidth: true
             visible: page.picked.length > 0
             title: page.cmp.ratio !== undefined ? qsTr("Compared") : qsTr("Picked")
-            subtitle: page.picked.map(r => r.title).join("  →  ")
+            // Older first, as compared.
+            subtitle: page.cmp.before ? page.cmp.before.label + "  →  " + page.cmp.after.label
+                                      : page.picked.map(r => r.title).join(", ")
             implicitHeight: cmpCol.implicitHeight + 56
             ColumnLayout {
                 id: cmpCol
@@ -87,7 +95,10 @@ ScrollView {
                     visible: page.cmp.ratio !== undefined
                     Layout.fillWidth: true
                     label: qsTr("Bandwidth")
-                    beforeName: page.picked[0] ? page.picked[0].title : ""; afterName: page.picked[1] ? page.picked[1].title : ""
+                    // What differs between the two titles (their common start dropped).
+                    readonly property var names: page.distinctParts(page.cmp.before ? page.cmp.before.label : "",
+                                                                    page.cmp.after ? page.cmp.after.label : "")
+                    beforeName: names[0]; afterName: names[1]
                     before: page.cmp.before ? page.cmp.before.bandwidth : 0; after: page.cmp.after ? page.cmp.after.bandwidth : 0
                     beforeText: Theme.bandwidth(before); afterText: Theme.bandwidth(after)
                 }

@@ -13,7 +13,9 @@ Card {
     id: panel
     property LiveSession session
     property ArraysController arrays
-    readonly property TelemetryModel tm: session ? session.telemetry : null
+    // Bound to the telemetry only while shown: hidden, its rows would still
+    // be re-evaluated at every sample (20 a second).
+    readonly property TelemetryModel tm: session && visible ? session.telemetry : null
     readonly property bool isOpen: session && session.members.length > 0
     readonly property var memberRows: tm ? tm.members : []
     title: qsTr("Open array")

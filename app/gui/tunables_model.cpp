@@ -59,10 +59,11 @@ QVariant TunablesModel::data(const QModelIndex& index, int role) const {
     case ValuesRole:
       return toList(r.values);
     case RangeTextRole:
-      // Sizes as people write them ("0..64M bytes"), not 67108864.
-      if (r.spec.type == telemetry::TunableType::bytes && r.spec.max > r.spec.min)
-        return QString::fromStdString(workload::format_size(uint64_t(r.spec.min)) + ".." +
-                                      workload::format_size(uint64_t(r.spec.max)) + " bytes");
+      // Sizes as people write them ("0..64MiB"), not 67108864.
+      if (r.spec.type == telemetry::TunableType::bytes && r.spec.max > r.spec.min) {
+        auto size = [](double v) { return v == 0 ? std::string("0") : workload::format_size(uint64_t(v)); };
+        return QString::fromStdString(size(double(r.spec.min)) + ".." + size(double(r.spec.max)));
+      }
       return QString::fromStdString(r.range_text);
   }
   return {};

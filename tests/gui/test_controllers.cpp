@@ -21,6 +21,7 @@
 #include "device_picker.hpp"
 #include "io/member_device.hpp"
 #include "levels/levels.hpp"
+#include "array_list.hpp"
 #include "live_session.hpp"
 #include "ondisk/superblock.hpp"
 #include "raid/array.hpp"
@@ -65,6 +66,7 @@ class ControllersTest : public QObject {
   void memberWithSuperblockIsRefused();
   void filesystemIsRefusedWithWipefs();
   void arrayManagedWithoutAWorkload();
+  void tuningAndArraysRememberedAcrossRestarts();
   void cleanupTestCase();
 
  private:
@@ -93,6 +95,8 @@ class ControllersTest : public QObject {
 
 void ControllersTest::initTestCase() {
   QVERIFY(dir_.isValid());
+  // The settings (remembered arrays, tunables, presets) in the test's folder, not the user's.
+  qputenv("XDG_CONFIG_HOME", (dir_.path() + "/config").toLocal8Bit());
   qputenv("RAIDSCOPE_RESULTS_DIR", (dir_.path() + "/results").toLocal8Bit());
   qputenv("RAIDSCOPE_DEMO_DIR", (dir_.path() + "/demo").toLocal8Bit());
   session_ = new LiveSession(this);
@@ -526,6 +530,33 @@ void ControllersTest::arrayManagedWithoutAWorkload() {
   session_->stop();
   QTRY_COMPARE_WITH_TIMEOUT(session_->status(), LiveSession::Stopped, 20000);
   QCOMPARE(rs::raid::Array::assemble_count(), assembles + 1);
+}
+
+// A restart: the first session closes its array, a new one (another
+// window's) opens the same array and finds the tunable set before, and the
+// Arrays page's list knows the array with no discovery.
+void ControllersTest::tuningAndArraysRememberedAcrossRestarts() {
+  const QStringList members{path("n0.img"), path("n2.img")};
+  QCOMPARE(session_->members(), members);
+  const QString key = session_->arrayKey();
+  QVERIFY(!key.isEmpty());
+  session_->openArray({});
+  QTRY_VERIFY_WITH_TIMEOUT(!session_->arraySession() && !session_->busy(), 20000);
+  LiveSession restarted;
+  restarted.openArray(members);
+  QTRY_VERIFY_WITH_TIMEOUT(restarted.status() == LiveSession::Idle && restarted.tunables()->rowCount() > 0, 30000);
+  QTRY_COMPARE_WITH_TIMEOUT(restarted.tunables()->value("read_policy"), QString("md-rr"), 5000);
+  QCOMPARE(restarted.arrayKey(), key);
+  ArrayList list;
+  list.setSession(&restarted);
+  bool known = false;
+  for (const auto& row : list.arrays()) {
+    const QVariantMap r = row.toMap();
+    if (r["key"].toString() == key) known = r["known"].toBool() && r["members"].toStringList() == members;
+  }
+  QVERIFY2(known, "the array is remembered with its members");
+  restarted.openArray({});
+  QTRY_VERIFY_WITH_TIMEOUT(!restarted.arraySession() && !restarted.busy(), 20000);
 }
 
 void ControllersTest::cleanupTestCase() {

@@ -222,6 +222,7 @@ class JourneyTest : public QObject {
 
 void JourneyTest::initTestCase() {
   QVERIFY(dir_.isValid());
+  qputenv("XDG_CONFIG_HOME", (dir_.path() + "/config").toLocal8Bit());  // not the user's settings
   qputenv("RAIDSCOPE_RESULTS_DIR", (dir_.path() + "/results").toLocal8Bit());
   qputenv("RAIDSCOPE_DEMO_DIR", (dir_.path() + "/demo").toLocal8Bit());
   artifacts_ = qEnvironmentVariable("RAIDSCOPE_ARTIFACTS", dir_.path() + "/shots");
