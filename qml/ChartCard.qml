@@ -21,6 +21,9 @@ Card {
     // Greyed, with "stopped" in the title, when the figures are not live.
     property bool stale: false
     readonly property int lineCount: feed.lineNames.length
+    // The legend's height beyond one row (it wraps rather than cut names):
+    // the dashboard gives the cards that much more so the plot keeps its height.
+    readonly property real legendExtra: Math.max(0, legendRow.height - metrics.height - 4)
     subtitle: (stale ? qsTr("stopped · ") : "") + (feed.axisUnit.length ? feed.axisUnit + " · " : "") + feed.legendNote
     property string help
     implicitHeight: 230

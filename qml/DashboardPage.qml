@@ -174,7 +174,14 @@ Flickable {
         // share the height left, at least chartMinimum each.
         GridLayout {
             id: charts
-            readonly property int chartMinimum: 170
+            // 170 px, plus what the tallest legend takes beyond one row
+            // (four long member names wrap; the plot keeps its height).
+            readonly property int chartMinimum: {
+                let extra = 0
+                for (let i = 0; i < children.length; ++i)
+                    if (children[i].visible && children[i].legendExtra !== undefined) extra = Math.max(extra, children[i].legendExtra)
+                return 170 + Math.ceil(extra)
+            }
             Layout.fillWidth: true
             Layout.fillHeight: true
             columns: page.availableWidth > 1000 ? 3 : 2
