@@ -219,6 +219,11 @@ void ControllersTest::liveRunAppliesTunablesWhileRunning() {
   QTRY_VERIFY_WITH_TIMEOUT(session_->running() && session_->telemetry()->sampleCount() > 5, 30000);
   QCOMPARE(session_->telemetry()->members().size(), 2);
   QTRY_COMPARE_WITH_TIMEOUT(session_->tunables()->value("rd0/device_profile"), QString("ssd-sata"), 5000);
+  // Creating while the workload runs: refused, the workload goes on (it was stopped silently).
+  QVERIFY(!create(1, {}, {}, {path("r0.img"), path("r1.img")}, "16M"));
+  QVERIFY2(arrays_->errorString().contains("stop it first"), qPrintable(arrays_->errorString()));
+  QVERIFY(session_->running());
+  QVERIFY(!QFile::exists(path("r0.img")));
   // Out of range: refused with the range, not remembered, not applied.
   const QString bad = session_->setTunable("rot_round_down", "999");
   QVERIFY2(bad.contains("1..64"), qPrintable(bad));
