@@ -220,12 +220,22 @@ ScrollView {
                     Label { text: qsTr("Your preset"); height: presetName.height; verticalAlignment: Text.AlignVCenter; font.bold: true }
                     TextField { id: presetName; objectName: "presetNameField"; placeholderText: qsTr("name"); width: 150 }
                     ComboBox { id: presetRw; objectName: "presetRwBox"; model: ["read", "write", "randread", "randwrite", "rw", "randrw"] }
-                    Label { text: qsTr("bs"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
-                    TextField { id: presetBs; objectName: "presetBsField"; text: "128K"; width: 70 }
-                    Label { text: qsTr("depth"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
-                    SpinBox { id: presetDepth; objectName: "presetDepthBox"; from: 1; to: 1024; value: 16; editable: true }
-                    Label { text: qsTr("jobs"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
-                    SpinBox { id: presetJobs; objectName: "presetJobsBox"; from: 1; to: 64; value: 1; editable: true }
+                    // Each label with its control: the Flow wraps between them, never inside.
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("bs"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
+                        TextField { id: presetBs; objectName: "presetBsField"; text: "128K"; width: 70 }
+                    }
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("depth"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
+                        SpinBox { id: presetDepth; objectName: "presetDepthBox"; from: 1; to: 1024; value: 16; editable: true; width: 110 }
+                    }
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("jobs"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
+                        SpinBox { id: presetJobs; objectName: "presetJobsBox"; from: 1; to: 64; value: 1; editable: true; width: 100 }
+                    }
                     Button {
                         objectName: "savePresetButton"
                         text: qsTr("Save preset")
