@@ -420,7 +420,12 @@ void LiveSession::tick() {
   // The registry's values and the array's state twice a second (a set from
   // elsewhere, a profile switched by a run, a member failed, a rebuild's
   // progress): the getters never block.
-  if (array && (ticks_++ % std::max(1, refresh_hz_ / 2)) == 0) {
+  // While a task runs (a rebuild), at every tick: the header follows the
+  // member table as the task changes it, not half a second late.
+  const bool tasks = !telemetry_.tasks().isEmpty();
+  const bool every = tasks || tasks != had_tasks_;
+  had_tasks_ = tasks;
+  if (array && ((ticks_++ % std::max(1, refresh_hz_ / 2)) == 0 || every)) {
     tunables_.refresh(array->tunables());
     if (!busy() || status_ == Running) refreshFromArray(array->status());
   }

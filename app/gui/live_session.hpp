@@ -226,7 +226,8 @@ class LiveSession : public QObject {
   int ticks_ = 0;
   bool demo_ = false;
   bool live_ = false;
-  QString array_key_;  // the open array's UUID: what its remembered tunables are kept under
+  bool had_tasks_ = false;  // the last tick saw a task running on the array
+  QString array_key_;       // the open array's UUID: what its remembered tunables are kept under
 
   TelemetryModel telemetry_;
   TunablesModel tunables_;

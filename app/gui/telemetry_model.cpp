@@ -163,7 +163,7 @@ void TelemetryModel::takeTasks(const telemetry::Sample& s, double t) {
     const QString key = row["kind"].toString() + "|" + QString::fromStdString(task.target);
     const auto [it, fresh] = task_start_.try_emplace(key, t, double(task.done));
     const double secs = t - it->second.first;
-    const double speed = !fresh && secs > 0.5 ? (double(task.done) - it->second.second) / secs : 0.0;
+    const double speed = !fresh && secs > 0 ? (double(task.done) - it->second.second) / secs : 0.0;
     row["speed"] = speed;  // bytes/s, 0 until known
     row["secondsLeft"] = speed > 0 ? double(task.total - std::min(task.done, task.total)) / speed : -1.0;
     seen << key;

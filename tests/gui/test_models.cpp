@@ -108,6 +108,7 @@ class ModelsTest : public QObject {
   void comparisonSaysWhenWithinTheNoise();
   void exportNamesNeverOverwrite();
   void presetsNameTheirJob();
+  void taskRowsHaveSpeedAndTimeLeft();
 };
 
 void ModelsTest::sharesFollowTheScriptedReads() {
@@ -586,6 +587,34 @@ void ModelsTest::presetsNameTheirJob() {
   QCOMPARE(p->job.block_bytes, 65536u);
   QCOMPARE(shortJobName(p->job), QString("RND64K Q16T2"));
   QVERIFY(p->writes());
+}
+
+// A rebuild seen in three samples 0.5 s apart: 16, 32, 48 MiB of 64 MiB
+// done. Speed from its first sight: 32 MiB in 1 s; time left 16 MiB at
+// that speed, 0.5 s. Gone from the sample: gone from the rows.
+void ModelsTest::taskRowsHaveSpeedAndTimeLeft() {
+  TelemetryModel model;
+  const uint64_t mib = 1 << 20;
+  for (int i = 0; i < 3; ++i) {
+    telemetry::Sample s;
+    s.t_ns = uint64_t(1e9 + i * 5e8);
+    s.interval_ns = uint64_t(5e8);
+    s.members = {{"/x/a.img", "active sync"}, {"/x/b.img", "recovering"}};
+    s.array.tasks = {{"rebuild", "/x/b.img", uint64_t(16 * (i + 1)) * mib, 64 * mib}};
+    model.addSample(s);
+  }
+  const QVariantMap row = model.tasks().value(0).toMap();
+  QCOMPARE(row["kind"].toString(), QString("rebuild"));
+  QCOMPARE(row["target"].toString(), QString("b.img"));
+  QCOMPARE(row["fraction"].toDouble(), 0.75);
+  QCOMPARE(row["speed"].toDouble(), double(32 * mib));
+  QCOMPARE(row["secondsLeft"].toDouble(), 0.5);
+  telemetry::Sample done;
+  done.t_ns = uint64_t(3e9);
+  done.interval_ns = uint64_t(5e8);
+  done.members = {{"/x/a.img", "active sync"}, {"/x/b.img", "active sync"}};
+  model.addSample(done);
+  QVERIFY(model.tasks().isEmpty());
 }
 
 // The marks' layout measures text: a QGuiApplication (fonts); offscreen
