@@ -47,22 +47,31 @@ namespace {
 
 uint32_t nbd_error(int neg_errno) {
   switch (-neg_errno) {
-    case EINVAL: return kEinval;
-    case ENOSPC: return kEnospc;
-    case EPERM: return kEperm;
-    case ENOMEM: return kEnomem;
-    default: return kEio;
+    case EINVAL:
+      return kEinval;
+    case ENOSPC:
+      return kEnospc;
+    case EPERM:
+      return kEperm;
+    case ENOMEM:
+      return kEnomem;
+    default:
+      return kEio;
   }
 }
 
-size_t buffer_bytes(uint32_t length) { return (size_t(length) + 4095) & ~size_t(4095); }
+size_t buffer_bytes(uint32_t length) {
+  return (size_t(length) + 4095) & ~size_t(4095);
+}
 
-bool writes(uint16_t type) { return type == kCmdWrite || type == kCmdWriteZeroes || type == kCmdTrim; }
+bool writes(uint16_t type) {
+  return type == kCmdWrite || type == kCmdWriteZeroes || type == kCmdTrim;
+}
 
 }  // namespace
 
-Connection::Connection(int fd, std::string peer, std::shared_ptr<session::ArraySession> session, ExportInfo info,
-                       Log log)
+Connection::Connection(int fd, std::string peer, std::shared_ptr<session::ArraySession> session,
+                       ExportInfo info, Log log)
     : socket_(std::make_shared<Socket>()),
       peer_(std::move(peer)),
       session_(std::move(session)),
@@ -78,7 +87,9 @@ Connection::~Connection() {
   if (reader_.joinable()) reader_.join();
 }
 
-void Connection::stop() { socket_->shutdown(SHUT_RD); }
+void Connection::stop() {
+  socket_->shutdown(SHUT_RD);
+}
 
 void Connection::run() {
   if (negotiate() && open_array()) {
@@ -111,15 +122,16 @@ bool Connection::negotiate() {
 }
 
 bool Connection::open_array() {
-  auto client = session_->attach(session::ClientKind::export_, "nbd " + peer_,
-                                 [s = socket_] { s->shutdown(SHUT_RD); });
+  auto client =
+      session_->attach(session::ClientKind::export_, "nbd " + peer_, [s = socket_] { s->shutdown(SHUT_RD); });
   if (!client) {
     if (log_) log_("client " + peer_ + " refused: " + client.error().message);
     return false;
   }
   client_ = std::move(*client);
   raid::Array& array = client_.array();
-  ctx_ = std::make_unique<io::ContextThread>("nbd-conn", [&array] { return array.make_backend(2 * kPieces); });
+  ctx_ =
+      std::make_unique<io::ContextThread>("nbd-conn", [&array] { return array.make_backend(2 * kPieces); });
   if (!ctx_->status()) {
     if (log_) log_("client " + peer_ + ": no I/O context: " + ctx_->status().error().message);
     ctx_.reset();
@@ -168,9 +180,11 @@ void Connection::read_requests() {
     }
     if (req->type == kCmdDisc) return;
     const bool payload = req->type == kCmdWrite;
-    if (payload || (req->type == kCmdRead && !job->verdict.error)) job->data = io::AlignedBuffer(buffer_bytes(req->length));
+    if (payload || (req->type == kCmdRead && !job->verdict.error))
+      job->data = io::AlignedBuffer(buffer_bytes(req->length));
     if (payload && !read_exact(fd, job->data.data(), req->length)) {
-      if (log_) log_("client " + peer_ + " left in the middle of a WRITE's data: nothing of that write was written");
+      if (log_)
+        log_("client " + peer_ + " left in the middle of a WRITE's data: nothing of that write was written");
       return;
     }
     {
@@ -204,9 +218,9 @@ void Connection::teardown() {
   ctx_.reset();
   const auto io = client_.io().snapshot();
   if (log_)
-    log_("client " + peer_ + " left (" + std::to_string(io.reads) + " reads, " + std::to_string(io.read_bytes) +
-         " bytes; " + std::to_string(io.writes) + " writes, " + std::to_string(io.write_bytes) + " bytes; " +
-         std::to_string(io.errors) + " errors)");
+    log_("client " + peer_ + " left (" + std::to_string(io.reads) + " reads, " +
+         std::to_string(io.read_bytes) + " bytes; " + std::to_string(io.writes) + " writes, " +
+         std::to_string(io.write_bytes) + " bytes; " + std::to_string(io.errors) + " errors)");
   client_.detach();
 }
 
@@ -215,11 +229,13 @@ void Connection::teardown() {
 void Connection::start(Job* j) {
   if (j->verdict.error) return reply(j);
   switch (j->req.type) {
-    case kCmdFlush: return queue_flush(j);
+    case kCmdFlush:
+      return queue_flush(j);
     // The array has no discard: TRIM is advisory and leaves the data as it
     // is (the protocol lets a server ignore it; its FUA then has nothing to
     // make durable).
-    case kCmdTrim: return reply(j);
+    case kCmdTrim:
+      return reply(j);
     default:
       queue_.push_back(j);
       pump();

@@ -49,7 +49,8 @@ class Connection {
   static constexpr uint64_t kMaxJobBytes = 256ull << 20;
 
   // Takes the connected socket `fd` and starts serving it.
-  Connection(int fd, std::string peer, std::shared_ptr<session::ArraySession> session, ExportInfo info, Log log);
+  Connection(int fd, std::string peer, std::shared_ptr<session::ArraySession> session, ExportInfo info,
+             Log log);
   ~Connection();  // stop() and join
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -94,7 +95,7 @@ class Connection {
   std::unique_ptr<raid::ArrayPort> port_;
   std::vector<std::unique_ptr<Piece>> pieces_;
   std::vector<Piece*> free_;
-  std::deque<Job*> queue_;  // requests with bytes not yet handed to a piece
+  std::deque<Job*> queue_;   // requests with bytes not yet handed to a piece
   io::AlignedBuffer zeros_;  // WRITE_ZEROES' source
   bool pumping_ = false;
   bool send_failed_ = false;

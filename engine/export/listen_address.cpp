@@ -40,7 +40,8 @@ Result<ListenAddress> parse_listen_address(const std::string& spec) {
   ListenAddress a;
   if (spec.rfind("unix:", 0) == 0) {
     a.path = spec.substr(5);
-    if (a.path.empty()) return make_error(Errc::invalid_argument, "'" + spec + "': no socket path after unix:");
+    if (a.path.empty())
+      return make_error(Errc::invalid_argument, "'" + spec + "': no socket path after unix:");
     // sockaddr_un holds 107 bytes and a NUL.
     if (a.path.size() > 107)
       return make_error(Errc::invalid_argument, "'" + spec + "': a unix socket path is at most 107 bytes");
@@ -52,12 +53,14 @@ Result<ListenAddress> parse_listen_address(const std::string& spec) {
   std::string rest = spec.substr(4), port;
   if (!rest.empty() && rest[0] == '[') {  // [v6]:port
     const size_t close = rest.find("]:");
-    if (close == std::string::npos) return make_error(Errc::invalid_argument, "'" + spec + "': expected tcp:[V6]:PORT");
+    if (close == std::string::npos)
+      return make_error(Errc::invalid_argument, "'" + spec + "': expected tcp:[V6]:PORT");
     a.host = rest.substr(1, close - 1);
     port = rest.substr(close + 2);
   } else {
     const size_t colon = rest.rfind(':');
-    if (colon == std::string::npos) return make_error(Errc::invalid_argument, "'" + spec + "': expected tcp:HOST:PORT");
+    if (colon == std::string::npos)
+      return make_error(Errc::invalid_argument, "'" + spec + "': expected tcp:HOST:PORT");
     a.host = rest.substr(0, colon);
     port = rest.substr(colon + 1);
   }
@@ -72,10 +75,11 @@ Result<ListenAddress> parse_listen_address(const std::string& spec) {
 
 Status check_exposure(const ListenAddress& a, bool any) {
   if (a.loopback || any) return {};
-  return make_error(Errc::refused, a.text() +
-                                       " is reachable from other machines, and NBD has no authentication: anyone "
-                                       "who reaches it reads and writes the array. Give --listen-any to serve there "
-                                       "anyway, or listen on 127.0.0.1 or a unix socket");
+  return make_error(Errc::refused,
+                    a.text() +
+                        " is reachable from other machines, and NBD has no authentication: anyone "
+                        "who reaches it reads and writes the array. Give --listen-any to serve there "
+                        "anyway, or listen on 127.0.0.1 or a unix socket");
 }
 
 std::string nbd_uri(const ListenAddress& a, const std::string& name) {

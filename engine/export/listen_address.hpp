@@ -12,9 +12,9 @@ namespace rs::nbd {
 
 struct ListenAddress {
   enum class Kind { unix_socket, tcp } kind = Kind::unix_socket;
-  std::string path;  // unix
-  std::string host;  // tcp: a numeric address or "localhost"
-  uint16_t port = 0;  // tcp: 0 picks a free port (the bound one is reported)
+  std::string path;      // unix
+  std::string host;      // tcp: a numeric address or "localhost"
+  uint16_t port = 0;     // tcp: 0 picks a free port (the bound one is reported)
   bool loopback = true;  // reachable from this machine only
 
   std::string text() const;  // "unix:/run/x.sock", "tcp:127.0.0.1:10809"

@@ -15,7 +15,9 @@ namespace rs::nbd {
 
 namespace {
 
-Error sys_error(const std::string& what) { return make_error(Errc::io_error, what + ": " + std::strerror(errno)); }
+Error sys_error(const std::string& what) {
+  return make_error(Errc::io_error, what + ": " + std::strerror(errno));
+}
 
 // Whether a server answers on the unix socket at `path`.
 bool someone_listens(const sockaddr_un& addr) {

@@ -4,29 +4,47 @@ namespace rs::nbd {
 
 const char* errno_name(uint32_t e) {
   switch (e) {
-    case kEperm: return "EPERM";
-    case kEio: return "EIO";
-    case kEnomem: return "ENOMEM";
-    case kEinval: return "EINVAL";
-    case kEnospc: return "ENOSPC";
-    case kEoverflow: return "EOVERFLOW";
-    case kEnotsup: return "ENOTSUP";
-    case kEshutdown: return "ESHUTDOWN";
-    default: return "error";
+    case kEperm:
+      return "EPERM";
+    case kEio:
+      return "EIO";
+    case kEnomem:
+      return "ENOMEM";
+    case kEinval:
+      return "EINVAL";
+    case kEnospc:
+      return "ENOSPC";
+    case kEoverflow:
+      return "EOVERFLOW";
+    case kEnotsup:
+      return "ENOTSUP";
+    case kEshutdown:
+      return "ESHUTDOWN";
+    default:
+      return "error";
   }
 }
 
 std::string command_name(uint16_t type) {
   switch (type) {
-    case kCmdRead: return "READ";
-    case kCmdWrite: return "WRITE";
-    case kCmdDisc: return "DISC";
-    case kCmdFlush: return "FLUSH";
-    case kCmdTrim: return "TRIM";
-    case kCmdCache: return "CACHE";
-    case kCmdWriteZeroes: return "WRITE_ZEROES";
-    case kCmdBlockStatus: return "BLOCK_STATUS";
-    default: return "command " + std::to_string(type);
+    case kCmdRead:
+      return "READ";
+    case kCmdWrite:
+      return "WRITE";
+    case kCmdDisc:
+      return "DISC";
+    case kCmdFlush:
+      return "FLUSH";
+    case kCmdTrim:
+      return "TRIM";
+    case kCmdCache:
+      return "CACHE";
+    case kCmdWriteZeroes:
+      return "WRITE_ZEROES";
+    case kCmdBlockStatus:
+      return "BLOCK_STATUS";
+    default:
+      return "command " + std::to_string(type);
   }
 }
 
@@ -42,9 +60,15 @@ void put64(std::vector<uint8_t>& out, uint64_t v) {
   put32(out, uint32_t(v >> 32));
   put32(out, uint32_t(v));
 }
-uint16_t get16(const uint8_t* p) { return uint16_t((p[0] << 8) | p[1]); }
-uint32_t get32(const uint8_t* p) { return (uint32_t(get16(p)) << 16) | get16(p + 2); }
-uint64_t get64(const uint8_t* p) { return (uint64_t(get32(p)) << 32) | get32(p + 4); }
+uint16_t get16(const uint8_t* p) {
+  return uint16_t((p[0] << 8) | p[1]);
+}
+uint32_t get32(const uint8_t* p) {
+  return (uint32_t(get16(p)) << 16) | get16(p + 2);
+}
+uint64_t get64(const uint8_t* p) {
+  return (uint64_t(get32(p)) << 32) | get32(p + 4);
+}
 
 std::vector<uint8_t> encode_greeting() {
   std::vector<uint8_t> out;
@@ -68,7 +92,8 @@ void encode_option_reply(std::vector<uint8_t>& out, uint32_t option, uint32_t ty
   if (length) out.insert(out.end(), payload, payload + length);
 }
 
-void encode_option_error(std::vector<uint8_t>& out, uint32_t option, uint32_t type, std::string_view message) {
+void encode_option_error(std::vector<uint8_t>& out, uint32_t option, uint32_t type,
+                         std::string_view message) {
   encode_option_reply(out, option, type, reinterpret_cast<const uint8_t*>(message.data()), message.size());
 }
 
@@ -150,12 +175,14 @@ void encode_structured_header(std::vector<uint8_t>& out, uint16_t flags, uint16_
   put32(out, length);
 }
 
-void encode_read_chunk_header(std::vector<uint8_t>& out, uint64_t cookie, uint64_t offset, uint32_t data_length) {
+void encode_read_chunk_header(std::vector<uint8_t>& out, uint64_t cookie, uint64_t offset,
+                              uint32_t data_length) {
   encode_structured_header(out, kReplyFlagDone, kReplyTypeOffsetData, cookie, data_length + 8);
   put64(out, offset);
 }
 
-void encode_structured_error(std::vector<uint8_t>& out, uint64_t cookie, uint32_t error, std::string_view message) {
+void encode_structured_error(std::vector<uint8_t>& out, uint64_t cookie, uint32_t error,
+                             std::string_view message) {
   const size_t n = std::min<size_t>(message.size(), 4096);  // the protocol's longest string
   encode_structured_header(out, kReplyFlagDone, kReplyTypeError, cookie, uint32_t(6 + n));
   put32(out, error);
@@ -170,8 +197,10 @@ uint16_t allowed_flags(uint16_t type) {
   // FUA is valid on every command once offered (clients are known to set it
   // on reads and flushes too).
   switch (type) {
-    case kCmdWriteZeroes: return kCmdFlagFua | kCmdFlagNoHole;
-    default: return kCmdFlagFua;
+    case kCmdWriteZeroes:
+      return kCmdFlagFua | kCmdFlagNoHole;
+    default:
+      return kCmdFlagFua;
   }
 }
 
@@ -188,15 +217,18 @@ Verdict check_request(const Request& r, const ExportInfo& e, bool structured) {
   // larger than the maximum is not read, so the stream is lost.
   if (r.type == kCmdWrite && r.length > e.maximum)
     return refuse(kEinval,
-                  "WRITE of " + std::to_string(r.length) + " bytes: more than the export's maximum block size (" +
-                      std::to_string(e.maximum) + ")",
+                  "WRITE of " + std::to_string(r.length) +
+                      " bytes: more than the export's maximum block size (" + std::to_string(e.maximum) + ")",
                   true);
   const bool offered = r.type == kCmdRead || r.type == kCmdWrite || r.type == kCmdDisc ||
-                       (r.type == kCmdFlush && (e.flags & kSendFlush)) || (r.type == kCmdTrim && (e.flags & kSendTrim)) ||
+                       (r.type == kCmdFlush && (e.flags & kSendFlush)) ||
+                       (r.type == kCmdTrim && (e.flags & kSendTrim)) ||
                        (r.type == kCmdWriteZeroes && (e.flags & kSendWriteZeroes));
   if (!offered) return refuse(kEinval, name + " is not offered by this export");
-  const uint16_t allowed = (e.flags & kSendFua) ? allowed_flags(r.type) : uint16_t(allowed_flags(r.type) & ~kCmdFlagFua);
-  if (r.flags & ~allowed) return refuse(kEinval, name + " with flags it may not carry (" + std::to_string(r.flags) + ")");
+  const uint16_t allowed =
+      (e.flags & kSendFua) ? allowed_flags(r.type) : uint16_t(allowed_flags(r.type) & ~kCmdFlagFua);
+  if (r.flags & ~allowed)
+    return refuse(kEinval, name + " with flags it may not carry (" + std::to_string(r.flags) + ")");
   if (r.type == kCmdDisc) return {};
   if (r.type == kCmdFlush) {
     if (r.offset || r.length) return refuse(kEinval, "FLUSH must have offset and length 0");
@@ -211,11 +243,12 @@ Verdict check_request(const Request& r, const ExportInfo& e, bool structured) {
                       " bytes runs past the end of the export (" + std::to_string(e.size) + " bytes)");
   if (e.minimum > 1 && (r.offset % e.minimum || r.length % e.minimum))
     return refuse(kEinval, name + " at " + std::to_string(r.offset) + " of " + std::to_string(r.length) +
-                               " bytes is not aligned to the minimum block size (" + std::to_string(e.minimum) +
-                               " bytes)");
+                               " bytes is not aligned to the minimum block size (" +
+                               std::to_string(e.minimum) + " bytes)");
   if (r.type == kCmdRead && r.length > e.maximum)
-    return refuse(kEinval, "READ of " + std::to_string(r.length) + " bytes: more than the maximum block size (" +
-                               std::to_string(e.maximum) + ")");
+    return refuse(kEinval, "READ of " + std::to_string(r.length) +
+                               " bytes: more than the maximum block size (" + std::to_string(e.maximum) +
+                               ")");
   return {};
 }
 

@@ -131,8 +131,8 @@ struct OptionHeader {
 };
 // Null when the magic is not IHAVEOPT.
 std::optional<OptionHeader> decode_option_header(const uint8_t* p);
-void encode_option_reply(std::vector<uint8_t>& out, uint32_t option, uint32_t type, const uint8_t* payload = nullptr,
-                         size_t length = 0);
+void encode_option_reply(std::vector<uint8_t>& out, uint32_t option, uint32_t type,
+                         const uint8_t* payload = nullptr, size_t length = 0);
 // An error reply carrying a message for humans.
 void encode_option_error(std::vector<uint8_t>& out, uint32_t option, uint32_t type, std::string_view message);
 void encode_info_export(std::vector<uint8_t>& out, uint32_t option, const ExportInfo& e);
@@ -166,14 +166,16 @@ void encode_simple_reply(std::vector<uint8_t>& out, uint32_t error, uint64_t coo
 void encode_structured_header(std::vector<uint8_t>& out, uint16_t flags, uint16_t type, uint64_t cookie,
                               uint32_t length);
 // NBD_REPLY_TYPE_OFFSET_DATA's header and offset (the data follows): DONE set.
-void encode_read_chunk_header(std::vector<uint8_t>& out, uint64_t cookie, uint64_t offset, uint32_t data_length);
+void encode_read_chunk_header(std::vector<uint8_t>& out, uint64_t cookie, uint64_t offset,
+                              uint32_t data_length);
 // NBD_REPLY_TYPE_ERROR with a message, DONE set.
-void encode_structured_error(std::vector<uint8_t>& out, uint64_t cookie, uint32_t error, std::string_view message);
+void encode_structured_error(std::vector<uint8_t>& out, uint64_t cookie, uint32_t error,
+                             std::string_view message);
 
 // What the server does with a request before it touches the array.
 struct Verdict {
-  uint32_t error = 0;     // 0: serve it; else the NBD error to answer
-  std::string message;    // why, for the structured error's text and the log
+  uint32_t error = 0;       // 0: serve it; else the NBD error to answer
+  std::string message;      // why, for the structured error's text and the log
   bool disconnect = false;  // the stream cannot go on (a write payload too big to read)
 };
 // The protocol's rules for `r` against the export: the command is known and

@@ -4,15 +4,20 @@ namespace rs::nbd {
 
 size_t Negotiation::need() const {
   switch (phase_) {
-    case Phase::client_flags: return 4;
-    case Phase::option_header: return kOptionHeaderBytes;
-    case Phase::option_data: return current_.length;
-    default: return 0;
+    case Phase::client_flags:
+      return 4;
+    case Phase::option_header:
+      return kOptionHeaderBytes;
+    case Phase::option_data:
+      return current_.length;
+    default:
+      return 0;
   }
 }
 
 void Negotiation::feed(const uint8_t* data, size_t n, std::vector<uint8_t>& out) {
-  if (n != need()) return close("internal: fed " + std::to_string(n) + " bytes, " + std::to_string(need()) + " needed");
+  if (n != need())
+    return close("internal: fed " + std::to_string(n) + " bytes, " + std::to_string(need()) + " needed");
   switch (phase_) {
     case Phase::client_flags: {
       const uint32_t flags = get32(data);
@@ -35,8 +40,10 @@ void Negotiation::feed(const uint8_t* data, size_t n, std::vector<uint8_t>& out)
       if (h->length == 0) option(nullptr, out);
       return;
     }
-    case Phase::option_data: return option(data, out);
-    default: return;
+    case Phase::option_data:
+      return option(data, out);
+    default:
+      return;
   }
 }
 
@@ -47,7 +54,8 @@ void Negotiation::option(const uint8_t* data, std::vector<uint8_t>& out) {
     case kOptExportName: {
       const std::string name(reinterpret_cast<const char*>(data), len);
       // No error reply exists for this option: an unknown name ends it.
-      if (!names_export(name)) return close("the client asked for export '" + name + "', which is not served");
+      if (!names_export(name))
+        return close("the client asked for export '" + name + "', which is not served");
       encode_export_name_reply(out, info_, no_zeroes_);
       phase_ = Phase::transmission;
       return;
@@ -64,9 +72,13 @@ void Negotiation::option(const uint8_t* data, std::vector<uint8_t>& out) {
       structured_ = true;
       return encode_option_reply(out, opt, kRepAck);
     case kOptInfo:
-    case kOptGo: return go(opt == kOptGo, data, out);
-    case kOptStartTls: return encode_option_error(out, opt, kRepErrUnsup, "this server offers no TLS");
-    default: return encode_option_error(out, opt, kRepErrUnsup, "option " + std::to_string(opt) + " is not supported");
+    case kOptGo:
+      return go(opt == kOptGo, data, out);
+    case kOptStartTls:
+      return encode_option_error(out, opt, kRepErrUnsup, "this server offers no TLS");
+    default:
+      return encode_option_error(out, opt, kRepErrUnsup,
+                                 "option " + std::to_string(opt) + " is not supported");
   }
 }
 
@@ -75,8 +87,8 @@ void Negotiation::go(bool go, const uint8_t* data, std::vector<uint8_t>& out) {
   const auto req = decode_go(data, current_.length);
   if (!req) return encode_option_error(out, opt, kRepErrInvalid, "malformed GO/INFO data");
   if (!names_export(req->name))
-    return encode_option_error(out, opt, kRepErrUnknown, "no export named '" + req->name + "'; this server has '" +
-                                                             info_.name + "'");
+    return encode_option_error(out, opt, kRepErrUnknown,
+                               "no export named '" + req->name + "'; this server has '" + info_.name + "'");
   encode_info_export(out, opt, info_);
   // Sent whether asked or not (the protocol allows it): the minimum is a
   // hard rule here, unaligned requests get EINVAL.

@@ -18,7 +18,9 @@ namespace rs::nbd {
 namespace {
 
 // The largest power of two that divides `bytes` (0 for 0).
-uint64_t pow2_part(uint64_t bytes) { return bytes & (~bytes + 1); }
+uint64_t pow2_part(uint64_t bytes) {
+  return bytes & (~bytes + 1);
+}
 
 std::string peer_name(const sockaddr_storage& ss, uint64_t n) {
   char host[INET6_ADDRSTRLEN] = "?";
@@ -45,7 +47,8 @@ ExportInfo export_info(const raid::Array& array, const std::string& name, bool r
   e.minimum = array.io_unit_bytes();
   e.maximum = 32u << 20;
   const uint64_t optimal = pow2_part(array.personality().optimal_io_bytes());
-  e.preferred = uint32_t(std::clamp<uint64_t>(optimal ? optimal : 4096, std::max<uint32_t>(e.minimum, 4096), e.maximum));
+  e.preferred = uint32_t(
+      std::clamp<uint64_t>(optimal ? optimal : 4096, std::max<uint32_t>(e.minimum, 4096), e.maximum));
   e.flags = kHasFlags | kSendFlush | kSendFua | kSendTrim | kSendWriteZeroes | kCanMultiConn;
   if (read_only) e.flags |= kReadOnly;
   return e;
@@ -73,7 +76,9 @@ Server::Server(std::shared_ptr<session::ArraySession> session, ServerOptions opt
   acceptor_ = std::thread([this] { accept_loop(); });
 }
 
-Server::~Server() { stop(); }
+Server::~Server() {
+  stop();
+}
 
 void Server::stop() {
   std::call_once(stopped_, [this] {
@@ -96,7 +101,8 @@ void Server::stop() {
 
 size_t Server::connections() const {
   std::lock_guard lock(mutex_);
-  return size_t(std::count_if(connections_.begin(), connections_.end(), [](auto& c) { return !c->finished(); }));
+  return size_t(
+      std::count_if(connections_.begin(), connections_.end(), [](auto& c) { return !c->finished(); }));
 }
 
 void Server::reap(bool all) {

@@ -82,8 +82,8 @@ class TestClient {
     return true;
   }
 
-  bool send_request(uint16_t type, uint64_t offset, uint32_t length, uint16_t f = 0, const Bytes& payload = {},
-                    uint64_t cookie = 0) {
+  bool send_request(uint16_t type, uint64_t offset, uint32_t length, uint16_t f = 0,
+                    const Bytes& payload = {}, uint64_t cookie = 0) {
     Bytes out;
     encode_request(out, Request{f, type, cookie ? cookie : ++cookie_, offset, length});
     out.insert(out.end(), payload.begin(), payload.end());

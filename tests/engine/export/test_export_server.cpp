@@ -88,7 +88,8 @@ bool eventually(F f) {
 
 }  // namespace
 
-TEST_CASE("export of a RAID1: size, block sizes, flags, data round trips and the protocol's errors", "[export]") {
+TEST_CASE("export of a RAID1: size, block sizes, flags, data round trips and the protocol's errors",
+          "[export]") {
   TempDir dir;
   auto members = make_array(dir, 1, 2, 16ull << 20);
   Served s(members, dir);
@@ -126,12 +127,12 @@ TEST_CASE("export of a RAID1: size, block sizes, flags, data round trips and the
   CHECK(std::equal(r.data.begin(), r.data.end(), a.begin() + (1 << 20)));
 
   // Errors, each answered and the connection going on.
-  CHECK(c.call(kCmdRead, 100, 512).error == kEinval);                                  // misaligned
-  CHECK(c.call(kCmdWrite, 0, 100, 0, Bytes(100)).error == kEinval);                   // misaligned length
-  CHECK(c.call(kCmdWrite, size, 512, 0, Bytes(512)).error == kEnospc);                // past the end
-  CHECK(c.call(kCmdRead, size - 512, 1024).error == kEinval);                         // read past the end
-  CHECK(c.call(kCmdCache, 0, 512).error == kEinval);                                  // not offered
-  CHECK(c.call(kCmdRead, 0, 512, kCmdFlagDf).error == kEinval);                       // DF not offered
+  CHECK(c.call(kCmdRead, 100, 512).error == kEinval);                   // misaligned
+  CHECK(c.call(kCmdWrite, 0, 100, 0, Bytes(100)).error == kEinval);     // misaligned length
+  CHECK(c.call(kCmdWrite, size, 512, 0, Bytes(512)).error == kEnospc);  // past the end
+  CHECK(c.call(kCmdRead, size - 512, 1024).error == kEinval);           // read past the end
+  CHECK(c.call(kCmdCache, 0, 512).error == kEinval);                    // not offered
+  CHECK(c.call(kCmdRead, 0, 512, kCmdFlagDf).error == kEinval);         // DF not offered
   r = c.call(kCmdRead, 1 << 20, 512);
   CHECK(r.error == 0);
   CHECK(std::equal(r.data.begin(), r.data.end(), a.begin()));
@@ -255,7 +256,8 @@ TEST_CASE("closing the session ends its connections; the array is left clean", "
   s.server->stop();
 }
 
-TEST_CASE("listening: tcp on loopback with a chosen port; exposed addresses refused; a live socket kept", "[export]") {
+TEST_CASE("listening: tcp on loopback with a chosen port; exposed addresses refused; a live socket kept",
+          "[export]") {
   TempDir dir;
   auto members = make_array(dir, 1, 2, 8ull << 20);
   Served s(members, dir);

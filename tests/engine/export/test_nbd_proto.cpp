@@ -11,17 +11,18 @@ using Bytes = std::vector<uint8_t>;
 
 TEST_CASE("greeting: NBDMAGIC, IHAVEOPT, fixed newstyle and no zeroes", "[nbd]") {
   const Bytes g = encode_greeting();
-  const Bytes want = {'N', 'B', 'D', 'M', 'A', 'G', 'I', 'C', 'I', 'H', 'A', 'V', 'E', 'O', 'P', 'T', 0x00, 0x03};
+  const Bytes want = {'N', 'B', 'D', 'M', 'A', 'G', 'I', 'C',  'I',
+                      'H', 'A', 'V', 'E', 'O', 'P', 'T', 0x00, 0x03};
   CHECK(g == want);
 }
 
 TEST_CASE("a request decodes from proto.md's layout; a wrong magic is refused", "[nbd]") {
-  const Bytes raw = {0x25, 0x60, 0x95, 0x13,                          // magic
-                     0x00, 0x01,                                      // flags: FUA
-                     0x00, 0x01,                                      // type: WRITE
-                     1,    2,    3,    4,    5, 6, 7, 8,              // cookie
-                     0,    0,    0,    0,    0, 0, 0x10, 0x00,        // offset 4096
-                     0,    0,    0x02, 0x00};                          // length 512
+  const Bytes raw = {0x25, 0x60, 0x95, 0x13,                    // magic
+                     0x00, 0x01,                                // flags: FUA
+                     0x00, 0x01,                                // type: WRITE
+                     1,    2,    3,    4,    5, 6, 7,    8,     // cookie
+                     0,    0,    0,    0,    0, 0, 0x10, 0x00,  // offset 4096
+                     0,    0,    0x02, 0x00};                   // length 512
   const auto r = decode_request(raw.data());
   REQUIRE(r);
   CHECK(r->flags == kCmdFlagFua);
@@ -45,14 +46,14 @@ TEST_CASE("replies: simple, read chunk, error chunk", "[nbd]") {
   Bytes d;
   encode_read_chunk_header(d, 7, 4096, 512);
   // magic, flags DONE, type OFFSET_DATA (1), cookie, length 512 + 8, offset
-  CHECK(d == Bytes{0x66, 0x8e, 0x33, 0xef, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0x02, 0x08,
-                   0, 0, 0, 0, 0, 0, 0x10, 0});
+  CHECK(d == Bytes{0x66, 0x8e, 0x33, 0xef, 0,    1,    0, 1, 0, 0, 0, 0, 0,    0,
+                   0,    7,    0,    0,    0x02, 0x08, 0, 0, 0, 0, 0, 0, 0x10, 0});
 
   Bytes e;
   encode_structured_error(e, 9, kEnospc, "no");
   // type 0x8001, length 6 + 2, error 28, message length 2, "no"
-  CHECK(e == Bytes{0x66, 0x8e, 0x33, 0xef, 0, 1, 0x80, 0x01, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 8,
-                   0, 0, 0, 28, 0, 2, 'n', 'o'});
+  CHECK(e == Bytes{0x66, 0x8e, 0x33, 0xef, 0, 1, 0x80, 0x01, 0, 0,  0, 0, 0,   0,
+                   0,    9,    0,    0,    0, 8, 0,    0,    0, 28, 0, 2, 'n', 'o'});
 }
 
 TEST_CASE("GO data: name and info requests, lengths checked", "[nbd]") {
@@ -78,8 +79,8 @@ TEST_CASE("info replies carry the export's size, flags and block sizes", "[nbd]"
   Bytes out;
   encode_info_export(out, kOptGo, e);
   // option reply magic, option 7, NBD_REP_INFO (3), length 12, type 0, size, flags
-  CHECK(out == Bytes{0, 0x03, 0xe8, 0x89, 0x04, 0x55, 0x65, 0xa9, 0, 0, 0, 7, 0, 0, 0, 3, 0, 0, 0, 12,
-                     0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 5});
+  CHECK(out == Bytes{0, 0x03, 0xe8, 0x89, 0x04, 0x55, 0x65, 0xa9, 0, 0, 0, 7,    0, 0, 0, 3,
+                     0, 0,    0,    12,   0,    0,    0,    0,    0, 0, 0, 0x10, 0, 0, 0, 5});
   out.clear();
   encode_info_block_size(out, kOptGo, e);
   CHECK(out.size() == 20 + 14);
@@ -163,8 +164,8 @@ TEST_CASE("listen addresses: unix, loopback tcp, exposed ones refused unless all
   CHECK(refused.error().message.find("--listen-any") != std::string::npos);
   CHECK(check_exposure(*any, true).ok());
 
-  for (const char* bad : {"", "unix:", "tcp:127.0.0.1", "tcp:127.0.0.1:70000", "tcp:127.0.0.1:x", "tcp:example.org:1",
-                          "udp:1.2.3.4:5", "tcp:[::1:5"}) {
+  for (const char* bad : {"", "unix:", "tcp:127.0.0.1", "tcp:127.0.0.1:70000", "tcp:127.0.0.1:x",
+                          "tcp:example.org:1", "udp:1.2.3.4:5", "tcp:[::1:5"}) {
     INFO(bad);
     auto r = parse_listen_address(bad);
     REQUIRE_FALSE(r);

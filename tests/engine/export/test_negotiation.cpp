@@ -99,7 +99,8 @@ TEST_CASE("GO with structured replies: info export, block size, name, ACK, then 
   CHECK(n.no_zeroes());
 }
 
-TEST_CASE("INFO stays in negotiation; the default name is the export; unknown names get ERR_UNKNOWN", "[nbd]") {
+TEST_CASE("INFO stays in negotiation; the default name is the export; unknown names get ERR_UNKNOWN",
+          "[nbd]") {
   Negotiation n(test_export());
   Bytes in = flags(kClientFixedNewstyle);
   for (auto b : option(kOptInfo, go_data("", {}))) in.push_back(b);
@@ -163,10 +164,10 @@ TEST_CASE("bad handshakes: unknown client flags, bad magic, huge option, malform
   {
     Negotiation n(test_export());
     Bytes in = flags(kClientFixedNewstyle);
-    for (auto b : option(kOptGo, {0, 0, 0, 200, 'a'})) in.push_back(b);       // name longer than the data
-    for (auto b : option(kOptStructuredReply, {1})) in.push_back(b);          // takes no data
-    for (auto b : option(kOptStartTls)) in.push_back(b);                      // no TLS here
-    for (auto b : option(99)) in.push_back(b);                                // unknown option
+    for (auto b : option(kOptGo, {0, 0, 0, 200, 'a'})) in.push_back(b);  // name longer than the data
+    for (auto b : option(kOptStructuredReply, {1})) in.push_back(b);     // takes no data
+    for (auto b : option(kOptStartTls)) in.push_back(b);                 // no TLS here
+    for (auto b : option(99)) in.push_back(b);                           // unknown option
     for (auto b : option(kOptAbort)) in.push_back(b);
     const auto r = replies(drive(n, in));
     REQUIRE(r.size() == 5);
