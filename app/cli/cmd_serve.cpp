@@ -98,7 +98,7 @@ int cmd_serve(const Argv& argv) {
   }
 
   ServeConsole console(arr.session);
-  uint64_t seen = arr.session->events_since(0).empty() ? 0 : arr.session->events_since(0).back().seq;
+  uint64_t seen = 0;  // from the open on: a resync the assemble started shows too
   while (!interrupted_signal() && console.poll(100)) {
     {
       std::lock_guard lock(out_mutex);
