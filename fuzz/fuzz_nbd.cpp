@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "export/negotiation.hpp"
 #include "export/nbd_proto.hpp"
+#include "export/negotiation.hpp"
 
 using namespace rs::nbd;
 

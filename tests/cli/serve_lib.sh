@@ -55,3 +55,18 @@ stop_serve() {
   SERVE_PID=
   [[ $rc == "$want" ]] || { cat "$WORK"/serve*.log >&2; fail "serve exited $rc, expected $want"; }
 }
+
+# verify_fs_on_fuse LOG SUMS WHAT: once the server logging to LOG gives its
+# FUSE file, mounts the filesystem on it, checks every file in SUMS
+# (sha256sum -c), unmounts and runs e2fsck -fn; WHAT names the step in failures.
+verify_fs_on_fuse() {
+  wait_for_line "$1" "file: " 30 || { cat "$1" >&2; fail "$3: no FUSE file"; }
+  LOOP=$(losetup -f --show fuse/array)
+  LOOPS=("$LOOP")
+  mount "$LOOP" mnt || fail "$3: mount (the journal replays here)"
+  (cd mnt && sha256sum --quiet -c "$2") || fail "$3: a file differs from its checksum"
+  umount mnt
+  e2fsck -fn "$LOOP" >fsck.out 2>&1 || { cat fsck.out >&2; fail "$3: e2fsck -fn not clean"; }
+  losetup -d "$LOOP"
+  LOOPS=()
+}

@@ -33,13 +33,6 @@ stop_serve 0
 pass "ext4 made and 200 files written through the FUSE file; stopped cleanly"
 
 start_serve serve2.log --nbd=unix:"$WORK/s.sock" --fuse="$WORK/fuse" m0.img m1.img m2.img m3.img
-wait_for_line serve2.log "file: " 30 || fail "no FUSE file the second time"
-LOOP=$(losetup -f --show fuse/array)
-LOOPS=("$LOOP")
-mount "$LOOP" mnt || fail "mount again"
-(cd mnt && sha256sum --quiet -c "$WORK/sums") || fail "checksums after serving again"
-umount mnt
-e2fsck -fn "$LOOP" >fsck.out 2>&1 || { cat fsck.out >&2; fail "e2fsck -fn not clean"; }
-losetup -d "$LOOP"
+verify_fs_on_fuse serve2.log "$WORK/sums" "served again"
 stop_serve 0
 pass "served again: 200 checksums equal, e2fsck -fn clean"

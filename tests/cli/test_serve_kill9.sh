@@ -66,14 +66,6 @@ pass "server killed with $KILLED_AT files fsynced"
 # Served again: the array was not stopped cleanly, so md's resync runs.
 start_serve serve2.log --nbd=unix:"$WORK/s.sock" --fuse="$WORK/fuse" m0.img m1.img
 wait_for_line serve2.log "resync: finished" 60 || { cat serve2.log >&2; fail "no resync after the unclean stop"; }
-wait_for_line serve2.log "file: " 30 || fail "no FUSE file"
-LOOP=$(losetup -f --show fuse/array)
-LOOPS=("$LOOP")
-mount "$LOOP" mnt || fail "mount after the kill (the journal replays here)"
-(cd mnt && sha256sum --quiet -c "$WORK/fsynced.txt") || fail "a file fsynced before the kill differs"
-umount mnt
-e2fsck -fn "$LOOP" >fsck.out 2>&1 || { cat fsck.out >&2; fail "e2fsck -fn after the journal replayed"; }
-losetup -d "$LOOP"
-LOOPS=()
+verify_fs_on_fuse serve2.log "$WORK/fsynced.txt" "after the kill"
 stop_serve 0
 pass "resynced; $KILLED_AT fsynced files equal; e2fsck -fn clean after the journal replay"

@@ -2,7 +2,8 @@
 # raidscope-cli serve to real NBD clients: nbdinfo sees the size and block
 # sizes declared; qemu-img converts a 64 MiB random image into the export
 # and compares it identical; nbdcopy copies out and in, cmp identical; a
-# RAID5 declares 4096 and its stripe; exposed addresses are refused.
+# RAID5 declares 4096 and its stripe; exposed addresses are refused
+# without --listen-any, and served with a warning with it.
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"
 source "$HERE/serve_lib.sh"
@@ -62,3 +63,12 @@ expect_status 2 "exposed address" -- "$CLI" serve --nbd=tcp:0.0.0.0:10809 r0.img
 expect_error_mentions "listen-any"
 expect_status 2 "bad name" -- "$CLI" serve --name='a b' r0.img r1.img r2.img r3.img
 pass "exposed addresses and bad names refused"
+
+# --listen-any serves there, and says that other machines reach it.
+start_serve serve_any.log --nbd=tcp:0.0.0.0:0 --listen-any r0.img r1.img r2.img r3.img
+grep -q "warning: listening on tcp:0.0.0.0:[1-9][0-9]*, reachable from other machines" serve_any.log ||
+  { cat serve_any.log >&2; fail "--listen-any: no warning that the export is reachable from other machines"; }
+nbdinfo --size "nbd://127.0.0.1:$(sed -n 's/.*tcp:0.0.0.0:\([0-9]*\).*/\1/p' serve_any.log | head -1)/raidscope" >/dev/null ||
+  fail "--listen-any: not served on loopback"
+stop_serve 0
+pass "--listen-any serves and warns"

@@ -17,6 +17,16 @@ namespace rs::nbd::test {
 
 using Bytes = std::vector<uint8_t>;
 
+// An option as a client sends it: magic, option, length, data.
+inline Bytes client_option(uint32_t opt, const Bytes& data = {}) {
+  Bytes b;
+  put64(b, kOptionMagic);
+  put32(b, opt);
+  put32(b, uint32_t(data.size()));
+  b.insert(b.end(), data.begin(), data.end());
+  return b;
+}
+
 inline int connect_unix(const std::string& path) {
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   REQUIRE(fd >= 0);
@@ -130,12 +140,10 @@ class TestClient {
   uint32_t minimum = 0, preferred = 0, maximum = 0;
 
  private:
+  // Structured reply's ACK is read with the GO replies (it comes first).
   static void option(Bytes& out, uint32_t opt, const Bytes& data) {
-    put64(out, kOptionMagic);
-    put32(out, opt);
-    put32(out, uint32_t(data.size()));
-    out.insert(out.end(), data.begin(), data.end());
-    // Structured reply's ACK is read with the GO replies (it comes first).
+    const Bytes o = client_option(opt, data);
+    out.insert(out.end(), o.begin(), o.end());
   }
   int fd_ = -1;
   bool structured_ = false;

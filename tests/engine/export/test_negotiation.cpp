@@ -3,9 +3,11 @@
 #include <vector>
 
 #include "export/negotiation.hpp"
+#include "nbd_test_client.hpp"
 
 using namespace rs::nbd;
-using Bytes = std::vector<uint8_t>;
+using rs::nbd::test::Bytes;
+using rs::nbd::test::client_option;
 
 namespace {
 
@@ -17,15 +19,6 @@ ExportInfo test_export() {
   e.flags = kHasFlags | kSendFlush;
   e.minimum = 512;
   return e;
-}
-
-Bytes option(uint32_t opt, const Bytes& data = {}) {
-  Bytes b;
-  put64(b, kOptionMagic);
-  put32(b, opt);
-  put32(b, uint32_t(data.size()));
-  b.insert(b.end(), data.begin(), data.end());
-  return b;
 }
 
 Bytes go_data(const std::string& name, std::vector<uint16_t> infos) {
@@ -79,8 +72,8 @@ Bytes flags(uint32_t f) {
 TEST_CASE("GO with structured replies: info export, block size, name, ACK, then transmission", "[nbd]") {
   Negotiation n(test_export());
   Bytes in = flags(kClientFixedNewstyle | kClientNoZeroes);
-  for (auto b : option(kOptStructuredReply)) in.push_back(b);
-  for (auto b : option(kOptGo, go_data("arr", {kInfoName, kInfoBlockSize}))) in.push_back(b);
+  for (auto b : client_option(kOptStructuredReply)) in.push_back(b);
+  for (auto b : client_option(kOptGo, go_data("arr", {kInfoName, kInfoBlockSize}))) in.push_back(b);
   const auto r = replies(drive(n, in));
   REQUIRE(r.size() == 5);
   CHECK(r[0].type == kRepAck);
@@ -103,9 +96,9 @@ TEST_CASE("INFO stays in negotiation; the default name is the export; unknown na
           "[nbd]") {
   Negotiation n(test_export());
   Bytes in = flags(kClientFixedNewstyle);
-  for (auto b : option(kOptInfo, go_data("", {}))) in.push_back(b);
-  for (auto b : option(kOptGo, go_data("other", {}))) in.push_back(b);
-  for (auto b : option(kOptList)) in.push_back(b);
+  for (auto b : client_option(kOptInfo, go_data("", {}))) in.push_back(b);
+  for (auto b : client_option(kOptGo, go_data("other", {}))) in.push_back(b);
+  for (auto b : client_option(kOptList)) in.push_back(b);
   const auto r = replies(drive(n, in));
   REQUIRE(r.size() == 6);
   CHECK(r[0].type == kRepInfo);
@@ -122,7 +115,7 @@ TEST_CASE("EXPORT_NAME: size, flags and 124 zeroes unless NO_ZEROES", "[nbd]") {
   for (bool no_zeroes : {false, true}) {
     Negotiation n(test_export());
     Bytes in = flags(kClientFixedNewstyle | (no_zeroes ? kClientNoZeroes : 0));
-    for (auto b : option(kOptExportName, {'a', 'r', 'r'})) in.push_back(b);
+    for (auto b : client_option(kOptExportName, {'a', 'r', 'r'})) in.push_back(b);
     const Bytes out = drive(n, in);
     CHECK(out.size() == (no_zeroes ? 10u : 134u));
     CHECK(get64(out.data()) == (8u << 20));
@@ -130,7 +123,7 @@ TEST_CASE("EXPORT_NAME: size, flags and 124 zeroes unless NO_ZEROES", "[nbd]") {
   }
   Negotiation n(test_export());
   Bytes in = flags(kClientFixedNewstyle);
-  for (auto b : option(kOptExportName, {'x'})) in.push_back(b);
+  for (auto b : client_option(kOptExportName, {'x'})) in.push_back(b);
   CHECK(drive(n, in).empty());
   CHECK(n.phase() == Negotiation::Phase::closed);  // no error reply exists for EXPORT_NAME
 }
@@ -144,7 +137,7 @@ TEST_CASE("bad handshakes: unknown client flags, bad magic, huge option, malform
   {
     Negotiation n(test_export());
     Bytes in = flags(kClientFixedNewstyle);
-    Bytes o = option(kOptList);
+    Bytes o = client_option(kOptList);
     o[0] ^= 0xff;
     in.insert(in.end(), o.begin(), o.end());
     drive(n, in);
@@ -164,11 +157,11 @@ TEST_CASE("bad handshakes: unknown client flags, bad magic, huge option, malform
   {
     Negotiation n(test_export());
     Bytes in = flags(kClientFixedNewstyle);
-    for (auto b : option(kOptGo, {0, 0, 0, 200, 'a'})) in.push_back(b);  // name longer than the data
-    for (auto b : option(kOptStructuredReply, {1})) in.push_back(b);     // takes no data
-    for (auto b : option(kOptStartTls)) in.push_back(b);                 // no TLS here
-    for (auto b : option(99)) in.push_back(b);                           // unknown option
-    for (auto b : option(kOptAbort)) in.push_back(b);
+    for (auto b : client_option(kOptGo, {0, 0, 0, 200, 'a'})) in.push_back(b);  // name longer than the data
+    for (auto b : client_option(kOptStructuredReply, {1})) in.push_back(b);     // takes no data
+    for (auto b : client_option(kOptStartTls)) in.push_back(b);                 // no TLS here
+    for (auto b : client_option(99)) in.push_back(b);                           // unknown option
+    for (auto b : client_option(kOptAbort)) in.push_back(b);
     const auto r = replies(drive(n, in));
     REQUIRE(r.size() == 5);
     CHECK(r[0].type == kRepErrInvalid);
