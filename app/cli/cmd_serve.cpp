@@ -25,10 +25,7 @@ std::string default_socket(const std::string& name) {
 }
 
 void check_name(const std::string& name) {
-  if (name.empty() || name.size() > 64 ||
-      name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
-          std::string::npos)
-    throw UsageError("--name='" + name + "': an export name is 1 to 64 letters, digits, '-', '_' or '.'");
+  if (Status s = nbd::check_export_name(name); !s) throw UsageError("--name: " + s.error().message);
 }
 
 raid::AssembleOptions serve_assembly(const Args& a) {

@@ -39,6 +39,15 @@ std::string peer_name(const sockaddr_storage& ss, uint64_t n) {
 
 }  // namespace
 
+Status check_export_name(const std::string& name) {
+  if (name.empty() || name.size() > 64 ||
+      name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+          std::string::npos)
+    return make_error(Errc::invalid_argument,
+                      "export name '" + name + "': 1 to 64 letters, digits, '-', '_' or '.'");
+  return {};
+}
+
 ExportInfo export_info(const raid::Array& array, const std::string& name, bool read_only) {
   ExportInfo e;
   e.name = name;
@@ -57,6 +66,7 @@ ExportInfo export_info(const raid::Array& array, const std::string& name, bool r
 Result<std::unique_ptr<Server>> Server::start(std::shared_ptr<session::ArraySession> session,
                                               ServerOptions options) {
   if (Status s = check_exposure(options.address, options.listen_any); !s) return s.error();
+  if (Status s = check_export_name(options.name); !s) return s.error();
   if (!session || !session->is_open()) return make_error(Errc::invalid_argument, "no open array to serve");
   ExportInfo info;
   {

@@ -41,6 +41,10 @@ struct ServerOptions {
   Log log;  // connections coming and going, refused requests (any thread)
 };
 
+// Errc::invalid_argument unless `name` is 1 to 64 letters, digits, '-',
+// '_' or '.' (it goes into URIs and socket names unquoted).
+Status check_export_name(const std::string& name);
+
 // What an export of `array` offers (see the top of this file).
 ExportInfo export_info(const raid::Array& array, const std::string& name, bool read_only);
 
