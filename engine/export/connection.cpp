@@ -60,10 +60,6 @@ uint32_t nbd_error(int neg_errno) {
   }
 }
 
-size_t buffer_bytes(uint32_t length) {
-  return (size_t(length) + 4095) & ~size_t(4095);
-}
-
 bool writes(uint16_t type) {
   return type == kCmdWrite || type == kCmdWriteZeroes || type == kCmdTrim;
 }
@@ -153,6 +149,7 @@ bool Connection::open_array() {
     }
   });
   flusher_ = std::thread([this] { flush_loop(); });
+  sender_ = std::thread([this] { send_loop(); });
   if (log_) log_("client " + peer_ + " connected");
   return true;
 }
@@ -180,8 +177,7 @@ void Connection::read_requests() {
     }
     if (req->type == kCmdDisc) return;
     const bool payload = req->type == kCmdWrite;
-    if (payload || (req->type == kCmdRead && !job->verdict.error))
-      job->data = io::AlignedBuffer(buffer_bytes(req->length));
+    if (payload || (req->type == kCmdRead && !job->verdict.error)) job->data = buffers_.take(req->length);
     if (payload && !read_exact(fd, job->data.data(), req->length)) {
       if (log_)
         log_("client " + peer_ + " left in the middle of a WRITE's data: nothing of that write was written");
@@ -209,6 +205,12 @@ void Connection::teardown() {
   }
   flush_cv_.notify_all();
   flusher_.join();
+  {
+    std::lock_guard lock(out_mutex_);
+    out_stop_ = true;
+  }
+  out_cv_.notify_all();
+  sender_.join();
   ctx_->post([this] {
     port_.reset();
     free_.clear();
@@ -320,8 +322,31 @@ void Connection::reply(Job* j) {
       len = r.length;
     }
   }
-  (void)send(head, data, len);
+  send(std::move(head), j, data, len);
+}
+
+void Connection::send(std::vector<uint8_t> head, Job* j, const uint8_t* data, size_t len) {
+  size_t sent = 0;
+  {
+    std::lock_guard lock(out_mutex_);
+    if (out_queue_.empty()) {
+      // The sender is idle (it keeps what it sends queued), and only this
+      // thread queues: sending here cannot overtake a queued reply.
+      bool failed = false;
+      if (!send_failed_.load(std::memory_order_relaxed))
+        sent = write_now(socket_->fd, head.data(), head.size(), data, len, &failed);
+      if (failed) fail_send();
+      if (failed || send_failed_.load(std::memory_order_relaxed) || sent == head.size() + len)
+        return release(j);
+    }
+    out_queue_.push_back(Outgoing{std::move(head), j, data, len, sent});
+  }
+  out_cv_.notify_one();
+}
+
+void Connection::release(Job* j) {
   const size_t bytes = j->data.size();
+  buffers_.give(std::move(j->data));
   delete j;
   {
     std::lock_guard lock(jobs_mutex_);
@@ -331,14 +356,32 @@ void Connection::reply(Job* j) {
   jobs_cv_.notify_all();
 }
 
-bool Connection::send(const std::vector<uint8_t>& head, const uint8_t* data, size_t len) {
-  if (send_failed_) return false;
-  if (write_all(socket_->fd, head.data(), head.size(), data, len)) return true;
+void Connection::fail_send() {
   // The client is gone or stopped reading: end the connection (the reader
   // sees EOF); what is in flight still completes on the array.
-  send_failed_ = true;
+  send_failed_.store(true, std::memory_order_relaxed);
   socket_->shutdown(SHUT_RDWR);
-  return false;
+}
+
+// ---- the sender ----
+
+void Connection::send_loop() {
+  std::unique_lock lock(out_mutex_);
+  for (;;) {
+    out_cv_.wait(lock, [&] { return out_stop_ || !out_queue_.empty(); });
+    if (out_queue_.empty()) return;  // stopping, nothing left
+    Outgoing& o = out_queue_.front();
+    lock.unlock();
+    if (!send_failed_.load(std::memory_order_relaxed) &&
+        !write_all(socket_->fd, o.head.data(), o.head.size(), o.data, o.len, o.sent))
+      fail_send();
+    Job* j = o.job;
+    lock.lock();
+    out_queue_.pop_front();
+    lock.unlock();
+    release(j);
+    lock.lock();
+  }
 }
 
 // ---- the flusher ----

@@ -9,8 +9,11 @@
 //    without bound.
 //  - the context (io::ContextThread): owns the ArrayPort; splits requests
 //    into array I/Os of at most 1 MiB (kPieces in flight), completes them,
-//    and writes every reply to the socket (the only writer after the
-//    handshake, so replies never interleave).
+//    and sends each reply as far as the socket takes it without blocking.
+//  - the sender: sends what the socket did not take at once (a large READ
+//    to a client reading slower than the array), so the context goes on
+//    completing and submitting meanwhile. While it has replies queued, the
+//    context queues behind them: replies never interleave or reorder.
 //  - the flusher: runs raid::Array::flush (md's REQ_PREFLUSH) for FLUSH and
 //    for FUA writes, one flush for every request queued meanwhile, and
 //    hands the replies back to the context.
@@ -32,6 +35,7 @@
 #include <thread>
 #include <vector>
 
+#include "export/buffer_pool.hpp"
 #include "export/nbd_proto.hpp"
 #include "io/context.hpp"
 #include "raid/array_port.hpp"
@@ -77,11 +81,16 @@ class Connection {
   static void piece_done(raid::ArrayIo& io, int result);
   void finish(Job* j);
   void reply(Job* j);
-  bool send(const std::vector<uint8_t>& head, const uint8_t* data, size_t len);
+  void send(std::vector<uint8_t> head, Job* j, const uint8_t* data, size_t len);
+  void release(Job* j);  // any thread: the reply is sent (or cannot be)
+  void fail_send();
+  // ---- the sender ----
+  void send_loop();
   // ---- the flusher ----
   void flush_loop();
   void queue_flush(Job* j);
 
+  BufferPool buffers_;  // first: the threads below give buffers back until they end
   std::shared_ptr<Socket> socket_;
   const std::string peer_;
   std::shared_ptr<session::ArraySession> session_;
@@ -98,7 +107,7 @@ class Connection {
   std::deque<Job*> queue_;   // requests with bytes not yet handed to a piece
   io::AlignedBuffer zeros_;  // WRITE_ZEROES' source
   bool pumping_ = false;
-  bool send_failed_ = false;
+  std::atomic<bool> send_failed_{false};
   unsigned errors_logged_ = 0;
 
   // Reader <-> context: requests outstanding.
@@ -112,6 +121,21 @@ class Connection {
   std::vector<Job*> flush_queue_;
   bool flush_stop_ = false;
   std::thread flusher_;
+
+  // Context -> sender: replies the socket did not take at once, in order;
+  // the front one stays queued while it is being sent.
+  struct Outgoing {
+    std::vector<uint8_t> head;
+    Job* job = nullptr;
+    const uint8_t* data = nullptr;
+    size_t len = 0;
+    size_t sent = 0;  // of head + data
+  };
+  std::mutex out_mutex_;
+  std::condition_variable out_cv_;
+  std::deque<Outgoing> out_queue_;
+  bool out_stop_ = false;
+  std::thread sender_;
 
   std::atomic<bool> finished_{false};
   std::thread reader_;

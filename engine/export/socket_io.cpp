@@ -20,28 +20,47 @@ bool read_exact(int fd, void* buf, size_t n) {
   return true;
 }
 
-bool write_all(int fd, const void* a, size_t an, const void* b, size_t bn) {
-  iovec iov[2] = {{const_cast<void*>(a), an}, {const_cast<void*>(b), bn}};
-  int first = an ? 0 : 1;
-  while (first < 2) {
+namespace {
+
+// Sends a then b from offset `done` with `flags`; returns the bytes written
+// by this call, stopping at EAGAIN (false in *failed) or an error (true).
+size_t send_from(int fd, const void* a, size_t an, const void* b, size_t bn, size_t done, int flags,
+                 bool* failed) {
+  *failed = false;
+  const size_t total = an + bn;
+  size_t at = done;
+  while (at < total) {
+    iovec iov[2];
+    int n = 0;
+    if (at < an) iov[n++] = {static_cast<uint8_t*>(const_cast<void*>(a)) + at, an - at};
+    if (bn) {
+      const size_t from = at > an ? at - an : 0;
+      iov[n++] = {static_cast<uint8_t*>(const_cast<void*>(b)) + from, bn - from};
+    }
     msghdr msg{};
-    msg.msg_iov = iov + first;
-    msg.msg_iovlen = size_t(2 - first);
-    const ssize_t sent = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
+    msg.msg_iov = iov;
+    msg.msg_iovlen = size_t(n);
+    const ssize_t sent = ::sendmsg(fd, &msg, flags | MSG_NOSIGNAL);
     if (sent < 0 && errno == EINTR) continue;
-    if (sent <= 0) return false;
-    size_t left = size_t(sent);
-    while (first < 2 && left >= iov[first].iov_len) {
-      left -= iov[first].iov_len;
-      ++first;
+    if (sent < 0 && (flags & MSG_DONTWAIT) && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    if (sent <= 0) {
+      *failed = true;
+      break;
     }
-    if (first < 2) {
-      iov[first].iov_base = static_cast<uint8_t*>(iov[first].iov_base) + left;
-      iov[first].iov_len -= left;
-    }
-    while (first < 2 && iov[first].iov_len == 0) ++first;
+    at += size_t(sent);
   }
-  return true;
+  return at - done;
+}
+
+}  // namespace
+
+bool write_all(int fd, const void* a, size_t an, const void* b, size_t bn, size_t from) {
+  bool failed = false;
+  return send_from(fd, a, an, b, bn, from, 0, &failed) == an + bn - from && !failed;
+}
+
+size_t write_now(int fd, const void* a, size_t an, const void* b, size_t bn, bool* failed) {
+  return send_from(fd, a, an, b, bn, 0, MSG_DONTWAIT, failed);
 }
 
 void set_send_timeout(int fd, unsigned seconds) {
