@@ -197,7 +197,7 @@ TEST_CASE("64 connections at once, each writing and reading its own region", "[e
   std::vector<std::thread> threads;
   for (int i = 0; i < kConns; ++i)
     threads.emplace_back([&, i] {
-      TestClient c(s.socket);
+      TestClient c(s.socket, TestClient::InThread{});
       if (!c.go()) return;
       ++connected;
       const Bytes a = pattern(64 << 10, uint32_t(100 + i));
