@@ -50,6 +50,7 @@ class Raid5Personality final : public raid::Personality {
   // The stripe cache moves data a 4 KiB page per member at a time.
   uint32_t io_unit_bytes() const override { return kPageBytes; }
   std::string io_unit_reason() const override { return "RAID5 moves data one 4 KiB stripe-cache page at a time"; }
+  uint64_t optimal_io_bytes() const override { return row_sectors() * raid::kSectorBytes; }
   bool can_run(const raid::MemberTable& table, const std::vector<uint64_t>& recovery_offsets) const override;
   bool can_resync(const raid::MemberTable& table) const override;
 
