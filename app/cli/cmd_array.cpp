@@ -70,9 +70,8 @@ void refuse_unknown_existing_files(const std::vector<std::string>& paths) {
   for (const auto& p : paths) {
     struct stat st {};
     if (p.empty() || ::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    std::string err;
-    auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly, &err);
-    if (dev && raid::read_superblock(*dev).has_magic) continue;
+    auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly);
+    if (dev && raid::has_md_magic(raid::read_superblock(**dev))) continue;
     const std::string sig = discovery::existing_signature(p);
     throw RuntimeError(p + ": already exists" + (sig.empty() ? "" : " (it holds " + sig + ")") +
                        " and is not an array member; --create-files only makes new image files (remove it or "
@@ -164,12 +163,11 @@ int cmd_examine(const Argv& argv) {
   Args a(argv, {}, {});
   if (a.positional().size() != 1) throw UsageError("examine takes exactly one member");
   const std::string& path = a.positional()[0];
-  std::string err;
-  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err);
-  if (!dev) throw RuntimeError(err);
-  auto res = raid::read_superblock(*dev);
-  if (!res.ok) throw RuntimeError(res.error);
-  std::fputs(ondisk::examine_text(res.sb, path, dev->size_bytes()).c_str(), stdout);
+  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly);
+  if (!dev) throw RuntimeError(dev.error().message);
+  auto sb = raid::read_superblock(**dev);
+  if (!sb) throw RuntimeError(sb.error().message);
+  std::fputs(ondisk::examine_text(*sb, path, (*dev)->size_bytes()).c_str(), stdout);
   return 0;
 }
 
@@ -250,9 +248,9 @@ int cmd_detail(const Argv& argv) {
     std::printf("     Intent Bitmap : Internal, %llu chunks of %s, %llu dirty\n",
                 static_cast<unsigned long long>(bm->chunks()), human(bm->layout().chunk_bytes).c_str(),
                 static_cast<unsigned long long>(bm->dirty_bits()));
-  std::string note;
-  auto backend = arr->make_backend(1, &note);
-  std::printf("        I/O Engine : %s\n", note.empty() ? backend->describe().c_str() : note.c_str());
+  const io::RealBackend engine = arr->open_backend(1);
+  std::printf("        I/O Engine : %s\n",
+              engine.fallback_note.empty() ? engine.backend->describe().c_str() : engine.fallback_note.c_str());
   std::printf("\n    Role  State         Device\n");
   const raid::TableRef t = arr->table();
   for (int i = 0; i < g.raid_disks; ++i) {

@@ -128,12 +128,8 @@ void print_table(const std::vector<BlockDevice>& list, const std::vector<Assessm
 class EventLoop {
  public:
   EventLoop() {
-    try {
-      ctx_ = std::make_unique<io::IoContext>(std::make_unique<io::UringBackend>(std::span<io::MemberDevice* const>{}, 8),
-                                             "hotplug");
-    } catch (const std::exception&) {
-      ctx_.reset();  // io_uring disabled: the plain queue below
-    }
+    // io_uring disabled: the plain queue below.
+    if (auto uring = io::UringBackend::create({}, 8)) ctx_ = std::make_unique<io::IoContext>(std::move(*uring), "hotplug");
   }
   void post(std::function<void()> fn) {
     if (ctx_) return ctx_->post(std::move(fn));

@@ -126,13 +126,12 @@ void ArraysController::inspect(const QStringList& paths) {
       row["blockDevice"] = exists && S_ISBLK(st.st_mode);
       QString note;
       if (exists) {
-        std::string err;
-        if (auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly, &err)) {
-          row["size"] = double(dev->size_bytes());
-          row["rotational"] = dev->info().rotational;
-          row["ioOpt"] = double(dev->info().io_opt);
+        if (auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly)) {
+          row["size"] = double((*dev)->size_bytes());
+          row["rotational"] = (*dev)->info().rotational;
+          row["ioOpt"] = double((*dev)->info().io_opt);
         } else {
-          note = QString::fromStdString(err);
+          note = QString::fromStdString(dev.error().message);
         }
         if (note.isEmpty()) note = QString::fromStdString(discovery::member_in_use(p));
         if (note.isEmpty()) {

@@ -55,12 +55,12 @@ DeviceKind kind_of(const fs::path& dir, const std::string& name, bool partition)
 }
 
 void probe_contents(BlockDevice& d) {
-  std::string error;
-  d.md = read_md_membership(d.node, d.size_bytes, &error);
-  if (!error.empty()) {
-    d.probe_error = error;
+  auto md = read_md_membership(d.node, d.size_bytes);
+  if (!md) {
+    d.probe_error = md.error().message;
     return;
   }
+  d.md = std::move(*md);
   d.signature = existing_signature(d.node);
   // The md superblock says more than libblkid's "linux_raid_member".
   if (d.md && d.signature.rfind("an md RAID member signature", 0) == 0) d.signature.clear();

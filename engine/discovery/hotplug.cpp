@@ -1,4 +1,5 @@
 #include "discovery/hotplug.hpp"
+#include "base/unique_fd.hpp"
 
 #include <libudev.h>
 #include <poll.h>
@@ -72,19 +73,18 @@ struct HotplugMonitor::Impl {
   UeventSource source = UeventSource::kernel;
   udev* ctx = nullptr;
   udev_monitor* monitor = nullptr;
-  int stop_fd = -1;
+  UniqueFd stop_fd;
   std::map<std::string, std::optional<BlockDevice>> seen;  // monitor thread only, after start
   std::thread thread;
 
   ~Impl() {
     if (thread.joinable()) {
       const uint64_t one = 1;
-      [[maybe_unused]] ssize_t n = ::write(stop_fd, &one, sizeof one);
+      [[maybe_unused]] ssize_t n = ::write(stop_fd.get(), &one, sizeof one);
       thread.join();
     }
     if (monitor) udev_monitor_unref(monitor);
     if (ctx) udev_unref(ctx);
-    if (stop_fd >= 0) ::close(stop_fd);
   }
 
   static ScanOptions quick() {
@@ -120,7 +120,7 @@ struct HotplugMonitor::Impl {
   }
 
   void run() {
-    pollfd fds[2] = {{udev_monitor_get_fd(monitor), POLLIN, 0}, {stop_fd, POLLIN, 0}};
+    pollfd fds[2] = {{udev_monitor_get_fd(monitor), POLLIN, 0}, {stop_fd.get(), POLLIN, 0}};
     for (;;) {
       if (::poll(fds, 2, -1) < 0) {
         if (errno == EINTR) continue;
@@ -168,8 +168,8 @@ Result<std::unique_ptr<HotplugMonitor>> HotplugMonitor::start(Post post, Handler
   // A burst (a disk with many partitions, many loop devices at once) should
   // not overflow the socket; where the size is capped, resync() catches up.
   udev_monitor_set_receive_buffer_size(impl->monitor, 4 << 20);
-  impl->stop_fd = ::eventfd(0, EFD_CLOEXEC);
-  if (impl->stop_fd < 0) return make_error(Errc::io_error, std::string("hot-plug: eventfd: ") + std::strerror(errno));
+  impl->stop_fd.reset(::eventfd(0, EFD_CLOEXEC));
+  if (!impl->stop_fd) return make_error(Errc::io_error, std::string("hot-plug: eventfd: ") + std::strerror(errno));
   // Listening before the snapshot: a device that changes in between is
   // seen twice, never missed.
   impl->snapshot();

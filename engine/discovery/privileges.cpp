@@ -1,4 +1,5 @@
 #include "discovery/privileges.hpp"
+#include "base/unique_fd.hpp"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -44,11 +45,10 @@ std::string mode_text(mode_t mode) {
 // refuse a write to everyone, root included, whatever the mode says; "" if
 // neither is set or the attributes cannot be read.
 std::string write_blocking_attribute(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return "";
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (!fd) return "";
   int flags = 0;
-  const bool got = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
-  ::close(fd);
+  const bool got = ::ioctl(fd.get(), FS_IOC_GETFLAGS, &flags) == 0;
   if (got && (flags & FS_IMMUTABLE_FL))
     return "the file is immutable (chattr +i): nobody may write to it, root included; if it is meant to be a "
            "member, clear the attribute with: chattr -i " +

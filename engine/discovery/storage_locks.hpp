@@ -27,6 +27,7 @@
 
 #include "base/result.hpp"
 #include "discovery/storage_stack.hpp"
+#include "base/unique_fd.hpp"
 #include "discovery/system_roots.hpp"
 
 namespace rs::discovery {
@@ -53,7 +54,7 @@ class StorageLocks {
 
  private:
   struct Held {
-    int fd;
+    UniqueFd fd;
     std::string path;
   };
   Status take_one(int dir_fd, const std::string& member, const StorageClaim& c, const SystemRoots& roots);

@@ -39,6 +39,8 @@ class RecordingBackend final : public Backend {
   int register_buffer(void* base, size_t bytes) override { return inner_->register_buffer(base, bytes); }
   void unregister_buffer(int handle) override { inner_->unregister_buffer(handle); }
   std::string describe() const override { return inner_->describe() + ", writes recorded"; }
+  int failed_errno() const override { return inner_->failed_errno(); }
+  Status failure() const override { return inner_->failure(); }
 
  private:
   // A recorded write in flight: whom to tell, and the submitter's callback

@@ -24,10 +24,8 @@ Result<CopyMap> CopyMap::make(const raid::Shape& shape) {
     return m;
   }
   if (shape.level == 10) {
-    std::string err;
-    auto r10 = layout::raid10_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors,
-                                          &err);
-    if (!r10) return make_error(Errc::invalid_argument, err);
+    auto r10 = layout::raid10_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors);
+    if (!r10) return r10.take_error();
     m.r10_ = *r10;
     return m;
   }

@@ -42,7 +42,7 @@ balance::Tunables MirrorPersonality::balance_tunables() const {
 }
 
 Status MirrorPersonality::set_balance_tunables(const balance::Tunables& t) {
-  if (std::string msg = balance::validate(t); !msg.empty()) return make_error(Errc::invalid_argument, msg);
+  if (Status s = balance::validate(t); !s) return s;
   min_contig_read_ = t.min_contig_read;
   rot_round_down_ = t.rot_round_down;
   nonrot_round_down_ = t.nonrot_round_down;
@@ -116,9 +116,8 @@ Result<std::unique_ptr<raid::Personality>> make_mirror(const raid::Shape& shape,
 Result<uint64_t> mirror_used_dev_sectors(const raid::Shape& shape, uint64_t member_sectors) {
   const uint64_t whole = member_sectors / 8 * 8;  // whole 4 KiB blocks
   if (shape.level != 10) return whole;
-  std::string err;
-  auto r10 = layout::raid10_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, whole, &err);
-  if (!r10) return make_error(Errc::invalid_argument, err);
+  auto r10 = layout::raid10_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, whole);
+  if (!r10) return r10.take_error();
   const uint64_t used = layout::raid10_used_dev_sectors(*r10);
   if (used == 0)
     return make_error(Errc::invalid_argument,

@@ -14,10 +14,14 @@ using raid::MemberState;
 
 namespace {
 // One maintenance thread at a time uses a buffer; each gets its own.
-uint8_t* scratch(size_t index, size_t bytes) {
+Result<uint8_t*> scratch(size_t index, size_t bytes) {
   thread_local std::vector<io::AlignedBuffer> bufs;
   if (bufs.size() <= index) bufs.resize(index + 1);
-  if (bufs[index].size() < bytes) bufs[index] = io::AlignedBuffer(bytes);
+  if (bufs[index].size() < bytes) {
+    auto buf = io::AlignedBuffer::allocate(bytes);
+    if (!buf) return buf.take_error();
+    bufs[index] = std::move(*buf);
+  }
   return bufs[index].data();
 }
 }  // namespace
@@ -43,7 +47,9 @@ Status MirrorPersonality::rebuild_piece(const raid::MemberTable& table, int targ
     const int src = addr[size_t(k)].disk;
     if (src == target || !table[src].present() || table[src].state != MemberState::in_sync) continue;
     const uint64_t bytes = range.dev_sectors * kSectorBytes;
-    uint8_t* buf = scratch(0, bytes);
+    auto scratch0 = scratch(0, bytes);
+    if (!scratch0) return scratch0.error();
+    uint8_t* buf = *scratch0;
     if (Status s = core_.read_member(table, src, addr[size_t(k)].sector, buf, bytes); !s) return s;
     return core_.write_member(table, target, dev_sector, buf, bytes);
   }
@@ -70,13 +76,15 @@ Result<raid::CheckPieceResult> MirrorPersonality::check_piece(const raid::Member
   for (int k = 0; k < copies; ++k) {
     const int slot = addr[size_t(k)].disk;
     if (!table[slot].present() || table[slot].state != MemberState::in_sync) continue;
-    uint8_t* buf = scratch(first < 0 ? 0 : 1, bytes);
+    auto scratch_k = scratch(first < 0 ? 0 : 1, bytes);
+    if (!scratch_k) return scratch_k.take_error();
+    uint8_t* buf = *scratch_k;
     if (Status s = core_.read_member(table, slot, addr[size_t(k)].sector, buf, bytes); !s) return s.error();
     if (first < 0) {
       first = k;
       continue;
     }
-    const uint8_t* ref = scratch(0, bytes);
+    const uint8_t* ref = *scratch(0, bytes);  // made above, when `first` was read
     // md counts mismatches per 4 KiB page, in 512-byte sectors.
     bool differs = false;
     for (uint64_t off = 0; off < bytes; off += 4096) {

@@ -111,15 +111,11 @@ void Array::publish(MemberTable t) {
   table_version_.store(t.version, std::memory_order_release);
 }
 
-uint32_t Array::io_unit_bytes(const Personality& p, const MemberTable& t, std::string* why) {
-  uint32_t unit = p.io_unit_bytes();
-  if (why) *why = p.io_unit_reason();
+Array::IoUnit Array::io_unit(const Personality& p, const MemberTable& t) {
+  IoUnit unit{p.io_unit_bytes(), p.io_unit_reason()};
   for (const Member& m : t.members) {
     const uint32_t lbs = m.model ? m.model->logical_block_size() : m.dev ? m.dev->info().logical_block_size : 0;
-    if (lbs > unit) {
-      unit = lbs;
-      if (why) *why = m.name + " has " + std::to_string(lbs) + "-byte logical blocks";
-    }
+    if (lbs > unit.bytes) unit = {lbs, m.name + " has " + std::to_string(lbs) + "-byte logical blocks"};
   }
   return unit;
 }
@@ -203,14 +199,14 @@ Status Array::set_member_model(int slot, std::shared_ptr<io::DeviceModel> model,
   return {};
 }
 
-std::unique_ptr<io::Backend> Array::make_backend(unsigned depth, std::string* note) const {
+io::RealBackend Array::open_backend(unsigned depth) const {
   const TableRef t = table();
   std::vector<io::MemberDevice*> devs;
   for (const auto& m : t->members) devs.push_back(m.dev.get());
   // Each array I/O may fan out to every copy of a few chunks.
-  auto backend = io::make_real_backend(devs, depth * unsigned(std::max(2, raid_disks())) * 2, note);
-  if (observer_) backend = std::make_unique<io::RecordingBackend>(std::move(backend), devs);
-  return backend;
+  auto real = io::make_real_backend(devs, depth * unsigned(std::max(2, raid_disks())) * 2);
+  if (observer_) real.backend = std::make_unique<io::RecordingBackend>(std::move(real.backend), devs);
+  return real;
 }
 
 // ---- telemetry ----
@@ -260,10 +256,9 @@ std::vector<telemetry::Section> Array::read_sections() const {
 
 Status Array::flush() {
   const TableRef t = table();
-  for (const Member& m : t->members) {
-    std::string err;
-    if (m.dev && m.writable() && !m.dev->flush(&err)) return make_error(Errc::io_error, err);
-  }
+  for (const Member& m : t->members)
+    if (m.dev && m.writable())
+      if (Status s = m.dev->flush(); !s) return s;
   return {};
 }
 

@@ -180,13 +180,19 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // ---- I/O ----
   // The smallest span array I/O may address: the level's unit or a member's
   // logical block size, whichever is larger. Array I/O off it (or past the
-  // end) completes with -EINVAL; never rounded. `why` (optional) says what
-  // sets it, for messages.
-  static uint32_t io_unit_bytes(const Personality& p, const MemberTable& t, std::string* why = nullptr);
-  uint32_t io_unit_bytes(std::string* why = nullptr) const { return io_unit_bytes(*personality_, *table(), why); }
+  // end) completes with -EINVAL; never rounded. `reason` says what sets it,
+  // for messages.
+  struct IoUnit {
+    uint32_t bytes = 512;
+    std::string reason;
+  };
+  static IoUnit io_unit(const Personality& p, const MemberTable& t);
+  IoUnit io_unit() const { return io_unit(*personality_, *table()); }
+  uint32_t io_unit_bytes() const { return io_unit().bytes; }
   // A backend over the current members for a context that will open an
-  // ArrayPort; `note` receives why io_uring is not used, if it is not.
-  std::unique_ptr<io::Backend> make_backend(unsigned depth, std::string* note = nullptr) const;
+  // ArrayPort, and why io_uring is not used, if it is not.
+  io::RealBackend open_backend(unsigned depth) const;
+  std::unique_ptr<io::Backend> make_backend(unsigned depth) const { return open_backend(depth).backend; }
 
   // ---- management (any thread that has no array I/O of its own in flight) ----
   // Marks a member faulty (mdadm --fail) and records it in the superblocks.
@@ -253,6 +259,11 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   bool enter_write_gate(ArrayIo& io);
   void resubmit(ArrayIo& io);
   void finish_io(ArrayIo& io, int result);
+  // A port's context lost its ring: an array event, once per port.
+  void report_context_failure(ArrayPort& port);
+  // A write failed because its ring failed, possibly after reaching some
+  // members: the array is not clean until a resync (an event, once).
+  void write_torn_by_ring();
   // The metadata thread's work: compose every member's superblock from the
   // current state, write and flush them, fail members that cannot take it.
   void sync_superblocks();
@@ -283,7 +294,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
                                          uint64_t sync_size);
   // The bitmap of an array being assembled (resync_point() already set).
   Status load_bitmap(const std::vector<MemberCandidate>& cands, size_t fresh);
-  void start_bitmap_thread();
+  Status start_bitmap_thread();
   void register_bitmap_tunables();
   // The write gate's bitmap stage: false when the write waits for a page.
   bool bitmap_gate(ArrayIo& io);
@@ -324,6 +335,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // the first write; recovery_cp_: md's recovery_cp, the resync point.
   std::atomic<bool> dirty_{false};
   std::atomic<uint64_t> recovery_cp_{ondisk::kMaxSector};
+  std::atomic<bool> torn_by_ring_{false};  // write_torn_by_ring(): never marked clean again
   std::atomic<uint64_t> mismatch_cnt_{0};
 
   mutable std::mutex meta_mutex_;   // member changes, superblock image, notes

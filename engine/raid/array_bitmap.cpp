@@ -23,21 +23,22 @@ Result<Array::BitmapImage> Array::read_bitmap(io::MemberDevice& dev, const ondis
   BitmapLayout& layout = img.layout;
   layout.offset_bytes = (sb.super_offset + uint64_t(int64_t(sb.bitmap_offset))) * kSectorBytes;
   layout.space_bytes = sb.data_offset * kSectorBytes - layout.offset_bytes;
-  io::AlignedBuffer head(4096);
-  std::string err;
-  if (!dev.read_at(layout.offset_bytes, head.data(), 4096, &err)) return make_error(Errc::io_error, err);
-  auto dec = ondisk::decode_bitmap({head.data(), 4096}, sb.set_uuid, layout.space_bytes);
-  if (!dec.ok) return make_error(Errc::corrupt, dev.path() + ": bitmap: " + dec.error);
-  if (dec.sb.sync_size != sync_size)
-    return make_error(Errc::corrupt, dev.path() + ": bitmap: it covers " + std::to_string(dec.sb.sync_size) +
+  auto head = io::AlignedBuffer::allocate(4096);
+  if (!head) return head.take_error();
+  if (Status s = dev.read_at(layout.offset_bytes, head->data(), 4096); !s) return s.error();
+  auto dec = ondisk::decode_bitmap({head->data(), 4096}, sb.set_uuid, layout.space_bytes);
+  if (!dec) return make_error(Errc::corrupt, dev.path() + ": bitmap: " + dec.error().message);
+  if (dec->sync_size != sync_size)
+    return make_error(Errc::corrupt, dev.path() + ": bitmap: it covers " + std::to_string(dec->sync_size) +
                                          " sectors but the array has " + std::to_string(sync_size));
   layout.sync_size = sync_size;
-  layout.chunk_bytes = dec.sb.chunksize;
-  img.sb = dec.sb;
-  const uint64_t pages = ondisk::bitmap_pages(ondisk::bitmap_chunks(sync_size, dec.sb.chunksize));
-  io::AlignedBuffer image(pages * ondisk::kBitmapPageBytes);
-  if (!dev.read_at(layout.offset_bytes, image.data(), image.size(), &err)) return make_error(Errc::io_error, err);
-  img.bytes.assign(image.data(), image.data() + image.size());
+  layout.chunk_bytes = dec->chunksize;
+  img.sb = *dec;
+  const uint64_t pages = ondisk::bitmap_pages(ondisk::bitmap_chunks(sync_size, dec->chunksize));
+  auto image = io::AlignedBuffer::allocate(pages * ondisk::kBitmapPageBytes);
+  if (!image) return image.take_error();
+  if (Status s = dev.read_at(layout.offset_bytes, image->data(), image->size()); !s) return s.error();
+  img.bytes.assign(image->data(), image->data() + image->size());
   return img;
 }
 
@@ -72,10 +73,22 @@ Status Array::load_bitmap(const std::vector<MemberCandidate>& cands, size_t fres
   return {};
 }
 
-void Array::start_bitmap_thread() {
+Status Array::start_bitmap_thread() {
+  // Each page's write buffer, made now so that a page write never needs
+  // memory: a whole page, the last one up to the data (seed 001 may round
+  // its write up to the member's io_opt), at most 1 MiB.
   page_writes_.resize(bitmap_->pages());
-  if (simulated_) return;  // attach_bitmap_context() gives it the simulator's context
+  const BitmapLayout& lay = bitmap_->layout();
+  for (uint64_t p = 0; p < page_writes_.size(); ++p) {
+    const uint64_t room = lay.space_bytes - p * ondisk::kBitmapPageBytes;
+    const bool last = p + 1 == page_writes_.size();
+    auto buf = io::AlignedBuffer::allocate(last ? std::min<uint64_t>(room, 1 << 20) : ondisk::kBitmapPageBytes);
+    if (!buf) return buf.take_error();
+    page_writes_[p].buf = std::move(*buf);
+  }
+  if (simulated_) return {};  // attach_bitmap_context() gives it the simulator's context
   bitmap_thread_ = std::make_unique<io::ContextThread>("md-bitmap", [this] { return make_backend(4); });
+  if (!bitmap_thread_->status()) return bitmap_thread_->status().error();
   std::mutex m;
   std::condition_variable cv;
   bool ready = false;
@@ -89,6 +102,7 @@ void Array::start_bitmap_thread() {
   });
   std::unique_lock lock(m);
   cv.wait(lock, [&] { return ready; });
+  return {};
 }
 
 void Array::attach_bitmap_context(io::IoContext& context) {
@@ -177,7 +191,6 @@ void Array::write_bitmap_page(uint64_t p) {
   const BitmapLayout& lay = bitmap_->layout();
   const uint64_t start = lay.offset_bytes + p * ondisk::kBitmapPageBytes;
   const uint64_t room = lay.space_bytes - p * ondisk::kBitmapPageBytes;  // up to the data
-  if (w.buf.size() == 0) w.buf = io::AlignedBuffer(std::min<uint64_t>(room, 1 << 20));
   if (!bitmap_->take_page(p, events, w.buf)) return;
   bitmap_port_->refresh();
   w.table = bitmap_port_->tables_.back().table;

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "base/printable.hpp"
+#include "base/unique_fd.hpp"
 #include "discovery/distinct.hpp"
 #include "discovery/signature.hpp"
 #include "raid/array.hpp"
@@ -33,14 +34,12 @@ std::string host_name() {
 
 // A target that is already an md member: say which array.
 std::string md_member_of(const std::string& path) {
-  std::string err;
-  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err);
+  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly);
   if (!dev) return "";
-  auto res = read_superblock(*dev);
-  if (!res.has_magic) return "";
-  if (!res.ok) return "a damaged md superblock";
-  return "an md superblock of array " + ondisk::uuid_to_string(res.sb.set_uuid) + " (" +
-         ondisk::level_name(res.sb.level) + ")";
+  auto sb = read_superblock(**dev);
+  if (!sb) return has_md_magic(sb) ? "a damaged md superblock" : "";
+  return "an md superblock of array " + ondisk::uuid_to_string(sb->set_uuid) + " (" +
+         ondisk::level_name(sb->level) + ")";
 }
 
 // Checks one target before anything is written; true when it must be created.
@@ -117,15 +116,14 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   uint64_t smallest = o.create_files_bytes ? o.create_files_bytes : ~uint64_t{0};
   for (size_t i = 0; i < paths.size(); ++i) {
     if (to_create[i]) continue;
-    std::string err;
-    auto dev = io::MemberDevice::open(paths[i], io::OpenMode::ReadWrite, &err);
-    if (!dev) return make_error(Errc::busy, err);
-    if (dev->size_bytes() < kMinMemberBytes)
-      return make_error(Errc::refused, paths[i] + ": too small (" + std::to_string(dev->size_bytes()) +
+    auto dev = io::MemberDevice::open(paths[i], io::OpenMode::ReadWrite);
+    if (!dev) return dev.take_error();
+    if ((*dev)->size_bytes() < kMinMemberBytes)
+      return make_error(Errc::refused, paths[i] + ": too small (" + std::to_string((*dev)->size_bytes()) +
                                            " bytes; a member needs at least " +
                                            std::to_string(kMinMemberBytes) + ")");
-    smallest = std::min(smallest, dev->size_bytes());
-    devs[i] = std::move(dev);
+    smallest = std::min(smallest, (*dev)->size_bytes());
+    devs[i] = std::move(*dev);
   }
 
   // ---- geometry: the smallest member decides, and must hold something ----
@@ -152,11 +150,11 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   uint32_t bitmap_chunk = o.bitmap_chunk_bytes;
   if (want_bitmap) {
     if (bitmap_chunk) {
-      if (std::string why = ondisk::validate_new_bitmap(sync_size, bitmap_chunk, bitmap_room); !why.empty())
-        return make_error(Errc::invalid_argument, "--bitmap-chunk: " + why);
+      if (Status st = ondisk::validate_new_bitmap(sync_size, bitmap_chunk, bitmap_room); !st)
+        return make_error(Errc::invalid_argument, "--bitmap-chunk: " + st.error().message);
     } else {
       bitmap_chunk = 64u << 20;
-      while (!ondisk::validate_new_bitmap(sync_size, bitmap_chunk, bitmap_room).empty() &&
+      while (!ondisk::validate_new_bitmap(sync_size, bitmap_chunk, bitmap_room).ok() &&
              bitmap_chunk < (1u << 31))
         bitmap_chunk <<= 1;
     }
@@ -173,23 +171,22 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   };
   for (size_t i = 0; i < paths.size(); ++i) {
     if (!to_create[i]) continue;
-    const int fd = ::open(paths[i].c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0 || ::ftruncate(fd, off_t(o.create_files_bytes)) != 0) {
+    UniqueFd fd(::open(paths[i].c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    if (!fd || ::ftruncate(fd.get(), off_t(o.create_files_bytes)) != 0) {
       Error e = make_error(Errc::io_error, paths[i] + ": cannot create: " + std::strerror(errno));
-      if (fd >= 0) ::close(fd), ::unlink(paths[i].c_str());
+      if (fd) ::unlink(paths[i].c_str());
       undo_created();
       return e;
     }
-    ::close(fd);
+    fd.reset();
     created.push_back(paths[i]);
-    std::string err;
-    auto dev = io::MemberDevice::open(paths[i], io::OpenMode::ReadWrite, &err);
+    auto dev = io::MemberDevice::open(paths[i], io::OpenMode::ReadWrite);
     if (!dev) {
       undo_created();
-      return make_error(Errc::busy, err);
+      return dev.take_error();
     }
-    arr->observe(*dev);
-    devs[i] = std::move(dev);
+    arr->observe(**dev);
+    devs[i] = std::move(*dev);
   }
 
   ondisk::Superblock& sb = arr->sb_;
@@ -220,7 +217,12 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
     // md's initial resync covers everything: every bit starts set, so a
     // crash during it resumes the whole of it.
     const uint64_t chunks = ondisk::bitmap_chunks(sync_size, bitmap_chunk);
-    io::AlignedBuffer image(ondisk::bitmap_pages(chunks) * ondisk::kBitmapPageBytes);
+    auto buffer = io::AlignedBuffer::allocate(ondisk::bitmap_pages(chunks) * ondisk::kBitmapPageBytes);
+    if (!buffer) {
+      undo_created();
+      return buffer.take_error();
+    }
+    io::AlignedBuffer& image = *buffer;
     std::memset(image.data(), 0, image.size());
     const auto head = ondisk::encode_bitmap(bsb);
     std::memcpy(image.data(), head.data(), head.size());
@@ -228,10 +230,11 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
       for (uint64_t c = 0; c < chunks; ++c)
         image.data()[ondisk::kBitmapSuperBytes + c / 8] |= uint8_t(1u << (c % 8));
     for (size_t i = 0; i < devs.size(); ++i) {
-      std::string err;
-      if (!devs[i]->write_at(bitmap_at, image.data(), image.size(), &err) || !devs[i]->flush(&err)) {
+      Status st = devs[i]->write_at(bitmap_at, image.data(), image.size());
+      if (st) st = devs[i]->flush();
+      if (!st) {
         undo_created();
-        return make_error(Errc::io_error, err);
+        return st.error();
       }
     }
     arr->bitmap_ = std::make_unique<WriteIntentBitmap>(
@@ -258,7 +261,8 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
     undo_created();
     return e;
   }
-  if (arr->bitmap_) arr->start_bitmap_thread();
+  if (arr->bitmap_)
+    if (Status s = arr->start_bitmap_thread(); !s) return s.error();
   if (!all_new) arr->start_resync();
   return arr;
 }

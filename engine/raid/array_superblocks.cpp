@@ -55,7 +55,9 @@ void Array::sync_superblocks() {
     // md writes resync_offset 0 while the array is active, and its resync
     // point (recovery_cp) once it is clean.
     marks_active = dirty_requested_;
-    sb_.resync_offset = marks_active ? 0 : recovery_cp_.load();
+    // A write a failed ring tore may differ between members: never clean
+    // until a resync (write_torn_by_ring).
+    sb_.resync_offset = marks_active || torn_by_ring_.load() ? 0 : recovery_cp_.load();
     for (int i = 0; i < t->size(); ++i) {
       const Member& m = (*t)[i];
       if (!m.dev || !m.writable()) continue;
@@ -90,16 +92,20 @@ void Array::sync_superblocks() {
   // come back clean with copies that differ.
   if (!marks_active)
     for (auto& j : jobs)
-      if (std::string err; !j.dev->flush(&err))
-        failed.emplace_back(j.slot, "flush before the superblock failed: " + err);
+      if (Status s = j.dev->flush(); !s)
+        failed.emplace_back(j.slot, "flush before the superblock failed: " + s.error().message);
   for (auto& j : jobs) {
     if (has_failed(j.slot)) continue;
     const auto block = ondisk::encode(j.sb);
-    io::AlignedBuffer buf(4096);
-    std::memcpy(buf.data(), block.data(), block.size());
-    std::string err;
-    if (!j.dev->write_at(ondisk::kSbOffsetBytes, buf.data(), 4096, &err) || !j.dev->flush(&err))
-      failed.emplace_back(j.slot, "superblock write failed: " + err);
+    auto buf = io::AlignedBuffer::allocate(4096);
+    Status st = buf ? Status{} : Status(buf.error());
+    if (st) {
+      std::memcpy(buf->data(), block.data(), block.size());
+      st = j.dev->write_at(ondisk::kSbOffsetBytes, buf->data(), 4096);
+    }
+    if (st) st = j.dev->flush();
+    if (!st)
+      failed.emplace_back(j.slot, "superblock write failed: " + st.error().message);
     else
       any_ok = true;
   }
@@ -164,6 +170,9 @@ std::string transfer_error(const Member& m, bool write, int result) {
 }  // namespace
 
 bool Array::member_failed(ArrayIo& io, int slot, bool write, int result, uint64_t dev_sector) {
+  // The request's context lost its ring (child_finished saw it): the
+  // member did nothing wrong, and the request fails with the ring's errno.
+  if (io.ring_error) return false;
   runtime(slot).counters.errors.fetch_add(1, std::memory_order_relaxed);
   const std::string reason = std::string(write ? "write" : "read") + " error at device sector " +
                              std::to_string(dev_sector) + ": " +

@@ -53,8 +53,11 @@ class WriteIntentBitmap {
   // Returns, for each page whose new content must be durable first, the
   // page and the content epoch to wait for (empty: the write may go now).
   std::vector<std::pair<uint64_t, uint64_t>> start_write(uint64_t lo, uint64_t hi);
-  // The write is done: counters down, chunks idle from `now_ns`.
-  void end_write(uint64_t lo, uint64_t hi, uint64_t now_ns);
+  // The write is done: counters down, chunks idle from `now_ns`. A write
+  // that failed where it may have reached some members only (`keep_bits`)
+  // leaves its chunks needing a resync: their bits are never cleared while
+  // the array runs (md's NEEDED after bitmap_endwrite of a failed write).
+  void end_write(uint64_t lo, uint64_t hi, uint64_t now_ns, bool keep_bits = false);
 
   // ---- page writes ----
   uint64_t content_epoch(uint64_t p) const;
@@ -114,8 +117,12 @@ class WriteIntentBitmap {
   std::pair<uint64_t, uint64_t> page_chunks(uint64_t p) const;
   // A set bit with no write in flight since before `before_ns` (page lock held).
   bool idle(uint64_t chunk, uint64_t before_ns) const {
-    return get_bit(chunk) && counters_[chunk] == 0 && idle_since_[chunk] <= before_ns;
+    return get_bit(chunk) && counters_[chunk] == 0 && idle_since_[chunk] != kNeedsResync &&
+           idle_since_[chunk] <= before_ns;
   }
+  // A chunk end_write(keep_bits) marked: idle_since_ holds this instead of
+  // a time, and it is never idle.
+  static constexpr uint64_t kNeedsResync = ~uint64_t{0};
 
   BitmapLayout layout_;
   uint64_t chunks_ = 0;

@@ -155,16 +155,16 @@ void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const
 // ---- factory ----
 
 Result<std::unique_ptr<raid::Personality>> make_raid5(const raid::Shape& shape, raid::ArrayCore& core) {
-  std::string err;
-  auto g = layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors, &err);
-  if (!g) return make_error(Errc::invalid_argument, err);
-  return std::unique_ptr<raid::Personality>(new Raid5Personality(shape, *g, core));
+  auto g = layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors);
+  if (!g) return g.take_error();
+  auto p = std::unique_ptr<Raid5Personality>(new Raid5Personality(shape, *g, core));
+  if (Status s = p->cache_.reserve(); !s) return s.error();
+  return std::unique_ptr<raid::Personality>(std::move(p));
 }
 
 Result<uint64_t> raid5_used_dev_sectors(const raid::Shape& shape, uint64_t member_sectors) {
-  std::string err;
-  if (!layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, member_sectors, &err))
-    return make_error(Errc::invalid_argument, err);
+  if (auto g = layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, member_sectors); !g)
+    return g.take_error();
   const uint64_t used = member_sectors / shape.chunk_sectors * shape.chunk_sectors;  // md: whole chunks
   if (used == 0)
     return make_error(Errc::invalid_argument,

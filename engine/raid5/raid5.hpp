@@ -76,6 +76,7 @@ class Raid5Personality final : public raid::Personality {
   Scheduling scheduling() const { return Scheduling(scheduling_.load(std::memory_order_relaxed)); }
 
  private:
+  friend Result<std::unique_ptr<raid::Personality>> make_raid5(const raid::Shape& shape, raid::ArrayCore& core);
   struct Io;
   struct Child;
   struct Seg;

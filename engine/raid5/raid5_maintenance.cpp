@@ -15,9 +15,13 @@ using raid::MemberState;
 
 namespace {
 // One block per member plus one, per maintenance thread.
-std::vector<uint8_t*> member_blocks(size_t members, size_t bytes) {
+Result<std::vector<uint8_t*>> member_blocks(size_t members, size_t bytes) {
   thread_local io::AlignedBuffer buf;
-  if (buf.size() < members * bytes) buf = io::AlignedBuffer(members * bytes);
+  if (buf.size() < members * bytes) {
+    auto more = io::AlignedBuffer::allocate(members * bytes);
+    if (!more) return more.take_error();
+    buf = std::move(*more);
+  }
   std::vector<uint8_t*> v(members);
   for (size_t i = 0; i < members; ++i) v[i] = buf.data() + i * bytes;
   return v;
@@ -39,7 +43,9 @@ Status Raid5Personality::rebuild_piece(const raid::MemberTable& table, int targe
   if (range.array_lo == range.array_hi) return {};  // beyond the last whole chunk: unused
   const int disks = geo_.raid_disks;
   const uint64_t bytes = range.dev_sectors * kSectorBytes;
-  auto blocks = member_blocks(size_t(disks), bytes);
+  auto made = member_blocks(size_t(disks), bytes);
+  if (!made) return made.error();
+  std::vector<uint8_t*>& blocks = *made;
   std::vector<uint8_t*> sources;
   for (int i = 0; i < disks; ++i) {
     if (i == target) continue;
@@ -78,7 +84,9 @@ Result<raid::CheckPieceResult> Raid5Personality::check_piece(const raid::MemberT
   const uint64_t chunk = geo_.chunk_sectors, stripe = range.array_lo / row_sectors();
   const uint64_t dev = stripe * chunk, bytes = chunk * kSectorBytes;
   const int pd = layout::raid5_parity_disk(geo_, stripe);
-  auto blocks = member_blocks(size_t(disks) + 1, bytes);
+  auto made = member_blocks(size_t(disks) + 1, bytes);
+  if (!made) return made.take_error();
+  std::vector<uint8_t*>& blocks = *made;
   for (int i = 0; i < disks; ++i)
     if (Status s = core_.read_member(table, i, dev, blocks[size_t(i)], bytes); !s) return s.error();
   std::vector<uint8_t*> page(static_cast<size_t>(disks)), data;

@@ -22,6 +22,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/result.hpp"
+
 namespace rs::raid {
 struct ArrayIo;
 }
@@ -60,8 +62,12 @@ struct StripeHead {
 
 class StripeCache {
  public:
-  explicit StripeCache(int disks);
+  // Reserve() must succeed before any other call.
+  explicit StripeCache(int disks) : disks_(disks) {}
   ~StripeCache();
+  // Reserves the page arena (address space only: pages are touched as
+  // heads use them). Errc::out_of_memory when the mapping is refused.
+  Status reserve();
   StripeCache(const StripeCache&) = delete;
   StripeCache& operator=(const StripeCache&) = delete;
 

@@ -1,4 +1,5 @@
 #include "report/result_file.hpp"
+#include "base/unique_fd.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -66,24 +67,26 @@ Status write_file_atomic(const std::string& path, const std::string& text) {
     return make_error(Errc::not_found, path + ": directory " + dir.string() + " does not exist");
   if (fs::is_directory(target, ec)) return make_error(Errc::invalid_argument, path + ": is a directory");
   std::string tmp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return make_error(Errc::io_error, path + ": cannot create a file in " + dir.string() + ": " + std::strerror(errno));
+  UniqueFd fd(::mkstemp(tmp.data()));
+  if (!fd) return make_error(Errc::io_error, path + ": cannot create a file in " + dir.string() + ": " + std::strerror(errno));
   size_t done = 0;
   while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       const std::string why = std::strerror(errno);
-      ::close(fd);
+      fd.reset();
       ::unlink(tmp.c_str());
       return make_error(Errc::io_error, path + ": writing failed: " + why);
     }
     done += size_t(n);
   }
   // mkstemp makes the file 0600; an output file is an ordinary document.
-  ::fchmod(fd, 0644);
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  ::fchmod(fd.get(), 0644);
+  // close() too may report a lost write (NFS), so its result counts.
+  if (::fsync(fd.get()) != 0 || fd.close_checked() != 0) {
     const std::string why = std::strerror(errno);
+    fd.reset();
     ::unlink(tmp.c_str());
     return make_error(Errc::io_error, path + ": writing failed: " + why);
   }

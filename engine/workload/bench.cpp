@@ -316,10 +316,9 @@ Status BenchSession::open_target(BenchNotes* notes) {
     std::string sig = discovery::existing_signature(filename);
     if (!sig.empty()) return overridable_refusal(filename + ": holds " + sig + "; " + harm);
   }
-  std::string err;
-  auto dev =
-      io::MemberDevice::open(filename, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
-  if (!dev) return make_error(Errc::busy, err);
+  auto opened = io::MemberDevice::open(filename, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly);
+  if (!opened) return opened.take_error();
+  auto dev = std::move(*opened);
   // Laid out and sized once the file is ours (its lock is held).
   uint64_t fill_bytes = 0;
   if (fill_file) {

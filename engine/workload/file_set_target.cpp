@@ -23,10 +23,9 @@ Result<std::unique_ptr<FileSetTarget>> FileSetTarget::open(std::vector<std::stri
     f->path = std::move(p);
     std::error_code ec;
     if (std::filesystem::exists(f->path, ec)) {
-      std::string err;
-      f->dev =
-          io::MemberDevice::open(f->path, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
-      if (!f->dev) return make_error(Errc::busy, err);
+      auto dev = io::MemberDevice::open(f->path, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly);
+      if (!dev) return dev.take_error();
+      f->dev = std::move(*dev);
     }
     t->files_.push_back(std::move(f));
   }
@@ -71,7 +70,12 @@ io::MemberDevice* FileSetTarget::device(size_t index, const JobOptions& job, uin
         f.path + ": cannot extend to " + std::to_string(min_size) + " bytes: " + std::strerror(grow_errno);
     return nullptr;
   }
-  f.dev = io::MemberDevice::open(f.path, io::OpenMode::ReadWrite, error);
+  auto dev = io::MemberDevice::open(f.path, io::OpenMode::ReadWrite);
+  if (!dev) {
+    *error = dev.error().message;
+    return nullptr;
+  }
+  f.dev = std::move(*dev);
   return f.dev.get();
 }
 
@@ -97,8 +101,12 @@ JobIo FileSetTarget::open_job_io(const JobOptions& job, unsigned clone, std::str
     if (!dev) return j;
     const bool direct = job.direct && dev->info().direct;
     if (job.direct && !direct) all_direct = false, direct_note = dev->info().direct_note;
-    auto own = dev->reopen(direct, error);
-    if (!own) return j;
+    auto reopened = dev->reopen(direct);
+    if (!reopened) {
+      *error = reopened.error().message;
+      return j;
+    }
+    auto own = std::move(*reopened);
     // fio at job start: drop the region's cached pages, hint the pattern.
     if (job.invalidate) ::posix_fadvise(own->fd(), off_t(job.offset), off_t(jf.size), POSIX_FADV_DONTNEED);
     if (job.fadvise_hint)

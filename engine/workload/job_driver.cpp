@@ -81,7 +81,12 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   const uint64_t slot_bytes =
       (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
   slots_.resize(job.iodepth);
-  buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);
+  if (auto buffers = io::AlignedBuffer::allocate(slot_bytes * job.iodepth, kSlotAlign)) {
+    buffers_ = std::move(*buffers);
+  } else {  // no slot memory: the job's I/O fails and the run says why
+    out_.error = ENOMEM;
+    out_.error_text = buffers.error().message;
+  }
   free_.reserve(job.iodepth);
   unstamped_.reserve(job.iodepth);
   submit_batch_ = submit_batch(job);
