@@ -129,7 +129,8 @@ class EventLoop {
  public:
   EventLoop() {
     // io_uring disabled: the plain queue below.
-    if (auto uring = io::UringBackend::create({}, 8)) ctx_ = std::make_unique<io::IoContext>(std::move(*uring), "hotplug");
+    if (auto uring = io::UringBackend::create({}, 8))
+      ctx_ = std::make_unique<io::IoContext>(std::move(*uring), "hotplug");
   }
   void post(std::function<void()> fn) {
     if (ctx_) return ctx_->post(std::move(fn));
@@ -197,7 +198,8 @@ int cmd_devices(const Argv& argv) {
   opt.include_empty = a.flag("all");
   const auto list = discovery::scan_block_devices({}, opt);
   std::vector<Assessment> verdicts;
-  for (const auto& d : list) verdicts.push_back(discovery::assess(d, discovery::processes_with_open(identity_of(d))));
+  for (const auto& d : list)
+    verdicts.push_back(discovery::assess(d, discovery::processes_with_open(identity_of(d))));
 
   if (a.flag("json")) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();

@@ -94,7 +94,8 @@ QVariantList ArraysController::levels() const {
     // The layouts a user picks from, for the level's smallest array (the
     // spellings do not depend on the count beyond that, except raid10's copies).
     QStringList layouts;
-    for (const auto& name : l.layout_names(std::max(l.min_members, 4))) layouts << QString::fromStdString(name);
+    for (const auto& name : l.layout_names(std::max(l.min_members, 4)))
+      layouts << QString::fromStdString(name);
     out.push_back(QVariantMap{{"level", l.level},
                               {"name", QString::fromLatin1(l.name)},
                               {"min", l.min_members},

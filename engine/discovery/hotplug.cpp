@@ -1,5 +1,4 @@
 #include "discovery/hotplug.hpp"
-#include "base/unique_fd.hpp"
 
 #include <libudev.h>
 #include <poll.h>
@@ -13,15 +12,22 @@
 #include <set>
 #include <thread>
 
+#include "base/unique_fd.hpp"
+
 namespace rs::discovery {
 
 const char* hotplug_kind_name(HotplugKind k) {
   switch (k) {
-    case HotplugKind::added: return "added";
-    case HotplugKind::removed: return "removed";
-    case HotplugKind::attached: return "attached";
-    case HotplugKind::detached: return "detached";
-    case HotplugKind::changed: return "changed";
+    case HotplugKind::added:
+      return "added";
+    case HotplugKind::removed:
+      return "removed";
+    case HotplugKind::attached:
+      return "attached";
+    case HotplugKind::detached:
+      return "detached";
+    case HotplugKind::changed:
+      return "changed";
   }
   return "?";
 }
@@ -56,10 +62,10 @@ std::optional<HotplugKind> classify_change(const std::optional<BlockDevice>& bef
   if (!was && is) return loop && before ? HotplugKind::attached : HotplugKind::added;
   if (was && !is) return loop && now ? HotplugKind::detached : HotplugKind::removed;
   if (!was && !is) return std::nullopt;
-  const bool same_backing = before->loop.has_value() == now->loop.has_value() &&
-                            (!before->loop || (before->loop->dev == now->loop->dev &&
-                                               before->loop->ino == now->loop->ino &&
-                                               before->loop->rdev == now->loop->rdev));
+  const bool same_backing =
+      before->loop.has_value() == now->loop.has_value() &&
+      (!before->loop || (before->loop->dev == now->loop->dev && before->loop->ino == now->loop->ino &&
+                         before->loop->rdev == now->loop->rdev));
   if (before->size_bytes != now->size_bytes || before->read_only != now->read_only || !same_backing ||
       before->partitions != now->partitions)
     return HotplugKind::changed;
@@ -149,7 +155,8 @@ UeventSource HotplugMonitor::source() const {
   return impl_->source;
 }
 
-Result<std::unique_ptr<HotplugMonitor>> HotplugMonitor::start(Post post, Handler handler, const SystemRoots& roots) {
+Result<std::unique_ptr<HotplugMonitor>> HotplugMonitor::start(Post post, Handler handler,
+                                                              const SystemRoots& roots) {
   auto impl = std::make_unique<Impl>();
   impl->roots = roots;
   impl->post = std::move(post);
@@ -159,7 +166,8 @@ Result<std::unique_ptr<HotplugMonitor>> HotplugMonitor::start(Post post, Handler
   if (!impl->ctx) return make_error(Errc::io_error, "hot-plug: cannot create a udev context");
   impl->monitor = udev_monitor_new_from_netlink(impl->ctx, uevent_source_name(impl->source));
   if (!impl->monitor)
-    return make_error(Errc::io_error, std::string("hot-plug: cannot open the ") + uevent_source_name(impl->source) +
+    return make_error(Errc::io_error, std::string("hot-plug: cannot open the ") +
+                                          uevent_source_name(impl->source) +
                                           " uevent socket: " + std::strerror(errno));
   if (udev_monitor_filter_add_match_subsystem_devtype(impl->monitor, "block", nullptr) < 0 ||
       udev_monitor_enable_receiving(impl->monitor) < 0)
@@ -169,7 +177,8 @@ Result<std::unique_ptr<HotplugMonitor>> HotplugMonitor::start(Post post, Handler
   // not overflow the socket; where the size is capped, resync() catches up.
   udev_monitor_set_receive_buffer_size(impl->monitor, 4 << 20);
   impl->stop_fd.reset(::eventfd(0, EFD_CLOEXEC));
-  if (!impl->stop_fd) return make_error(Errc::io_error, std::string("hot-plug: eventfd: ") + std::strerror(errno));
+  if (!impl->stop_fd)
+    return make_error(Errc::io_error, std::string("hot-plug: eventfd: ") + std::strerror(errno));
   // Listening before the snapshot: a device that changes in between is
   // seen twice, never missed.
   impl->snapshot();

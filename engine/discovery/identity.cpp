@@ -14,8 +14,8 @@
 #include <fstream>
 #include <vector>
 
-#include "discovery/sysfs_attr.hpp"
 #include "base/unique_fd.hpp"
+#include "discovery/sysfs_attr.hpp"
 
 namespace rs::discovery {
 namespace {
@@ -156,7 +156,8 @@ Result<Identity> identify(const std::string& path, const SystemRoots& roots) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return stat_error(path, errno);
   if (!S_ISBLK(st.st_mode)) return from_stat(st, -1, path, roots);
-  const UniqueFd fd(autoclear(st.st_rdev, roots) ? -1 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  const UniqueFd fd(autoclear(st.st_rdev, roots) ? -1
+                                                 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   return from_stat(st, fd.get(), path, roots);
 }
 

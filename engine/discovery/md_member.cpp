@@ -7,9 +7,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/unique_fd.hpp"
 #include "ondisk/le.hpp"
 #include "ondisk/superblock.hpp"
-#include "base/unique_fd.hpp"
 
 namespace rs::discovery {
 
@@ -31,7 +31,8 @@ Result<std::optional<MdMembership>> read_md_membership(const std::string& path, 
   std::array<uint8_t, 4096> block{};
   const ssize_t n = ::pread(fd.get(), block.data(), block.size(), off_t(ondisk::kSbOffsetBytes));
   if (n < 0) return make_error(Errc::io_error, path + ": " + std::strerror(errno));
-  if (size_t(n) < 4 || ondisk::le::get32(block.data()) != ondisk::kSbMagic) return std::optional<MdMembership>{};
+  if (size_t(n) < 4 || ondisk::le::get32(block.data()) != ondisk::kSbMagic)
+    return std::optional<MdMembership>{};
   MdMembership m;
   const auto sb = ondisk::decode(block, size_bytes);
   if (!sb) {

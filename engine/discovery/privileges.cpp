@@ -1,5 +1,4 @@
 #include "discovery/privileges.hpp"
-#include "base/unique_fd.hpp"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -11,6 +10,8 @@
 
 #include <cstdio>
 #include <cstring>
+
+#include "base/unique_fd.hpp"
 
 namespace rs::discovery {
 
@@ -75,9 +76,10 @@ std::string missing_permission_message(const std::string& path, int err, const s
   } else if (std::string attr = write_blocking_attribute(path); !attr.empty()) {
     msg += ": " + attr;
   } else {
-    msg += " (file owned by " + owner + ":" + group + ", mode " + mode_text(st.st_mode) +
-           "); image files need no privileges, only write permission on the file: ask its owner, or use a file "
-           "of your own";
+    msg +=
+        " (file owned by " + owner + ":" + group + ", mode " + mode_text(st.st_mode) +
+        "); image files need no privileges, only write permission on the file: ask its owner, or use a file "
+        "of your own";
   }
   return msg;
 }

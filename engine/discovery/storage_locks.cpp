@@ -36,13 +36,15 @@ Result<UniqueFd> open_lock_dir() {
   UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   struct stat st {};
   if (!fd || ::fstat(fd.get(), &st) != 0)
-    return lock_problem(dir + ": " + (errno == ELOOP || errno == ENOTDIR ? "not a directory (a symbolic link?)"
-                                                                        : std::strerror(errno)));
+    return lock_problem(
+        dir + ": " +
+        (errno == ELOOP || errno == ENOTDIR ? "not a directory (a symbolic link?)" : std::strerror(errno)));
   const bool owner_ok = st.st_uid == 0 || st.st_uid == ::geteuid();
   const bool sticky_ok = !(st.st_mode & S_IWOTH) || (st.st_mode & S_ISVTX);
   if (!owner_ok || !sticky_ok)
     return lock_problem(dir + ": not a safe lock directory (" +
-                       (owner_ok ? "others may write it and it is not sticky" : "owned by another user") + ")");
+                        (owner_ok ? "others may write it and it is not sticky" : "owned by another user") +
+                        ")");
   return fd;
 }
 
@@ -56,17 +58,19 @@ Result<UniqueFd> open_lock_file(int dir_fd, const std::string& name) {
     // sticky directory.
     fd.reset(::openat(dir_fd, name.c_str(), O_RDWR | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC));
     if (fd || errno != ENOENT) break;
-    fd.reset(::openat(dir_fd, name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666));
+    fd.reset(
+        ::openat(dir_fd, name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666));
     if (fd)
       ::fchmod(fd.get(), 0666);  // any user's engine may lock it too (umask aside)
     else if (errno != EEXIST)
       break;
   }
   struct stat st {};
-  if (!fd || ::fstat(fd.get(), &st) != 0) return lock_problem(storage_lock_dir() + "/" + name + ": " + std::strerror(errno));
+  if (!fd || ::fstat(fd.get(), &st) != 0)
+    return lock_problem(storage_lock_dir() + "/" + name + ": " + std::strerror(errno));
   if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
     return lock_problem(storage_lock_dir() + "/" + name +
-                       ": not a lock file RaidScope made (not a regular file with one link)");
+                        ": not a lock file RaidScope made (not a regular file with one link)");
   return fd;
 }
 

@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "base/result.hpp"
-#include "discovery/storage_stack.hpp"
 #include "base/unique_fd.hpp"
+#include "discovery/storage_stack.hpp"
 #include "discovery/system_roots.hpp"
 
 namespace rs::discovery {

@@ -12,9 +12,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/unique_fd.hpp"
 #include "discovery/privileges.hpp"
 #include "discovery/sysfs_attr.hpp"
-#include "base/unique_fd.hpp"
 
 namespace rs::discovery {
 

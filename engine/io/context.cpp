@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <ctime>
+#include <exception>
 
 #include "io/sim_backend.hpp"
 
@@ -194,8 +195,15 @@ IoContext& ContextThread::context() {
 void ContextThread::run(BackendFactory make_backend) {
   // Linux names are at most 15 characters; a longer one is cut, not refused.
   pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
-  std::unique_ptr<Backend> backend = make_backend();
-  if (!backend) status_ = make_error(Errc::unsupported, "context '" + name_ + "': it has no backend");
+  // The engine's factories never throw; a caller's might (a test's, a
+  // library's), and nothing above this thread could catch it.
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = make_backend();
+    if (!backend) status_ = make_error(Errc::unsupported, "context '" + name_ + "': it has no backend");
+  } catch (const std::exception& e) {
+    status_ = make_error(Errc::unsupported, "context '" + name_ + "': cannot make its backend: " + e.what());
+  }
   if (backend) ctx_ = std::make_unique<IoContext>(std::move(backend), name_);
   {
     std::lock_guard lock(start_mutex_);

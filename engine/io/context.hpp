@@ -119,7 +119,8 @@ class IoContext {
 // `make_backend` (io_uring's single-issuer rule); the constructor returns
 // once it exists. The thread runs run_once(1) until stop(), then drains:
 // posted work still runs, and I/O in flight completes before the backend
-// goes (on the thread). If `make_backend` returns null, status() says so,
+// goes (on the thread). If `make_backend` returns null (or throws: caught
+// on the thread), status() says so,
 // the thread has ended and posted work is dropped. A context whose ring
 // fails later keeps running (IoContext::failed()): posted work still runs
 // and its I/O fails with the ring's errno.

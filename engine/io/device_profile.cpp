@@ -275,7 +275,9 @@ Status validate_profile(const DeviceProfile& p) {
 }
 
 Result<DeviceProfile> parse_profile(std::string_view text, const std::string& origin) {
-  auto invalid = [&origin](const std::string& why) { return make_error(Errc::invalid_argument, origin + ": " + why); };
+  auto invalid = [&origin](const std::string& why) {
+    return make_error(Errc::invalid_argument, origin + ": " + why);
+  };
   // nlohmann keeps the last of duplicated keys; a duplicate is almost always
   // an editing mistake, so catch it while parsing.
   std::string duplicate;
@@ -298,8 +300,8 @@ Result<DeviceProfile> parse_profile(std::string_view text, const std::string& or
   if (!duplicate.empty()) return invalid("key " + quote(duplicate) + " appears more than once");
   for (auto it = doc.begin(); it != doc.end(); ++it)
     if (!find_key(it.key()))
-      return invalid("unknown key " + quote(it.key()) + " = " + it.value().dump() + " (known keys: " +
-                     known_keys() + ")");
+      return invalid("unknown key " + quote(it.key()) + " = " + it.value().dump() +
+                     " (known keys: " + known_keys() + ")");
 
   DeviceProfile p;
   p.origin = origin;
@@ -386,7 +388,8 @@ Result<DeviceProfile> load_profile_file(const std::string& path) {
 
 Result<DeviceProfile> find_profile(const std::string& name, const std::vector<std::string>& dirs) {
   if (!valid_name(name))
-    return make_error(Errc::not_found, "no device profile named " + quote(name) + " (not a valid profile name)");
+    return make_error(Errc::not_found,
+                      "no device profile named " + quote(name) + " (not a valid profile name)");
   std::string looked;
   for (const std::string& dir : dirs) {
     const std::string path = (std::filesystem::path(dir) / (name + ".json")).string();

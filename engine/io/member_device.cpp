@@ -126,11 +126,13 @@ Status MemberDevice::lock_for_write() {
   if (!backing_lock_fd_) return {};
   if (int err = take_ofd_write_lock(backing_lock_fd_.get()); err != 0) {
     if (!lock_conflict(err))
-      return make_error(Errc::refused, path() + ": cannot lock its backing file " + b.path + ": " + errno_text(err));
+      return make_error(Errc::refused,
+                        path() + ": cannot lock its backing file " + b.path + ": " + errno_text(err));
     const auto procs = discovery::processes_with_open(identity_);
-    return make_error(Errc::busy, path() + ": in use by another process: " + path() + " is a loop device over " +
-                                      b.path + ", which another process holds" +
-                                      (procs.empty() ? "" : " (" + discovery::describe_processes(procs) + ")"));
+    return make_error(Errc::busy,
+                      path() + ": in use by another process: " + path() + " is a loop device over " + b.path +
+                          ", which another process holds" +
+                          (procs.empty() ? "" : " (" + discovery::describe_processes(procs) + ")"));
   }
   return {};
 }
@@ -141,7 +143,8 @@ namespace {
 Error open_error(const std::string& path, bool blk, int err, OpenMode mode) {
   if (std::string denied = open_denied(path, blk, err, mode); !denied.empty())
     return make_error(Errc::refused, denied);
-  if (err != EBUSY) return make_error(err == ENOENT ? Errc::not_found : Errc::io_error, path + ": " + errno_text(err));
+  if (err != EBUSY)
+    return make_error(err == ENOENT ? Errc::not_found : Errc::io_error, path + ": " + errno_text(err));
   std::string why = discovery::member_in_use(path);
   if (why.empty()) {
     // No kernel holder: another process opened it exclusively. Name it.
@@ -149,24 +152,28 @@ Error open_error(const std::string& path, bool blk, int err, OpenMode mode) {
       if (auto procs = discovery::processes_with_open(*id); !procs.empty())
         why = "open by " + discovery::describe_processes(procs);
   }
-  return make_error(Errc::busy, path + ": " +
-                                    (why.empty() ? std::string("device is busy (mounted, held by md/dm, or open by "
-                                                               "another process)")
-                                                 : "device is busy: " + why));
+  return make_error(Errc::busy,
+                    path + ": " +
+                        (why.empty() ? std::string("device is busy (mounted, held by md/dm, or open by "
+                                                   "another process)")
+                                     : "device is busy: " + why));
 }
 
 }  // namespace
 
 Result<std::unique_ptr<MemberDevice>> MemberDevice::open(const std::string& path, OpenMode mode) {
   if (path.empty())
-    return make_error(Errc::invalid_argument, "an empty path ('') was given: it names no file or block device");
+    return make_error(Errc::invalid_argument,
+                      "an empty path ('') was given: it names no file or block device");
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     const int err = errno;
-    return make_error(err == ENOENT || err == ENOTDIR ? Errc::not_found : Errc::io_error, path + ": " + errno_text(err));
+    return make_error(err == ENOENT || err == ENOTDIR ? Errc::not_found : Errc::io_error,
+                      path + ": " + errno_text(err));
   }
   const bool blk = S_ISBLK(st.st_mode);
-  if (!blk && !S_ISREG(st.st_mode)) return make_error(Errc::invalid_argument, path + ": not a regular file or block device");
+  if (!blk && !S_ISREG(st.st_mode))
+    return make_error(Errc::invalid_argument, path + ": not a regular file or block device");
   int flags = (mode == OpenMode::ReadWrite ? O_RDWR : O_RDONLY) | O_CLOEXEC;
   // O_EXCL on a block device fails with EBUSY while anything else (a mount,
   // md, another RaidScope) holds it: exactly the guard we want.
@@ -190,7 +197,8 @@ Result<std::unique_ptr<MemberDevice>> MemberDevice::open(const std::string& path
     // Not ours to open: UDisks2 may open it for us (polkit decides).
     const int denied = errno;
     auto via = discovery::udisks_open_device(path, flags | O_DIRECT);
-    if (via.fd < 0) return make_error(Errc::refused, discovery::missing_permission_message(path, denied, via.note));
+    if (via.fd < 0)
+      return make_error(Errc::refused, discovery::missing_permission_message(path, denied, via.note));
     fd = via.fd;
     dev->info_.direct = true;
     dev->info_.direct_note.clear();
@@ -242,7 +250,8 @@ Result<std::unique_ptr<MemberDevice>> MemberDevice::reopen(bool direct) const {
   UniqueFd fd(::open(self.c_str(), access | O_CLOEXEC | O_NOCTTY | (direct ? O_DIRECT : 0)));
   if (!fd)
     return make_error(Errc::io_error, path() + ": cannot open again" +
-                                          (direct ? " with O_DIRECT" : " for buffered I/O") + ": " + errno_text(errno));
+                                          (direct ? " with O_DIRECT" : " for buffered I/O") + ": " +
+                                          errno_text(errno));
   auto dev = std::unique_ptr<MemberDevice>(new MemberDevice());
   dev->fd_ = std::move(fd);
   dev->info_ = info_;
@@ -302,9 +311,9 @@ Status MemberDevice::transfer_raw(bool write, uint64_t offset, uint8_t* buf, siz
                       : ::pread(fd(), buf + done, len - done, off_t(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
-      return make_error(Errc::io_error, path() + ": " + (write ? "write" : "read") + " at " +
-                                            std::to_string(offset + done) + " failed: " +
-                                            (n < 0 ? errno_text(errno) : std::string("end of device")));
+      return make_error(Errc::io_error,
+                        path() + ": " + (write ? "write" : "read") + " at " + std::to_string(offset + done) +
+                            " failed: " + (n < 0 ? errno_text(errno) : std::string("end of device")));
     done += size_t(n);
   }
   return {};

@@ -30,7 +30,7 @@ struct MemberIo {
   // (its ring failed: Backend::failed()), not the device's: the member is
   // not to blame. Cleared by the array front when it issues the I/O.
   bool ring_failed = false;
-  uint64_t due_ns = 0;    // backend-private: when an emulated disk completes it
+  uint64_t due_ns = 0;  // backend-private: when an emulated disk completes it
   // Set by the submitter: the emulated disk this I/O runs on (the array
   // takes it from its member table); null: the device's own, if any.
   DeviceModel* emulated = nullptr;

@@ -14,7 +14,7 @@
 namespace rs::io {
 
 Result<std::unique_ptr<UringBackend>> UringBackend::create(std::span<MemberDevice* const> members,
-                                                          unsigned depth) {
+                                                           unsigned depth) {
   auto b = std::unique_ptr<UringBackend>(new UringBackend(members));
   if (const int rc = b->setup(depth); rc < 0)
     return make_error(Errc::unsupported,
@@ -246,7 +246,7 @@ void UringBackend::flush() {
   // direct writes at depth 8 took 37.5k io_uring_enter calls, and take
   // 32.8k with GETEVENTS on the submit, as fio's (perf trace).
   const int rc = (setup_flags_ & IORING_SETUP_DEFER_TASKRUN) ? io_uring_submit_and_get_events(&ring_)
-                                                              : io_uring_submit(&ring_);
+                                                             : io_uring_submit(&ring_);
   unsubmitted_ = 0;
   if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) ring_failed(-rc, "io_uring submit");
 }
@@ -337,7 +337,8 @@ void UringBackend::enter_kernel(bool wait, uint64_t deadline_ns) {
     rc = io_uring_submit_and_wait_timeout(&ring_, &cqe, 1, &ts, nullptr);
   }
   unsubmitted_ = 0;
-  if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EAGAIN && rc != -EBUSY) ring_failed(-rc, "io_uring wait");
+  if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EAGAIN && rc != -EBUSY)
+    ring_failed(-rc, "io_uring wait");
 }
 
 void UringBackend::ring_failed(int err, const char* call) {
@@ -374,10 +375,11 @@ void UringBackend::reclaim_unsubmitted(int err) {
 
 Status UringBackend::failure() const {
   if (!failed_errno_) return {};
-  return make_error(Errc::io_error, std::string(failed_call_) + " failed: " + std::strerror(failed_errno_) +
-                                        " (errno " + std::to_string(failed_errno_) +
-                                        "); the ring takes no more I/O: what it had not started failed with "
-                                        "that error, what it had started completes as the kernel finishes it");
+  return make_error(Errc::io_error,
+                    std::string(failed_call_) + " failed: " + std::strerror(failed_errno_) + " (errno " +
+                        std::to_string(failed_errno_) +
+                        "); the ring takes no more I/O: what it had not started failed with "
+                        "that error, what it had started completes as the kernel finishes it");
 }
 
 unsigned UringBackend::reap(unsigned min_complete) {

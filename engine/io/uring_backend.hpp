@@ -130,7 +130,7 @@ class UringBackend final : public Backend {
   bool wakeup_pending_ = false;  // the read is in the ring, its CQE not seen
   bool wakeup_stopping_ = false;
   bool cancel_pending_ = false;
-  bool woken_ = false;  // the wakeup fired during this reap
+  bool woken_ = false;    // the wakeup fired during this reap
   int failed_errno_ = 0;  // the ring's error once it failed
   const char* failed_call_ = "";
   int injected_errno_ = 0;

@@ -23,7 +23,8 @@ struct Raid1Geometry {
 // md's raid1 has no layout word or chunk; only the mirror count is checked.
 inline Result<Raid1Geometry> raid1_geometry(int raid_disks, uint64_t dev_sectors) {
   if (raid_disks < 1)
-    return make_error(Errc::invalid_argument, "raid1 needs at least 1 raid disk, got " + std::to_string(raid_disks));
+    return make_error(Errc::invalid_argument,
+                      "raid1 needs at least 1 raid disk, got " + std::to_string(raid_disks));
   return Raid1Geometry{raid_disks, dev_sectors};
 }
 

@@ -75,20 +75,20 @@ Result<Raid10Geometry> raid10_from_layout(uint32_t layout, int raid_disks, uint3
   }
   if (g.copies() > raid_disks) {
     return fail(word + ": near*far copies (" + std::to_string(g.copies()) + ") exceed raid disks (" +
-                    std::to_string(raid_disks) + ")");
+                std::to_string(raid_disks) + ")");
   }
   if (chunk_sectors < kMinChunkSectors || !std::has_single_bit(chunk_sectors)) {
     return fail("raid10 chunk of " + std::to_string(chunk_sectors) +
-                    " sectors: must be a power of two and at least 8 sectors (4 KiB)");
+                " sectors: must be a power of two and at least 8 sectors (4 KiB)");
   }
   if (g.far_offset && g.near_copies > 1 && raid_disks % g.near_copies != 0) {
     // md bumps the device sector by one chunk when a near group wraps to
     // disk 0, but an offset stripe is far_copies chunks tall, so the wrapped
     // copy lands on the previous stripe's offset copy.
     return fail(word + ": offset layout with " + std::to_string(g.near_copies) + " near copies on " +
-                    std::to_string(raid_disks) +
-                    " disks makes md place two copies on one device chunk; raid disks must be a multiple "
-                    "of near copies");
+                std::to_string(raid_disks) +
+                " disks makes md place two copies on one device chunk; raid disks must be a multiple "
+                "of near copies");
   }
   return g;
 }

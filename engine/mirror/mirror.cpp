@@ -58,8 +58,11 @@ std::string power_of_two_rule(int64_t v) {
 void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
   using telemetry::TunableSpec;
   using telemetry::TunableType;
+  // In PolicyId order: the choice's index is the policy, so the setter
+  // takes the enum as it is (no name parsed again here).
   std::vector<std::string> names;
-  for (auto n : balance::policy_names()) names.emplace_back(n);
+  for (int i = 0; i <= int(balance::PolicyId::BtrfsQlen); ++i)
+    names.emplace_back(balance::policy_name(balance::PolicyId(i)));
   reg.add(
       TunableSpec{"read_policy", TunableType::choice, 0, 0, names, "",
                   "which mirror serves a read: md-legacy (md's read balancing), md-rr (md's, "
@@ -67,10 +70,15 @@ void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
                   "turn), btrfs-qlen (shortest queue)"},
       [this](int) { return std::string(balance::policy_name(policy())); },
       [this](int, const telemetry::TunableValue& v) {
-        set_policy(*balance::policy_from_name(v.text));
+        set_policy(balance::PolicyId(v.number));
         return Status{};
       });
-  TunableSpec mcr{"min_contig_read", TunableType::bytes, 0, 64ll << 20, {}, "bytes",
+  TunableSpec mcr{"min_contig_read",
+                  TunableType::bytes,
+                  0,
+                  64ll << 20,
+                  {},
+                  "bytes",
                   "btrfs-rr: bytes read from one mirror before moving to the next (0: every request)"};
   mcr.check = [](int64_t v) { return v % 4096 == 0 ? std::string() : std::string("not a multiple of 4096"); };
   reg.add(
@@ -79,7 +87,12 @@ void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
         min_contig_read_ = uint32_t(v.number);
         return Status{};
       });
-  TunableSpec rot{"rot_round_down", TunableType::integer, 1, 64, {}, "requests",
+  TunableSpec rot{"rot_round_down",
+                  TunableType::integer,
+                  1,
+                  64,
+                  {},
+                  "requests",
                   "btrfs-qlen: queue lengths are rounded down to this when a mirror spins"};
   rot.check = power_of_two_rule;
   reg.add(
@@ -88,7 +101,12 @@ void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
         rot_round_down_ = uint32_t(v.number);
         return Status{};
       });
-  TunableSpec nonrot{"nonrot_round_down", TunableType::integer, 1, 64, {}, "requests",
+  TunableSpec nonrot{"nonrot_round_down",
+                     TunableType::integer,
+                     1,
+                     64,
+                     {},
+                     "requests",
                      "btrfs-qlen: queue lengths are rounded down to this when no mirror spins"};
   nonrot.check = power_of_two_rule;
   reg.add(
@@ -103,7 +121,8 @@ void MirrorPersonality::read_sections(std::vector<telemetry::Section>& out) cons
   telemetry::Section s;
   s.name = "read_balance";
   s.values.emplace_back("read_rr", double(policy_state_.read_rr.load(std::memory_order_relaxed)));
-  s.values.emplace_back("total_read_blocks", double(policy_state_.total_read_blocks.load(std::memory_order_relaxed)));
+  s.values.emplace_back("total_read_blocks",
+                        double(policy_state_.total_read_blocks.load(std::memory_order_relaxed)));
   out.push_back(std::move(s));
 }
 

@@ -95,7 +95,8 @@ Result<raid::CheckPieceResult> MirrorPersonality::check_piece(const raid::Member
       }
     }
     if (differs && repair)
-      if (Status s = core_.write_member(table, slot, addr[size_t(k)].sector, ref, bytes); !s) return s.error();
+      if (Status s = core_.write_member(table, slot, addr[size_t(k)].sector, ref, bytes); !s)
+        return s.error();
   }
   return out;
 }

@@ -65,7 +65,8 @@ Status validate_new_bitmap(uint64_t sync_size, uint32_t chunk_bytes, uint64_t sp
   return {};
 }
 
-Result<BitmapSuper> decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uuid, uint64_t space_bytes) {
+Result<BitmapSuper> decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uuid,
+                                  uint64_t space_bytes) {
   auto corrupt = [](std::string why) { return make_error(Errc::corrupt, std::move(why)); };
   if (block.size() < kBitmapSuperBytes)
     return corrupt("bitmap superblock cut short (" + std::to_string(block.size()) + " bytes)");
@@ -94,10 +95,12 @@ Result<BitmapSuper> decode_bitmap(std::span<const uint8_t> block, const Uuid& ar
   if (b.uuid != array_uuid)
     return corrupt("the bitmap belongs to another array (UUID " + uuid_to_string(b.uuid) + ")");
   if (!power_of_two(b.chunksize) || b.chunksize < kBitmapPageBytes)
-    return corrupt("bitmap chunk size " + std::to_string(b.chunksize) + " is not a power of two of at least 4096");
+    return corrupt("bitmap chunk size " + std::to_string(b.chunksize) +
+                   " is not a power of two of at least 4096");
   if (b.daemon_sleep < 1 || b.daemon_sleep > 86400)
     return corrupt("bitmap daemon sleep " + std::to_string(b.daemon_sleep) + " s is outside 1..86400");
-  if (b.nodes > 1) return corrupt("clustered bitmaps (" + std::to_string(b.nodes) + " nodes) are not supported");
+  if (b.nodes > 1)
+    return corrupt("clustered bitmaps (" + std::to_string(b.nodes) + " nodes) are not supported");
   if (b.sync_size == 0) return corrupt("the bitmap covers no sectors (sync_size 0)");
   if (bitmap_pages(bitmap_chunks(b.sync_size, b.chunksize)) * kBitmapPageBytes > space_bytes)
     return corrupt("the bitmap's " + std::to_string(bitmap_chunks(b.sync_size, b.chunksize)) +

@@ -53,7 +53,8 @@ std::array<uint8_t, kBitmapSuperBytes> encode_bitmap(const BitmapSuper& b);
 // power of two of at least 4 KiB, a daemon sleep of 1..86400 s, and bits
 // that fit in `space_bytes` (from the bitmap's start to the data). A
 // rejection is Errc::corrupt naming the field.
-Result<BitmapSuper> decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uuid, uint64_t space_bytes);
+Result<BitmapSuper> decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uuid,
+                                  uint64_t space_bytes);
 
 // Checks a bitmap about to be created: Errc::invalid_argument saying what
 // is wrong (the chunk size, or bits that would overlap the data).

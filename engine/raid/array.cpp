@@ -36,13 +36,19 @@ Status Array::init(const LevelTable& levels, const Shape& shape) {
 }
 
 void Array::start_metadata() {
-  if (!simulated_ && !read_only_) metadata_ = std::make_unique<MetadataWriter>([this] { sync_superblocks(); });
+  if (!simulated_ && !read_only_)
+    metadata_ = std::make_unique<MetadataWriter>([this] { sync_superblocks(); });
 }
 
 void Array::register_front_tunables() {
   using telemetry::TunableSpec;
   using telemetry::TunableType;
-  TunableSpec wm{"write_mostly", TunableType::boolean, 0, 1, {}, "",
+  TunableSpec wm{"write_mostly",
+                 TunableType::boolean,
+                 0,
+                 1,
+                 {},
+                 "",
                  "md's writemostly: reads avoid this member while another copy can serve them"};
   wm.per_member = true;
   tunables_.add(
@@ -52,7 +58,12 @@ void Array::register_front_tunables() {
         request_sync();  // recorded in the member's superblock (devflags)
         return Status{};
       });
-  TunableSpec opt{"io_opt", TunableType::bytes, 0, 64ll << 20, {}, "bytes",
+  TunableSpec opt{"io_opt",
+                  TunableType::bytes,
+                  0,
+                  64ll << 20,
+                  {},
+                  "bytes",
                   "the member's optimal I/O size as the read policies see it (0: what the device reports)"};
   opt.per_member = true;
   opt.check = [](int64_t v) { return v % 512 == 0 ? std::string() : std::string("not a multiple of 512"); };
@@ -66,7 +77,12 @@ void Array::register_front_tunables() {
         runtime(m).io_opt_override.store(uint32_t(v.number));
         return Status{};
       });
-  TunableSpec rot{"rotational", TunableType::choice, 0, 0, {"auto", "no", "yes"}, "",
+  TunableSpec rot{"rotational",
+                  TunableType::choice,
+                  0,
+                  0,
+                  {"auto", "no", "yes"},
+                  "",
                   "whether the read policies treat the member as a spinning disk (auto: what the device "
                   "reports; a loop device or image file reports the disk under it)"};
   rot.per_member = true;
@@ -114,7 +130,9 @@ void Array::publish(MemberTable t) {
 Array::IoUnit Array::io_unit(const Personality& p, const MemberTable& t) {
   IoUnit unit{p.io_unit_bytes(), p.io_unit_reason()};
   for (const Member& m : t.members) {
-    const uint32_t lbs = m.model ? m.model->logical_block_size() : m.dev ? m.dev->info().logical_block_size : 0;
+    const uint32_t lbs = m.model ? m.model->logical_block_size()
+                         : m.dev ? m.dev->info().logical_block_size
+                                 : 0;
     if (lbs > unit.bytes) unit = {lbs, m.name + " has " + std::to_string(lbs) + "-byte logical blocks"};
   }
   return unit;
@@ -186,13 +204,14 @@ std::string Array::state_text() const {
 
 Status Array::set_member_model(int slot, std::shared_ptr<io::DeviceModel> model, const std::string& label) {
   if (slot < 0 || slot >= raid_disks())
-    return make_error(Errc::invalid_argument, "no member " + std::to_string(slot) + " (0.." +
-                                                  std::to_string(raid_disks() - 1) + ")");
+    return make_error(Errc::invalid_argument,
+                      "no member " + std::to_string(slot) + " (0.." + std::to_string(raid_disks() - 1) + ")");
   std::lock_guard lock(meta_mutex_);
   MemberTable t = *table();
   Member& m = t.members[size_t(slot)];
   if (!m.dev)
-    return make_error(Errc::unsupported, "member " + std::to_string(slot) + " has no device to emulate a disk on");
+    return make_error(Errc::unsupported,
+                      "member " + std::to_string(slot) + " has no device to emulate a disk on");
   m.model = std::move(model);
   publish(std::move(t));
   events_.record({0, 0, "member", m.name, "device_profile " + label, ""});

@@ -87,7 +87,7 @@ struct CreateOptions {
   bool force = false;               // overwrite signatures / other arrays' members
   uint64_t create_files_bytes = 0;  // create missing image files of this size
   BitmapMode bitmap = BitmapMode::automatic;
-  uint32_t bitmap_chunk_bytes = 0;  // 0: 64 MiB, doubled until the bits fit
+  uint32_t bitmap_chunk_bytes = 0;              // 0: 64 MiB, doubled until the bits fit
   std::shared_ptr<io::WriteObserver> observer;  // as AssembleOptions::observer
 };
 
@@ -106,7 +106,8 @@ struct RunningTask {
 class Array final : public ArrayCore, public telemetry::TelemetrySource {
  public:
   // Assembles from the given members (the array is the set given).
-  static Result<std::unique_ptr<Array>> assemble(const LevelTable& levels, const std::vector<std::string>& paths,
+  static Result<std::unique_ptr<Array>> assemble(const LevelTable& levels,
+                                                 const std::vector<std::string>& paths,
                                                  const AssembleOptions& options = {});
   // How many times assemble() was called in this process (whatever the
   // outcome): tests assert that an open array is driven by one owner and
@@ -154,7 +155,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   SlotRuntime& runtime(int slot) override { return *runtime_[size_t(slot)]; }
   const SlotRuntime& runtime(int slot) const override { return *runtime_[size_t(slot)]; }
   int slot_of(const std::string& path) const;  // -1 if not a member (by identity, not only by path)
-  std::string member_note(int slot) const;    // why a member is missing or faulty
+  std::string member_note(int slot) const;     // why a member is missing or faulty
   int working_members() const;
   bool degraded() const { return working_members() < raid_disks(); }
   // Some data still has a second copy (or parity) to compare with: false
@@ -233,7 +234,8 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   bool child_finished(MemberChild& child, int result) override;
   bool member_failed(ArrayIo& io, int slot, bool write, int result, uint64_t dev_sector) override;
   void complete(ArrayIo& io, int result) override;
-  Status read_member(const MemberTable& table, int slot, uint64_t dev_sector, void* buf, uint64_t bytes) override;
+  Status read_member(const MemberTable& table, int slot, uint64_t dev_sector, void* buf,
+                     uint64_t bytes) override;
   Status write_member(const MemberTable& table, int slot, uint64_t dev_sector, const void* buf,
                       uint64_t bytes) override;
 
@@ -338,14 +340,14 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   std::atomic<bool> torn_by_ring_{false};  // write_torn_by_ring(): never marked clean again
   std::atomic<uint64_t> mismatch_cnt_{0};
 
-  mutable std::mutex meta_mutex_;   // member changes, superblock image, notes
-  std::vector<std::string> notes_;   // per slot: why missing/faulty
-  ondisk::Superblock sb_;            // the array's view: the freshest superblock
+  mutable std::mutex meta_mutex_;              // member changes, superblock image, notes
+  std::vector<std::string> notes_;             // per slot: why missing/faulty
+  ondisk::Superblock sb_;                      // the array's view: the freshest superblock
   std::vector<ondisk::Superblock> member_sb_;  // per slot: what its superblock says (dev_number, uuid...)
-  std::vector<uint64_t> fail_epoch_;  // per slot: the update that records its failure
+  std::vector<uint64_t> fail_epoch_;           // per slot: the update that records its failure
   std::vector<uint64_t> kept_error_ns_;  // per slot: when an error it was kept in after was last an event
-  bool dirty_requested_ = false;     // the next sync marks the array active
-  std::string last_sync_error_;      // members the last sync could not write
+  bool dirty_requested_ = false;         // the next sync marks the array active
+  std::string last_sync_error_;          // members the last sync could not write
   uint64_t dirty_epoch_ = 0;
   std::unique_ptr<MetadataWriter> metadata_;
   ResyncBarrier barrier_;
@@ -380,7 +382,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   };
   std::vector<PageWrite> page_writes_;
   BitmapPageIo daemon_timer_;  // the simulator's daemon
-  std::thread daemon_thread_;   // real arrays' daemon
+  std::thread daemon_thread_;  // real arrays' daemon
   std::mutex daemon_mutex_;
   std::condition_variable daemon_cv_;
   std::atomic<bool> bitmap_stopping_{false};

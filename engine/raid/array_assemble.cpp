@@ -53,7 +53,8 @@ uint64_t Array::assemble_count() {
   return assemble_calls.load(std::memory_order_relaxed);
 }
 
-Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const std::vector<std::string>& paths,
+Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels,
+                                               const std::vector<std::string>& paths,
                                                const AssembleOptions& opt) {
   assemble_calls.fetch_add(1, std::memory_order_relaxed);
   if (paths.empty()) return make_error(Errc::invalid_argument, "no members given");
@@ -81,10 +82,10 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
   size_t fresh = 0;
   for (size_t i = 0; i < cands.size(); ++i) {
     if (cands[i].sb.set_uuid != cands[0].sb.set_uuid)
-      return make_error(Errc::refused,
-                        cands[i].path + " and " + cands[0].path + " belong to different arrays (array UUID " +
-                            ondisk::uuid_to_string(cands[i].sb.set_uuid) + " vs " +
-                            ondisk::uuid_to_string(cands[0].sb.set_uuid) + ")");
+      return make_error(Errc::refused, cands[i].path + " and " + cands[0].path +
+                                           " belong to different arrays (array UUID " +
+                                           ondisk::uuid_to_string(cands[i].sb.set_uuid) + " vs " +
+                                           ondisk::uuid_to_string(cands[0].sb.set_uuid) + ")");
     if (cands[i].sb.events > cands[fresh].sb.events) fresh = i;
   }
   const ondisk::Superblock fsb = cands[fresh].sb;
@@ -145,7 +146,8 @@ Status Array::place_members(const std::vector<MemberCandidate>& cands, const Ass
     }
     Member& m = placed.members[role];
     if (m.dev)
-      return make_error(Errc::corrupt, c.path + " and " + m.name + " both claim role " + std::to_string(role));
+      return make_error(Errc::corrupt,
+                        c.path + " and " + m.name + " both claim role " + std::to_string(role));
     const bool recovering = (c.sb.feature_map & ondisk::kFeatureRecoveryOffset) != 0;
     m.dev = c.dev;
     m.name = c.path;
@@ -256,7 +258,8 @@ Result<std::unique_ptr<Array>> Array::simulated(const LevelTable& levels, const 
     // Where mdadm puts an internal bitmap: 8 sectors after the superblock,
     // up to a 1 MiB data offset.
     BitmapLayout layout{8192, (1 << 20) - 8192, arr->personality_->bitmap_sectors(), bitmap_chunk_bytes};
-    if (Status st = ondisk::validate_new_bitmap(layout.sync_size, bitmap_chunk_bytes, layout.space_bytes); !st)
+    if (Status st = ondisk::validate_new_bitmap(layout.sync_size, bitmap_chunk_bytes, layout.space_bytes);
+        !st)
       return st.error();
     ondisk::BitmapSuper bsb;
     bsb.sync_size = layout.sync_size;

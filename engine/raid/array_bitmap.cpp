@@ -82,7 +82,8 @@ Status Array::start_bitmap_thread() {
   for (uint64_t p = 0; p < page_writes_.size(); ++p) {
     const uint64_t room = lay.space_bytes - p * ondisk::kBitmapPageBytes;
     const bool last = p + 1 == page_writes_.size();
-    auto buf = io::AlignedBuffer::allocate(last ? std::min<uint64_t>(room, 1 << 20) : ondisk::kBitmapPageBytes);
+    auto buf =
+        io::AlignedBuffer::allocate(last ? std::min<uint64_t>(room, 1 << 20) : ondisk::kBitmapPageBytes);
     if (!buf) return buf.take_error();
     page_writes_[p].buf = std::move(*buf);
   }
@@ -115,28 +116,40 @@ void Array::attach_bitmap_context(io::IoContext& context) {
 void Array::register_bitmap_tunables() {
   using telemetry::TunableSpec;
   using telemetry::TunableType;
-  tunables_.add(TunableSpec{"daemon_sleep", TunableType::integer, 1, 86400, {}, "seconds",
-                            "write-intent bitmap: a chunk's bit is cleared once it had no writes this long"},
-                [this](int) { return std::to_string(bitmap_->daemon_sleep_s.load()); },
-                [this](int, const telemetry::TunableValue& v) {
-                  {
-                    // Under the daemon's lock: it is waiting, or has not yet
-                    // computed its next wake, so the new value counts at once.
-                    std::lock_guard lock(daemon_mutex_);
-                    bitmap_->daemon_sleep_s = uint32_t(v.number);
-                  }
-                  daemon_cv_.notify_all();
-                  return Status{};
-                });
-  tunables_.add(TunableSpec{"bitmap_io_opt", TunableType::boolean, 0, 1, {}, "",
-                            "write-intent bitmap: round the last page's write up to the member's "
-                            "io_opt when it fits (a write of part of a device's unit costs it a "
-                            "read-modify-write)"},
-                [this](int) { return std::string(bitmap_->io_opt_sizing.load() ? "on" : "off"); },
-                [this](int, const telemetry::TunableValue& v) {
-                  bitmap_->io_opt_sizing = v.number != 0;
-                  return Status{};
-                });
+  tunables_.add(
+      TunableSpec{"daemon_sleep",
+                  TunableType::integer,
+                  1,
+                  86400,
+                  {},
+                  "seconds",
+                  "write-intent bitmap: a chunk's bit is cleared once it had no writes this long"},
+      [this](int) { return std::to_string(bitmap_->daemon_sleep_s.load()); },
+      [this](int, const telemetry::TunableValue& v) {
+        {
+          // Under the daemon's lock: it is waiting, or has not yet
+          // computed its next wake, so the new value counts at once.
+          std::lock_guard lock(daemon_mutex_);
+          bitmap_->daemon_sleep_s = uint32_t(v.number);
+        }
+        daemon_cv_.notify_all();
+        return Status{};
+      });
+  tunables_.add(
+      TunableSpec{"bitmap_io_opt",
+                  TunableType::boolean,
+                  0,
+                  1,
+                  {},
+                  "",
+                  "write-intent bitmap: round the last page's write up to the member's "
+                  "io_opt when it fits (a write of part of a device's unit costs it a "
+                  "read-modify-write)"},
+      [this](int) { return std::string(bitmap_->io_opt_sizing.load() ? "on" : "off"); },
+      [this](int, const telemetry::TunableValue& v) {
+        bitmap_->io_opt_sizing = v.number != 0;
+        return Status{};
+      });
 }
 
 // md keeps the bits a missing or recovering member needs, and those of
@@ -151,7 +164,8 @@ bool Array::may_clear_bits() const {
 
 bool Array::bitmap_gate(ArrayIo& io) {
   if (!io.bitmap_counted) {
-    const auto [lo, hi] = personality_->bitmap_range(io.offset / kSectorBytes, (io.offset + io.length) / kSectorBytes);
+    const auto [lo, hi] =
+        personality_->bitmap_range(io.offset / kSectorBytes, (io.offset + io.length) / kSectorBytes);
     io.bitmap_lo = lo;
     io.bitmap_hi = hi;
     const auto waits = bitmap_->start_write(lo, hi);
@@ -173,7 +187,8 @@ bool Array::bitmap_gate(ArrayIo& io) {
     ArrayPort* port = io.port;
     // Wake the bitmap context to write the page; come back when it is on disk.
     bitmap_ctx_->post([this, p] { write_bitmap_page(p); });
-    bitmap_->when_durable(p, e, [port, &io] { port->context().post([port, &io] { port->array().resubmit(io); }); });
+    bitmap_->when_durable(p, e,
+                          [port, &io] { port->context().post([port, &io] { port->array().resubmit(io); }); });
     return false;
   }
   return true;
@@ -204,7 +219,9 @@ void Array::write_bitmap_page(uint64_t p) {
     // md's __write_sb_page: a whole page, or the last page rounded up to the
     // logical block size, or (seed 001) to the member's io_opt when that
     // still ends before the data.
-    const uint32_t lbs = mem.model ? mem.model->logical_block_size() : mem.dev ? mem.dev->info().logical_block_size : 512;
+    const uint32_t lbs = mem.model ? mem.model->logical_block_size()
+                         : mem.dev ? mem.dev->info().logical_block_size
+                                   : 512;
     uint64_t size = last ? round_up(content, lbs) : ondisk::kBitmapPageBytes;
     const uint32_t override_bytes = runtime(m).io_opt_override.load(std::memory_order_relaxed);
     const uint32_t io_opt = override_bytes ? override_bytes : mem.io_opt();
@@ -245,8 +262,9 @@ void Array::bitmap_page_done(io::MemberIo& mio, int result) {
     // md fails a member it cannot write the bitmap to.
     self.runtime(io.member).counters.errors.fetch_add(1, std::memory_order_relaxed);
     std::lock_guard lock(self.meta_mutex_);
-    (void)self.fail_locked(io.member, "bitmap write failed: " +
-                                          std::string(result < 0 ? std::strerror(-result) : "short transfer"));
+    (void)self.fail_locked(
+        io.member,
+        "bitmap write failed: " + std::string(result < 0 ? std::strerror(-result) : "short transfer"));
   }
   if (--w.outstanding > 0) return;
   w.table.reset();

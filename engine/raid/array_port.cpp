@@ -123,8 +123,8 @@ bool Array::enter_write_gate(ArrayIo& io) {
       if (!dirty_.load(std::memory_order_acquire)) {
         io.barrier = ArrayIo::Gate::none;
         ArrayPort* port = io.port;
-        metadata_->when_durable(epoch,
-                                [port, &io] { port->context().post([port, &io] { port->array().resubmit(io); }); });
+        metadata_->when_durable(
+            epoch, [port, &io] { port->context().post([port, &io] { port->array().resubmit(io); }); });
         return false;
       }
     }

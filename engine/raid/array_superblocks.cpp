@@ -111,7 +111,8 @@ void Array::sync_superblocks() {
   }
   std::lock_guard lock(meta_mutex_);
   last_sync_error_.clear();
-  for (auto& [slot, why] : failed) last_sync_error_ += (last_sync_error_.empty() ? "" : "; ") + (*table())[slot].name + ": " + why;
+  for (auto& [slot, why] : failed)
+    last_sync_error_ += (last_sync_error_.empty() ? "" : "; ") + (*table())[slot].name + ": " + why;
   for (auto& j : jobs)
     if (!has_failed(j.slot)) member_sb_[size_t(j.slot)] = j.sb;
   // A member we cannot write metadata to is failed, as md does; that is a
@@ -144,10 +145,12 @@ Status Array::fail_member(int slot, const std::string& reason) {
   {
     std::lock_guard lock(meta_mutex_);
     const Member& m = (*table())[slot];
-    if (!m.present()) return make_error(Errc::invalid_argument, "role " + std::to_string(slot) + " has no member to fail");
+    if (!m.present())
+      return make_error(Errc::invalid_argument, "role " + std::to_string(slot) + " has no member to fail");
     epoch = fail_locked(slot, reason);
     if (!epoch)
-      return make_error(Errc::refused, m.name + " holds the last working copy of some data; refusing to fail it");
+      return make_error(Errc::refused,
+                        m.name + " holds the last working copy of some data; refusing to fail it");
   }
   if (metadata_) metadata_->wait(*epoch);
   return {};

@@ -360,7 +360,8 @@ Result<io::TaskHandle> Array::start_add(const std::string& path, const AddOption
       if (created) ::unlink(path.c_str());
       if (!opened) return opened.take_error();
       return make_error(Errc::refused, path + ": too small (" + std::to_string((*opened)->size_bytes()) +
-                                           " bytes; the array needs " + std::to_string(need) + " per member)");
+                                           " bytes; the array needs " + std::to_string(need) +
+                                           " per member)");
     }
     std::unique_ptr<io::MemberDevice> dev = std::move(*opened);
     observe(*dev);

@@ -111,7 +111,9 @@ class WriteIntentBitmap {
   };
   Page& page_of_chunk(uint64_t chunk) { return *pages_[(ondisk::kBitmapSuperBytes + chunk / 8) / 4096]; }
   uint64_t page_index(uint64_t chunk) const { return (ondisk::kBitmapSuperBytes + chunk / 8) / 4096; }
-  bool get_bit(uint64_t chunk) const { return image_[ondisk::kBitmapSuperBytes + chunk / 8] & (1u << (chunk % 8)); }
+  bool get_bit(uint64_t chunk) const {
+    return image_[ondisk::kBitmapSuperBytes + chunk / 8] & (1u << (chunk % 8));
+  }
   void put_bit(uint64_t chunk, bool v);
   // Chunks [first, last) whose bits live in page p.
   std::pair<uint64_t, uint64_t> page_chunks(uint64_t p) const;
@@ -126,12 +128,12 @@ class WriteIntentBitmap {
 
   BitmapLayout layout_;
   uint64_t chunks_ = 0;
-  std::vector<uint8_t> image_;  // superblock + bits, page-padded; each byte under its page's lock
-  std::vector<uint32_t> counters_;  // per chunk, under its page's lock
+  std::vector<uint8_t> image_;        // superblock + bits, page-padded; each byte under its page's lock
+  std::vector<uint32_t> counters_;    // per chunk, under its page's lock
   std::vector<uint64_t> idle_since_;  // per chunk, under its page's lock
   std::vector<std::unique_ptr<Page>> pages_;
   std::atomic<uint64_t> dirty_{0};  // bits set
-  mutable std::mutex meta_;  // the superblock fields and the size counts
+  mutable std::mutex meta_;         // the superblock fields and the size counts
   ondisk::BitmapSuper sb_;
   std::map<uint32_t, uint64_t> sizes_;
 };

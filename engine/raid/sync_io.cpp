@@ -53,9 +53,10 @@ SyncIo::~SyncIo() {
 Status SyncIo::check_range(const char* what, uint64_t offset, size_t len) const {
   const uint64_t size = array_.size_bytes();
   if (offset > size || len > size - offset)  // no wrap-around
-    return make_error(Errc::invalid_argument, std::string(what) + " of " + std::to_string(len) + " bytes at offset " +
-                                                  std::to_string(offset) + " runs past the end of the array (" +
-                                                  std::to_string(size) + " bytes)");
+    return make_error(Errc::invalid_argument, std::string(what) + " of " + std::to_string(len) +
+                                                  " bytes at offset " + std::to_string(offset) +
+                                                  " runs past the end of the array (" + std::to_string(size) +
+                                                  " bytes)");
   return {};
 }
 

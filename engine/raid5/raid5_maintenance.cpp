@@ -50,7 +50,8 @@ Status Raid5Personality::rebuild_piece(const raid::MemberTable& table, int targe
   for (int i = 0; i < disks; ++i) {
     if (i == target) continue;
     if (!table[i].present() || table[i].state != MemberState::in_sync)
-      return make_error(Errc::io_error, "member " + std::to_string(i) + " is not in sync: stripe at device sector " +
+      return make_error(Errc::io_error, "member " + std::to_string(i) +
+                                            " is not in sync: stripe at device sector " +
                                             std::to_string(dev_sector) + " cannot be rebuilt");
     if (Status s = core_.read_member(table, i, dev_sector, blocks[size_t(i)], bytes); !s) return s;
     sources.push_back(blocks[size_t(i)]);
@@ -80,7 +81,8 @@ Result<raid::CheckPieceResult> Raid5Personality::check_piece(const raid::MemberT
   out.sectors = range.array_hi - range.array_lo;
   const int disks = geo_.raid_disks;
   for (int i = 0; i < disks; ++i)
-    if (!table[i].present() || table[i].state != MemberState::in_sync) return out;  // degraded: nothing to compare
+    if (!table[i].present() || table[i].state != MemberState::in_sync)
+      return out;  // degraded: nothing to compare
   const uint64_t chunk = geo_.chunk_sectors, stripe = range.array_lo / row_sectors();
   const uint64_t dev = stripe * chunk, bytes = chunk * kSectorBytes;
   const int pd = layout::raid5_parity_disk(geo_, stripe);
@@ -100,7 +102,8 @@ Result<raid::CheckPieceResult> Raid5Personality::check_piece(const raid::MemberT
       if (i != pd) data.push_back(page[size_t(i)]);
     uint8_t* parity = blocks[size_t(disks)];
     xor_into(parity, data.data(), int(data.size()), 4096);
-    if (Status s = core_.write_member(table, pd, dev + off / kSectorBytes, parity, 4096); !s) return s.error();
+    if (Status s = core_.write_member(table, pd, dev + off / kSectorBytes, parity, 4096); !s)
+      return s.error();
   }
   if (repair && out.mismatches) {  // parity changed behind the stripe cache: its cached pages are stale
     std::lock_guard lock(mutex_);

@@ -12,7 +12,8 @@ namespace rs::raid5 {
 // ever touched (stripe_cache_size 256 of 4 members: 4 MiB).
 Status StripeCache::reserve() {
   const size_t bytes = size_t(disks_) * kMaxStripeCache * kPageBytes;
-  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* p =
+      ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
     return make_error(Errc::out_of_memory, "the stripe cache cannot reserve " + std::to_string(bytes >> 20) +
                                                " MiB of address space: " + std::strerror(errno));
@@ -85,10 +86,12 @@ StripeHead* StripeCache::get(uint64_t column) {
   }
   StripeHead* h = nullptr;
   // Next to the left neighbour's pages, when that slot can be had.
-  if (StripeHead* left = column ? find(column - 1) : nullptr; left && left->slot + 1 < uint32_t(kMaxStripeCache)) {
+  if (StripeHead* left = column ? find(column - 1) : nullptr;
+      left && left->slot + 1 < uint32_t(kMaxStripeCache)) {
     const uint32_t want = left->slot + 1;
     StripeHead* there = heads_[want].get();
-    if (there ? !there->active && !there->in_round : total_ < capacity_ && slot_free(want)) h = take_slot(want);
+    if (there ? !there->active && !there->in_round : total_ < capacity_ && slot_free(want))
+      h = take_slot(want);
   }
   if (!h && total_ < capacity_) h = take_slot(free_below_.empty() ? next_fresh_ : *free_below_.begin());
   if (!h && !inactive_.empty()) h = take_slot(inactive_.front()->slot);

@@ -1,5 +1,4 @@
 #include "report/result_file.hpp"
-#include "base/unique_fd.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "base/unique_fd.hpp"
 
 namespace rs::report {
 
@@ -27,10 +28,13 @@ Error bad(const std::string& name, const std::string& why) {
 
 Status check_result(const Json& doc, const std::string& name) {
   if (!doc.is_object() || !doc.contains("format") || doc["format"] != kResultFormat)
-    return bad(name, "not a raidscope result (no \"format\": \"raidscope-result\"; save one with bench/simulate --save)");
+    return bad(
+        name,
+        "not a raidscope result (no \"format\": \"raidscope-result\"; save one with bench/simulate --save)");
   if (!doc.contains("format_version") || !doc["format_version"].is_number_integer() ||
       doc["format_version"].get<int>() != kResultFormatVersion)
-    return bad(name, "result format version " + (doc.contains("format_version") ? doc["format_version"].dump() : "?") +
+    return bad(name, "result format version " +
+                         (doc.contains("format_version") ? doc["format_version"].dump() : "?") +
                          " is not one this raidscope reads (" + std::to_string(kResultFormatVersion) + ")");
   const Json kind = doc.value("kind", Json());
   if (kind == "bench") {
@@ -44,7 +48,8 @@ Status check_result(const Json& doc, const std::string& name) {
     return bad(name, "unknown result kind " + kind.dump() + " (bench or simulate)");
   }
   for (const char* key : {"telemetry", "events", "tunables"})
-    if (doc.contains(key) && !doc[key].is_array()) return bad(name, std::string("\"") + key + "\" is not a list");
+    if (doc.contains(key) && !doc[key].is_array())
+      return bad(name, std::string("\"") + key + "\" is not a list");
   return {};
 }
 
@@ -68,7 +73,9 @@ Status write_file_atomic(const std::string& path, const std::string& text) {
   if (fs::is_directory(target, ec)) return make_error(Errc::invalid_argument, path + ": is a directory");
   std::string tmp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
   UniqueFd fd(::mkstemp(tmp.data()));
-  if (!fd) return make_error(Errc::io_error, path + ": cannot create a file in " + dir.string() + ": " + std::strerror(errno));
+  if (!fd)
+    return make_error(Errc::io_error,
+                      path + ": cannot create a file in " + dir.string() + ": " + std::strerror(errno));
   size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);

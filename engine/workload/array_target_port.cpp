@@ -9,7 +9,9 @@
 
 namespace rs::workload {
 
-uint32_t array_unit_bytes(const raid::Array& array) { return array.io_unit_bytes(); }
+uint32_t array_unit_bytes(const raid::Array& array) {
+  return array.io_unit_bytes();
+}
 
 std::string describe_array_unit(const raid::Array& array) {
   const raid::Array::IoUnit unit = array.io_unit();

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/unique_fd.hpp"
 #include "workload/discard.hpp"
 #include "workload/file_set.hpp"
 #include "workload/targets.hpp"
@@ -56,15 +57,15 @@ io::MemberDevice* FileSetTarget::device(size_t index, const JobOptions& job, uin
     *error = f.path + ": does not exist";
     return nullptr;
   }
-  const int fd = ::open(f.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
+  UniqueFd fd(::open(f.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+  if (!fd) {
     *error = f.path + ": cannot create: " + std::strerror(errno);
     return nullptr;
   }
   // fio's mmap engine extends a file it writes to the job's region.
-  const bool grow = min_size && ::ftruncate(fd, off_t(min_size)) != 0;
+  const bool grow = min_size && ::ftruncate(fd.get(), off_t(min_size)) != 0;
   const int grow_errno = errno;
-  ::close(fd);
+  fd.reset();
   if (grow) {
     *error =
         f.path + ": cannot extend to " + std::to_string(min_size) + " bytes: " + std::strerror(grow_errno);

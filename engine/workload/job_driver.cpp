@@ -211,6 +211,13 @@ size_t JobDriver::pick_file() {
   return file_cur_;
 }
 
+Status JobDriver::generators_status() const {
+  if (!gen_.status()) return gen_.status();
+  for (const auto& f : files_)
+    if (f->gen && !f->gen->status()) return f->gen->status();
+  return {};
+}
+
 IoRequest JobDriver::next_request() {
   if (files_.empty()) {
     // fio's loop_cache_invalidate: a time based buffered job drops the
@@ -247,6 +254,13 @@ void JobDriver::start() {
     budget_bytes_ = pass_bytes_;
   else
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
+  // A generator that refused the job (not resolved against the target)
+  // hands out nothing: the job issues no I/O and ends with the reason.
+  if (const Status g = generators_status(); !g) {
+    if (!out_.error) out_.error = EINVAL, out_.error_text = g.error().message;
+    budget_bytes_ = 0;
+    deadline_ns_ = start_ns_;
+  }
   pass_start_ns_ = stats_start_ns_;
   rate_.restart(start_ns_);
   rate_ramp_pending_ = job_.ramp_time.count() > 0;

@@ -254,8 +254,7 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
   // The seed's disks' usable size; smaller disks given instead (--profile)
   // are used whole.
   const uint64_t usable = row.member_bytes ? std::min(row.member_bytes, capacity) : capacity;
-  auto made_shape =
-      row_shape(row, int(profiles.size()), usable, error);
+  auto made_shape = row_shape(row, int(profiles.size()), usable, error);
   if (!made_shape) return std::nullopt;
   const raid::Shape& shape = *made_shape;
   std::vector<std::shared_ptr<io::DeviceModel>> models;

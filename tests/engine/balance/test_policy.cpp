@@ -58,7 +58,8 @@ TEST_CASE("validate names the bad tunable and its value", "[policy]") {
   }
   SECTION("min_contig_read above 64 MiB") {
     t.min_contig_read = (64u << 20) + 4096;
-    CHECK_THAT(validate(t).error().message, Catch::Contains("min_contig_read") && Catch::Contains("67112960"));
+    CHECK_THAT(validate(t).error().message,
+               Catch::Contains("min_contig_read") && Catch::Contains("67112960"));
   }
   SECTION("every bad value is reported") {
     t.rot_round_down = 3;

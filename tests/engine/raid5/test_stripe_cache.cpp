@@ -50,7 +50,8 @@ TEST_CASE("stripe cache: bounded, LRU reuse keeps pages until taken over", "[rai
   CHECK(f->uptodate == std::vector<uint8_t>(4, 0));
 }
 
-TEST_CASE("stripe cache: adjacent columns get adjacent pages; shrinking drops inactive heads", "[raid5][cache]") {
+TEST_CASE("stripe cache: adjacent columns get adjacent pages; shrinking drops inactive heads",
+          "[raid5][cache]") {
   StripeCache c(3);
   REQUIRE(c.reserve().ok());
   c.set_capacity(8);

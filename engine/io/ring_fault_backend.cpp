@@ -1,10 +1,10 @@
-#include "io/fault_backend.hpp"
+#include "io/ring_fault_backend.hpp"
 
 #include <cstring>
 
 namespace rs::io {
 
-void FaultBackend::fail(int err) {
+void RingFaultBackend::fail(int err) {
   if (err_ || err <= 0) return;
   err_ = err;
   // What it still holds never reached the "kernel": it fails now.
@@ -12,12 +12,12 @@ void FaultBackend::fail(int err) {
   held_.clear();
 }
 
-void FaultBackend::fail_after_submits(unsigned submits, int err) {
+void RingFaultBackend::fail_after_submits(unsigned submits, int err) {
   submits_left_ = submits;
   armed_err_ = err;
 }
 
-void FaultBackend::queue(MemberIo& io) {
+void RingFaultBackend::queue(MemberIo& io) {
   if (err_) {
     refused_.push_back(&io);
     return;
@@ -25,7 +25,7 @@ void FaultBackend::queue(MemberIo& io) {
   held_.push_back(&io);
 }
 
-void FaultBackend::submit() {
+void RingFaultBackend::submit() {
   if (!err_ && !held_.empty() && submits_left_ && --submits_left_ == 0) fail(armed_err_);
   if (err_) return;
   for (MemberIo* io : held_) inner_->queue(*io);
@@ -33,7 +33,7 @@ void FaultBackend::submit() {
   inner_->submit();
 }
 
-unsigned FaultBackend::deliver_refused() {
+unsigned RingFaultBackend::deliver_refused() {
   // Taken out first: a callback may queue more, which is refused too.
   std::vector<MemberIo*> batch;
   batch.swap(refused_);
@@ -45,7 +45,7 @@ unsigned FaultBackend::deliver_refused() {
   return unsigned(batch.size());
 }
 
-unsigned FaultBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
+unsigned RingFaultBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
   // A healthy wrapper submits what it holds before waiting, as a ring does.
   if (!err_ && !held_.empty()) submit();
   unsigned done = deliver_refused();
@@ -56,7 +56,7 @@ unsigned FaultBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
   return done + inner_->reap_until(done >= min_complete ? 0 : min_complete - done, deadline_ns);
 }
 
-Status FaultBackend::failure() const {
+Status RingFaultBackend::failure() const {
   if (!err_) return {};
   return make_error(Errc::io_error, std::string("io_uring wait failed: ") + std::strerror(err_) + " (errno " +
                                         std::to_string(err_) + ", injected)");

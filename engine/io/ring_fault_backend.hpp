@@ -23,9 +23,9 @@
 
 namespace rs::io {
 
-class FaultBackend final : public Backend {
+class RingFaultBackend final : public Backend {
  public:
-  explicit FaultBackend(std::unique_ptr<Backend> inner) : inner_(std::move(inner)) {}
+  explicit RingFaultBackend(std::unique_ptr<Backend> inner) : inner_(std::move(inner)) {}
 
   // Owning thread (or before the backend is given to a context).
   void fail(int err);
@@ -47,7 +47,7 @@ class FaultBackend final : public Backend {
   }
   bool arm_wakeup(int event_fd) override { return inner_->arm_wakeup(event_fd); }
   bool virtual_time() const override { return inner_->virtual_time(); }
-  std::string describe() const override { return "fault(" + inner_->describe() + ")"; }
+  std::string describe() const override { return "ring-fault(" + inner_->describe() + ")"; }
   int failed_errno() const override { return err_; }
   Status failure() const override;
 
