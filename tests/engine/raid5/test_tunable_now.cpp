@@ -83,9 +83,17 @@ struct Write {
   }
 };
 
-// Runs what is posted to the port's context, completing nothing the gate holds.
-void settle(TestPort& tp) {
-  for (int i = 0; i < 100; ++i) tp.context().run_once(0);
+// Turns the port's context (completing nothing the gate holds) until
+// `done` holds: the array's first write waits for its superblock to be
+// marked active on the metadata thread. At most 10 s.
+template <class Pred>
+bool settle_until(TestPort& tp, Pred done) {
+  const uint64_t until = tp.backend().now_ns() + 10'000'000'000ull;
+  while (!done()) {
+    if (tp.backend().now_ns() >= until) return false;
+    tp.context().run_once(1, tp.backend().now_ns() + 1'000'000);
+  }
+  return true;
 }
 
 }  // namespace
@@ -108,11 +116,12 @@ TEST_CASE("raid5: lowering preread_bypass_threshold takes the waiting pre-read s
   // that needs pre-reads: it waits on hold_list while full writes are
   // pending, and the later full writes pass it (bypass_count grows).
   Write w1(tp, 0, full1);
-  settle(tp);
+  REQUIRE(settle_until(tp, [&] { return gate.held() > 0; }));
   Write w2(tp, 1 << 20, small);
-  settle(tp);
+  REQUIRE(settle_until(tp, [&] { return raid5_value(*arr, "hold") == 1; }));
+  const size_t w1_held = gate.held();
   Write w3(tp, 2 << 20, full2);
-  settle(tp);
+  REQUIRE(settle_until(tp, [&] { return gate.held() > w1_held; }));
   REQUIRE(raid5_value(*arr, "hold") == 1);
   const double passed = raid5_value(*arr, "bypass_count");
   REQUIRE(passed > 1);
@@ -122,8 +131,7 @@ TEST_CASE("raid5: lowering preread_bypass_threshold takes the waiting pre-read s
   // The change alone takes it: bypass_count > 1 now lets it go first.
   REQUIRE(arr->tunables().set("preread_bypass_threshold", "1").ok());
   CHECK(raid5_value(*arr, "hold") == 0);
-  settle(tp);
-  CHECK(gate.held() > held);  // its pre-reads went to the disks
+  CHECK(settle_until(tp, [&] { return gate.held() > held; }));  // its pre-reads went to the disks
   CHECK_FALSE(w2.c.done);
 
   gate.open();
