@@ -49,12 +49,6 @@ Status MirrorPersonality::set_balance_tunables(const balance::Tunables& t) {
   return {};
 }
 
-namespace {
-std::string power_of_two_rule(int64_t v) {
-  return (v > 0 && (v & (v - 1)) == 0) ? "" : "not a power of two";
-}
-}  // namespace
-
 void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
   using telemetry::TunableSpec;
   using telemetry::TunableType;
@@ -80,7 +74,7 @@ void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
                   {},
                   "bytes",
                   "btrfs-rr: bytes read from one mirror before moving to the next (0: every request)"};
-  mcr.check = [](int64_t v) { return v % 4096 == 0 ? std::string() : std::string("not a multiple of 4096"); };
+  mcr.check = telemetry::multiple_of_rule(4096);
   reg.add(
       mcr, [this](int) { return std::to_string(min_contig_read_.load()); },
       [this](int, const telemetry::TunableValue& v) {
@@ -94,7 +88,7 @@ void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
                   {},
                   "requests",
                   "btrfs-qlen: queue lengths are rounded down to this when a mirror spins"};
-  rot.check = power_of_two_rule;
+  rot.check = telemetry::power_of_two_rule;
   reg.add(
       rot, [this](int) { return std::to_string(rot_round_down_.load()); },
       [this](int, const telemetry::TunableValue& v) {
@@ -108,7 +102,7 @@ void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
                      {},
                      "requests",
                      "btrfs-qlen: queue lengths are rounded down to this when no mirror spins"};
-  nonrot.check = power_of_two_rule;
+  nonrot.check = telemetry::power_of_two_rule;
   reg.add(
       nonrot, [this](int) { return std::to_string(nonrot_round_down_.load()); },
       [this](int, const telemetry::TunableValue& v) {

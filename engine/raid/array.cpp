@@ -66,7 +66,7 @@ void Array::register_front_tunables() {
                   "bytes",
                   "the member's optimal I/O size as the read policies see it (0: what the device reports)"};
   opt.per_member = true;
-  opt.check = [](int64_t v) { return v % 512 == 0 ? std::string() : std::string("not a multiple of 512"); };
+  opt.check = telemetry::multiple_of_rule(512);
   tunables_.add(
       opt,
       [this](int m) {

@@ -99,11 +99,11 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
                      "priority scheduling: times a stripe needing pre-reads may be passed over by "
                      "full-stripe writes (0: it waits until no full-stripe write is pending)"};
   // md: 0..stripe_cache_size (raid5_store_preread_threshold).
-  bypass.check = [this](int64_t v) {
+  bypass.check = [this](int64_t v) -> Status {
     const int size = stripe_cache_size();
-    return v > size
-               ? "above stripe_cache_size (" + std::to_string(size) + "): valid 0.." + std::to_string(size)
-               : std::string();
+    if (v <= size) return {};
+    return make_error(Errc::invalid_argument, "above stripe_cache_size (" + std::to_string(size) +
+                                                  "): valid 0.." + std::to_string(size));
   };
   reg.add(
       bypass, [this](int) { return std::to_string(bypass_threshold()); },
