@@ -20,6 +20,7 @@
 #include "discovery/queue_properties.hpp"
 #include "discovery/udisks.hpp"
 #include "discovery/writable.hpp"
+#include "io/fault_backend.hpp"
 
 namespace rs::io {
 namespace {
@@ -260,6 +261,7 @@ Result<std::unique_ptr<MemberDevice>> MemberDevice::reopen(bool direct) const {
   dev->identity_ = identity_;
   dev->model_ = model_;
   dev->observer_ = observer_;
+  dev->faults_ = faults_;
   return dev;
 }
 
@@ -293,8 +295,15 @@ Status MemberDevice::write_at(uint64_t offset, const void* buf, size_t len) {
   return transfer(true, offset, const_cast<uint8_t*>(static_cast<const uint8_t*>(buf)), len);
 }
 
-// An aligned transfer; a write is told to the observer, if there is one.
+// An aligned transfer; a write is told to the observer, if there is one,
+// and an injected fault fails it without touching the device.
 Status MemberDevice::transfer(bool write, uint64_t offset, uint8_t* buf, size_t len) {
+  if (faults_)
+    if (const int err = faults_->take(path(), write, offset, len); err != 0) {
+      if (!write) std::memset(buf, FaultPlan::kPoison, len);
+      return make_error(Errc::io_error, path() + ": " + (write ? "write" : "read") + " at " + std::to_string(offset) +
+                                            " failed: " + errno_text(-err));
+    }
   if (!write || !observer_) return transfer_raw(write, offset, buf, len);
   const uint64_t id = observer_->write_issued(path(), offset, buf, len, false);
   Status st = transfer_raw(true, offset, buf, len);

@@ -242,6 +242,7 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   auto arr = std::unique_ptr<Array>(new Array());
   if (Status s = arr->init(levels, shape); !s) return s.error();
   arr->observer_ = o.observer;
+  arr->faults_ = o.faults;
   auto bitmap = plan_bitmap(o, arr->personality_->bitmap_sectors(), arr->size_bytes());
   if (!bitmap) return bitmap.take_error();
 
