@@ -57,8 +57,7 @@ TEST_CASE("fault backend: chosen blocks fail with the rule's errno, the rest pas
   plan->add({file.path, 2 * kBlock, kBlock, true, false, 2, EIO, false});
   plan->add({file.path, 5 * kBlock + 512, 512, true, false, -1, ENODATA, false});
   MemberDevice* members[] = {dev.get()};
-  std::string note;
-  FaultBackend backend(make_real_backend(members, 8, &note), members);
+  FaultBackend backend(make_real_backend(members, 8).backend, members);
   AlignedBuffer buf = rs::test::must(AlignedBuffer::allocate(kBlock));
 
   CHECK(one_io(backend, false, 1 * kBlock, buf.data()) == int(kBlock));
@@ -95,8 +94,7 @@ TEST_CASE("fault backend: a failed write leaves the media as it was", "[io][faul
   dev->set_faults(plan);
   plan->add({file.path, kBlock, kBlock, false, true, -1, EIO, false});
   MemberDevice* members[] = {dev.get()};
-  std::string note;
-  FaultBackend backend(make_real_backend(members, 8, &note), members);
+  FaultBackend backend(make_real_backend(members, 8).backend, members);
   AlignedBuffer buf = rs::test::must(AlignedBuffer::allocate(kBlock));
   std::memset(buf.data(), 0x99, kBlock);
   CHECK(one_io(backend, true, kBlock, buf.data()) == -EIO);
