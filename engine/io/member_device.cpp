@@ -301,8 +301,8 @@ Status MemberDevice::transfer(bool write, uint64_t offset, uint8_t* buf, size_t 
   if (faults_)
     if (const int err = faults_->take(path(), write, offset, len); err != 0) {
       if (!write) std::memset(buf, FaultPlan::kPoison, len);
-      return make_error(Errc::io_error, path() + ": " + (write ? "write" : "read") + " at " + std::to_string(offset) +
-                                            " failed: " + errno_text(-err));
+      return make_error(Errc::io_error, path() + ": " + (write ? "write" : "read") + " at " +
+                                            std::to_string(offset) + " failed: " + errno_text(-err));
     }
   if (!write || !observer_) return transfer_raw(write, offset, buf, len);
   const uint64_t id = observer_->write_issued(path(), offset, buf, len, false);

@@ -443,7 +443,8 @@ std::vector<std::pair<int, std::string>> Array::write_bitmap_super() {
   const BitmapLayout& lay = bitmap_->layout();
   auto page = io::AlignedBuffer::allocate(ondisk::kBitmapPageBytes);
   if (!page) {  // no member is at fault: each is told why its bitmap was not written
-    for (int m = 0; m < table()->size(); ++m) failed.emplace_back(m, "bitmap write failed: " + page.error().message);
+    for (int m = 0; m < table()->size(); ++m)
+      failed.emplace_back(m, "bitmap write failed: " + page.error().message);
     return failed;
   }
   io::AlignedBuffer& buf = *page;
