@@ -94,7 +94,8 @@ QVariantList ArraysController::levels() const {
     // The layouts a user picks from, for the level's smallest array (the
     // spellings do not depend on the count beyond that, except raid10's copies).
     QStringList layouts;
-    for (const auto& name : l.layout_names(std::max(l.min_members, 4))) layouts << QString::fromStdString(name);
+    for (const auto& name : l.layout_names(std::max(l.min_members, 4)))
+      layouts << QString::fromStdString(name);
     out.push_back(QVariantMap{{"level", l.level},
                               {"name", QString::fromLatin1(l.name)},
                               {"min", l.min_members},
@@ -126,13 +127,12 @@ void ArraysController::inspect(const QStringList& paths) {
       row["blockDevice"] = exists && S_ISBLK(st.st_mode);
       QString note;
       if (exists) {
-        std::string err;
-        if (auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly, &err)) {
-          row["size"] = double(dev->size_bytes());
-          row["rotational"] = dev->info().rotational;
-          row["ioOpt"] = double(dev->info().io_opt);
+        if (auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly)) {
+          row["size"] = double((*dev)->size_bytes());
+          row["rotational"] = (*dev)->info().rotational;
+          row["ioOpt"] = double((*dev)->info().io_opt);
         } else {
-          note = QString::fromStdString(err);
+          note = QString::fromStdString(dev.error().message);
         }
         if (note.isEmpty()) note = QString::fromStdString(discovery::member_in_use(p));
         if (note.isEmpty()) {

@@ -534,16 +534,14 @@ double scaleForHost(session::ArraySession& array, const RunRequest& req,
     std::string v = value ? *value : "none";
     for (const auto& [n, x] : req.set)
       if (n == name) v = x;
-    std::string err;
     if (v != "none")
-      if (auto p = io::find_profile(v, dirs, &err)) need += p->seq_read_bw * p->scale;
+      if (auto p = io::find_profile(v, dirs)) need += p->seq_read_bw * p->scale;
   }
   const auto first = std::find_if(paths.begin(), paths.end(), [](const auto& p) { return !p.empty(); });
   if (need <= 0 || first == paths.end()) return 1;
-  std::string err;
   // A second, lock-free open for reading (the session holds the member).
-  auto dev = io::MemberDevice::open(*first, io::OpenMode::ReadOnly, &err);
-  const double host = dev ? workload::probe_read_bandwidth(*dev, 1 << 20, 64ull << 20) : 0;
+  auto dev = io::MemberDevice::open(*first, io::OpenMode::ReadOnly);
+  const double host = dev ? workload::probe_read_bandwidth(**dev, 1 << 20, 64ull << 20) : 0;
   return host > 0 && need > 0.8 * host ? std::max(0.05, 0.8 * host / need) : 1;
 }
 

@@ -35,6 +35,9 @@ class ForwardingBackend : public Backend {
   int register_buffer(void* base, size_t bytes) override { return inner_->register_buffer(base, bytes); }
   void unregister_buffer(int handle) override { inner_->unregister_buffer(handle); }
   std::string describe() const override { return inner_->describe(); }
+  // A failed ring is the inner backend's (backend.hpp).
+  int failed_errno() const override { return inner_->failed_errno(); }
+  Status failure() const override { return inner_->failure(); }
 
  protected:
   // `members[i]`: member i's device (null: missing), as the inner backend has them.

@@ -81,7 +81,12 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   const uint64_t slot_bytes =
       (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
   slots_.resize(job.iodepth);
-  buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);
+  if (auto buffers = io::AlignedBuffer::allocate(slot_bytes * job.iodepth, kSlotAlign)) {
+    buffers_ = std::move(*buffers);
+  } else {  // no slot memory: the job's I/O fails and the run says why
+    out_.error = ENOMEM;
+    out_.error_text = buffers.error().message;
+  }
   free_.reserve(job.iodepth);
   unstamped_.reserve(job.iodepth);
   submit_batch_ = submit_batch(job);
@@ -206,6 +211,13 @@ size_t JobDriver::pick_file() {
   return file_cur_;
 }
 
+Status JobDriver::generators_status() const {
+  if (!gen_.status()) return gen_.status();
+  for (const auto& f : files_)
+    if (f->gen && !f->gen->status()) return f->gen->status();
+  return {};
+}
+
 IoRequest JobDriver::next_request() {
   if (files_.empty()) {
     // fio's loop_cache_invalidate: a time based buffered job drops the
@@ -242,6 +254,13 @@ void JobDriver::start() {
     budget_bytes_ = pass_bytes_;
   else
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
+  // A generator that refused the job (not resolved against the target)
+  // hands out nothing: the job issues no I/O and ends with the reason.
+  if (const Status g = generators_status(); !g) {
+    if (!out_.error) out_.error = EINVAL, out_.error_text = g.error().message;
+    budget_bytes_ = 0;
+    deadline_ns_ = start_ns_;
+  }
   pass_start_ns_ = stats_start_ns_;
   rate_.restart(start_ns_);
   rate_ramp_pending_ = job_.ramp_time.count() > 0;

@@ -123,6 +123,8 @@ class JobDriver {
   void flow_pause(uint64_t now);
   // The next offset: the job's generator, or the chosen file's.
   IoRequest next_request();
+  // Why a generator refused the job (OffsetGenerator::status()), if one did.
+  Status generators_status() const;
   size_t pick_file();
   void end_phase(uint64_t now);
   // Completes the trims done at issue, one after another (a completion may

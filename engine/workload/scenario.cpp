@@ -254,18 +254,17 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
   // The seed's disks' usable size; smaller disks given instead (--profile)
   // are used whole.
   const uint64_t usable = row.member_bytes ? std::min(row.member_bytes, capacity) : capacity;
-  auto made_shape =
-      row_shape(row, int(profiles.size()), usable, error);
+  auto made_shape = row_shape(row, int(profiles.size()), usable, error);
   if (!made_shape) return std::nullopt;
   const raid::Shape& shape = *made_shape;
   std::vector<std::shared_ptr<io::DeviceModel>> models;
   for (auto& p : profiles) {
-    std::string why;
-    if (!io::validate_profile(p, &why)) {
-      *error = why;
+    auto model = io::make_model(p);
+    if (!model) {
+      *error = model.error().message;
       return std::nullopt;
     }
-    models.push_back(io::make_model(p));
+    models.push_back(std::move(*model));
   }
   auto made = SimArrayTarget::make(shape, models, row.bitmap_chunk_bytes);
   if (!made) {
@@ -358,8 +357,11 @@ std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, c
     }
     std::vector<io::DeviceProfile> profiles;
     for (auto& name : row.members) {
-      auto p = io::find_profile(name, profile_dirs, error);
-      if (!p) return std::nullopt;
+      auto p = io::find_profile(name, profile_dirs);
+      if (!p) {
+        *error = p.error().message;
+        return std::nullopt;
+      }
       profiles.push_back(*p);
     }
     for (auto& [index, p] : ov.profiles) {

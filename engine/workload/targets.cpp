@@ -74,8 +74,9 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
         return true;
       }
     }
-    std::string fallback;
-    j.backend = io::make_real_backend(devs, job.iodepth, &fallback);
+    auto real = io::make_real_backend(devs, job.iodepth);
+    const std::string fallback = std::move(real.fallback_note);
+    j.backend = std::move(real.backend);
     j.engine = queued_engine_label(job.ioengine, j.backend->describe());
     if (!why_not_aio.empty())
       j.engine += std::string(job.ioengine == IoEngine::posixaio ? " (POSIX AIO: " : " (Linux AIO: ") +
@@ -183,7 +184,7 @@ std::string SimArrayTarget::describe() const {
 
 std::unique_ptr<io::Backend> DeviceTarget::make_backend(unsigned depth) {
   io::MemberDevice* devs[] = {dev_.get()};
-  return io::make_real_backend(devs, depth);
+  return io::make_real_backend(devs, depth).backend;
 }
 
 namespace {
@@ -251,8 +252,12 @@ JobIo DeviceTarget::open_job_io(const JobOptions& job, unsigned, std::string* er
   // The filesystem may refuse O_DIRECT (tmpfs): then the job runs buffered
   // and says so.
   const bool direct = job.direct && dev_->info().direct;
-  auto dev = std::shared_ptr<io::MemberDevice>(dev_->reopen(direct, error));
-  if (!dev) return j;
+  auto reopened = dev_->reopen(direct);
+  if (!reopened) {
+    *error = reopened.error().message;
+    return j;
+  }
+  auto dev = std::shared_ptr<io::MemberDevice>(std::move(*reopened));
   // fio at job start (filesetup.c, ioengines.c): drop the region's cached
   // pages (invalidate=1; for a block device fio's BLKFLSBUF needs root and
   // fio only warns without it: the fadvise is tried the same way) and give

@@ -72,9 +72,9 @@ int main(int argc, char** argv) {
     std::string err;
     std::vector<io::DeviceProfile> profiles;
     for (auto& m : c.members) {
-      auto p = io::find_profile(m, {dir + "/profiles"}, &err);
+      auto p = io::find_profile(m, {dir + "/profiles"});
       if (!p) {
-        std::fprintf(stderr, "bench_sim: %s\n", err.c_str());
+        std::fprintf(stderr, "bench_sim: %s\n", p.error().message.c_str());
         return 1;
       }
       profiles.push_back(*p);

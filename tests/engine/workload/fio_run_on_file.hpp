@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "workload/bench.hpp"
 #include "workload/job_parser.hpp"
 #include "workload/runner.hpp"
@@ -42,7 +43,7 @@ inline RunOutcome run_on_file(const std::string& path, std::vector<std::string> 
   INFO(r.error);
   REQUIRE(r.ok);
   std::string err;
-  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+  auto dev = rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), &err);
   INFO(err);
   REQUIRE(dev);
   DeviceTarget target(std::move(dev));

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "io/member_device.hpp"
@@ -51,7 +52,7 @@ std::unique_ptr<io::MemberDevice> numbered_blocks_file(const std::string& path) 
   }
   ::close(fd);
   std::string err;
-  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+  auto dev = rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), &err);
   INFO(err);
   REQUIRE(dev);
   REQUIRE(dev->info().direct);

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "io/member_device.hpp"
@@ -347,7 +348,7 @@ void port_io_done(TargetIo& io, int result) {
 
 // Queues a write of `length` bytes of `fill` at `offset` through `port`.
 void queue_write(TargetPort& port, PortIo& p, uint64_t offset, uint32_t length, uint8_t fill) {
-  p.buffer = io::AlignedBuffer(length);
+  p.buffer = rs::test::must(io::AlignedBuffer::allocate(length));
   std::memset(p.buffer.data(), fill, length);
   p.io.write = true;
   p.io.offset = offset;

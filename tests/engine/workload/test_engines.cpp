@@ -17,6 +17,7 @@
 #include <sstream>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "levels/levels.hpp"
@@ -48,7 +49,7 @@ RunOutcome run(std::vector<JobOptions>& jobs, Target& target) {
 
 std::unique_ptr<DeviceTarget> open_target(const std::string& path) {
   std::string err;
-  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+  auto dev = rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), &err);
   INFO(err);
   REQUIRE(dev);
   return std::make_unique<DeviceTarget>(std::move(dev));

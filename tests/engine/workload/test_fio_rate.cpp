@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "io/device_profile.hpp"
@@ -32,14 +33,15 @@ using fio_test::parse_one_job;
 std::unique_ptr<SimArrayTarget> slow_target() {
   std::string err;
   auto profile =
-      io::find_profile("virtio-100mbs", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"}, &err);
-  INFO(err);
+      io::find_profile("virtio-100mbs", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"});
+  INFO(rs::test::error_text(profile));
   REQUIRE(profile);
   raid::Shape shape;
   shape.level = 1;
   shape.raid_disks = 2;
   shape.dev_sectors = (256ull << 20) / 512;
-  std::vector<std::shared_ptr<io::DeviceModel>> models{io::make_model(*profile), io::make_model(*profile)};
+  std::vector<std::shared_ptr<io::DeviceModel>> models{rs::test::must(io::make_model(*profile)),
+                                                       rs::test::must(io::make_model(*profile))};
   auto made = SimArrayTarget::make(shape, models);
   INFO((made ? std::string() : made.error().message));
   REQUIRE(made.ok());

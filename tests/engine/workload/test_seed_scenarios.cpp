@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/source_dir.hpp"
 #include "workload/scenario.hpp"
 
@@ -232,7 +233,7 @@ TEST_CASE("a simulated run is deterministic", "[scenario]") {
     ScenarioRow r = sc->rows[0];
     r.job.push_back({"runtime", "5"});  // shorter; same mechanics
     std::vector<rs::io::DeviceProfile> profiles;
-    for (auto& m : r.members) profiles.push_back(*rs::io::find_profile(m, kProfileDirs, &err));
+    for (auto& m : r.members) profiles.push_back(*rs::io::find_profile(m, kProfileDirs));
     for (const char* policy : {"md-legacy", "md-rr", "btrfs-pid", "btrfs-qlen"}) {
       INFO(name << " " << policy);
       auto a = simulate_row(r, policy, profiles, {}, &err);
@@ -261,7 +262,7 @@ TEST_CASE("halving a profile's bandwidth halves the seed's sequential rows", "[s
                        [](auto& r) { return r.label.find("1M read QD16 jobs=1") == std::string::npos; }),
         one.rows.end());
     one.rows.resize(1);
-    auto p = rs::io::find_profile(profile, kProfileDirs, &err);
+    auto p = rs::io::find_profile(profile, kProfileDirs);
     REQUIRE(p);
     ScenarioOverrides ov;
     ov.job = {{"runtime", "5"}};
@@ -320,7 +321,7 @@ TEST_CASE("scenario overrides: policies, profiles by object or name, workload op
   CHECK((*rows)[0].checks.empty());
 
   // A profile for one member, loaded by the caller (e.g. from a file).
-  auto ssd = rs::io::find_profile("ssd-sata", kProfileDirs, &err);
+  auto ssd = rs::io::find_profile("ssd-sata", kProfileDirs);
   REQUIRE(ssd);
   ov = {};
   ov.profiles = {{1, *ssd}};

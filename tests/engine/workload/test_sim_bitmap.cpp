@@ -4,6 +4,7 @@
 // the last page.
 #include <catch2/catch.hpp>
 
+#include "../../common/result_helpers.hpp"
 #include "io/device_profile.hpp"
 #include "layout/layout_names.hpp"
 #include "workload/job_parser.hpp"
@@ -23,9 +24,8 @@ struct Outcome {
 
 Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
   std::string err;
-  auto profile =
-      io::find_profile("nvme-p5520", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"}, &err);
-  INFO(err);
+  auto profile = io::find_profile("nvme-p5520", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"});
+  INFO(rs::test::error_text(profile));
   REQUIRE(profile);
   raid::Shape shape;
   shape.level = 10;
@@ -37,7 +37,7 @@ Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
   shape.dev_sectors = 57228ull * (64ull << 20) / 512 / 2;
   REQUIRE(shape.dev_sectors * 512 <= profile->capacity_bytes);
   std::vector<std::shared_ptr<io::DeviceModel>> models;
-  for (int i = 0; i < 4; ++i) models.push_back(io::make_model(*profile));
+  for (int i = 0; i < 4; ++i) models.push_back(rs::test::must(io::make_model(*profile)));
   auto made = SimArrayTarget::make(shape, models, 64u << 20);
   INFO((made ? std::string() : made.error().message));
   REQUIRE(made.ok());
