@@ -22,8 +22,8 @@
 #include "io/member_device.hpp"
 #include "workload/buffer_contents.hpp"
 #include "workload/file_choice.hpp"
-#include "workload/fio_logs.hpp"
 #include "workload/io_priority.hpp"
+#include "workload/job_log.hpp"
 #include "workload/job_options.hpp"
 #include "workload/latency_search.hpp"
 #include "workload/offset_generator.hpp"
@@ -70,8 +70,9 @@ class JobDriver {
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
   // zonemode=zbd: the run's emulated zones, shared by its zbd jobs.
   void set_zones(ZbdZones* zones) { zbd_ = zones; }
-  // fio's log files for this job (may be null); must outlive the driver.
-  void set_logs(JobLogs* logs) { logs_ = logs; }
+  // The job's log (its bw/iops/lat logs and I/O trace; may be null): told
+  // every I/O issued and completed. Must outlive the driver.
+  void set_log(JobLog* log) { log_ = log; }
   // The job's flow group when it has a flow weight (may be null).
   void set_flow(FlowGroup* flow) { flow_ = flow; }
   // A multi-file job (file_set.hpp): each file's region size, in the job's
@@ -79,11 +80,6 @@ class JobDriver {
   // has its own offset sequence over [offset, offset + size), and fio's
   // file_service_type picks the file of each I/O. Set before start().
   void set_files(const std::vector<uint64_t>& sizes);
-  // fio's write_iolog: every I/O issued goes to `file` (fio's iolog version
-  // 3: "usec path read|write|trim offset length", each file's add, open and
-  // close); `paths` names the job's files (one, or file k of a multi-file
-  // job). The caller owns `file`. Set before start().
-  void set_iolog(std::FILE* file, std::vector<std::string> paths);
 
   void start();
   // Issues what the job may issue now; returns when it wants to be called
@@ -153,7 +149,7 @@ class JobDriver {
   JobResults& out_;
   RunProgress* progress_;
   const std::atomic<bool>* stop_flag_ = nullptr;
-  JobLogs* logs_ = nullptr;
+  JobLog* log_ = nullptr;
   FlowGroup* flow_ = nullptr;
   // steady state: samples every ss_interval after ss_ramp
   SteadyState steady_;
@@ -171,6 +167,7 @@ class JobDriver {
   // fio's check_min_rate after a completion of `ddir`: a rate below
   // rate_min / rate_iops_min fails the job with EIO, as fio.
   void check_rate_minimum(uint64_t now, int ddir);
+  void log_completion(const TargetIo& io, int ddir, uint64_t now);
   void reset_stats(uint64_t now);
   // zonemode=zbd: fio's zbd_adjust_block for the request about to be
   // issued. False: not issued now (a zone to wait for, or the job's end).
@@ -201,9 +198,7 @@ class JobDriver {
   unsigned file_left_ = 0;
   bool file_chosen_ = false;
   std::optional<RandomFileChoice> file_choice_;  // file_service_type=random, zipf, pareto, normal
-  std::FILE* iolog_ = nullptr;
-  std::vector<std::string> iolog_paths_;
-  void iolog_files(const char* action);
+  void log_files(JobLog::FileEvent event);
   std::optional<BufferContents> contents_;  // dedupe/compress/refill: the write buffers' contents
   uint64_t seed_;
   bool verifying_job_;

@@ -6,13 +6,16 @@
 
 #include "io/device_profile.hpp"
 #include "layout/layout_names.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/log_files.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
-#include "workload/scenario.hpp"
+#include "scenario/scenario.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
+using namespace rs::scenario;
 
 namespace {
 
@@ -53,7 +56,7 @@ Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
   INFO(parsed.error);
   REQUIRE(parsed.ok);
   REQUIRE(check_jobs(parsed.jobs, target).empty());
-  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr);
+  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr, rs::fio::open_job_logs);
   REQUIRE(run.results.jobs.size() == 1);
   const auto& w = run.results.jobs[0].write;
   Outcome o;

@@ -18,9 +18,8 @@
 
 #include "balance/policy.hpp"
 #include "io/device_profile.hpp"
-#include "workload/job_options.hpp"
 
-namespace rs::workload {
+namespace rs::scenario {
 
 // What the seed's author measured (0 / empty: not published).
 struct SeedFigures {
@@ -140,4 +139,4 @@ std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, c
                                                            const std::vector<std::string>& profile_dirs,
                                                            std::string* error);
 
-}  // namespace rs::workload
+}  // namespace rs::scenario

@@ -7,9 +7,10 @@
 #include <string>
 
 #include "../../common/source_dir.hpp"
-#include "workload/scenario.hpp"
+#include "scenario/scenario.hpp"
 
 using namespace rs::workload;
+using namespace rs::scenario;
 
 using rs::test::kProfileDirs;
 

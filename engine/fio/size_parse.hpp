@@ -23,7 +23,7 @@
 #include <string>
 #include <string_view>
 
-namespace rs::workload {
+namespace rs::fio {
 
 struct NumberResult {
   uint64_t value = 0;    // bytes, microseconds or the plain integer
@@ -43,8 +43,4 @@ NumberResult parse_time(std::string_view text, TimeUnit default_unit);
 // does for its integer options ("iodepth=1k" is 1024).
 NumberResult parse_integer(std::string_view text, uint64_t min, uint64_t max);
 
-// fio-style short form for messages: 4096 -> "4K", 1048576 -> "1M",
-// 1000 -> "1000". Exact: falls back to bytes when not a whole unit.
-std::string format_size(uint64_t bytes);
-
-}  // namespace rs::workload
+}  // namespace rs::fio

@@ -1,11 +1,11 @@
-#include "workload/size_parse.hpp"
+#include "fio/size_parse.hpp"
 
 #include <array>
 #include <cctype>
 
 #include "base/printable.hpp"
 
-namespace rs::workload {
+namespace rs::fio {
 namespace {
 
 std::string quoted(std::string_view text) {
@@ -176,16 +176,4 @@ NumberResult parse_integer(std::string_view text, uint64_t min, uint64_t max) {
   return r;
 }
 
-std::string format_size(uint64_t bytes) {
-  static constexpr std::array<const char*, 5> kUnits = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (bytes == 0 || bytes % 1024 != 0) return std::to_string(bytes) + "B";
-  size_t unit = 0;
-  bytes /= 1024;
-  while (unit + 1 < kUnits.size() && bytes % 1024 == 0) {
-    bytes /= 1024;
-    ++unit;
-  }
-  return std::to_string(bytes) + kUnits[unit];
-}
-
-}  // namespace rs::workload
+}  // namespace rs::fio

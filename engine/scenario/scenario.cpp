@@ -1,4 +1,4 @@
-#include "workload/scenario.hpp"
+#include "scenario/scenario.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -11,11 +11,14 @@
 
 #include "levels/levels.hpp"
 #include "raid/level_info.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
-namespace rs::workload {
+namespace rs::scenario {
+
+using namespace rs::workload;
 
 namespace {
 
@@ -298,7 +301,7 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
   // The row's fio options, as `--key=value` arguments of one job.
   std::vector<std::string> args = {"--name=" + row.label};
   for (auto& [k, v] : row.job) args.push_back("--" + k + "=" + v);
-  CliParseResult parsed = parse_cli_job(args);
+  fio::CliParseResult parsed = fio::parse_cli_job(args);
   if (!parsed.ok) {
     *error = row.label + ": " + parsed.error;
     return std::nullopt;
@@ -309,7 +312,7 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
     return std::nullopt;
   }
   const auto wall0 = std::chrono::steady_clock::now();
-  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr);
+  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr, fio::open_job_logs);
   const auto wall = std::chrono::steady_clock::now() - wall0;
   PolicyFigures f;
   uint64_t bytes = 0, ios = 0, runtime_ns = 0;
@@ -400,4 +403,4 @@ std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, c
   return out;
 }
 
-}  // namespace rs::workload
+}  // namespace rs::scenario
