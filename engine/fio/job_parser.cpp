@@ -209,7 +209,7 @@ class FileParser {
     if (key.empty()) return error(lineno, "option without a name: " + quoted_printable(line));
 
     JobOptions& target = section_->global ? result_.global : section_->job;
-    if (std::string err = apply_option(target, key, value); !err.empty()) return error(lineno, err);
+    if (Status st = apply_option(target, key, value); !st) return error(lineno, st.error().message);
     std::string canonical(canonical_option_name(key));
     target.given.emplace_back(canonical, value ? std::string(*value) : std::string{});
     (section_->global ? global_lines_ : section_->lines)[canonical] = lineno;
@@ -308,7 +308,7 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
     }
 
     std::string_view canonical = canonical_option_name(key);
-    if (canonical.empty()) return fail(shown, apply_option(r.global, key, std::nullopt));
+    if (canonical.empty()) return fail(shown, apply_option(r.global, key, std::nullopt).error().message);
     if (!value && !option_value_optional(canonical) && !take_next_value())
       return fail(shown, "option " + quoted_printable(key) + " requires a value");
     if (value && value->empty())
@@ -325,7 +325,7 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
     JobOptions& target = job ? *job : r.global;
     std::optional<std::string_view> v;
     if (value) v = *value;
-    if (std::string err = apply_option(target, key, v); !err.empty()) return fail(shown, err);
+    if (Status st = apply_option(target, key, v); !st) return fail(shown, st.error().message);
     target.given.emplace_back(std::string(canonical), value.value_or(std::string{}));
   }
   if (std::string err = finish_job(); !err.empty()) return fail("--name=" + r.jobs.back().name, err);
