@@ -149,7 +149,6 @@ void print_table(const scenario::Scenario& sc, const std::vector<scenario::Scena
 // The scenarios --scenario names: "all", a shipped one by name, or the
 // user's own file (a path: it has a '/' or ends in .json).
 std::vector<scenario::Scenario> chosen_scenarios(const std::string& name, const std::vector<std::string>& dirs) {
-  std::string err;
   std::vector<scenario::Scenario> scenarios;
   if (name == "all") {
     scenarios = scenario::list_scenarios(dirs);
@@ -158,8 +157,8 @@ std::vector<scenario::Scenario> chosen_scenarios(const std::string& name, const 
   }
   const bool is_path =
       name.find('/') != std::string::npos || (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0);
-  auto sc = is_path ? scenario::load_scenario_file(name, &err) : scenario::find_scenario(name, dirs, &err);
-  if (!sc) throw UsageError(err);
+  auto sc = is_path ? scenario::load_scenario_file(name) : scenario::find_scenario(name, dirs);
+  if (!sc) throw UsageError(sc.error().message);
   scenarios.push_back(*sc);
   return scenarios;
 }
@@ -252,11 +251,10 @@ int cmd_simulate(const Argv& argv) {
   if (check && !compared) throw UsageError("--check compares with the seeds' own setups: give it without overrides");
 
   bool all_within = true;
-  std::string err;
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (auto& sc : scenarios) {
-    auto rows = scenario::run_scenario(sc, ov, resource_dirs("profiles"), &err);
-    if (!rows) throw RuntimeError(err);
+    auto rows = scenario::run_scenario(sc, ov, resource_dirs("profiles"));
+    if (!rows) throw RuntimeError(rows.error().message);
     for (auto& r : *rows) all_within = all_within && r.within;
     if (s.ours.count("json") || save) {
       nlohmann::ordered_json j;

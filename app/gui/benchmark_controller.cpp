@@ -319,9 +319,13 @@ bool BenchmarkController::runScenario(const QString& name) {
   scenario_thread_ = std::thread([this, name = name.toStdString(), dirs, profile_dirs] {
     std::string err;
     QVariantList rows;
-    auto sc = scenario::find_scenario(name, dirs, &err);
+    bool ok = false;
+    auto sc = scenario::find_scenario(name, dirs);
+    if (!sc) err = sc.error().message;
     if (sc) {
-      auto res = scenario::run_scenario(*sc, {}, profile_dirs, &err);
+      auto res = scenario::run_scenario(*sc, {}, profile_dirs);
+      ok = res.ok();
+      if (!res) err = res.error().message;
       if (res)
         for (const auto& r : *res) {
           QVariantList sb, sa;
@@ -342,12 +346,10 @@ bool BenchmarkController::runScenario(const QString& name) {
                                      {"seedAfter", r.seed.after_bw},
                                      {"within", r.within}});
         }
-      else
-        sc.reset();
     }
     QMetaObject::invokeMethod(
         this,
-        [this, ok = bool(sc), err, rows] {
+        [this, ok, err, rows] {
           progress_ = ok ? 1 : 0;
           emit progressChanged();
           if (!ok) {

@@ -51,8 +51,8 @@ bool parse_double(std::string_view v, double& out) {
 // every direction; "X,Y" sets read X and write Y; an empty part ("X," or
 // ",Y") leaves that direction as it was. A third (trim) value is refused.
 template <typename T, typename Parse>
-Status parse_per_direction(std::string_view option, std::string_view v, std::array<T, 2>& out,
-                                Parse parse, T* trim = nullptr) {
+Status parse_per_direction(std::string_view option, std::string_view v, std::array<T, 2>& out, Parse parse,
+                           T* trim = nullptr) {
   size_t comma = v.find(',');
   if (comma == std::string_view::npos) {
     T value{};
@@ -93,7 +93,7 @@ Status parse_per_direction(std::string_view option, std::string_view v, std::arr
 // rate=, rate_min= (bytes per second, sizes) and rate_iops=,
 // rate_iops_min= (counts): per direction, the third value for trims.
 Status parse_rate_values(std::string_view option, std::string_view v, std::array<uint64_t, 2>& out,
-                              uint64_t* trim, bool count) {
+                         uint64_t* trim, bool count) {
   return parse_per_direction(
       option, v, out,
       [&](std::string_view part, uint64_t& value) -> Status {
@@ -147,7 +147,8 @@ Status apply_zoned(JobOptions& job, std::string_view v, std::string_view params)
   for (auto& z : zones)
     if (z.region_percent < 0) z.region_percent = &z == &zones.back() ? std::max(0.0, 100.0 - region) : 0.0;
   if (access > 100.0 + 1e-9 || region > 100.0 + 1e-9)
-    return bad("random_distribution=zoned: access or region percentages add up to more than 100: " + quoted(v));
+    return bad("random_distribution=zoned: access or region percentages add up to more than 100: " +
+               quoted(v));
   job.random_distribution = Distribution::zoned;
   job.zones = std::move(zones);
   job.distribution_param = 0.0;
@@ -160,8 +161,8 @@ Status apply_zoned(JobOptions& job, std::string_view v, std::string_view params)
 // in (0, 1); normal deviation 0, in [0, 100); center in [0, 1].
 // percentile_list=P1:P2:... (fio FIO_OPT_FLOAT_LIST: at most 20 entries, 0..100).
 // fio's FIO_OPT_INT with off1/off2: "R,W" per direction, one value for both.
-Status parse_two_ints(std::string_view name, std::string_view v, std::array<unsigned, 2>& out,
-                           unsigned min, unsigned max) {
+Status parse_two_ints(std::string_view name, std::string_view v, std::array<unsigned, 2>& out, unsigned min,
+                      unsigned max) {
   const size_t comma = v.find(',');
   const std::string_view parts[2] = {v.substr(0, comma),
                                      comma == std::string_view::npos ? v : v.substr(comma + 1)};
@@ -170,7 +171,7 @@ Status parse_two_ints(std::string_view name, std::string_view v, std::array<unsi
     NumberResult r = parse_integer(parts[d], 0, max);
     if (!r.ok() || r.value < min)
       return bad(printable(name) + ": " + quoted(v) + " must be " + std::to_string(min) + " to " +
-             std::to_string(max) + " (or READ,WRITE)");
+                 std::to_string(max) + " (or READ,WRITE)");
     got[size_t(d)] = unsigned(r.value);
   }
   out = got;
@@ -224,7 +225,7 @@ Status apply_file_service(JobOptions& job, std::string_view v) {
     job.file_service = FS::normal, job.file_service_param = 0.0;
   else
     return bad("bad file_service_type " + quoted(v) +
-           " (roundrobin, sequential, random[:N], zipf[:THETA], pareto[:H], normal[:DEV], gauss[:DEV])");
+               " (roundrobin, sequential, random[:N], zipf[:THETA], pareto[:H], normal[:DEV], gauss[:DEV])");
   if (colon == std::string_view::npos) return {};
   const size_t second = rest.find(':');
   if (!parse_double(rest.substr(0, second), job.file_service_param))
@@ -255,8 +256,8 @@ Status apply_rw(JobOptions& job, std::string_view v) {
     job.seq_add = negative ? -int64_t(r.value) : int64_t(r.value);
     if (mode.starts_with("rand"))
       return bad("rw=" + printable(v) +
-             ": for random I/O the ':N' postfix (a new random offset every N I/Os) is "
-             "not supported");
+                 ": for random I/O the ':N' postfix (a new random offset every N I/Os) is "
+                 "not supported");
   }
   if (mode == "read")
     job.rw = RwMode::read;
@@ -280,8 +281,8 @@ Status apply_rw(JobOptions& job, std::string_view v) {
     job.rw = RwMode::randtrimwrite;
   else
     return bad("bad rw " + quoted(v) +
-           " (read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite, "
-           "randtrimwrite)");
+               " (read, write, randread, randwrite, rw, readwrite, randrw, trim, randtrim, trimwrite, "
+               "randtrimwrite)");
   if (job.seq_add != 0 && does_trim(job.rw))
     return bad("rw=" + printable(v) + ": the ':N' postfix is not supported with trims");
   return {};
@@ -375,8 +376,9 @@ Status apply_ioengine(JobOptions& job, std::string_view v) {
       return {};
     }
   }
-  return bad("ioengine " + quoted(v) +
-         " is not supported (io_uring, libaio, psync, sync, vsync, pvsync, pvsync2, posixaio, mmap, null)");
+  return bad(
+      "ioengine " + quoted(v) +
+      " is not supported (io_uring, libaio, psync, sync, vsync, pvsync, pvsync2, posixaio, mmap, null)");
 }
 
 Status apply_verify(JobOptions& job, std::string_view v) {
@@ -393,7 +395,7 @@ Status apply_verify(JobOptions& job, std::string_view v) {
     }
   if (v == "none") return bad("verify=none is not a fio value: fio spells no verification verify=0");
   return bad("verify=" + printable(v) +
-         " is not supported (0, crc32c, crc32c-intel, crc64, md5, sha1, sha256, sha512, xxhash, meta)");
+             " is not supported (0, crc32c, crc32c-intel, crc64, md5, sha1, sha256, sha512, xxhash, meta)");
 }
 
 Status apply_verify_pattern(JobOptions& job, std::string_view v) {
@@ -449,7 +451,8 @@ Status apply_distribution(JobOptions& job, std::string_view v) {
     if (colon2 != std::string_view::npos) {
       if (!parse_double(params.substr(colon2 + 1), center))
         return bad("bad random_distribution center in " + quoted(v));
-      if (center < 0.0 || center > 1.0) return bad("random_distribution center must be in [0, 1]: " + quoted(v));
+      if (center < 0.0 || center > 1.0)
+        return bad("random_distribution center must be in [0, 1]: " + quoted(v));
     }
   }
   if (d == Distribution::zipf && (value <= 0.0 || value == 1.0))
@@ -527,7 +530,7 @@ Status apply_cmdprio_bssplit(JobOptions& job, std::string_view v) {
       for (; k < list.size() && list[k].bs == list[i].bs; ++k) total += list[k].percent;
       if (total > 100)
         return bad("cmdprio_bssplit: the shares of block size " + std::to_string(list[i].bs) +
-               " add up to more than 100 %");
+                   " add up to more than 100 %");
       i = k;
     }
   }
@@ -541,7 +544,6 @@ Status apply_time(std::chrono::microseconds& out, std::string_view v, TimeUnit u
   out = std::chrono::microseconds(r.value);
   return {};
 }
-
 
 // ---- Options whose value is more than one typed field (the table's custom rows).
 
@@ -581,7 +583,8 @@ Status apply_bs(JobOptions& job, std::string_view v) {
         NumberResult r = parse_size(part);
         if (!r.ok()) return bad("bs: " + r.error);
         if (r.value == 0) return bad("bs must be at least 1 byte");
-        if (r.value > std::numeric_limits<uint32_t>::max()) return bad("bs " + quoted(part) + " is too large");
+        if (r.value > std::numeric_limits<uint32_t>::max())
+          return bad("bs " + quoted(part) + " is too large");
         out = static_cast<uint32_t>(r.value);
         return {};
       },
@@ -708,7 +711,8 @@ Status apply_verify_interval(JobOptions& job, std::string_view v) {
 }
 
 Status apply_dedupe_mode(JobOptions& job, std::string_view v) {
-  if (v != "repeat" && v != "working_set") return bad("bad dedupe_mode " + quoted(v) + " (repeat, working_set)");
+  if (v != "repeat" && v != "working_set")
+    return bad("bad dedupe_mode " + quoted(v) + " (repeat, working_set)");
   job.dedupe_mode_working_set = v == "working_set";
   return {};
 }
@@ -746,7 +750,8 @@ Status apply_steadystate(JobOptions& job, std::string_view v) {
   std::string_view limit = colon == std::string_view::npos ? std::string_view{} : v.substr(colon + 1);
   job.ss_percent = !limit.empty() && limit.back() == '%';
   if (job.ss_percent) limit.remove_suffix(1);
-  if (!parse_double(limit, job.ss_limit) || job.ss_limit < 0) return bad("bad steadystate limit in " + quoted(v));
+  if (!parse_double(limit, job.ss_limit) || job.ss_limit < 0)
+    return bad("bad steadystate limit in " + quoted(v));
   return {};
 }
 
@@ -815,7 +820,8 @@ Status apply_cmdprio(JobOptions& job, std::string_view v) {
 namespace {
 Status fraction(std::string_view name, std::string_view v, double& out) {
   double x = 0;
-  if (!parse_double(v, x) || x < 0 || x > 1) return bad(std::string(name) + ": " + quoted(v) + " must be a number in [0, 1]");
+  if (!parse_double(v, x) || x < 0 || x > 1)
+    return bad(std::string(name) + ": " + quoted(v) + " must be a number in [0, 1]");
   out = x;
   return {};
 }
@@ -829,7 +835,8 @@ Status apply_zone_reset_frequency(JobOptions& job, std::string_view v) {
 }
 
 Status apply_fadvise_hint(JobOptions& job, std::string_view v) {
-  if (v == "random" || v == "sequential") return bad("fadvise_hint=" + printable(v) + " is not supported (0 or 1)");
+  if (v == "random" || v == "sequential")
+    return bad("fadvise_hint=" + printable(v) + " is not supported (0 or 1)");
   return set_flag("fadvise_hint", v, job.fadvise_hint);
 }
 

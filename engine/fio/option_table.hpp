@@ -40,12 +40,12 @@ struct OptionDef {
   unsigned JobOptions::*count = nullptr;
   uint64_t JobOptions::*bytes = nullptr;
   std::chrono::microseconds JobOptions::*duration = nullptr;
-  uint64_t min = 0, max = 0;            // count: the accepted range
-  TimeUnit unit = TimeUnit::seconds;    // time: a number written without a unit
-  OptionParser parse = nullptr;         // custom: reads the value
-  bool value_optional = false;          // fio's FIO_OPT_STR_SET: `time_based` alone means time_based=1
-  bool fio_keywords = false;            // the value may hold fio's $keywords (filename_format's $jobname)
-  std::string_view help;                // what the option does
+  uint64_t min = 0, max = 0;          // count: the accepted range
+  TimeUnit unit = TimeUnit::seconds;  // time: a number written without a unit
+  OptionParser parse = nullptr;       // custom: reads the value
+  bool value_optional = false;        // fio's FIO_OPT_STR_SET: `time_based` alone means time_based=1
+  bool fio_keywords = false;          // the value may hold fio's $keywords (filename_format's $jobname)
+  std::string_view help;              // what the option does
 };
 
 // Every option RaidScope supports, in fio's order of families.

@@ -31,7 +31,6 @@ class RecordingBackend final : public Backend {
     return inner_->reap_until(min_complete, deadline_ns);
   }
   void replace_member(int index, MemberDevice* dev) override;
-  void set_reap_limit(unsigned max_per_reap) override { inner_->set_reap_limit(max_per_reap); }
   uint64_t now_ns() override { return inner_->now_ns(); }
   uint64_t batch_now_ns() override { return inner_->batch_now_ns(); }
   unsigned in_flight() const override { return inner_->in_flight(); }

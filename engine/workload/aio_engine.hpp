@@ -5,8 +5,8 @@
 // inside io_submit, synchronously, as it does for fio.
 //
 // A queued I/O waits for submit(), which hands the whole batch to one
-// io_submit (fio's commit); reap() takes what io_getevents returns, at most
-// the reap limit per call (fio's iodepth_batch_complete_max). I/O
+// io_submit (fio's commit); reap() takes what io_getevents returns (the job
+// driver handles at most iodepth_batch_complete_max of them per reap). I/O
 // priorities go in the iocb (IOCB_FLAG_IOPRIO), as fio's cmdprio does.
 // Members with an emulated disk model are not handled: make() refuses them.
 #pragma once
@@ -37,7 +37,6 @@ class AioBackend final : public io::Backend {
   void queue_timer(io::MemberIo& io, uint64_t delay_ns) override;
   unsigned reap(unsigned min_complete) override { return reap_until(min_complete, io::kNoDeadline); }
   unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override;
-  void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   uint64_t now_ns() override { return io::monotonic_ns(); }
   uint64_t batch_now_ns() override { return batch_now_; }
   unsigned in_flight() const override { return unsigned(pending_.size() + submitted_ + timers_.size()); }
@@ -53,7 +52,6 @@ class AioBackend final : public io::Backend {
   std::vector<io_event> events_;
   SoftCompletions timers_;  // timers, and I/O that failed before the kernel saw it
   unsigned submitted_ = 0;  // given to the kernel, not yet reaped
-  unsigned reap_limit_ = ~0u;
   uint64_t batch_now_ = 0;
 };
 

@@ -132,6 +132,10 @@ JobDriver::~JobDriver() {
   if (buffers_handle_ >= 0) backend_.unregister_buffer(buffers_handle_);
 }
 
+Status JobDriver::check(const JobOptions& job) {
+  return OffsetGenerator::check(generator_options(job));
+}
+
 void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
   files_.clear();
   files_total_ = 0;
@@ -490,7 +494,34 @@ bool JobDriver::cancelled() const {
 
 void JobDriver::on_done(TargetIo& io, int result) {
   Slot& slot = *static_cast<Slot*>(io.owner);
-  slot.driver->complete(slot, result);
+  JobDriver& d = *slot.driver;
+  if (d.reap_room_ == 0) {  // past this reap's limit: the next reap handles it
+    d.parked_.emplace_back(&slot, result);
+    return;
+  }
+  if (d.reap_room_ != ~0u) --d.reap_room_, ++d.reaped_;
+  d.complete(slot, result);
+}
+
+unsigned JobDriver::begin_reap() {
+  reap_room_ = reap_batch_max(job_);
+  if (reap_room_ == 0) reap_room_ = 1;
+  reaped_ = 0;
+  // Parked completions came in after the last reap's clock reading.
+  unparking_ = true;
+  while (!parked_.empty() && reap_room_ > 0) {
+    const auto [slot, result] = parked_.front();
+    parked_.pop_front();
+    --reap_room_, ++reaped_;
+    complete(*slot, result);
+  }
+  unparking_ = false;
+  return reaped_;
+}
+
+unsigned JobDriver::end_reap() {
+  reap_room_ = ~0u;
+  return reaped_;
 }
 
 void JobDriver::drain_inline() {
@@ -506,7 +537,9 @@ void JobDriver::drain_inline() {
 
 void JobDriver::complete(Slot& slot, int result) {
   // A trim completes outside any reap: the reap's clock would be stale.
-  const uint64_t now = job_.gtod_reduce ? now_ns() : draining_ ? backend_.now_ns() : backend_.batch_now_ns();
+  const uint64_t now = job_.gtod_reduce          ? now_ns()
+                       : draining_ || unparking_ ? backend_.now_ns()
+                                                 : backend_.batch_now_ns();
   TargetIo& io = slot.io;
   --in_flight_;
   if (slot.zbd_held) {  // fio's zbd_put_io: the zone is free for other jobs again

@@ -59,6 +59,9 @@ class JobDriver {
   // `job` must have passed validate_against_target(). `job_index` is the
   // instance's number in the run (fio's thread number: seeds, job id), of
   // `run_jobs` instances (dedupe_global's working set spans them).
+  // What a driver needs of a job (resolved against its target, every bs
+  // inside its region); the runner checks before it makes one.
+  static Status check(const JobOptions& job);
   JobDriver(const JobOptions& job, unsigned job_index, Target& target, TargetPort& port, JobResults& out,
             RunProgress* progress, unsigned run_jobs = 1);
   ~JobDriver();
@@ -91,6 +94,17 @@ class JobDriver {
   // The loop's reap call handled `completions` member completions (fio's
   // "complete" distribution).
   void record_reap(unsigned completions);
+  // One reap of the job's loop, handling at most reap_batch_max(job)
+  // completions (fio's iodepth_batch_complete_max): begin_reap() opens it
+  // and first handles completions parked by the last reap; completions the
+  // backend delivers past the limit are parked for the next one (the
+  // backend knows no limit). end_reap() closes it and returns how many
+  // completions it handled. Outside a reap every completion is handled.
+  unsigned begin_reap();
+  unsigned end_reap();
+  // Room left in the open reap, and completions waiting for the next one.
+  unsigned reap_room() const { return reap_room_; }
+  bool has_parked() const { return !parked_.empty(); }
   bool finished() const { return phase_ == Phase::Done; }
   // Fills the result's totals; call once after finished().
   void finish();
@@ -213,6 +227,11 @@ class JobDriver {
   // Trims run at issue, as fio's engines do them (do_io_u_trim); their
   // completions wait here for drain_inline().
   std::deque<std::pair<Slot*, int>> inline_done_;
+  // The reap window (begin_reap/end_reap): completions it may still handle
+  // (~0u: no reap open), those it handled, and those past its limit.
+  unsigned reap_room_ = ~0u, reaped_ = 0;
+  std::deque<std::pair<Slot*, int>> parked_;
+  bool unparking_ = false;
   bool draining_ = false;
   // trimwrite: the block just trimmed, to be written next.
   bool write_after_trim_ = false;

@@ -37,6 +37,7 @@
 // Deterministic: the same job and seed give the same sequence. next() takes
 // no lock and allocates nothing.
 #pragma once
+#include "base/result.hpp"
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -64,8 +65,11 @@ uint64_t job_seed(const JobOptions& job, unsigned job_index);
 
 class OffsetGenerator {
  public:
-  // `job` must be resolved (validate_against_target): size > 0, no
-  // percentages, every used bs <= size. Throws std::invalid_argument if not.
+  // What a generator needs of `job`: resolved against its target
+  // (validate_against_target): size > 0, no percentages, every used bs <=
+  // size. The error (invalid_argument) names the job and what is wrong.
+  static Status check(const JobOptions& job);
+  // `job` must pass check() (asserted): the driver checks before it runs.
   OffsetGenerator(const JobOptions& job, uint64_t seed);
 
   IoRequest next() noexcept;

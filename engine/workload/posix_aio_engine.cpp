@@ -97,9 +97,7 @@ unsigned PosixAioBackend::reap_until(unsigned min_complete, uint64_t deadline_ns
   submit();
   unsigned got = timers_.empty() ? 0 : timers_.release(io::monotonic_ns());
   for (;;) {
-    const unsigned room = reap_limit_ - std::min(reap_limit_, got);
-    if (room == 0) break;
-    collect(room);
+    collect(~0u);
     if (!finished_.empty()) {
       batch_now_ = io::monotonic_ns();
       // A callback may queue and submit more I/O but never reaps, so

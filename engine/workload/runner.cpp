@@ -102,7 +102,6 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   inst.engine = jio.engine;
   if (does_trim(inst.job->rw)) inst.engine += "; trims done at issue: " + target.trim_method();
   inst.io_mode = jio.io_mode;
-  jio.backend->set_reap_limit(reap_batch_max(*inst.job));
   io::IoContext context(std::move(jio.backend), "job");
   io::Backend& backend = context.backend();
   std::unique_ptr<TargetPort> port = target.open_job_port(context, jio);
@@ -137,12 +136,18 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
     const uint64_t wake = driver.pump();
     driver.commit();
     if (driver.finished()) break;  // pump() may end the job (deadline passed, nothing in flight)
-    if (backend.in_flight() > 0)
+    if (backend.in_flight() > 0 || driver.has_parked()) {
+      // fio's iodepth_batch_complete_min/max: wait for the minimum, handle
+      // at most the maximum (the driver parks the rest for the next reap).
       // gtod_reduce: no deadline for the reap, whose check reads the clock;
       // the driver sees the runtime end at its next (cached) clock reading.
-      driver.record_reap(context.run_once(std::min(complete_min, backend.in_flight()),
-                                          inst.job->gtod_reduce ? io::kNoDeadline : wake));
-    else if (wake > backend.now_ns())
+      const unsigned parked = driver.begin_reap();
+      const unsigned want = std::min(complete_min, backend.in_flight() + parked);
+      if (backend.in_flight() > 0 && driver.reap_room() > 0)
+        context.run_once(want > parked ? std::min(want - parked, backend.in_flight()) : 0,
+                         inst.job->gtod_reduce ? io::kNoDeadline : wake);
+      driver.record_reap(driver.end_reap());
+    } else if (wake > backend.now_ns())
       // A start time, a rate limit, think time, or a write parked by the
       // array: a plain timed wait to the time, as fio's usec_sleep sleeps.
       // (A yielding spin before it gave the CPU away for a scheduler tick on
@@ -432,6 +437,7 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
         return "job '" + job.name + "': " + e;
     }
     if (std::string err = check_verify_options(job); !err.empty()) return "job '" + job.name + "': " + err;
+    if (Status st = JobDriver::check(job); !st) return st.error().message;
   }
   return "";
 }
@@ -527,7 +533,8 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
     } else {
       std::vector<std::thread> threads;
       for (Instance* inst : group)
-        threads.emplace_back(run_thread, std::ref(*inst), std::ref(target), progress, &exit, &flows, &open_logs);
+        threads.emplace_back(run_thread, std::ref(*inst), std::ref(target), progress, &exit, &flows,
+                             &open_logs);
       for (auto& t : threads) t.join();
     }
     const uint64_t span = std::max<uint64_t>(target_now() - t0, 1);

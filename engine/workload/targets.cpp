@@ -295,20 +295,18 @@ class NullBackend final : public io::Backend {
       return unsigned(due.size());
     }
     // Take the batch out first: callbacks queue the next I/O into pending_.
-    const size_t n = std::min<size_t>(pending_.size(), limit_);
-    batch_.assign(pending_.begin(), pending_.begin() + std::ptrdiff_t(n));
-    pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(n));
+    batch_.swap(pending_);
+    pending_.clear();
+    const size_t n = batch_.size();
     for (io::MemberIo* io : batch_) io->done(*io, int(io->length));
     return unsigned(n);
   }
-  void set_reap_limit(unsigned max_per_reap) override { limit_ = max_per_reap ? max_per_reap : 1; }
   uint64_t now_ns() override { return io::monotonic_ns(); }
   unsigned in_flight() const override { return unsigned(pending_.size() + timers_.size()); }
   std::string describe() const override { return "null"; }
 
  private:
   std::vector<io::MemberIo*> pending_, batch_, timers_;
-  unsigned limit_ = ~0u;
 };
 
 struct NullIo : io::MemberIo {

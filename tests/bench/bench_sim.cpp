@@ -88,7 +88,8 @@ int main(int argc, char** argv) {
     row.job.push_back({"time_based", "1"});
     const double cpu0 = cpu_seconds();
     const auto t0 = std::chrono::steady_clock::now();
-    auto f = scenario::simulate_row(row, c.policy, profiles, {}, &err);
+    auto f = scenario::simulate_row(row, c.policy, profiles, {});
+    if (!f) err = f.error().message;
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = cpu_seconds() - cpu0;
     if (!f) {

@@ -18,11 +18,12 @@
 #include <vector>
 
 #include "../../common/temp_dir.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "fio_run_on_file.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
-#include "fio/log_files.hpp"
-#include "fio/job_parser.hpp"
+#include "workload/job_checks.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/runner.hpp"
 #include "workload/steady_state.hpp"

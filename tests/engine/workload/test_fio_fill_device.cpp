@@ -13,9 +13,10 @@
 #include <vector>
 
 #include "../../common/temp_dir.hpp"
-#include "fio/log_files.hpp"
-#include "workload/bench.hpp"
 #include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
+#include "fio/option_table.hpp"
+#include "workload/bench.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 

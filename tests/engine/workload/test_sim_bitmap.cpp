@@ -4,12 +4,12 @@
 // the last page.
 #include <catch2/catch.hpp>
 
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "io/device_profile.hpp"
 #include "layout/layout_names.hpp"
-#include "fio/log_files.hpp"
-#include "fio/job_parser.hpp"
-#include "workload/runner.hpp"
 #include "scenario/scenario.hpp"
+#include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
@@ -90,11 +90,13 @@ TEST_CASE("simulate --scenario=seed-md-bitmap-io-opt: x5 IOPS, last-page writes 
           "[workload][bitmap][seed001][scenario]") {
   const std::string source = RAIDSCOPE_SOURCE_DIR;
   std::string err;
-  auto sc = find_scenario("seed-md-bitmap-io-opt", {source + "/resources/scenarios"}, &err);
+  auto sc = find_scenario("seed-md-bitmap-io-opt", {source + "/resources/scenarios"});
+  if (!sc) err = sc.error().message;
   INFO(err);
   REQUIRE(sc);
   CHECK(sc->policy_tunable == "bitmap_io_opt");
-  auto rows = run_scenario(*sc, {}, {source + "/resources/profiles"}, &err);
+  auto rows = run_scenario(*sc, {}, {source + "/resources/profiles"});
+  if (!rows) err = rows.error().message;
   INFO(err);
   REQUIRE(rows);
   REQUIRE(rows->size() == 1);
