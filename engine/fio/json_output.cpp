@@ -9,7 +9,6 @@ namespace rs::fio {
 
 using namespace rs::workload;
 
-
 namespace {
 
 using Json = nlohmann::ordered_json;

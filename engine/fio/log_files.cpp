@@ -101,7 +101,8 @@ void FioJobLogs::files(uint64_t at_ns, FileEvent event) {
   if (!iolog_) return;
   const char* action = event == FileEvent::add ? "add" : event == FileEvent::open ? "open" : "close";
   for (const auto& p : paths_)
-    std::fprintf(iolog_.get(), "%llu %s %s\n", static_cast<unsigned long long>(at_ns / 1000), p.c_str(), action);
+    std::fprintf(iolog_.get(), "%llu %s %s\n", static_cast<unsigned long long>(at_ns / 1000), p.c_str(),
+                 action);
 }
 
 void FioJobLogs::issued(const LoggedIo& io) {

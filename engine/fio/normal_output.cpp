@@ -12,7 +12,6 @@ namespace rs::fio {
 
 using namespace rs::workload;
 
-
 namespace {
 
 // printf into a std::string: the layout below is fio's printf formats, kept

@@ -99,8 +99,8 @@ Status parse_rate_values(std::string_view option, std::string_view v, std::array
       [&](std::string_view part, uint64_t& value) -> Status {
         NumberResult r =
             count ? parse_integer(part, 0, std::numeric_limits<uint32_t>::max()) : parse_size(part);
-        if (!r.ok()) return bad(std::string(option) + ": " + r.error);
-        value = r.value;
+        if (!r.ok()) return bad(std::string(option) + ": " + r.error().message);
+        value = r->value;
         return {};
       },
       trim);
@@ -169,10 +169,10 @@ Status parse_two_ints(std::string_view name, std::string_view v, std::array<unsi
   std::array<unsigned, 2> got{};
   for (int d = 0; d < 2; ++d) {
     NumberResult r = parse_integer(parts[d], 0, max);
-    if (!r.ok() || r.value < min)
+    if (!r.ok() || r->value < min)
       return bad(printable(name) + ": " + quoted(v) + " must be " + std::to_string(min) + " to " +
                  std::to_string(max) + " (or READ,WRITE)");
-    got[size_t(d)] = unsigned(r.value);
+    got[size_t(d)] = unsigned(r->value);
   }
   out = got;
   return {};
@@ -192,10 +192,10 @@ Status set_flag(std::string_view name, std::string_view v, bool& out) {
 
 Status set_count(std::string_view name, std::string_view v, uint64_t min, uint64_t max, unsigned& out) {
   NumberResult r = parse_integer(v, 0, max);
-  if (r.ok() && r.value < min)
+  if (r.ok() && r->value < min)
     return bad(std::string(name) + " must be at least " + std::to_string(min) + " (got " + quoted(v) + ")");
-  if (!r.ok()) return bad(std::string(name) + ": " + r.error);
-  out = static_cast<unsigned>(r.value);
+  if (!r.ok()) return bad(std::string(name) + ": " + r.error().message);
+  out = static_cast<unsigned>(r->value);
   return {};
 }
 
@@ -212,8 +212,8 @@ Status apply_file_service(JobOptions& job, std::string_view v) {
                                               : FS::random;
     if (colon != std::string_view::npos) {
       NumberResult r = parse_integer(rest, 0, 1u << 30);
-      if (!r.ok() || r.value < 1) return bad("file_service_type: bad count in " + quoted(v));
-      job.file_service_nr = unsigned(r.value);
+      if (!r.ok() || r->value < 1) return bad("file_service_type: bad count in " + quoted(v));
+      job.file_service_nr = unsigned(r->value);
     }
     return {};
   }
@@ -252,8 +252,8 @@ Status apply_rw(JobOptions& job, std::string_view v) {
     const bool negative = !add.empty() && add.front() == '-';
     if (negative) add.remove_prefix(1);
     NumberResult r = parse_size(add);
-    if (!r.ok() || r.value > (uint64_t(1) << 40)) return bad("rw=" + printable(v) + ": bad ':N' postfix");
-    job.seq_add = negative ? -int64_t(r.value) : int64_t(r.value);
+    if (!r.ok() || r->value > (uint64_t(1) << 40)) return bad("rw=" + printable(v) + ": bad ':N' postfix");
+    job.seq_add = negative ? -int64_t(r->value) : int64_t(r->value);
     if (mode.starts_with("rand"))
       return bad("rw=" + printable(v) +
                  ": for random I/O the ':N' postfix (a new random offset every N I/Os) is "
@@ -295,9 +295,9 @@ Status apply_bsrange(JobOptions& job, std::string_view v) {
         const size_t dash = part.find('-');
         if (dash == std::string_view::npos) return bad("bsrange: expected MIN-MAX, got " + quoted(part));
         NumberResult lo = parse_size(part.substr(0, dash)), hi = parse_size(part.substr(dash + 1));
-        if (!lo.ok() || !hi.ok() || lo.value == 0 || hi.value > std::numeric_limits<uint32_t>::max())
+        if (!lo.ok() || !hi.ok() || lo->value == 0 || hi->value > std::numeric_limits<uint32_t>::max())
           return bad("bsrange: bad range " + quoted(part));
-        out = {uint32_t(std::min(lo.value, hi.value)), uint32_t(std::max(lo.value, hi.value))};
+        out = {uint32_t(std::min(lo->value, hi->value)), uint32_t(std::max(lo->value, hi->value))};
         return {};
       });
   if (!st) return st;
@@ -322,7 +322,7 @@ Status apply_bssplit(JobOptions& job, std::string_view v) {
               part.substr(start, colon == std::string_view::npos ? part.npos : colon - start);
           const size_t slash = item.find('/');
           NumberResult bs = parse_size(item.substr(0, slash));
-          if (!bs.ok() || bs.value == 0 || bs.value > std::numeric_limits<uint32_t>::max())
+          if (!bs.ok() || bs->value == 0 || bs->value > std::numeric_limits<uint32_t>::max())
             return bad("bssplit: bad block size in " + quoted(item));
           unsigned percent = ~0u;
           if (slash != std::string_view::npos) {
@@ -331,12 +331,12 @@ Status apply_bssplit(JobOptions& job, std::string_view v) {
               return bad("bssplit: " + quoted(item) + " has more than BS/PERCENT");
             NumberResult p = parse_integer(rest, 0, 100);
             if (!p.ok()) return bad("bssplit: bad percentage in " + quoted(item));
-            percent = unsigned(p.value);
+            percent = unsigned(p->value);
             sum += percent;
           } else {
             ++missing;
           }
-          out.push_back({uint32_t(bs.value), percent});
+          out.push_back({uint32_t(bs->value), percent});
           if (colon == std::string_view::npos) break;
           start = colon + 1;
         }
@@ -510,15 +510,15 @@ Status apply_cmdprio_bssplit(JobOptions& job, std::string_view v) {
         at = slash + 1;
       }
       NumberResult bs = parse_size(f[0]);
-      if (!bs.ok() || bs.value == 0 || bs.value > std::numeric_limits<uint32_t>::max() || f.size() == 3)
+      if (!bs.ok() || bs->value == 0 || bs->value > std::numeric_limits<uint32_t>::max() || f.size() == 3)
         return bad("bad cmdprio_bssplit entry " + quoted(entry) + " (BS/PERCENT or BS/PERCENT/CLASS/LEVEL)");
       unsigned vals[3] = {0, 0, 0};
       for (size_t i = 1; i < f.size() && i < 4; ++i) {
         NumberResult r = parse_integer(f[i], 0, 1u << 20);
-        if (!r.ok()) return bad("bad cmdprio_bssplit entry " + quoted(entry) + ": " + r.error);
-        vals[i - 1] = unsigned(r.value);
+        if (!r.ok()) return bad("bad cmdprio_bssplit entry " + quoted(entry) + ": " + r.error().message);
+        vals[i - 1] = unsigned(r->value);
       }
-      JobOptions::PrioSplit e{uint32_t(bs.value), std::min(vals[0], 100u), -1};
+      JobOptions::PrioSplit e{uint32_t(bs->value), std::min(vals[0], 100u), -1};
       if (f.size() >= 4) e.ioprio = ioprio_value(std::min(vals[1], 3u), std::min(vals[2], 7u));
       if (e.percent) out[size_t(d)].push_back(e);
     }
@@ -540,8 +540,8 @@ Status apply_cmdprio_bssplit(JobOptions& job, std::string_view v) {
 
 Status apply_time(std::chrono::microseconds& out, std::string_view v, TimeUnit unit) {
   NumberResult r = parse_time(v, unit);
-  if (!r.ok()) return bad(r.error);
-  out = std::chrono::microseconds(r.value);
+  if (!r.ok()) return bad(r.error().message);
+  out = std::chrono::microseconds(r->value);
   return {};
 }
 
@@ -581,11 +581,11 @@ Status apply_bs(JobOptions& job, std::string_view v) {
       "bs", v, job.bs,
       [](std::string_view part, uint32_t& out) -> Status {
         NumberResult r = parse_size(part);
-        if (!r.ok()) return bad("bs: " + r.error);
-        if (r.value == 0) return bad("bs must be at least 1 byte");
-        if (r.value > std::numeric_limits<uint32_t>::max())
+        if (!r.ok()) return bad("bs: " + r.error().message);
+        if (r->value == 0) return bad("bs must be at least 1 byte");
+        if (r->value > std::numeric_limits<uint32_t>::max())
           return bad("bs " + quoted(part) + " is too large");
-        out = static_cast<uint32_t>(r.value);
+        out = static_cast<uint32_t>(r->value);
         return {};
       },
       &job.bs_trim);
@@ -595,9 +595,9 @@ namespace {
 // size= and offset=: bytes, or N% of the target.
 Status size_or_percent(std::string_view name, std::string_view v, uint64_t& bytes, unsigned& percent) {
   NumberResult r = parse_size(v, true);
-  if (!r.ok()) return bad(std::string(name) + ": " + r.error);
-  bytes = r.percent ? 0 : r.value;
-  percent = r.percent ? static_cast<unsigned>(r.value) : 0;
+  if (!r.ok()) return bad(std::string(name) + ": " + r.error().message);
+  bytes = r->percent ? 0 : r->value;
+  percent = r->percent ? static_cast<unsigned>(r->value) : 0;
   return {};
 }
 }  // namespace
@@ -619,17 +619,17 @@ Status apply_filesize(JobOptions& job, std::string_view v) {
   if (v.find('-') != std::string_view::npos || v.find(':') != std::string_view::npos)
     return bad("filesize ranges (" + quoted(v) + ") are not supported: every file of a job has one size");
   NumberResult r = parse_size(v);
-  if (!r.ok()) return bad("filesize: " + r.error);
-  job.filesize = r.value;
+  if (!r.ok()) return bad("filesize: " + r.error().message);
+  job.filesize = r->value;
   if ((job.size == 0 || job.size_from_filesize) && job.size_percent == 0)
-    job.size = r.value, job.size_from_filesize = true;
+    job.size = r->value, job.size_from_filesize = true;
   return {};
 }
 
 Status apply_number_ios(JobOptions& job, std::string_view v) {
   NumberResult r = parse_integer(v, 0, std::numeric_limits<uint64_t>::max());
-  if (!r.ok()) return bad("number_ios: " + r.error);
-  job.number_ios = r.value;
+  if (!r.ok()) return bad("number_ios: " + r.error().message);
+  job.number_ios = r->value;
   return {};
 }
 
@@ -663,8 +663,8 @@ Status apply_buffered(JobOptions& job, std::string_view v) {
 
 Status apply_randseed(JobOptions& job, std::string_view v) {
   NumberResult r = parse_size(v);
-  if (!r.ok()) return bad("randseed: " + r.error);
-  job.randseed = r.value;
+  if (!r.ok()) return bad("randseed: " + r.error().message);
+  job.randseed = r->value;
   job.randseed_given = true;
   return {};
 }
@@ -704,9 +704,9 @@ Status apply_io_submit_mode(JobOptions& job, std::string_view v) {
 
 Status apply_verify_interval(JobOptions& job, std::string_view v) {
   NumberResult r = parse_size(v);
-  if (!r.ok() || r.value < 512 || r.value % 8 || r.value > std::numeric_limits<uint32_t>::max())
+  if (!r.ok() || r->value < 512 || r->value % 8 || r->value > std::numeric_limits<uint32_t>::max())
     return bad("verify_interval: " + quoted(v) + " must be at least 512 bytes and a multiple of 8");
-  job.verify_interval = uint32_t(r.value);
+  job.verify_interval = uint32_t(r->value);
   return {};
 }
 
@@ -719,17 +719,17 @@ Status apply_dedupe_mode(JobOptions& job, std::string_view v) {
 
 Status apply_buffer_compress_chunk(JobOptions& job, std::string_view v) {
   NumberResult r = parse_size(v);
-  if (!r.ok() || r.value == 0 || r.value > (1u << 20) || r.value % 8)
+  if (!r.ok() || r->value == 0 || r->value > (1u << 20) || r->value % 8)
     return bad("buffer_compress_chunk: " + quoted(v) + " must be 8 bytes to 1 MiB, a multiple of 8");
-  job.buffer_compress_chunk = uint32_t(r.value);
+  job.buffer_compress_chunk = uint32_t(r->value);
   return {};
 }
 
 Status apply_blockalign(JobOptions& job, std::string_view v) {
   NumberResult r = parse_size(v);
-  if (!r.ok() || r.value == 0 || r.value > std::numeric_limits<uint32_t>::max())
+  if (!r.ok() || r->value == 0 || r->value > std::numeric_limits<uint32_t>::max())
     return bad("blockalign: bad size " + quoted(v) + " (per-direction values are not supported)");
-  job.blockalign = uint32_t(r.value);
+  job.blockalign = uint32_t(r->value);
   return {};
 }
 

@@ -434,8 +434,8 @@ Status apply_typed(JobOptions& job, const OptionDef& o, std::string_view v) {
       return opt::set_count(o.name, v, o.min, o.max, job.*o.count);
     case T::size: {
       NumberResult r = parse_size(v);
-      if (!r.ok()) return bad(std::string(o.name) + ": " + r.error);
-      job.*o.bytes = r.value;
+      if (!r.ok()) return bad(std::string(o.name) + ": " + r.error().message);
+      job.*o.bytes = r->value;
       return {};
     }
     case T::time:

@@ -23,14 +23,16 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.hpp"
+
 namespace rs::fio {
 
-struct NumberResult {
+struct Number {
   uint64_t value = 0;    // bytes, microseconds or the plain integer
   bool percent = false;  // "N%": value holds N
-  std::string error;     // empty on success; says what was wrong with the text
-  bool ok() const noexcept { return error.empty(); }
 };
+// The number, or an invalid_argument Error saying what is wrong with the text.
+using NumberResult = Result<Number>;
 
 // A size in bytes. allow_percent: accept "N%" with N in 1..100.
 NumberResult parse_size(std::string_view text, bool allow_percent = false);

@@ -132,10 +132,6 @@ JobDriver::~JobDriver() {
   if (buffers_handle_ >= 0) backend_.unregister_buffer(buffers_handle_);
 }
 
-Status JobDriver::check(const JobOptions& job) {
-  return OffsetGenerator::check(generator_options(job));
-}
-
 void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
   files_.clear();
   files_total_ = 0;
@@ -203,6 +199,13 @@ size_t JobDriver::pick_file() {
   return file_cur_;
 }
 
+Status JobDriver::generators_status() const {
+  if (!gen_.status()) return gen_.status();
+  for (const auto& f : files_)
+    if (f->gen && !f->gen->status()) return f->gen->status();
+  return {};
+}
+
 IoRequest JobDriver::next_request() {
   if (files_.empty()) {
     // fio's loop_cache_invalidate: a time based buffered job drops the
@@ -239,6 +242,13 @@ void JobDriver::start() {
     budget_bytes_ = pass_bytes_;
   else
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
+  // A generator that refused the job (not resolved against the target)
+  // hands out nothing: the job issues no I/O and ends with the reason.
+  if (const Status g = generators_status(); !g) {
+    if (!out_.error) out_.error = EINVAL, out_.error_text = g.error().message;
+    budget_bytes_ = 0;
+    deadline_ns_ = start_ns_;
+  }
   pass_start_ns_ = stats_start_ns_;
   rate_.restart(start_ns_);
   rate_ramp_pending_ = job_.ramp_time.count() > 0;

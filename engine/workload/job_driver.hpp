@@ -59,9 +59,6 @@ class JobDriver {
   // `job` must have passed validate_against_target(). `job_index` is the
   // instance's number in the run (fio's thread number: seeds, job id), of
   // `run_jobs` instances (dedupe_global's working set spans them).
-  // What a driver needs of a job (resolved against its target, every bs
-  // inside its region); the runner checks before it makes one.
-  static Status check(const JobOptions& job);
   JobDriver(const JobOptions& job, unsigned job_index, Target& target, TargetPort& port, JobResults& out,
             RunProgress* progress, unsigned run_jobs = 1);
   ~JobDriver();
@@ -133,6 +130,8 @@ class JobDriver {
   void flow_pause(uint64_t now);
   // The next offset: the job's generator, or the chosen file's.
   IoRequest next_request();
+  // Why a generator refused the job (OffsetGenerator::status()), if one did.
+  Status generators_status() const;
   size_t pick_file();
   void end_phase(uint64_t now);
   // Completes the trims done at issue, one after another (a completion may

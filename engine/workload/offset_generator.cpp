@@ -1,8 +1,8 @@
 #include "workload/offset_generator.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 namespace rs::workload {
@@ -13,24 +13,6 @@ uint64_t job_seed(const JobOptions& job, unsigned job_index) {
     return (static_cast<uint64_t>(rd()) << 32) ^ rd();
   }
   return mix64(job.randseed ^ mix64(0x5bd1e995ULL + job_index));
-}
-
-Status OffsetGenerator::check(const JobOptions& job) {
-  if (job.size == 0 || job.size_percent || job.offset_percent)
-    return make_error(Errc::invalid_argument,
-                      "job '" + job.name + "': size/offset not resolved against the target");
-  // The streams the constructor makes: one shared by random jobs with one
-  // fixed bs, else one per direction the job does.
-  const bool shared = is_random(job.rw) && job.bs[kDdirRead] == job.bs[kDdirWrite] && fixed_bs(job);
-  for (int d : {kDdirRead, kDdirWrite}) {
-    if (shared && d == kDdirWrite) continue;
-    const bool used = shared || (d == kDdirRead ? does_read(job.rw) : does_write(job.rw));
-    if (used && (job.bs[size_t(d)] == 0 || job.size / job.bs[size_t(d)] == 0))
-      return make_error(Errc::invalid_argument, "job '" + job.name + "': bs " +
-                                                    std::to_string(job.bs[size_t(d)]) +
-                                                    " does not fit in size " + std::to_string(job.size));
-  }
-  return {};
 }
 
 OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
@@ -48,7 +30,11 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
       offset_rng_(seed),
       direction_rng_(mix64(seed ^ 0xd1b54a32d192ed03ULL)),
       length_rng_(mix64(seed ^ 0x9e3779b97f4a7c15ULL)) {
-  assert(check(job).ok());
+  if (job.size == 0 || job.size_percent || job.offset_percent) {
+    status_ = make_error(Errc::invalid_argument,
+                         "job '" + job.name + "': size/offset not resolved against the target");
+    return;
+  }
 
   if (!is_random(rw_))
     pattern_ = Pattern::sequential;
@@ -83,7 +69,11 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
     s.max_bs = max_bs(job, d);
     if (!job.bssplit[size_t(d)].empty()) s.split = &job.bssplit[size_t(d)];
     s.blocks = s.bs ? job.size / s.bs : 0;
-    assert(s.blocks > 0);  // check()
+    if (s.blocks == 0) {
+      status_ = make_error(Errc::invalid_argument, "job '" + job.name + "': bs " + std::to_string(s.bs) +
+                                                       " does not fit in size " + std::to_string(job.size));
+      return;
+    }
     if (pattern_ == Pattern::random_map && !map_unit_) s.perm.reset(s.blocks, offset_rng_.next());
     if (pattern_ == Pattern::skewed)
       s.skew.emplace(job.random_distribution, s.blocks, job.distribution_param, job.distribution_center,
@@ -223,6 +213,7 @@ uint64_t OffsetGenerator::next_byte_offset(Stream& s, uint32_t length) noexcept 
 }
 
 IoRequest OffsetGenerator::next() noexcept {
+  if (!status_) return {};  // nothing to generate in (status() says why)
   bool write;
   switch (rw_) {
     case RwMode::read:

@@ -437,7 +437,6 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
         return "job '" + job.name + "': " + e;
     }
     if (std::string err = check_verify_options(job); !err.empty()) return "job '" + job.name + "': " + err;
-    if (Status st = JobDriver::check(job); !st) return st.error().message;
   }
   return "";
 }

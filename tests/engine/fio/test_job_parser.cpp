@@ -117,13 +117,13 @@ TEST_CASE("sizes use fio's kb_base=1024 suffix rules", "[job_parser][size]") {
     INFO(c.text);
     NumberResult r = parse_size(c.text);
     REQUIRE(r.ok());
-    CHECK(r.value == c.bytes);
-    CHECK_FALSE(r.percent);
+    CHECK(r->value == c.bytes);
+    CHECK_FALSE(r->percent);
   }
   NumberResult pct = parse_size("50%", true);
   REQUIRE(pct.ok());
-  CHECK(pct.percent);
-  CHECK(pct.value == 50);
+  CHECK(pct->percent);
+  CHECK(pct->value == 50);
 }
 
 TEST_CASE("sizes fio would misread are refused with a reason", "[job_parser][size]") {
@@ -149,30 +149,30 @@ TEST_CASE("sizes fio would misread are refused with a reason", "[job_parser][siz
     INFO(c.text);
     NumberResult r = parse_size(c.text);
     REQUIRE_FALSE(r.ok());
-    CHECK_THAT(r.error, Catch::Contains(c.message));
+    CHECK_THAT(r.error().message, Catch::Contains(c.message));
   }
-  CHECK_THAT(parse_size("0%", true).error, Catch::Contains("between 1 and 100"));
-  CHECK_THAT(parse_size("101%", true).error, Catch::Contains("between 1 and 100"));
+  CHECK_THAT(parse_size("0%", true).error().message, Catch::Contains("between 1 and 100"));
+  CHECK_THAT(parse_size("101%", true).error().message, Catch::Contains("between 1 and 100"));
 }
 
 TEST_CASE("times take fio's units and the option's default unit", "[job_parser][time]") {
   using TU = TimeUnit;
-  CHECK(parse_time("10", TU::seconds).value == 10'000'000);
-  CHECK(parse_time("10", TU::microseconds).value == 10);
-  CHECK(parse_time("10s", TU::microseconds).value == 10'000'000);
-  CHECK(parse_time("10S", TU::seconds).value == 10'000'000);
-  CHECK(parse_time("10ms", TU::seconds).value == 10'000);
-  CHECK(parse_time("5MS", TU::seconds).value == 5'000);
-  CHECK(parse_time("7msec", TU::seconds).value == 7'000);
-  CHECK(parse_time("100us", TU::seconds).value == 100);
-  CHECK(parse_time("3usec", TU::seconds).value == 3);
-  CHECK(parse_time("1m", TU::seconds).value == 60'000'000);
-  CHECK(parse_time("1h", TU::seconds).value == 3'600'000'000ULL);
-  CHECK(parse_time("2d", TU::seconds).value == 172'800'000'000ULL);
-  CHECK_THAT(parse_time("10sec", TU::seconds).error, Catch::Contains("microseconds"));
-  CHECK_THAT(parse_time("10min", TU::seconds).error, Catch::Contains("write s or m"));
-  CHECK_THAT(parse_time("1.5", TU::seconds).error, Catch::Contains("fractional"));
-  CHECK_THAT(parse_time("10x", TU::seconds).error, Catch::Contains("unknown unit"));
+  CHECK(parse_time("10", TU::seconds)->value == 10'000'000);
+  CHECK(parse_time("10", TU::microseconds)->value == 10);
+  CHECK(parse_time("10s", TU::microseconds)->value == 10'000'000);
+  CHECK(parse_time("10S", TU::seconds)->value == 10'000'000);
+  CHECK(parse_time("10ms", TU::seconds)->value == 10'000);
+  CHECK(parse_time("5MS", TU::seconds)->value == 5'000);
+  CHECK(parse_time("7msec", TU::seconds)->value == 7'000);
+  CHECK(parse_time("100us", TU::seconds)->value == 100);
+  CHECK(parse_time("3usec", TU::seconds)->value == 3);
+  CHECK(parse_time("1m", TU::seconds)->value == 60'000'000);
+  CHECK(parse_time("1h", TU::seconds)->value == 3'600'000'000ULL);
+  CHECK(parse_time("2d", TU::seconds)->value == 172'800'000'000ULL);
+  CHECK_THAT(parse_time("10sec", TU::seconds).error().message, Catch::Contains("microseconds"));
+  CHECK_THAT(parse_time("10min", TU::seconds).error().message, Catch::Contains("write s or m"));
+  CHECK_THAT(parse_time("1.5", TU::seconds).error().message, Catch::Contains("fractional"));
+  CHECK_THAT(parse_time("10x", TU::seconds).error().message, Catch::Contains("unknown unit"));
 }
 
 TEST_CASE("size and time parsing agree with a live fio", "[job_parser][fio][needs-tool]") {
@@ -195,19 +195,19 @@ TEST_CASE("size and time parsing agree with a live fio", "[job_parser][fio][need
     INFO("size=" << given);
     NumberResult ours = parse_size(given);
     REQUIRE(ours.ok());
-    CHECK(ours.value == fio_value);
+    CHECK(ours->value == fio_value);
   }
   auto fio_runtimes = fio_parsed_values(job, "runtime");
   REQUIRE(fio_runtimes.size() == runtimes.size());
   for (const auto& [given, fio_value] : fio_runtimes) {
     INFO("runtime=" << given);
-    CHECK(parse_time(given, TimeUnit::seconds).value == fio_value);
+    CHECK(parse_time(given, TimeUnit::seconds)->value == fio_value);
   }
   auto fio_think = fio_parsed_values(job, "thinktime");
   REQUIRE(fio_think.size() == thinktimes.size());
   for (const auto& [given, fio_value] : fio_think) {
     INFO("thinktime=" << given);
-    CHECK(parse_time(given, TimeUnit::microseconds).value == fio_value);
+    CHECK(parse_time(given, TimeUnit::microseconds)->value == fio_value);
   }
   // And through the job parser.
   ParseResult r = parse_job_file(text, "units.fio");
