@@ -29,7 +29,7 @@ long io_getevents(aio_context_t ctx, long min_nr, long max_nr, io_event* events,
 }  // namespace
 
 std::unique_ptr<AioBackend> AioBackend::make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                             std::string* error) {
+                                             unsigned max_per_reap, std::string* error) {
   for (io::MemberDevice* d : devs)
     if (d && d->model()) {
       *error = "Linux AIO has no emulated-disk model";
@@ -43,6 +43,7 @@ std::unique_ptr<AioBackend> AioBackend::make(std::vector<io::MemberDevice*> devs
     return nullptr;
   }
   b->devs_ = std::move(devs);
+  b->reap_limit_ = max_per_reap ? max_per_reap : ~0u;
   b->events_.resize(nr);
   b->pool_.grow(nr);
   b->pending_.reserve(nr);
@@ -106,7 +107,9 @@ unsigned AioBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
   submit();
   unsigned got = timers_.empty() ? 0 : timers_.release(io::monotonic_ns());
   for (;;) {
-    const auto room = unsigned(events_.size());
+    const unsigned room =
+        std::min<unsigned>(reap_limit_ - std::min(reap_limit_, got), unsigned(events_.size()));
+    if (room == 0) break;
     if (submitted_ == 0) {
       // Only timers left: sleep to the first one due (or the deadline).
       if (got >= min_complete || timers_.empty()) break;

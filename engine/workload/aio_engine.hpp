@@ -5,8 +5,8 @@
 // inside io_submit, synchronously, as it does for fio.
 //
 // A queued I/O waits for submit(), which hands the whole batch to one
-// io_submit (fio's commit); reap() takes what io_getevents returns (the job
-// driver handles at most iodepth_batch_complete_max of them per reap). I/O
+// io_submit (fio's commit); reap() takes what io_getevents returns, at most
+// the job's iodepth_batch_complete_max per call, as fio's getevents. I/O
 // priorities go in the iocb (IOCB_FLAG_IOPRIO), as fio's cmdprio does.
 // Members with an emulated disk model are not handled: make() refuses them.
 #pragma once
@@ -28,8 +28,11 @@ class AioBackend final : public io::Backend {
  public:
   // Null, with `error` set, when the kernel has no AIO (io_setup fails,
   // e.g. fs.aio-max-nr reached) or a member has a device model.
+  // max_per_reap: most events one reap() asks io_getevents for (fio's
+  // getevents max, iodepth_batch_complete_max), so a job pays the same
+  // system calls as fio's; 0: as many as fit.
   static std::unique_ptr<AioBackend> make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                          std::string* error);
+                                          unsigned max_per_reap, std::string* error);
   ~AioBackend() override;
 
   void queue(io::MemberIo& io) override;
@@ -52,6 +55,7 @@ class AioBackend final : public io::Backend {
   std::vector<io_event> events_;
   SoftCompletions timers_;  // timers, and I/O that failed before the kernel saw it
   unsigned submitted_ = 0;  // given to the kernel, not yet reaped
+  unsigned reap_limit_ = ~0u;
   uint64_t batch_now_ = 0;
 };
 

@@ -30,8 +30,10 @@ namespace rs::workload {
 class PosixAioBackend final : public io::Backend {
  public:
   // Null, with `error` set, when a member has a device model.
+  // max_per_reap: most finished requests one reap() hands on (the job's
+  // iodepth_batch_complete_max, as fio's getevents); 0: all there are.
   static std::unique_ptr<PosixAioBackend> make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                               std::string* error);
+                                               unsigned max_per_reap, std::string* error);
   ~PosixAioBackend() override;
 
   void queue(io::MemberIo& io) override;
@@ -57,6 +59,7 @@ class PosixAioBackend final : public io::Backend {
   unsigned collect(unsigned room);
 
   std::vector<io::MemberDevice*> devs_;
+  unsigned reap_limit_ = ~0u;
   StablePool<Request> pool_;  // glibc holds a request's aiocb while it runs
   std::vector<Request*> pending_, running_;
   std::vector<std::pair<io::MemberIo*, int>> finished_;

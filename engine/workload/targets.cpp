@@ -57,7 +57,7 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
   } else {
     std::string why_not_aio;
     if (job.ioengine == IoEngine::posixaio) {
-      if (auto aio = PosixAioBackend::make(devs, job.iodepth, &why_not_aio)) {
+      if (auto aio = PosixAioBackend::make(devs, job.iodepth, reap_batch_max(job), &why_not_aio)) {
         j.engine = aio->describe();
         j.backend = std::move(aio);
         return true;
@@ -65,7 +65,7 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
       j.one_in_flight_per_file = true;  // glibc's rule, kept by the job's port
     }
     if (job.ioengine == IoEngine::libaio) {
-      if (auto aio = AioBackend::make(devs, job.iodepth, &why_not_aio)) {
+      if (auto aio = AioBackend::make(devs, job.iodepth, reap_batch_max(job), &why_not_aio)) {
         j.engine = aio->describe();
         // Linux AIO is asynchronous only with O_DIRECT: on a buffered file
         // io_submit does each I/O before it returns, for fio as for us.
