@@ -5,11 +5,10 @@
 
 namespace rs::fio {
 
-using namespace rs::workload;
+namespace {
+
 using T = OptionType;
 using J = JobOptions;
-
-namespace {
 
 // fio 3.33's names and aliases (`fio --cmdhelp=<name>`), fio's defaults in
 // JobOptions. Ranges are fio's where RaidScope runs the whole range.
