@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "base/unique_fd.hpp"
 #include "export/negotiation.hpp"
 #include "export/socket_io.hpp"
 
@@ -16,15 +17,14 @@ namespace rs::nbd {
 // so it holds this, never the connection.
 struct Connection::Socket {
   std::mutex mutex;
-  int fd = -1;
+  UniqueFd fd;
   void shutdown(int how) {
     std::lock_guard lock(mutex);
-    if (fd >= 0) ::shutdown(fd, how);
+    if (fd) ::shutdown(fd.get(), how);
   }
   void close() {
     std::lock_guard lock(mutex);
-    if (fd >= 0) ::close(fd);
-    fd = -1;
+    fd.reset();
   }
 };
 
@@ -73,7 +73,7 @@ Connection::Connection(int fd, std::string peer, std::shared_ptr<session::ArrayS
       session_(std::move(session)),
       info_(std::move(info)),
       log_(std::move(log)) {
-  socket_->fd = fd;
+  socket_->fd.reset(fd);
   set_send_timeout(fd, 30);
   reader_ = std::thread([this] { run(); });
 }
@@ -98,7 +98,7 @@ void Connection::run() {
 
 bool Connection::negotiate() {
   Negotiation n(info_);
-  const int fd = socket_->fd;
+  const int fd = socket_->fd.get();
   const auto greeting = n.greeting();
   if (!write_all(fd, greeting.data(), greeting.size())) return false;
   std::vector<uint8_t> in, out;
@@ -155,7 +155,7 @@ bool Connection::open_array() {
 }
 
 void Connection::read_requests() {
-  const int fd = socket_->fd;
+  const int fd = socket_->fd.get();
   uint8_t head[kRequestBytes];
   for (;;) {
     {
@@ -334,7 +334,7 @@ void Connection::send(std::vector<uint8_t> head, Job* j, const uint8_t* data, si
       // thread queues: sending here cannot overtake a queued reply.
       bool failed = false;
       if (!send_failed_.load(std::memory_order_relaxed))
-        sent = write_now(socket_->fd, head.data(), head.size(), data, len, &failed);
+        sent = write_now(socket_->fd.get(), head.data(), head.size(), data, len, &failed);
       if (failed) fail_send();
       if (failed || send_failed_.load(std::memory_order_relaxed) || sent == head.size() + len)
         return release(j);
@@ -373,7 +373,7 @@ void Connection::send_loop() {
     Outgoing& o = out_queue_.front();
     lock.unlock();
     if (!send_failed_.load(std::memory_order_relaxed) &&
-        !write_all(socket_->fd, o.head.data(), o.head.size(), o.data, o.len, o.sent))
+        !write_all(socket_->fd.get(), o.head.data(), o.head.size(), o.data, o.len, o.sent))
       fail_send();
     Job* j = o.job;
     lock.lock();

@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/unique_fd.hpp"
+
 namespace rs::nbd {
 
 namespace {
@@ -21,11 +23,9 @@ Error sys_error(const std::string& what) {
 
 // Whether a server answers on the unix socket at `path`.
 bool someone_listens(const sockaddr_un& addr) {
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  const bool yes = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
-  ::close(fd);
-  return yes;
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!fd) return false;
+  return ::connect(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
 }
 
 Result<int> open_unix(const ListenAddress& a) {
@@ -39,21 +39,17 @@ Result<int> open_unix(const ListenAddress& a) {
     if (someone_listens(addr)) return make_error(Errc::busy, "a server already listens on " + a.path);
     ::unlink(a.path.c_str());  // stale: its server is gone
   }
-  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return sys_error("socket");
-  if (::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-    Error e = sys_error("cannot listen on " + a.path);
-    ::close(fd);
-    return e;
-  }
+  UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!fd) return sys_error("socket");
+  if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
+    return sys_error("cannot listen on " + a.path);
   ::chmod(a.path.c_str(), 0600);
-  if (::listen(fd, 128) != 0) {
+  if (::listen(fd.get(), 128) != 0) {
     Error e = sys_error("listen on " + a.path);
-    ::close(fd);
     ::unlink(a.path.c_str());
     return e;
   }
-  return fd;
+  return fd.release();
 }
 
 Result<int> open_tcp(ListenAddress& a) {
@@ -63,27 +59,26 @@ Result<int> open_tcp(ListenAddress& a) {
   const std::string port = std::to_string(a.port);
   if (int rc = ::getaddrinfo(a.host.c_str(), port.c_str(), &hints, &res); rc != 0 || !res)
     return make_error(Errc::invalid_argument, "cannot resolve " + a.host + ": " + ::gai_strerror(rc));
-  const int fd = ::socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) {
+  UniqueFd fd(::socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!fd) {
     ::freeaddrinfo(res);
     return sys_error("socket");
   }
   const int one = 1;
-  (void)::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  const bool bound = ::bind(fd, res->ai_addr, res->ai_addrlen) == 0;
+  (void)::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  const bool bound = ::bind(fd.get(), res->ai_addr, res->ai_addrlen) == 0;
   ::freeaddrinfo(res);
-  if (!bound || ::listen(fd, 128) != 0) {
+  if (!bound || ::listen(fd.get(), 128) != 0) {
     Error e = errno == EADDRINUSE ? make_error(Errc::busy, a.text() + " is in use by another program")
                                   : sys_error("cannot listen on " + a.text());
-    ::close(fd);
     return e;
   }
   sockaddr_storage ss{};
   socklen_t len = sizeof ss;
-  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &len) == 0)
+  if (::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&ss), &len) == 0)
     a.port = ntohs(ss.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&ss)->sin6_port
                                             : reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
-  return fd;
+  return fd.release();
 }
 
 }  // namespace

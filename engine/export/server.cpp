@@ -82,7 +82,7 @@ Result<std::unique_ptr<Server>> Server::start(std::shared_ptr<session::ArraySess
 
 Server::Server(std::shared_ptr<session::ArraySession> session, ServerOptions options, ExportInfo info, int fd)
     : session_(std::move(session)), options_(std::move(options)), info_(std::move(info)), listen_fd_(fd) {
-  wake_fd_ = ::eventfd(0, EFD_CLOEXEC);
+  wake_fd_.reset(::eventfd(0, EFD_CLOEXEC));
   acceptor_ = std::thread([this] { accept_loop(); });
 }
 
@@ -94,10 +94,10 @@ void Server::stop() {
   std::call_once(stopped_, [this] {
     stopping_.store(true, std::memory_order_release);
     const uint64_t one = 1;
-    (void)!::write(wake_fd_, &one, sizeof one);
+    (void)!::write(wake_fd_.get(), &one, sizeof one);
     acceptor_.join();
-    ::close(listen_fd_);
-    ::close(wake_fd_);
+    listen_fd_.reset();
+    wake_fd_.reset();
     if (options_.address.kind == ListenAddress::Kind::unix_socket) ::unlink(options_.address.path.c_str());
     std::vector<std::unique_ptr<Connection>> all;
     {
@@ -133,21 +133,21 @@ void Server::reap(bool all) {
 
 void Server::accept_loop() {
   while (!stopping_.load(std::memory_order_acquire)) {
-    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+    pollfd fds[2] = {{listen_fd_.get(), POLLIN, 0}, {wake_fd_.get(), POLLIN, 0}};
     if (::poll(fds, 2, 1000) < 0 && errno != EINTR) break;
     reap(false);
     if (stopping_.load(std::memory_order_acquire)) break;
     if (!(fds[0].revents & POLLIN)) continue;
     sockaddr_storage ss{};
     socklen_t len = sizeof ss;
-    const int fd = ::accept4(listen_fd_, reinterpret_cast<sockaddr*>(&ss), &len, SOCK_CLOEXEC);
+    const int fd = ::accept4(listen_fd_.get(), reinterpret_cast<sockaddr*>(&ss), &len, SOCK_CLOEXEC);
     if (fd < 0) continue;
     const std::string peer = peer_name(ss, ++next_peer_);
     if (connections() >= options_.max_connections) {
       if (options_.log)
         options_.log("client " + peer + " refused: " + std::to_string(options_.max_connections) +
                      " connections are open already");
-      ::close(fd);
+      UniqueFd refused(fd);  // closed here: the client is hung up on
       continue;
     }
     if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6) {

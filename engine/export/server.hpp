@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "base/unique_fd.hpp"
 #include "export/connection.hpp"
 #include "export/listen_address.hpp"
 #include "export/nbd_proto.hpp"
@@ -76,8 +77,8 @@ class Server {
   std::shared_ptr<session::ArraySession> session_;
   ServerOptions options_;
   ExportInfo info_;
-  int listen_fd_ = -1;
-  int wake_fd_ = -1;  // eventfd: stop() wakes the accept loop
+  UniqueFd listen_fd_;
+  UniqueFd wake_fd_;  // eventfd: stop() wakes the accept loop
   std::atomic<bool> stopping_{false};
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Connection>> connections_;

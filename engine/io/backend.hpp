@@ -59,10 +59,6 @@ class Backend {
   // replacements when it was made or last brought up to date.
   uint64_t members_version() const { return members_version_; }
   void set_members_version(uint64_t v) { members_version_ = v; }
-  // Most completions one reap() call runs (fio's iodepth_batch_complete_max;
-  // the rest wait for the next call). Backends with no per-call cost to
-  // model (the simulator) ignore it. 0 is taken as 1.
-  virtual void set_reap_limit(unsigned max_per_reap) { (void)max_per_reap; }
   // Monotonic time in ns: CLOCK_MONOTONIC for real backends, virtual time
   // for the simulator.
   virtual uint64_t now_ns() = 0;
@@ -97,8 +93,8 @@ class Backend {
   // when the owner advances it.
   virtual bool virtual_time() const { return false; }
   // Lets the kernel map `bytes` at `base` once instead of on every request
-  // (io_uring's registered buffers): for memory many I/Os will use, such as
-  // a job's slot buffers. Returns a handle for unregister_buffer(), or -1
+  // (io_uring's registered buffers): for memory many I/Os will use again
+  // and again (a client's long-lived I/O buffers). Returns a handle for unregister_buffer(), or -1
   // when this backend does not do it; I/O into the memory works either way.
   // The memory must stay allocated until it is unregistered.
   virtual int register_buffer(void* base, size_t bytes) {

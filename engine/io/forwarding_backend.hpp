@@ -27,7 +27,6 @@ class ForwardingBackend : public Backend {
     if (index >= 0 && size_t(index) < members_.size()) members_[size_t(index)] = dev;
     inner_->replace_member(index, dev);
   }
-  void set_reap_limit(unsigned max_per_reap) override { inner_->set_reap_limit(max_per_reap); }
   uint64_t now_ns() override { return inner_->now_ns(); }
   uint64_t batch_now_ns() override { return inner_->batch_now_ns(); }
   unsigned in_flight() const override { return inner_->in_flight(); }

@@ -39,7 +39,6 @@ class RingFaultBackend final : public Backend {
   unsigned reap(unsigned min_complete) override { return reap_until(min_complete, kNoDeadline); }
   unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override;
   void replace_member(int index, MemberDevice* dev) override { inner_->replace_member(index, dev); }
-  void set_reap_limit(unsigned max_per_reap) override { inner_->set_reap_limit(max_per_reap); }
   uint64_t now_ns() override { return inner_->now_ns(); }
   uint64_t batch_now_ns() override { return inner_->batch_now_ns(); }
   unsigned in_flight() const override {

@@ -55,7 +55,6 @@ int UringBackend::setup(unsigned depth) {
 UringBackend::~UringBackend() {
   if (!ring_ready_) return;
   // Never leave the kernel writing into buffers we are about to free.
-  reap_limit_ = ~0u;
   disarm_wakeup();
   while (in_flight_ > 0) {
     if (reap(1) > 0) continue;
@@ -391,11 +390,9 @@ unsigned UringBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
 }
 
 unsigned UringBackend::reap_impl(unsigned min_complete, uint64_t deadline_ns, bool idle_wait) {
-  const unsigned limit = reap_limit_;
-  min_complete = std::min(min_complete, limit);
+  const unsigned limit = ~0u;  // every completion there is
   woken_ = false;
-  // What is already posted costs no syscall (fio's iodepth_batch_complete_max
-  // leaves completions here for the next call).
+  // What is already posted costs no syscall.
   unsigned done = collect(limit);
   bool asked_kernel = false;
   while (done < limit && !woken_) {
@@ -442,9 +439,9 @@ void SyncBackend::submit() {
 unsigned SyncBackend::reap(unsigned) {
   submit();
   // Take the batch out first: callbacks queue the next I/O.
-  const size_t n = std::min<size_t>(done_.size(), reap_limit_);
-  std::vector<std::pair<MemberIo*, int>> batch(done_.begin(), done_.begin() + std::ptrdiff_t(n));
-  done_.erase(done_.begin(), done_.begin() + std::ptrdiff_t(n));
+  std::vector<std::pair<MemberIo*, int>> batch = std::move(done_);
+  done_.clear();
+  const size_t n = batch.size();
   for (auto& [io, res] : batch) io->done(*io, res);
   return unsigned(n);
 }

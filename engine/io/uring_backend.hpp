@@ -39,7 +39,6 @@ class UringBackend final : public Backend {
   void submit() override;
   void queue_timer(MemberIo& io, uint64_t delay_ns) override;
   unsigned reap(unsigned min_complete) override;
-  void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   void replace_member(int index, MemberDevice* dev) override;
   uint64_t now_ns() override { return monotonic_ns(); }
   uint64_t batch_now_ns() override { return batch_now_; }
@@ -119,7 +118,6 @@ class UringBackend final : public Backend {
   std::vector<Held> held_;  // min-heap, capacity reserved up front
   unsigned in_flight_ = 0;
   unsigned unsubmitted_ = 0;
-  unsigned reap_limit_ = ~0u;
   uint64_t batch_now_ = 0;
   unsigned setup_flags_ = 0;
   bool fixed_files_ = false;
@@ -147,7 +145,6 @@ class SyncBackend final : public Backend {
   void submit() override;
   void queue_timer(MemberIo& io, uint64_t) override { done_.push_back({&io, -EAGAIN}); }
   unsigned reap(unsigned min_complete) override;
-  void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   void replace_member(int index, MemberDevice* dev) override;
   uint64_t now_ns() override { return monotonic_ns(); }
   unsigned in_flight() const override { return unsigned(queued_.size() + done_.size()); }
@@ -159,7 +156,6 @@ class SyncBackend final : public Backend {
   // still gets the I/O queued to it (-1: missing member).
   std::vector<std::pair<MemberIo*, int>> queued_;
   std::vector<std::pair<MemberIo*, int>> done_;
-  unsigned reap_limit_ = ~0u;
 };
 
 // io_uring when the kernel allows it, else SyncBackend, saying why.

@@ -236,6 +236,9 @@ Result<std::unique_ptr<BenchSession>> BenchSession::open(BenchSpec spec, BenchNo
     return usage("the status interval must give 1 to 50 samples per second (20..1000 ms)");
   if (!(s->spec_.profile_scale > 0 && s->spec_.profile_scale <= 1))
     return usage("the profile scale must be above 0 and at most 1");
+  for (const auto& j : s->spec_.jobs)
+    if (wants_logs(j) && !s->spec_.job_logs)
+      return usage("job '" + j.name + "' asks for log files, and this run has no log writer");
   if (Status st = s->open_target(notes); !st) return st.error();
   std::string bad = check_jobs(s->spec_.jobs, *s->target_);
   if (!bad.empty()) return usage(bad);
@@ -612,7 +615,7 @@ RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const tel
       lock.lock();
     }
   });
-  RunOutcome out = run_jobs(spec_.jobs, spec_.global_options, *target_, &progress);
+  RunOutcome out = run_jobs(spec_.jobs, spec_.global_options, *target_, &progress, spec_.job_logs);
   unlink_files();
   {
     std::lock_guard lock(mutex);

@@ -57,7 +57,7 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
   } else {
     std::string why_not_aio;
     if (job.ioengine == IoEngine::posixaio) {
-      if (auto aio = PosixAioBackend::make(devs, job.iodepth, &why_not_aio)) {
+      if (auto aio = PosixAioBackend::make(devs, job.iodepth, reap_batch_max(job), &why_not_aio)) {
         j.engine = aio->describe();
         j.backend = std::move(aio);
         return true;
@@ -65,7 +65,7 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
       j.one_in_flight_per_file = true;  // glibc's rule, kept by the job's port
     }
     if (job.ioengine == IoEngine::libaio) {
-      if (auto aio = AioBackend::make(devs, job.iodepth, &why_not_aio)) {
+      if (auto aio = AioBackend::make(devs, job.iodepth, reap_batch_max(job), &why_not_aio)) {
         j.engine = aio->describe();
         // Linux AIO is asynchronous only with O_DIRECT: on a buffered file
         // io_submit does each I/O before it returns, for fio as for us.
@@ -300,20 +300,18 @@ class NullBackend final : public io::Backend {
       return unsigned(due.size());
     }
     // Take the batch out first: callbacks queue the next I/O into pending_.
-    const size_t n = std::min<size_t>(pending_.size(), limit_);
-    batch_.assign(pending_.begin(), pending_.begin() + std::ptrdiff_t(n));
-    pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(n));
+    batch_.swap(pending_);
+    pending_.clear();
+    const size_t n = batch_.size();
     for (io::MemberIo* io : batch_) io->done(*io, int(io->length));
     return unsigned(n);
   }
-  void set_reap_limit(unsigned max_per_reap) override { limit_ = max_per_reap ? max_per_reap : 1; }
   uint64_t now_ns() override { return io::monotonic_ns(); }
   unsigned in_flight() const override { return unsigned(pending_.size() + timers_.size()); }
   std::string describe() const override { return "null"; }
 
  private:
   std::vector<io::MemberIo*> pending_, batch_, timers_;
-  unsigned limit_ = ~0u;
 };
 
 struct NullIo : io::MemberIo {

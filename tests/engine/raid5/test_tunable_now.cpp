@@ -44,7 +44,6 @@ class GateBackend final : public io::Backend {
     return inner_->reap_until(open_ ? min_complete : 0, deadline_ns);
   }
   void replace_member(int index, io::MemberDevice* dev) override { inner_->replace_member(index, dev); }
-  void set_reap_limit(unsigned n) override { inner_->set_reap_limit(n); }
   uint64_t now_ns() override { return inner_->now_ns(); }
   uint64_t batch_now_ns() override { return inner_->batch_now_ns(); }
   unsigned in_flight() const override { return inner_->in_flight() + unsigned(held_.size()); }

@@ -14,12 +14,15 @@
 #include <vector>
 
 #include "../../common/result_helpers.hpp"
+#include "fio/log_files.hpp"
 #include "workload/bench.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
 namespace rs::workload::fio_test {
+
+using namespace rs::fio;
 
 // A command line's jobs, parsed (the test fails on a parse error).
 inline std::vector<JobOptions> jobs_from_cli(std::vector<std::string> args) {
@@ -34,7 +37,7 @@ inline RunOutcome run_checked(std::vector<JobOptions>& jobs, Target& target) {
   std::string bad = check_jobs(jobs, target);
   INFO(bad);
   REQUIRE(bad.empty());
-  return run_jobs(jobs, {}, target, nullptr);
+  return run_jobs(jobs, {}, target, nullptr, rs::fio::open_job_logs);
 }
 
 inline RunOutcome run_on_file(const std::string& path, std::vector<std::string> args) {
@@ -50,7 +53,7 @@ inline RunOutcome run_on_file(const std::string& path, std::vector<std::string> 
   std::string bad = check_jobs(r.jobs, target);
   INFO(bad);
   REQUIRE(bad.empty());
-  return run_jobs(r.jobs, {}, target, nullptr);
+  return run_jobs(r.jobs, {}, target, nullptr, rs::fio::open_job_logs);
 }
 
 // Runs a command line's jobs as `raidscope-cli bench` does (a job's own
@@ -65,6 +68,7 @@ inline BenchRun run_bench(std::vector<std::string> args) {
   REQUIRE(r.ok);
   BenchSpec spec;
   spec.jobs = r.jobs;
+  spec.job_logs = open_job_logs;
   BenchNotes notes;
   auto s = BenchSession::open(std::move(spec), &notes);
   INFO((s ? std::string() : s.error().message));

@@ -25,13 +25,14 @@
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
 #include "raid/sync_io.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 #include "workload/verify.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 using rs::test::TempDir;
 
 // The helpers' own namespace: a unity build compiles this file with others

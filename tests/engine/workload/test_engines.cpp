@@ -19,10 +19,12 @@
 
 #include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "fio_run_on_file.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
-#include "workload/job_parser.hpp"
+#include "workload/job_checks.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/runner.hpp"
 #include "workload/steady_state.hpp"
@@ -30,6 +32,7 @@
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 
@@ -44,7 +47,7 @@ RunOutcome run(std::vector<JobOptions>& jobs, Target& target) {
   std::string bad = check_jobs(jobs, target);
   INFO(bad);
   REQUIRE(bad.empty());
-  return run_jobs(jobs, {}, target, nullptr);
+  return run_jobs(jobs, {}, target, nullptr, rs::fio::open_job_logs);
 }
 
 std::unique_ptr<DeviceTarget> open_target(const std::string& path) {

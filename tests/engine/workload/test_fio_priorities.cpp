@@ -15,10 +15,11 @@
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "workload/io_priority.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 

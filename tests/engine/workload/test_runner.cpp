@@ -15,13 +15,14 @@
 #include "../../common/result_helpers.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
-#include "workload/fio_json.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/json_output.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 

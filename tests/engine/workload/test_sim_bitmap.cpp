@@ -5,15 +5,18 @@
 #include <catch2/catch.hpp>
 
 #include "../../common/result_helpers.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "io/device_profile.hpp"
 #include "layout/layout_names.hpp"
-#include "workload/job_parser.hpp"
+#include "scenario/scenario.hpp"
 #include "workload/runner.hpp"
-#include "workload/scenario.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
+using namespace rs::scenario;
 
 namespace {
 
@@ -53,7 +56,7 @@ Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
   INFO(parsed.error);
   REQUIRE(parsed.ok);
   REQUIRE(check_jobs(parsed.jobs, target).empty());
-  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr);
+  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr, rs::fio::open_job_logs);
   REQUIRE(run.results.jobs.size() == 1);
   const auto& w = run.results.jobs[0].write;
   Outcome o;
@@ -87,11 +90,13 @@ TEST_CASE("simulate --scenario=seed-md-bitmap-io-opt: x5 IOPS, last-page writes 
           "[workload][bitmap][seed001][scenario]") {
   const std::string source = RAIDSCOPE_SOURCE_DIR;
   std::string err;
-  auto sc = find_scenario("seed-md-bitmap-io-opt", {source + "/resources/scenarios"}, &err);
+  auto sc = find_scenario("seed-md-bitmap-io-opt", {source + "/resources/scenarios"});
+  if (!sc) err = sc.error().message;
   INFO(err);
   REQUIRE(sc);
   CHECK(sc->policy_tunable == "bitmap_io_opt");
-  auto rows = run_scenario(*sc, {}, {source + "/resources/profiles"}, &err);
+  auto rows = run_scenario(*sc, {}, {source + "/resources/profiles"});
+  if (!rows) err = rows.error().message;
   INFO(err);
   REQUIRE(rows);
   REQUIRE(rows->size() == 1);

@@ -17,8 +17,8 @@
 //    unterminated "[section", ${VAR}/$keyword expansion, include, options or
 //    values RaidScope does not support (never silently ignored).
 // Cross-option checks done at parse time: every bs a job uses must fit in
-// its size (when size is given in bytes). Checks that need the target live
-// in validate_against_target().
+// its size (when size is given in bytes). Checks that need the target are
+// the driver's (workload/job_checks.hpp).
 //
 // Divergence from fio, reported as a warning: fio 3.33 does not strip the
 // blank after '=' ("bs = 4k" is 4 bytes to fio, "rw = read" an error); we
@@ -31,7 +31,9 @@
 
 #include "workload/job_options.hpp"
 
-namespace rs::workload {
+namespace rs::fio {
+
+using workload::JobOptions;
 
 struct ParseResult {
   bool ok = false;
@@ -65,11 +67,4 @@ struct CliParseResult : ParseResult {
 // error ("no job given").
 CliParseResult parse_cli_job(const std::vector<std::string>& args);
 
-// Resolves and checks a job against its target. Fills size/offset from
-// percentages, size 0 as "up to the end of the target", and checks: region
-// inside the target, every used bs fits the region, and with direct=1 every
-// bs and the offset are multiples of block_size. Returns an error message
-// naming the job ("job 'x' (jobs.fio:3): ..."), empty on success.
-std::string validate_against_target(JobOptions& job, uint64_t target_bytes, uint32_t block_size);
-
-}  // namespace rs::workload
+}  // namespace rs::fio

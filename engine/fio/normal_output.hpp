@@ -13,7 +13,11 @@
 
 #include "workload/results.hpp"
 
-namespace rs::workload {
+namespace rs::fio {
+
+using workload::LatencyHistogram;
+using workload::RunningStats;
+using workload::RunResults;
 
 enum class N2SUnit { none, per_sec, byte, bit, byte_per_sec, bit_per_sec };
 
@@ -50,4 +54,4 @@ std::string fio_iops_line(uint64_t min, uint64_t max, double mean, double dev, u
 // The whole report, starting with fio's blank line.
 std::string format_fio_normal(const RunResults& run);
 
-}  // namespace rs::workload
+}  // namespace rs::fio

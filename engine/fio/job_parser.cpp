@@ -1,4 +1,4 @@
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 
 #include <unistd.h>
 
@@ -9,9 +9,14 @@
 #include <optional>
 
 #include "base/printable.hpp"
-#include "workload/size_parse.hpp"
+#include "fio/option_table.hpp"
+#include "fio/size_parse.hpp"
+#include "workload/job_checks.hpp"
 
-namespace rs::workload {
+namespace rs::fio {
+
+using namespace rs::workload;
+
 namespace {
 
 using LineMap = std::map<std::string, unsigned, std::less<>>;  // canonical option -> line last set
@@ -34,28 +39,6 @@ std::string_view trim(std::string_view s) {
 
 std::string located(std::string_view origin, unsigned line, std::string_view msg) {
   return std::string(origin) + ":" + std::to_string(line) + ": " + std::string(msg);
-}
-
-std::string job_label(const JobOptions& job) {
-  std::string s = "job " + quoted_printable(job.name);
-  if (job.line) s += " (" + job.origin + ":" + std::to_string(job.line) + ")";
-  return s;
-}
-
-// Every bs the job uses must fit in its size. Returns the message and the
-// direction at fault, or empty.
-std::string check_bs_fits(const JobOptions& job, uint64_t size) {
-  for (int d : {kDdirRead, kDdirWrite}) {
-    bool used = d == kDdirRead ? does_read(job.rw) : does_write(job.rw);
-    if (!used || job.bs[d] <= size) continue;
-    std::string which = job.bs[kDdirRead] == job.bs[kDdirWrite] || !is_mixed(job.rw)
-                            ? "bs"
-                            : (d == kDdirRead ? "read bs" : "write bs");
-    return which + " " + format_size(job.bs[d]) + " is larger than size " + format_size(size);
-  }
-  if ((job.rw == RwMode::trim || job.rw == RwMode::randtrim) && job.bs_trim > size)
-    return "trim bs " + format_size(job.bs_trim) + " is larger than size " + format_size(size);
-  return {};
 }
 
 unsigned line_of(const LineMap& lines, std::string_view option) {
@@ -226,7 +209,7 @@ class FileParser {
     if (key.empty()) return error(lineno, "option without a name: " + quoted_printable(line));
 
     JobOptions& target = section_->global ? result_.global : section_->job;
-    if (std::string err = apply_option(target, key, value); !err.empty()) return error(lineno, err);
+    if (Status st = apply_option(target, key, value); !st) return error(lineno, st.error().message);
     std::string canonical(canonical_option_name(key));
     target.given.emplace_back(canonical, value ? std::string(*value) : std::string{});
     (section_->global ? global_lines_ : section_->lines)[canonical] = lineno;
@@ -325,7 +308,7 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
     }
 
     std::string_view canonical = canonical_option_name(key);
-    if (canonical.empty()) return fail(shown, apply_option(r.global, key, std::nullopt));
+    if (canonical.empty()) return fail(shown, apply_option(r.global, key, std::nullopt).error().message);
     if (!value && !option_value_optional(canonical) && !take_next_value())
       return fail(shown, "option " + quoted_printable(key) + " requires a value");
     if (value && value->empty())
@@ -342,7 +325,7 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
     JobOptions& target = job ? *job : r.global;
     std::optional<std::string_view> v;
     if (value) v = *value;
-    if (std::string err = apply_option(target, key, v); !err.empty()) return fail(shown, err);
+    if (Status st = apply_option(target, key, v); !st) return fail(shown, st.error().message);
     target.given.emplace_back(std::string(canonical), value.value_or(std::string{}));
   }
   if (std::string err = finish_job(); !err.empty()) return fail("--name=" + r.jobs.back().name, err);
@@ -351,45 +334,4 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
   return r;
 }
 
-std::string validate_against_target(JobOptions& job, uint64_t target_bytes, uint32_t block_size) {
-  const std::string who = job_label(job);
-  uint32_t min_bs = std::min(does_read(job.rw) ? job.bs[kDdirRead] : UINT32_MAX,
-                             does_write(job.rw) ? job.bs[kDdirWrite] : UINT32_MAX);
-  if (does_trim(job.rw)) min_bs = std::min(min_bs, job.bs_trim);
-  if (job.offset_percent) {
-    // fio aligns a percentage offset down to the minimum block size.
-    job.offset = target_bytes / 100 * job.offset_percent + target_bytes % 100 * job.offset_percent / 100;
-    job.offset -= job.offset % min_bs;
-    job.offset_percent = 0;
-  }
-  if (job.offset >= target_bytes)
-    return who + ": offset " + format_size(job.offset) + " is at or beyond the end of the target (" +
-           format_size(target_bytes) + ")";
-  if (job.size_percent) {
-    job.size = target_bytes / 100 * job.size_percent + target_bytes % 100 * job.size_percent / 100;
-    job.size = std::min(job.size, target_bytes - job.offset);
-    job.size_percent = 0;
-  }
-  if (job.size == 0) job.size = target_bytes - job.offset;
-  if (job.size > target_bytes - job.offset)
-    return who + ": offset " + format_size(job.offset) + " + size " + format_size(job.size) +
-           " runs past the end of the target (" + format_size(target_bytes) + ")";
-  if (std::string err = check_bs_fits(job, job.size); !err.empty()) return who + ": " + err;
-  if (job.direct && block_size > 1) {
-    for (int d : {kDdirRead, kDdirWrite}) {
-      bool used = d == kDdirRead ? does_read(job.rw) : does_write(job.rw);
-      uint32_t odd = job.bs[d] % block_size ? job.bs[d] : max_bs(job, d) % block_size ? max_bs(job, d) : 0;
-      for (const auto& e : job.bssplit[size_t(d)])
-        if (e.bs % block_size) odd = e.bs;
-      if (used && odd)
-        return who + ": direct=1 needs bs to be a multiple of the target's block size " +
-               std::to_string(block_size) + ", got " + std::to_string(odd);
-    }
-    if (job.offset % block_size != 0)
-      return who + ": direct=1 needs offset to be a multiple of the target's block size " +
-             std::to_string(block_size) + ", got " + std::to_string(job.offset);
-  }
-  return {};
-}
-
-}  // namespace rs::workload
+}  // namespace rs::fio

@@ -15,9 +15,9 @@
 
 #include "../../common/result_helpers.hpp"
 #include "../../common/source_dir.hpp"
-#include "workload/scenario.hpp"
+#include "scenario/scenario.hpp"
 
-using namespace rs::workload;
+using namespace rs::scenario;
 
 using rs::test::kProfileDirs;
 using rs::test::kScenarioDirs;
@@ -31,10 +31,12 @@ const std::vector<ScenarioRowResult>& results(const std::string& name) {
   auto it = cache.find(name);
   if (it != cache.end()) return it->second;
   std::string err;
-  auto sc = find_scenario(name, kScenarioDirs, &err);
+  auto sc = find_scenario(name, kScenarioDirs);
+  if (!sc) err = sc.error().message;
   INFO(err);
   REQUIRE(sc);
-  auto rows = run_scenario(*sc, {}, kProfileDirs, &err);
+  auto rows = run_scenario(*sc, {}, kProfileDirs);
+  if (!rows) err = rows.error().message;
   INFO(err);
   REQUIRE(rows);
   return cache[name] = *rows;
@@ -228,7 +230,8 @@ TEST_CASE("the known misses are still misses", "[scenario][seeds]") {
 TEST_CASE("a simulated run is deterministic", "[scenario]") {
   std::string err;
   for (const char* name : {"seed-md-rr-hdd", "seed-btrfs-qlen"}) {
-    auto sc = find_scenario(name, kScenarioDirs, &err);
+    auto sc = find_scenario(name, kScenarioDirs);
+    if (!sc) err = sc.error().message;
     REQUIRE(sc);
     ScenarioRow r = sc->rows[0];
     r.job.push_back({"runtime", "5"});  // shorter; same mechanics
@@ -236,8 +239,10 @@ TEST_CASE("a simulated run is deterministic", "[scenario]") {
     for (auto& m : r.members) profiles.push_back(*rs::io::find_profile(m, kProfileDirs));
     for (const char* policy : {"md-legacy", "md-rr", "btrfs-pid", "btrfs-qlen"}) {
       INFO(name << " " << policy);
-      auto a = simulate_row(r, policy, profiles, {}, &err);
-      auto b = simulate_row(r, policy, profiles, {}, &err);
+      auto a = simulate_row(r, policy, profiles, {});
+      if (!a) err = a.error().message;
+      auto b = simulate_row(r, policy, profiles, {});
+      if (!b) err = b.error().message;
       REQUIRE(a);
       REQUIRE(b);
       CHECK(a->bw_bytes == b->bw_bytes);
@@ -254,7 +259,8 @@ TEST_CASE("halving a profile's bandwidth halves the seed's sequential rows", "[s
   for (auto [name, profile] :
        {std::pair{"seed-md-rr-nvme", "nvme-gm9000"}, std::pair{"seed-md-rr-hdd", "hdd-hdwg740"}}) {
     INFO(name);
-    auto sc = find_scenario(name, kScenarioDirs, &err);
+    auto sc = find_scenario(name, kScenarioDirs);
+    if (!sc) err = sc.error().message;
     REQUIRE(sc);
     Scenario one = *sc;
     one.rows.erase(
@@ -266,10 +272,12 @@ TEST_CASE("halving a profile's bandwidth halves the seed's sequential rows", "[s
     REQUIRE(p);
     ScenarioOverrides ov;
     ov.job = {{"runtime", "5"}};
-    auto full = run_scenario(one, ov, kProfileDirs, &err);
+    auto full = run_scenario(one, ov, kProfileDirs);
+    if (!full) err = full.error().message;
     p->seq_read_bw /= 2;
     ov.profiles = {{-1, *p}};
-    auto half = run_scenario(one, ov, kProfileDirs, &err);
+    auto half = run_scenario(one, ov, kProfileDirs);
+    if (!half) err = half.error().message;
     INFO(err);
     REQUIRE(full);
     REQUIRE(half);
@@ -282,7 +290,8 @@ TEST_CASE("halving a profile's bandwidth halves the seed's sequential rows", "[s
 TEST_CASE("btrfs-pid: each job's pid is drawn from its seed, so two jobs collide as real pids do",
           "[scenario]") {
   std::string err;
-  auto sc = find_scenario("seed-btrfs-rr", kScenarioDirs, &err);
+  auto sc = find_scenario("seed-btrfs-rr", kScenarioDirs);
+  if (!sc) err = sc.error().message;
   REQUIRE(sc);
   Scenario one = *sc;
   int together = 0, apart = 0;
@@ -290,7 +299,8 @@ TEST_CASE("btrfs-pid: each job's pid is drawn from its seed, so two jobs collide
     ScenarioOverrides ov;
     ov.policy_after = "btrfs-pid";
     ov.job = {{"numjobs", "2"}, {"size", "64m"}, {"randseed", std::to_string(seed)}};
-    auto rows = run_scenario(one, ov, kProfileDirs, &err);
+    auto rows = run_scenario(one, ov, kProfileDirs);
+    if (!rows) err = rows.error().message;
     INFO(err);
     REQUIRE(rows);
     const auto& share = (*rows)[0].before.read_share;
@@ -308,12 +318,14 @@ TEST_CASE("btrfs-pid: each job's pid is drawn from its seed, so two jobs collide
 
 TEST_CASE("scenario overrides: policies, profiles by object or name, workload options", "[scenario]") {
   std::string err;
-  auto sc = find_scenario("seed-btrfs-rr", kScenarioDirs, &err);
+  auto sc = find_scenario("seed-btrfs-rr", kScenarioDirs);
+  if (!sc) err = sc.error().message;
   REQUIRE(sc);
   ScenarioOverrides ov;
   ov.policy_after = "md-rr";
   ov.job = {{"iodepth", "1"}};
-  auto rows = run_scenario(*sc, ov, kProfileDirs, &err);
+  auto rows = run_scenario(*sc, ov, kProfileDirs);
+  if (!rows) err = rows.error().message;
   REQUIRE(rows);
   CHECK((*rows)[0].policy_after == "md-rr");
   // One read in flight cannot use two disks at once: no gain.
@@ -325,21 +337,36 @@ TEST_CASE("scenario overrides: policies, profiles by object or name, workload op
   REQUIRE(ssd);
   ov = {};
   ov.profiles = {{1, *ssd}};
-  rows = run_scenario(*sc, ov, kProfileDirs, &err);
+  rows = run_scenario(*sc, ov, kProfileDirs);
+  if (!rows) err = rows.error().message;
   REQUIRE(rows);
   CHECK((*rows)[0].members == std::vector<std::string>{"virtio-100mbs", "ssd-sata"});
   // The array is as big as its smaller member (md's rule): the 10 GiB disk.
   ov.profiles = {{2, *ssd}};
-  CHECK_FALSE(run_scenario(*sc, ov, kProfileDirs, &err));
+  {
+    auto refused = run_scenario(*sc, ov, kProfileDirs);
+    REQUIRE_FALSE(refused);
+    err = refused.error().message;
+  }
   CHECK(err.find("member 2") != std::string::npos);
   CHECK(err.find("has 2 members") != std::string::npos);
 
   ov = {};
   ov.members = {"no-such-profile"};
-  CHECK_FALSE(run_scenario(*sc, ov, kProfileDirs, &err));
+  {
+    auto refused = run_scenario(*sc, ov, kProfileDirs);
+    REQUIRE_FALSE(refused);
+    err = refused.error().message;
+  }
   CHECK(err.find("no-such-profile") != std::string::npos);
 
-  CHECK_FALSE(find_scenario("no-such-scenario", kScenarioDirs, &err));
+  {
+    auto refused = find_scenario("no-such-scenario", kScenarioDirs);
+
+    REQUIRE_FALSE(refused);
+
+    err = refused.error().message;
+  }
   CHECK(err.find("seed-md-rr-nvme") != std::string::npos);  // lists the known ones
 }
 

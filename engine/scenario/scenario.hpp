@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "balance/policy.hpp"
+#include "base/result.hpp"
 #include "io/device_profile.hpp"
-#include "workload/job_options.hpp"
 
-namespace rs::workload {
+namespace rs::scenario {
 
 // What the seed's author measured (0 / empty: not published).
 struct SeedFigures {
@@ -121,23 +121,23 @@ struct ScenarioOverrides {
   }
 };
 
-std::optional<Scenario> load_scenario_file(const std::string& path, std::string* error);
-std::optional<Scenario> find_scenario(const std::string& name, const std::vector<std::string>& dirs,
-                                      std::string* error);
+// A scenario file; the error names the file and what is wrong in it.
+Result<Scenario> load_scenario_file(const std::string& path);
+// NAME.json in the first of `dirs` that has it; not_found lists the known ones.
+Result<Scenario> find_scenario(const std::string& name, const std::vector<std::string>& dirs);
 std::vector<Scenario> list_scenarios(const std::vector<std::string>& dirs);
 
 // Runs one row with one policy (the value of row.policy_tunable) on a fresh
 // simulated array of the given emulated disks, each as big as the smallest
 // of them (md's rule). `tunables` (the read-balance knobs) are set only on
 // arrays that have them. Deterministic.
-std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
-                                          const std::vector<io::DeviceProfile>& profiles,
-                                          const balance::Tunables& tunables, std::string* error);
+Result<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
+                                   const std::vector<io::DeviceProfile>& profiles,
+                                   const balance::Tunables& tunables);
 
 // Runs every row before and after. `profile_dirs` resolves profile names.
 // An override index beyond a row's members is an error naming the row.
-std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, const ScenarioOverrides& ov,
-                                                           const std::vector<std::string>& profile_dirs,
-                                                           std::string* error);
+Result<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, const ScenarioOverrides& ov,
+                                                    const std::vector<std::string>& profile_dirs);
 
-}  // namespace rs::workload
+}  // namespace rs::scenario

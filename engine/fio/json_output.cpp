@@ -1,11 +1,13 @@
-#include "workload/fio_json.hpp"
+#include "fio/json_output.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-#include "workload/fio_text.hpp"
+#include "fio/normal_output.hpp"
 
-namespace rs::workload {
+namespace rs::fio {
+
+using namespace rs::workload;
 
 namespace {
 
@@ -211,4 +213,4 @@ std::string format_fio_json(const RunResults& run) {
   return fio_json_document(run).dump(2) + "\n";
 }
 
-}  // namespace rs::workload
+}  // namespace rs::fio

@@ -1,7 +1,7 @@
 // fio job files and command-line options: sizes and times as fio 3.33 reads
 // them (checked against a live fio when installed), the good and bad job
-// corpus in tests/fio-jobs, the option lists fio's JSON reports, and the
-// checks against a target.
+// corpus in tests/fio-jobs and the option lists fio's JSON reports (the
+// checks against a target are the driver's: workload/test_job_checks.cpp).
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -14,10 +14,11 @@
 #include <vector>
 
 #include "../../common/needs_tool.hpp"
-#include "workload/job_parser.hpp"
-#include "workload/size_parse.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/size_parse.hpp"
 
 using namespace rs::workload;
+using namespace rs::fio;
 namespace fs = std::filesystem;
 using std::chrono::microseconds;
 using Options = std::vector<std::pair<std::string, std::string>>;
@@ -116,13 +117,13 @@ TEST_CASE("sizes use fio's kb_base=1024 suffix rules", "[job_parser][size]") {
     INFO(c.text);
     NumberResult r = parse_size(c.text);
     REQUIRE(r.ok());
-    CHECK(r.value == c.bytes);
-    CHECK_FALSE(r.percent);
+    CHECK(r->value == c.bytes);
+    CHECK_FALSE(r->percent);
   }
   NumberResult pct = parse_size("50%", true);
   REQUIRE(pct.ok());
-  CHECK(pct.percent);
-  CHECK(pct.value == 50);
+  CHECK(pct->percent);
+  CHECK(pct->value == 50);
 }
 
 TEST_CASE("sizes fio would misread are refused with a reason", "[job_parser][size]") {
@@ -148,30 +149,30 @@ TEST_CASE("sizes fio would misread are refused with a reason", "[job_parser][siz
     INFO(c.text);
     NumberResult r = parse_size(c.text);
     REQUIRE_FALSE(r.ok());
-    CHECK_THAT(r.error, Catch::Contains(c.message));
+    CHECK_THAT(r.error().message, Catch::Contains(c.message));
   }
-  CHECK_THAT(parse_size("0%", true).error, Catch::Contains("between 1 and 100"));
-  CHECK_THAT(parse_size("101%", true).error, Catch::Contains("between 1 and 100"));
+  CHECK_THAT(parse_size("0%", true).error().message, Catch::Contains("between 1 and 100"));
+  CHECK_THAT(parse_size("101%", true).error().message, Catch::Contains("between 1 and 100"));
 }
 
 TEST_CASE("times take fio's units and the option's default unit", "[job_parser][time]") {
   using TU = TimeUnit;
-  CHECK(parse_time("10", TU::seconds).value == 10'000'000);
-  CHECK(parse_time("10", TU::microseconds).value == 10);
-  CHECK(parse_time("10s", TU::microseconds).value == 10'000'000);
-  CHECK(parse_time("10S", TU::seconds).value == 10'000'000);
-  CHECK(parse_time("10ms", TU::seconds).value == 10'000);
-  CHECK(parse_time("5MS", TU::seconds).value == 5'000);
-  CHECK(parse_time("7msec", TU::seconds).value == 7'000);
-  CHECK(parse_time("100us", TU::seconds).value == 100);
-  CHECK(parse_time("3usec", TU::seconds).value == 3);
-  CHECK(parse_time("1m", TU::seconds).value == 60'000'000);
-  CHECK(parse_time("1h", TU::seconds).value == 3'600'000'000ULL);
-  CHECK(parse_time("2d", TU::seconds).value == 172'800'000'000ULL);
-  CHECK_THAT(parse_time("10sec", TU::seconds).error, Catch::Contains("microseconds"));
-  CHECK_THAT(parse_time("10min", TU::seconds).error, Catch::Contains("write s or m"));
-  CHECK_THAT(parse_time("1.5", TU::seconds).error, Catch::Contains("fractional"));
-  CHECK_THAT(parse_time("10x", TU::seconds).error, Catch::Contains("unknown unit"));
+  CHECK(parse_time("10", TU::seconds)->value == 10'000'000);
+  CHECK(parse_time("10", TU::microseconds)->value == 10);
+  CHECK(parse_time("10s", TU::microseconds)->value == 10'000'000);
+  CHECK(parse_time("10S", TU::seconds)->value == 10'000'000);
+  CHECK(parse_time("10ms", TU::seconds)->value == 10'000);
+  CHECK(parse_time("5MS", TU::seconds)->value == 5'000);
+  CHECK(parse_time("7msec", TU::seconds)->value == 7'000);
+  CHECK(parse_time("100us", TU::seconds)->value == 100);
+  CHECK(parse_time("3usec", TU::seconds)->value == 3);
+  CHECK(parse_time("1m", TU::seconds)->value == 60'000'000);
+  CHECK(parse_time("1h", TU::seconds)->value == 3'600'000'000ULL);
+  CHECK(parse_time("2d", TU::seconds)->value == 172'800'000'000ULL);
+  CHECK_THAT(parse_time("10sec", TU::seconds).error().message, Catch::Contains("microseconds"));
+  CHECK_THAT(parse_time("10min", TU::seconds).error().message, Catch::Contains("write s or m"));
+  CHECK_THAT(parse_time("1.5", TU::seconds).error().message, Catch::Contains("fractional"));
+  CHECK_THAT(parse_time("10x", TU::seconds).error().message, Catch::Contains("unknown unit"));
 }
 
 TEST_CASE("size and time parsing agree with a live fio", "[job_parser][fio][needs-tool]") {
@@ -194,19 +195,19 @@ TEST_CASE("size and time parsing agree with a live fio", "[job_parser][fio][need
     INFO("size=" << given);
     NumberResult ours = parse_size(given);
     REQUIRE(ours.ok());
-    CHECK(ours.value == fio_value);
+    CHECK(ours->value == fio_value);
   }
   auto fio_runtimes = fio_parsed_values(job, "runtime");
   REQUIRE(fio_runtimes.size() == runtimes.size());
   for (const auto& [given, fio_value] : fio_runtimes) {
     INFO("runtime=" << given);
-    CHECK(parse_time(given, TimeUnit::seconds).value == fio_value);
+    CHECK(parse_time(given, TimeUnit::seconds)->value == fio_value);
   }
   auto fio_think = fio_parsed_values(job, "thinktime");
   REQUIRE(fio_think.size() == thinktimes.size());
   for (const auto& [given, fio_value] : fio_think) {
     INFO("thinktime=" << given);
-    CHECK(parse_time(given, TimeUnit::microseconds).value == fio_value);
+    CHECK(parse_time(given, TimeUnit::microseconds)->value == fio_value);
   }
   // And through the job parser.
   ParseResult r = parse_job_file(text, "units.fio");
@@ -686,78 +687,6 @@ TEST_CASE("command line: errors name the argument", "[job_parser][cli]") {
     INFO(c.error);
     REQUIRE_FALSE(r.ok);
     CHECK_THAT(r.error, Catch::StartsWith(c.error));
-  }
-}
-
-// ---------------------------------------------------------------- target checks
-
-TEST_CASE("validate_against_target resolves and checks the region", "[job_parser][target]") {
-  constexpr uint64_t kTarget = 1ULL << 30;
-  SECTION("defaults: the whole target") {
-    JobOptions j;
-    CHECK(validate_against_target(j, kTarget, 512).empty());
-    CHECK(j.offset == 0);
-    CHECK(j.size == kTarget);
-  }
-  SECTION("size 0 with an offset: up to the end") {
-    JobOptions j;
-    j.offset = 1 << 20;
-    CHECK(validate_against_target(j, kTarget, 512).empty());
-    CHECK(j.size == kTarget - (1 << 20));
-  }
-  SECTION("percentages, offset aligned down to the block size") {
-    JobOptions j;
-    j.bs = {65536, 65536};
-    j.size_percent = 50;
-    j.offset_percent = 10;
-    CHECK(validate_against_target(j, kTarget, 512).empty());
-    CHECK(j.offset == (kTarget / 10) / 65536 * 65536);
-    CHECK(j.size == kTarget / 2);
-    CHECK(j.size_percent == 0);
-    CHECK(j.offset_percent == 0);
-  }
-  SECTION("percent size is cut at the end of the target") {
-    JobOptions j;
-    j.offset = kTarget - (1 << 20);
-    j.size_percent = 50;
-    CHECK(validate_against_target(j, kTarget, 512).empty());
-    CHECK(j.size == 1 << 20);
-  }
-  SECTION("region past the end") {
-    JobOptions j;
-    j.name = "x";
-    j.offset = kTarget - 4096;
-    j.size = 8192;
-    CHECK_THAT(validate_against_target(j, kTarget, 512), Catch::Contains("runs past the end of the target"));
-    j.offset = kTarget;
-    CHECK_THAT(validate_against_target(j, kTarget, 512), Catch::Contains("at or beyond the end"));
-  }
-  SECTION("bs larger than the target") {
-    JobOptions j;
-    j.name = "big";
-    j.bs = {1 << 20, 1 << 20};
-    CHECK(validate_against_target(j, 512 * 1024, 512) == "job 'big': bs 1MiB is larger than size 512KiB");
-  }
-  SECTION("direct=1 needs bs and offset aligned to the block size") {
-    JobOptions j;
-    j.name = "d";
-    j.origin = "jobs.fio";
-    j.line = 3;
-    j.direct = true;
-    j.bs = {4096, 4096};
-    CHECK(validate_against_target(j, kTarget, 4096).empty());
-    JobOptions odd = j;
-    odd.bs = {512, 512};
-    CHECK(
-        validate_against_target(odd, kTarget, 4096) ==
-        "job 'd' (jobs.fio:3): direct=1 needs bs to be a multiple of the target's block size 4096, got 512");
-    JobOptions off = j;
-    off.offset = 512;
-    off.size = 0;
-    CHECK_THAT(validate_against_target(off, kTarget, 4096), Catch::Contains("offset to be a multiple"));
-    JobOptions buffered = odd;
-    buffered.direct = false;
-    CHECK(validate_against_target(buffered, kTarget, 4096).empty());
   }
 }
 

@@ -1,4 +1,4 @@
-#include "workload/fio_text.hpp"
+#include "fio/normal_output.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,9 @@
 #include <ctime>
 #include <vector>
 
-namespace rs::workload {
+namespace rs::fio {
+
+using namespace rs::workload;
 
 namespace {
 
@@ -377,4 +379,4 @@ std::string format_fio_normal(const RunResults& run) {
   return out;
 }
 
-}  // namespace rs::workload
+}  // namespace rs::fio

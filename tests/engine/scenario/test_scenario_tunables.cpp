@@ -7,9 +7,9 @@
 #include <string>
 
 #include "../../common/source_dir.hpp"
-#include "workload/scenario.hpp"
+#include "scenario/scenario.hpp"
 
-using namespace rs::workload;
+using namespace rs::scenario;
 
 using rs::test::kProfileDirs;
 
@@ -22,7 +22,8 @@ Scenario load(const std::string& text) {
   const auto path = (dir / "s.json").string();
   std::ofstream(path) << text;
   std::string err;
-  auto sc = load_scenario_file(path, &err);
+  auto sc = load_scenario_file(path);
+  if (!sc) err = sc.error().message;
   std::filesystem::remove_all(dir);
   INFO(err);
   REQUIRE(sc);
@@ -48,7 +49,8 @@ TEST_CASE("a scenario varies the tunable it names, with the row's tunables fixed
   CHECK(sc.rows[0].tunables == std::vector<std::pair<std::string, std::string>>{{"read_policy", "btrfs-rr"}});
 
   std::string err;
-  auto rows = run_scenario(sc, {}, kProfileDirs, &err);
+  auto rows = run_scenario(sc, {}, kProfileDirs);
+  if (!rows) err = rows.error().message;
   INFO(err);
   REQUIRE(rows);
   const auto& r = (*rows)[0];
@@ -68,28 +70,62 @@ TEST_CASE("a scenario's unknown tunable or bad chunk is an error naming it", "[s
   std::string text = kContigScenario;
   text.replace(text.find("\"read_policy\": \"btrfs-rr\""), 25, "\"no_such_knob\": \"1\"");
   std::string err;
-  CHECK_FALSE(run_scenario(load(text), {}, kProfileDirs, &err));
+  {
+    auto refused = run_scenario(load(text), {}, kProfileDirs);
+    REQUIRE_FALSE(refused);
+    err = refused.error().message;
+  }
   CHECK(err.find("no_such_knob") != std::string::npos);
   CHECK(err.find("rr 1M") != std::string::npos);
 
   text = kContigScenario;
   text.replace(text.find("262144"), 6, "5");  // not a multiple of 4096: the registry refuses
-  CHECK_FALSE(run_scenario(load(text), {}, kProfileDirs, &err));
+  {
+    auto refused = run_scenario(load(text), {}, kProfileDirs);
+    REQUIRE_FALSE(refused);
+    err = refused.error().message;
+  }
   CHECK(err.find("min_contig_read") != std::string::npos);
 
   text = kContigScenario;
   text.replace(text.find("\"level\": 1"), 10, "\"level\": 10, \"chunk_bytes\": 5000");
-  CHECK_FALSE(run_scenario(load(text), {}, kProfileDirs, &err));
+  {
+    auto refused = run_scenario(load(text), {}, kProfileDirs);
+    REQUIRE_FALSE(refused);
+    err = refused.error().message;
+  }
   CHECK(err.find("chunk_bytes 5000") != std::string::npos);
 }
 
 TEST_CASE("read-policy scenarios still check their policy names when loaded", "[scenario]") {
   std::string text = R"({"name": "x", "policy_before": "md-legacy", "policy_after": "no-such-policy",
     "rows": [{"label": "r", "members": ["virtio-100mbs", "virtio-100mbs"], "job": {"rw": "read"}}]})";
-  const auto path = std::filesystem::temp_directory_path() / ("rs_bad_" + std::to_string(::getpid()) + ".json");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("rs_bad_" + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << text;
   std::string err;
-  CHECK_FALSE(load_scenario_file(path.string(), &err));
+  {
+    auto refused = load_scenario_file(path.string());
+    REQUIRE_FALSE(refused);
+    err = refused.error().message;
+  }
   std::filesystem::remove(path);
   CHECK(err.find("no-such-policy") != std::string::npos);
+}
+
+TEST_CASE("a scenario's bad figure band is an error naming the file and row, not an exception",
+          "[scenario]") {
+  std::string text = R"({"name": "x", "policy_before": "md-legacy", "policy_after": "md-legacy",
+    "rows": [{"label": "r1", "members": ["virtio-100mbs", "virtio-100mbs"], "job": {"rw": "read"},
+              "seed": {"before_bw_range": [200, 100]}}]})";
+  const auto path =
+      std::filesystem::temp_directory_path() / ("rs_band_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << text;
+  auto refused = load_scenario_file(path.string());
+  std::filesystem::remove(path);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == rs::Errc::invalid_argument);
+  CHECK(refused.error().message.find(path.string() + ": row 'r1'") == 0);
+  CHECK(refused.error().message.find("\"before_bw_range\" must be [low, high] with low < high") !=
+        std::string::npos);
 }

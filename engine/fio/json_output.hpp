@@ -24,10 +24,12 @@
 
 #include "workload/results.hpp"
 
-namespace rs::workload {
+namespace rs::fio {
+
+using workload::RunResults;
 
 nlohmann::ordered_json fio_json_document(const RunResults& run);
 // The document indented by 2, ending in a newline.
 std::string format_fio_json(const RunResults& run);
 
-}  // namespace rs::workload
+}  // namespace rs::fio

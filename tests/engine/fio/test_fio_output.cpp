@@ -16,13 +16,14 @@
 #include <vector>
 
 #include "../../common/needs_tool.hpp"
-#include "workload/fio_json.hpp"
-#include "workload/fio_text.hpp"
+#include "fio/json_output.hpp"
+#include "fio/normal_output.hpp"
 #include "workload/results.hpp"
 
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 

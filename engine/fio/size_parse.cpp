@@ -1,11 +1,11 @@
-#include "workload/size_parse.hpp"
+#include "fio/size_parse.hpp"
 
 #include <array>
 #include <cctype>
 
 #include "base/printable.hpp"
 
-namespace rs::workload {
+namespace rs::fio {
 namespace {
 
 std::string quoted(std::string_view text) {
@@ -52,10 +52,21 @@ bool mul_checked(uint64_t a, uint64_t b, uint64_t& out) {
   return !__builtin_mul_overflow(a, b, &out);
 }
 
-}  // namespace
+// A parse in progress: the number, or the reason it is refused.
+struct Parsed {
+  uint64_t value = 0;
+  bool percent = false;
+  std::string error;
+  bool ok() const noexcept { return error.empty(); }
+};
 
-NumberResult parse_size(std::string_view text, bool allow_percent) {
-  NumberResult r;
+Result<Number> finish(Parsed r) {
+  if (!r.ok()) return make_error(Errc::invalid_argument, std::move(r.error));
+  return Number{r.value, r.percent};
+}
+
+Parsed size_of(std::string_view text, bool allow_percent) {
+  Parsed r;
   if (r.error = precheck(text, "size"); !r.ok()) return r;
 
   if (text.size() > 2 && text[0] == '0' && lower(text[1]) == 'x') {
@@ -129,8 +140,8 @@ NumberResult parse_size(std::string_view text, bool allow_percent) {
   return r;
 }
 
-NumberResult parse_time(std::string_view text, TimeUnit default_unit) {
-  NumberResult r;
+Parsed time_of(std::string_view text, TimeUnit default_unit) {
+  Parsed r;
   if (r.error = precheck(text, "time"); !r.ok()) return r;
   uint64_t n = 0;
   size_t digits = read_decimal(text, n);
@@ -164,8 +175,8 @@ NumberResult parse_time(std::string_view text, TimeUnit default_unit) {
   return r;
 }
 
-NumberResult parse_integer(std::string_view text, uint64_t min, uint64_t max) {
-  NumberResult r = parse_size(text, false);
+Parsed integer_of(std::string_view text, uint64_t min, uint64_t max) {
+  Parsed r = size_of(text, false);
   if (!r.ok()) {
     if (r.error.starts_with("bad size") || r.error.starts_with("fractional"))
       r.error = "not an integer: " + quoted(text);
@@ -176,16 +187,18 @@ NumberResult parse_integer(std::string_view text, uint64_t min, uint64_t max) {
   return r;
 }
 
-std::string format_size(uint64_t bytes) {
-  static constexpr std::array<const char*, 5> kUnits = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (bytes == 0 || bytes % 1024 != 0) return std::to_string(bytes) + "B";
-  size_t unit = 0;
-  bytes /= 1024;
-  while (unit + 1 < kUnits.size() && bytes % 1024 == 0) {
-    bytes /= 1024;
-    ++unit;
-  }
-  return std::to_string(bytes) + kUnits[unit];
+}  // namespace
+
+Result<Number> parse_size(std::string_view text, bool allow_percent) {
+  return finish(size_of(text, allow_percent));
 }
 
-}  // namespace rs::workload
+Result<Number> parse_time(std::string_view text, TimeUnit default_unit) {
+  return finish(time_of(text, default_unit));
+}
+
+Result<Number> parse_integer(std::string_view text, uint64_t min, uint64_t max) {
+  return finish(integer_of(text, min, max));
+}
+
+}  // namespace rs::fio

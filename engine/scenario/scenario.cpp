@@ -1,4 +1,4 @@
-#include "workload/scenario.hpp"
+#include "scenario/scenario.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,13 +9,16 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "levels/levels.hpp"
 #include "raid/level_info.hpp"
-#include "workload/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
-namespace rs::workload {
+namespace rs::scenario {
+
+using namespace rs::workload;
 
 namespace {
 
@@ -34,16 +37,18 @@ std::vector<double> doubles(const json& v) {
   return out;
 }
 
-std::pair<double, double> band(const json& s, const char* key, const std::string& where) {
-  if (!s.contains(key)) return {0, 0};
+Result<std::pair<double, double>> band(const json& s, const char* key, const std::string& where) {
+  if (!s.contains(key)) return std::pair<double, double>{0, 0};
   auto v = doubles(s.at(key));
   if (v.size() != 2 || !(v[0] >= 0 && v[0] < v[1]))
-    throw std::invalid_argument(where + ": \"" + key + "\" must be [low, high] with low < high");
-  return {v[0], v[1]};
+    return make_error(Errc::invalid_argument,
+                      where + ": \"" + key + "\" must be [low, high] with low < high");
+  return std::pair<double, double>{v[0], v[1]};
 }
 
-std::optional<Scenario> parse_scenario(const std::string& text, const std::string& origin,
-                                       std::string* error) {
+// nlohmann-json throws on a malformed document or a missing key: caught
+// here, at the call, and returned as an Error naming the file.
+Result<Scenario> parse_scenario(const std::string& text, const std::string& origin) {
   try {
     json j = json::parse(text);
     Scenario sc;
@@ -70,8 +75,12 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
         const json& s = r["seed"];
         row.seed.before_bw = s.value("before_bw", 0.0);
         row.seed.after_bw = s.value("after_bw", 0.0);
-        row.seed.before_range = band(s, "before_bw_range", origin + ": row '" + row.label + "'");
-        row.seed.after_range = band(s, "after_bw_range", origin + ": row '" + row.label + "'");
+        const std::string where = origin + ": row '" + row.label + "'";
+        auto before = band(s, "before_bw_range", where), after = band(s, "after_bw_range", where);
+        for (auto* r : {&before, &after})
+          if (!r->ok()) return r->take_error();
+        row.seed.before_range = *before;
+        row.seed.after_range = *after;
         if (s.contains("before_share")) row.seed.before_share = doubles(s["before_share"]);
         if (s.contains("after_share")) row.seed.after_share = doubles(s["after_share"]);
         row.seed.note = s.value("note", "");
@@ -81,14 +90,11 @@ std::optional<Scenario> parse_scenario(const std::string& text, const std::strin
     // Read policies are known here; any other tunable's values are checked
     // by the array's registry when the row runs.
     for (const auto& p : {sc.policy_before, sc.policy_after})
-      if (sc.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(p)) {
-        *error = origin + ": unknown policy '" + p + "'";
-        return std::nullopt;
-      }
+      if (sc.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(p))
+        return make_error(Errc::invalid_argument, origin + ": unknown policy '" + p + "'");
     return sc;
   } catch (const std::exception& e) {
-    *error = origin + ": " + e.what();
-    return std::nullopt;
+    return make_error(Errc::invalid_argument, origin + ": " + e.what());
   }
 }
 
@@ -147,11 +153,9 @@ void check_share(std::vector<FigureCheck>& out, const char* what, const std::vec
 
 // md's shape for a row: the level's rules (levels::builtin()) with the
 // row's layout name and chunk; whole granules of 512 KiB (or of the chunk).
-std::optional<raid::Shape> row_shape(const ScenarioRow& row, int disks, uint64_t member_bytes,
-                                     std::string* error) {
+Result<raid::Shape> row_shape(const ScenarioRow& row, int disks, uint64_t member_bytes) {
   auto fail = [&](const std::string& why) {
-    *error = row.label + ": " + why;
-    return std::nullopt;
+    return make_error(Errc::invalid_argument, row.label + ": " + why);
   };
   auto level = levels::builtin().get(row.level);
   if (!level) return fail(level.error().message);
@@ -203,15 +207,12 @@ std::vector<FigureCheck> check_against_seed(const SeedFigures& seed, const Polic
   return out;
 }
 
-std::optional<Scenario> load_scenario_file(const std::string& path, std::string* error) {
+Result<Scenario> load_scenario_file(const std::string& path) {
   std::ifstream f(path);
-  if (!f) {
-    *error = path + ": cannot read";
-    return std::nullopt;
-  }
+  if (!f) return make_error(Errc::not_found, path + ": cannot read");
   std::stringstream ss;
   ss << f.rdbuf();
-  return parse_scenario(ss.str(), path, error);
+  return parse_scenario(ss.str(), path);
 }
 
 std::vector<Scenario> list_scenarios(const std::vector<std::string>& dirs) {
@@ -223,54 +224,44 @@ std::vector<Scenario> list_scenarios(const std::vector<std::string>& dirs) {
       if (e.path().extension() == ".json") files.push_back(e.path());
     std::sort(files.begin(), files.end());
     for (auto& f : files) {
-      std::string err;
-      if (auto sc = load_scenario_file(f.string(), &err)) out.push_back(*sc);
+      if (auto sc = load_scenario_file(f.string())) out.push_back(std::move(*sc));
     }
     if (!out.empty()) break;
   }
   return out;
 }
 
-std::optional<Scenario> find_scenario(const std::string& name, const std::vector<std::string>& dirs,
-                                      std::string* error) {
+Result<Scenario> find_scenario(const std::string& name, const std::vector<std::string>& dirs) {
   for (auto& d : dirs) {
     const std::string path = d + "/" + name + ".json";
-    if (std::filesystem::exists(path)) return load_scenario_file(path, error);
+    if (std::filesystem::exists(path)) return load_scenario_file(path);
   }
   std::string known;
   for (auto& sc : list_scenarios(dirs)) known += (known.empty() ? "" : ", ") + sc.name;
-  *error = "unknown scenario '" + name + "' (known: " + (known.empty() ? "none found" : known) + ")";
-  return std::nullopt;
+  return make_error(Errc::not_found, "unknown scenario '" + name +
+                                         "' (known: " + (known.empty() ? "none found" : known) + ")");
 }
 
-std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
-                                          const std::vector<io::DeviceProfile>& profiles,
-                                          const balance::Tunables& tunables, std::string* error) {
-  if (row.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(policy)) {
-    *error = "unknown policy '" + policy + "'";
-    return std::nullopt;
-  }
+Result<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
+                                   const std::vector<io::DeviceProfile>& profiles,
+                                   const balance::Tunables& tunables) {
+  if (row.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(policy))
+    return make_error(Errc::invalid_argument, "unknown policy '" + policy + "'");
   const uint64_t capacity = member_bytes(profiles);
   // The seed's disks' usable size; smaller disks given instead (--profile)
   // are used whole.
   const uint64_t usable = row.member_bytes ? std::min(row.member_bytes, capacity) : capacity;
-  auto made_shape = row_shape(row, int(profiles.size()), usable, error);
-  if (!made_shape) return std::nullopt;
+  auto made_shape = row_shape(row, int(profiles.size()), usable);
+  if (!made_shape) return made_shape.take_error();
   const raid::Shape& shape = *made_shape;
   std::vector<std::shared_ptr<io::DeviceModel>> models;
   for (auto& p : profiles) {
     auto model = io::make_model(p);
-    if (!model) {
-      *error = model.error().message;
-      return std::nullopt;
-    }
+    if (!model) return model.take_error();
     models.push_back(std::move(*model));
   }
   auto made = SimArrayTarget::make(shape, models, row.bitmap_chunk_bytes);
-  if (!made) {
-    *error = made.error().message;
-    return std::nullopt;
-  }
+  if (!made) return made.take_error();
   SimArrayTarget& target = **made;
   auto& reg = target.array().tunables();
   // The read-balance knobs where the level has them (mirrors), then the
@@ -280,35 +271,20 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
         {"rot_round_down", std::to_string(tunables.rot_round_down)},
         {"nonrot_round_down", std::to_string(tunables.nonrot_round_down)}})
     if (reg.has(name))
-      if (Status st = reg.set(name, value); !st) {
-        *error = st.error().message;
-        return std::nullopt;
-      }
+      if (Status st = reg.set(name, value); !st) return st.error();
   for (auto& [name, value] : row.tunables)
-    if (Status st = set_tunable(reg, row.label, name, value); !st) {
-      *error = st.error().message;
-      return std::nullopt;
-    }
-  if (Status st = set_tunable(reg, row.label, row.policy_tunable, policy); !st) {
-    *error = st.error().message;
-    return std::nullopt;
-  }
+    if (Status st = set_tunable(reg, row.label, name, value); !st) return st.error();
+  if (Status st = set_tunable(reg, row.label, row.policy_tunable, policy); !st) return st.error();
 
   // The row's fio options, as `--key=value` arguments of one job.
   std::vector<std::string> args = {"--name=" + row.label};
   for (auto& [k, v] : row.job) args.push_back("--" + k + "=" + v);
-  CliParseResult parsed = parse_cli_job(args);
-  if (!parsed.ok) {
-    *error = row.label + ": " + parsed.error;
-    return std::nullopt;
-  }
-  std::string bad = check_jobs(parsed.jobs, target);
-  if (!bad.empty()) {
-    *error = bad;
-    return std::nullopt;
-  }
+  fio::CliParseResult parsed = fio::parse_cli_job(args);
+  if (!parsed.ok) return make_error(Errc::invalid_argument, row.label + ": " + parsed.error);
+  if (std::string bad = check_jobs(parsed.jobs, target); !bad.empty())
+    return make_error(Errc::invalid_argument, bad);
   const auto wall0 = std::chrono::steady_clock::now();
-  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr);
+  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr, fio::open_job_logs);
   const auto wall = std::chrono::steady_clock::now() - wall0;
   PolicyFigures f;
   uint64_t bytes = 0, ios = 0, runtime_ns = 0;
@@ -337,9 +313,8 @@ std::optional<PolicyFigures> simulate_row(const ScenarioRow& row, const std::str
   return f;
 }
 
-std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, const ScenarioOverrides& ov,
-                                                           const std::vector<std::string>& profile_dirs,
-                                                           std::string* error) {
+Result<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, const ScenarioOverrides& ov,
+                                                    const std::vector<std::string>& profile_dirs) {
   std::vector<ScenarioRowResult> out;
   for (const ScenarioRow& base : sc.rows) {
     ScenarioRow row = base;
@@ -358,18 +333,15 @@ std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, c
     std::vector<io::DeviceProfile> profiles;
     for (auto& name : row.members) {
       auto p = io::find_profile(name, profile_dirs);
-      if (!p) {
-        *error = p.error().message;
-        return std::nullopt;
-      }
+      if (!p) return p.take_error();
       profiles.push_back(*p);
     }
     for (auto& [index, p] : ov.profiles) {
       if (index >= int(profiles.size())) {
-        *error = "profile for member " + std::to_string(index) + ": row '" + row.label + "' has " +
-                 std::to_string(profiles.size()) + " members (0 to " + std::to_string(profiles.size() - 1) +
-                 ")";
-        return std::nullopt;
+        return make_error(Errc::invalid_argument, "profile for member " + std::to_string(index) + ": row '" +
+                                                      row.label + "' has " + std::to_string(profiles.size()) +
+                                                      " members (0 to " +
+                                                      std::to_string(profiles.size() - 1) + ")");
       }
       if (index < 0)
         std::fill(profiles.begin(), profiles.end(), p);
@@ -385,10 +357,10 @@ std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, c
     r.policy_before = ov.policy_before.empty() ? sc.policy_before : ov.policy_before;
     r.policy_after = ov.policy_after.empty() ? sc.policy_after : ov.policy_after;
     const balance::Tunables t = ov.tunables.value_or(balance::Tunables{});
-    auto before = simulate_row(row, r.policy_before, profiles, t, error);
-    if (!before) return std::nullopt;
-    auto after = simulate_row(row, r.policy_after, profiles, t, error);
-    if (!after) return std::nullopt;
+    auto before = simulate_row(row, r.policy_before, profiles, t);
+    if (!before) return before.take_error();
+    auto after = simulate_row(row, r.policy_after, profiles, t);
+    if (!after) return after.take_error();
     r.before = *before;
     r.after = *after;
     r.ratio = before->bw_bytes > 0 ? after->bw_bytes / before->bw_bytes : 0;
@@ -402,4 +374,4 @@ std::optional<std::vector<ScenarioRowResult>> run_scenario(const Scenario& sc, c
   return out;
 }
 
-}  // namespace rs::workload
+}  // namespace rs::scenario

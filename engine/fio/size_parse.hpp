@@ -23,14 +23,16 @@
 #include <string>
 #include <string_view>
 
-namespace rs::workload {
+#include "base/result.hpp"
 
-struct NumberResult {
+namespace rs::fio {
+
+struct Number {
   uint64_t value = 0;    // bytes, microseconds or the plain integer
   bool percent = false;  // "N%": value holds N
-  std::string error;     // empty on success; says what was wrong with the text
-  bool ok() const noexcept { return error.empty(); }
 };
+// The number, or an invalid_argument Error saying what is wrong with the text.
+using NumberResult = Result<Number>;
 
 // A size in bytes. allow_percent: accept "N%" with N in 1..100.
 NumberResult parse_size(std::string_view text, bool allow_percent = false);
@@ -43,8 +45,4 @@ NumberResult parse_time(std::string_view text, TimeUnit default_unit);
 // does for its integer options ("iodepth=1k" is 1024).
 NumberResult parse_integer(std::string_view text, uint64_t min, uint64_t max);
 
-// fio-style short form for messages: 4096 -> "4K", 1048576 -> "1M",
-// 1000 -> "1000". Exact: falls back to bytes when not a whole unit.
-std::string format_size(uint64_t bytes);
-
-}  // namespace rs::workload
+}  // namespace rs::fio
