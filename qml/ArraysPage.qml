@@ -147,11 +147,11 @@ ScrollView {
             arrays: arrays
         }
 
-        // The export panel (served to other programs) goes here.
-        Item {
-            objectName: "servePanelSlot"
+        // Serving the open array to other programs over NBD (ServePanel.qml).
+        ServePanel {
+            objectName: "servePanel"
             Layout.fillWidth: true
-            implicitHeight: childrenRect.height
+            session: page.session
         }
 
         CreateWizard {

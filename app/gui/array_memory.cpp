@@ -13,11 +13,10 @@ namespace {
 std::optional<discovery::MdMembership> firstMembership(const std::vector<std::string>& members) {
   for (const auto& path : members) {
     if (path.empty()) continue;
-    std::string err;
     // A second, lock-free open for reading (a session may hold the member).
-    auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err);
+    auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly);
     if (!dev) continue;
-    auto m = discovery::read_md_membership(path, dev->size_bytes());
+    auto m = discovery::read_md_membership(path, (*dev)->size_bytes());
     if (m && !m->damaged && !m->array_uuid.empty()) return m;
   }
   return std::nullopt;

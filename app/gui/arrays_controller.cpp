@@ -5,7 +5,7 @@
 
 #include "member_names.hpp"
 #include "session/array_session.hpp"
-#include "workload/size_parse.hpp"
+#include "fio/size_parse.hpp"
 
 namespace rs::gui {
 
@@ -291,12 +291,12 @@ bool ArraysController::failMember(int slot) {
 
 bool ArraysController::newFileOptions(const QString& path, const QString& newFileSize, raid::AddOptions& o) {
   if (QFileInfo::exists(path)) return true;
-  auto sz = workload::parse_size(newFileSize.trimmed().toStdString());
+  auto sz = fio::parse_size(newFileSize.trimmed().toStdString());
   if (newFileSize.trimmed().isEmpty() || !sz.ok()) {
     setStatus(Error, {}, tr("%1 does not exist: give a size to create it as an image file").arg(path));
     return false;
   }
-  o.create_files_bytes = sz.value;
+  o.create_files_bytes = sz->value;
   return true;
 }
 

@@ -3,7 +3,7 @@
 #include <QFileInfo>
 
 #include "levels/levels.hpp"
-#include "workload/size_parse.hpp"
+#include "fio/size_parse.hpp"
 
 namespace rs::gui {
 
@@ -155,8 +155,8 @@ QStringList CreatePlan::problems() const {
       out << tr("%1: %2").arg(m, c["reason"].toString());
   }
   if (!chunk_.isEmpty()) {
-    const auto c = workload::parse_size(chunk_.toStdString());
-    const std::string why = c.ok() ? raid::LevelInfo::chunk_problem(c.value) : c.error;
+    const auto c = fio::parse_size(chunk_.toStdString());
+    const std::string why = c.ok() ? raid::LevelInfo::chunk_problem(c->value) : c.error().message;
     if (!info->chunked)
       out << tr("%1 has no chunks").arg(QString::fromLatin1(info->name));
     else if (!why.empty())
@@ -226,14 +226,14 @@ raid::CreateOptions CreatePlan::options() const {
     if (!layout_.isEmpty())
       if (auto w = info->parse_layout(layout_.toStdString(), o.raid_disks)) o.layout = *w;
     if (!chunk_.isEmpty() && info->chunked)
-      if (auto c = workload::parse_size(chunk_.toStdString()); c.ok()) o.chunk_bytes = uint32_t(c.value);
+      if (auto c = fio::parse_size(chunk_.toStdString()); c.ok()) o.chunk_bytes = uint32_t(c->value);
   }
   o.bitmap = bitmap_ == "internal" ? raid::BitmapMode::internal
              : bitmap_ == "none"   ? raid::BitmapMode::none
                                    : raid::BitmapMode::automatic;
   if (picker_ && overwrites().size() < members_.size())
-    if (auto sz = workload::parse_size(picker_->newFileSize().toStdString()); sz.ok())
-      o.create_files_bytes = sz.value;
+    if (auto sz = fio::parse_size(picker_->newFileSize().toStdString()); sz.ok())
+      o.create_files_bytes = sz->value;
   return o;
 }
 

@@ -11,7 +11,7 @@
 #include "discovery/safety.hpp"
 #include "discovery/signature.hpp"
 #include "io/member_device.hpp"
-#include "workload/size_parse.hpp"
+#include "fio/size_parse.hpp"
 
 namespace rs::gui {
 
@@ -59,24 +59,23 @@ QVariantMap describeImage(const std::string& p, const QString& newSize) {
   row["rotational"] = QObject::tr("file");
   struct stat st {};
   if (::stat(p.c_str(), &st) != 0) {
-    const auto size = workload::parse_size(newSize.toStdString());
+    const auto size = fio::parse_size(newSize.toStdString());
     row["kind"] = QObject::tr("new image file");
-    row["size"] = size.ok() ? double(size.value) : 0.0;
-    row["sizeText"] = size.ok() ? sizeText(double(size.value)) : newSize;
-    row["usable"] = size.ok() && size.value >= (4u << 20);
-    row["reason"] = size.ok() && size.value >= (4u << 20)
+    row["size"] = size.ok() ? double(size->value) : 0.0;
+    row["sizeText"] = size.ok() ? sizeText(double(size->value)) : newSize;
+    row["usable"] = size.ok() && size->value >= (4u << 20);
+    row["reason"] = size.ok() && size->value >= (4u << 20)
                         ? QString()
                         : QObject::tr("give new files a size of at least 4M");
     return row;
   }
   row["kind"] = S_ISBLK(st.st_mode) ? QObject::tr("block device") : QObject::tr("image file");
   QString reason;
-  std::string err;
-  if (auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly, &err)) {
-    row["size"] = double(dev->size_bytes());
-    row["sizeText"] = sizeText(double(dev->size_bytes()));
+  if (auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly)) {
+    row["size"] = double((*dev)->size_bytes());
+    row["sizeText"] = sizeText(double((*dev)->size_bytes()));
   } else {
-    reason = QString::fromStdString(err);
+    reason = QString::fromStdString(dev.error().message);
   }
   if (reason.isEmpty()) reason = QString::fromStdString(discovery::member_in_use(p));
   if (reason.isEmpty()) {

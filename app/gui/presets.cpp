@@ -6,7 +6,7 @@
 #include <QObject>
 
 #include "app_settings.hpp"
-#include "workload/size_parse.hpp"
+#include "fio/size_parse.hpp"
 
 namespace rs::gui {
 
@@ -114,11 +114,11 @@ std::optional<Preset> presetFromMap(const QVariantMap& m, QString* error) {
     if (rw == QLatin1String(name)) p.job.rw = mode, found = true;
   if (!found)
     return fail(QObject::tr("Pattern '%1': one of read, write, randread, randwrite, rw, randrw").arg(rw));
-  const auto bs = workload::parse_size(m.value("bs").toString().trimmed().toStdString());
-  if (!bs.ok() || bs.value < 512 || bs.value > (64u << 20) || bs.value % 512)
+  const auto bs = fio::parse_size(m.value("bs").toString().trimmed().toStdString());
+  if (!bs.ok() || bs->value < 512 || bs->value > (64u << 20) || bs->value % 512)
     return fail(
         QObject::tr("Block size '%1': a multiple of 512 from 512 to 64M").arg(m.value("bs").toString()));
-  p.job.block_bytes = uint32_t(bs.value);
+  p.job.block_bytes = uint32_t(bs->value);
   const int depth = m.value("iodepth").toInt(), jobs = m.value("numjobs").toInt();
   if (depth < 1 || depth > 1024) return fail(QObject::tr("Queue depth %1: 1 to 1024").arg(depth));
   if (jobs < 1 || jobs > 64) return fail(QObject::tr("Jobs %1: 1 to 64").arg(jobs));

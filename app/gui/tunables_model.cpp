@@ -2,7 +2,7 @@
 
 #include <QVariantMap>
 
-#include "workload/size_parse.hpp"
+#include "fio/size_parse.hpp"
 
 namespace rs::gui {
 

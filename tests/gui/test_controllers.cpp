@@ -15,7 +15,11 @@
 #include <QtTest>
 #include <functional>
 
+<<<<<<< HEAD
 #include "array_list.hpp"
+=======
+#include "../common/result_helpers.hpp"
+>>>>>>> main
 #include "arrays_controller.hpp"
 #include "benchmark_controller.hpp"
 #include "create_plan.hpp"
@@ -39,13 +43,14 @@ struct OnDisk {
 };
 OnDisk onDisk(const QString& member) {
   std::string err;
-  auto dev = rs::io::MemberDevice::open(member.toStdString(), rs::io::OpenMode::ReadOnly, &err);
+  auto dev =
+      rs::test::or_empty(rs::io::MemberDevice::open(member.toStdString(), rs::io::OpenMode::ReadOnly), &err);
   if (!dev) return {};
   auto sb = rs::raid::read_superblock(*dev);
-  if (!sb.ok) return {};
+  if (!sb) return {};
   OnDisk d;
-  for (uint16_t role : sb.sb.dev_roles) d.active += role < sb.sb.raid_disks ? 1 : 0;
-  d.clean = sb.sb.resync_offset == rs::ondisk::kMaxSector;
+  for (uint16_t role : sb->dev_roles) d.active += role < sb->raid_disks ? 1 : 0;
+  d.clean = sb->resync_offset == rs::ondisk::kMaxSector;
   return d;
 }
 
@@ -186,7 +191,8 @@ void ControllersTest::createRefusesBadInputAndWritesNothing() {
     QVERIFY(held.write(QByteArray(16 << 20, 'x')) == (16 << 20));
   }
   std::string err;
-  auto holder = rs::io::MemberDevice::open(path("held.img").toStdString(), rs::io::OpenMode::ReadWrite, &err);
+  auto holder = rs::test::or_empty(
+      rs::io::MemberDevice::open(path("held.img").toStdString(), rs::io::OpenMode::ReadWrite), &err);
   QVERIFY2(holder, err.c_str());
   // Refused by the picker (it sees the holder) or by the engine's checks.
   if (create(1, {}, {}, {path("held.img"), path("fresh.img")}, "16M"))

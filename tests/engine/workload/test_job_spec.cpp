@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/job_spec.hpp"
 
 using namespace rs::workload;
