@@ -15,11 +15,8 @@
 #include <QtTest>
 #include <functional>
 
-<<<<<<< HEAD
-#include "array_list.hpp"
-=======
 #include "../common/result_helpers.hpp"
->>>>>>> main
+#include "array_list.hpp"
 #include "arrays_controller.hpp"
 #include "benchmark_controller.hpp"
 #include "create_plan.hpp"
