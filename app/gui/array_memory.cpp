@@ -17,7 +17,7 @@ std::optional<discovery::MdMembership> firstMembership(const std::vector<std::st
     auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly);
     if (!dev) continue;
     auto m = discovery::read_md_membership(path, (*dev)->size_bytes());
-    if (m && !m->damaged && !m->array_uuid.empty()) return m;
+    if (m && *m && !(*m)->damaged && !(*m)->array_uuid.empty()) return *m;
   }
   return std::nullopt;
 }

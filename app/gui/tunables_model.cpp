@@ -2,7 +2,7 @@
 
 #include <QVariantMap>
 
-#include "fio/size_parse.hpp"
+#include "workload/job_checks.hpp"
 
 namespace rs::gui {
 

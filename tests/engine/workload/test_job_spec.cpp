@@ -13,7 +13,7 @@ using namespace rs::workload;
 namespace {
 
 JobOptions parsed(const std::string& text) {
-  auto r = parse_job_file(text, "spec");
+  auto r = rs::fio::parse_job_file(text, "spec");
   REQUIRE(r.ok);
   REQUIRE(r.jobs.size() == 1);
   return r.jobs[0];
