@@ -374,18 +374,14 @@ void JourneyTest::beforeAfterRatio() {
   qInfo("before/after md-legacy -> md-rr on two emulated ssd-sata: %.0f -> %.0f MB/s, %.2fx",
         bench->comparison()["before"].toMap()["bandwidth"].toDouble() / 1e6,
         bench->comparison()["after"].toMap()["bandwidth"].toDouble() / 1e6, ratio);
-  // What the policy change does, asserted as behaviour: md-legacy keeps a
-  // sequential stream on one mirror, md-rr spreads it over both. The
-  // bandwidth ratio only has to point the right way (its size depends on
-  // how loaded the machine is: 1.4 to 2.0 seen here).
-  const QVariantList sharesBefore = bench->comparison()["before"].toMap()["shares"].toList();
+  // What the policy change does, asserted as behaviour: md-rr spreads the
+  // stream over both mirrors (md-legacy's lean to one is asserted on the
+  // dashboard below). The bandwidth ratio only has to point the right way:
+  // its size depends on how loaded the machine is (1.4 to 2.0 seen here).
   const QVariantList sharesAfter = bench->comparison()["after"].toMap()["shares"].toList();
-  QCOMPARE(sharesBefore.size(), 2);
   QCOMPARE(sharesAfter.size(), 2);
-  QVERIFY2(std::max(sharesBefore[0].toDouble(), sharesBefore[1].toDouble()) >= 80,
-           "md-legacy serves a sequential read from one mirror");
   QVERIFY2(std::min(sharesAfter[0].toDouble(), sharesAfter[1].toDouble()) >= 30,
-           "md-rr spreads it over both mirrors");
+           "md-rr spreads the reads over both mirrors");
   QVERIFY2(ratio > 1.1, qPrintable(QString::number(ratio)));
   QQuickItem* label = item("ratioLabel");
   QVERIFY(label && label->property("text").toString().contains(QString::number(ratio, 'f', 2)));
