@@ -8,7 +8,7 @@ size_t BufferPool::rounded(size_t bytes) {
   return std::bit_ceil(bytes < 4096 ? size_t{4096} : bytes);
 }
 
-io::AlignedBuffer BufferPool::take(size_t bytes) {
+Result<io::AlignedBuffer> BufferPool::take(size_t bytes) {
   const size_t size = rounded(bytes);
   {
     std::lock_guard lock(mutex_);
@@ -20,7 +20,7 @@ io::AlignedBuffer BufferPool::take(size_t bytes) {
       return b;
     }
   }
-  return io::AlignedBuffer(size);
+  return io::AlignedBuffer::allocate(size);
 }
 
 void BufferPool::give(io::AlignedBuffer buffer) {
