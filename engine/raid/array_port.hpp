@@ -56,9 +56,10 @@ class ArrayPort {
 
   Array& array_;
   io::IoContext& context_;
-  std::list<HeldTable> tables_;    // back(): the current one; older ones while I/O holds them
+  std::list<HeldTable> tables_;  // back(): the current one; older ones while I/O holds them
   std::shared_ptr<telemetry::LiveHistogram> latency_;
-  uint32_t unit_ = 512;     // Array::io_unit_bytes for tables_.back()
+  uint32_t unit_ = 512;            // Array::io_unit_bytes for tables_.back()
+  bool failure_reported_ = false;  // the context's ring failure is an array event already
   uint64_t size_bytes_ = 0;
   unsigned in_flight_ = 0;
 };

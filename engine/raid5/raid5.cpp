@@ -75,36 +75,56 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
   using telemetry::TunableType;
   // md's limits: raid5_store_stripe_cache_size refuses <= 16 and > 32768.
   reg.add(
-      TunableSpec{"stripe_cache_size", TunableType::integer, 17, 32768, {}, "stripes",
+      TunableSpec{"stripe_cache_size",
+                  TunableType::integer,
+                  17,
+                  32768,
+                  {},
+                  "stripes",
                   "stripe heads (one 4 KiB page per member) the stripe cache may hold"},
       [this](int) { return std::to_string(stripe_cache_size()); },
       [this](int, const telemetry::TunableValue& v) {
         cache_size_.store(int(v.number), std::memory_order_relaxed);
+        raid5d(nullptr);  // at once: the cache shrinks or grows now
         return Status{};
       });
-  TunableSpec bypass{"preread_bypass_threshold", TunableType::integer, 0, 32768, {}, "stripes",
+  TunableSpec bypass{"preread_bypass_threshold",
+                     TunableType::integer,
+                     0,
+                     32768,
+                     {},
+                     "stripes",
                      "priority scheduling: times a stripe needing pre-reads may be passed over by "
                      "full-stripe writes (0: it waits until no full-stripe write is pending)"};
   // md: 0..stripe_cache_size (raid5_store_preread_threshold).
-  bypass.check = [this](int64_t v) {
+  bypass.check = [this](int64_t v) -> Status {
     const int size = stripe_cache_size();
-    return v > size ? "above stripe_cache_size (" + std::to_string(size) + "): valid 0.." + std::to_string(size)
-                    : std::string();
+    if (v <= size) return {};
+    return make_error(Errc::invalid_argument, "above stripe_cache_size (" + std::to_string(size) +
+                                                  "): valid 0.." + std::to_string(size));
   };
   reg.add(
       bypass, [this](int) { return std::to_string(bypass_threshold()); },
       [this](int, const telemetry::TunableValue& v) {
         bypass_threshold_.store(int(v.number), std::memory_order_relaxed);
+        raid5d(nullptr);  // at once: a waiting pre-read stripe it lets pass is handled now
         return Status{};
       });
   reg.add(
-      TunableSpec{"stripe_scheduling", TunableType::choice, 0, 0, {"legacy", "priority"}, "",
+      TunableSpec{"stripe_scheduling",
+                  TunableType::choice,
+                  0,
+                  0,
+                  {scheduling_name(Scheduling::legacy), scheduling_name(Scheduling::priority)},
+                  "",
                   "which stripe raid5d handles next: legacy (in arrival order) or priority "
                   "(full-stripe writes first; stripes needing pre-reads wait, see "
                   "preread_bypass_threshold)"},
       [this](int) { return std::string(scheduling_name(scheduling())); },
       [this](int, const telemetry::TunableValue& v) {
-        scheduling_.store(uint8_t(*scheduling_from_name(v.text)), std::memory_order_relaxed);
+        // The choice's index is the enum (the names are listed in its order).
+        scheduling_.store(uint8_t(v.number), std::memory_order_relaxed);
+        raid5d(nullptr);  // at once: to legacy, hold_list's stripes go to handle_list now
         return Status{};
       });
 }
@@ -163,7 +183,9 @@ void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const
 Result<std::unique_ptr<raid::Personality>> make_raid5(const raid::Shape& shape, raid::ArrayCore& core) {
   auto g = stripe_geometry(shape.level, shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors);
   if (!g) return g.take_error();
-  return std::unique_ptr<raid::Personality>(new Raid5Personality(shape, *g, core));
+  auto p = std::unique_ptr<Raid5Personality>(new Raid5Personality(shape, *g, core));
+  if (Status s = p->cache_.reserve(); !s) return s.error();
+  return std::unique_ptr<raid::Personality>(std::move(p));
 }
 
 Result<uint64_t> raid5_used_dev_sectors(const raid::Shape& shape, uint64_t member_sectors) {
@@ -174,8 +196,8 @@ Result<uint64_t> raid5_used_dev_sectors(const raid::Shape& shape, uint64_t membe
   if (used == 0)
     return make_error(Errc::invalid_argument,
                       "the chunk (" + std::to_string(uint64_t(shape.chunk_sectors) * 512) +
-                          " bytes) is larger than a member's data area (" + std::to_string(member_sectors * 512) +
-                          " bytes): the array would hold nothing");
+                          " bytes) is larger than a member's data area (" +
+                          std::to_string(member_sectors * 512) + " bytes): the array would hold nothing");
   return used;
 }
 

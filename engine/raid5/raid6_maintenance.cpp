@@ -53,7 +53,9 @@ Result<raid::CheckPieceResult> Raid5Personality::check_piece6(const raid::Member
   const uint64_t chunk = geo_.chunk_sectors, stripe = range.array_lo / row_sectors();
   const uint64_t dev = stripe * chunk, bytes = chunk * kSectorBytes;
   const StripeGeometry::Parity pq = geo_.parity(stripe);
-  auto blocks = member_blocks(size_t(disks) + 3, bytes);
+  auto made = member_blocks(size_t(disks) + 3, bytes);
+  if (!made) return made.take_error();
+  std::vector<uint8_t*>& blocks = *made;
   std::vector<int> unreadable;
   for (int i = 0; i < disks; ++i)
     if (!core_.read_member(table, i, dev, blocks[size_t(i)], bytes)) unreadable.push_back(i);

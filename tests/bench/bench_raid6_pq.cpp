@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../common/result_helpers.hpp"
 #include "io/member_device.hpp"
 #include "raid5/pq_syndrome.hpp"
 
@@ -41,7 +42,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   // The data blocks, then P and Q; a copy target of the data's size.
-  rs::io::AlignedBuffer stripe(size_t(dd + 2) * block), copy(size_t(dd) * block);
+  auto stripe = rs::test::must(rs::io::AlignedBuffer::allocate(size_t(dd + 2) * block));
+  auto copy = rs::test::must(rs::io::AlignedBuffer::allocate(size_t(dd) * block));
   for (size_t i = 0; i < stripe.size(); ++i) stripe.data()[i] = uint8_t(i * 131 + 7);
   std::vector<uint8_t*> blocks;
   for (int i = 0; i < dd + 2; ++i) blocks.push_back(stripe.data() + size_t(i) * block);
