@@ -53,7 +53,7 @@ struct Raid5Personality::Io : raid::PersonalityIo {
 };
 
 // Maintenance: `members` blocks of `bytes` each, per thread, kept between calls.
-std::vector<uint8_t*> member_blocks(size_t members, size_t bytes);
+Result<std::vector<uint8_t*>> member_blocks(size_t members, size_t bytes);
 
 // Heads raid5d handed to one context, handled together so that adjacent
 // heads share member I/Os.

@@ -41,9 +41,8 @@ Result<StripeGeometry> stripe_geometry(int level, uint32_t layout, int raid_disk
     if (!r6) return r6.take_error();
     g.r6 = *r6;
   } else {
-    std::string error;
-    auto r5 = layout::raid5_from_layout(layout, raid_disks, chunk_sectors, dev_sectors, &error);
-    if (!r5) return make_error(Errc::invalid_argument, error);
+    auto r5 = layout::raid5_from_layout(layout, raid_disks, chunk_sectors, dev_sectors);
+    if (!r5) return r5.take_error();
     g.r5 = *r5;
   }
   g.raid_disks = raid_disks;
