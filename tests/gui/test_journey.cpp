@@ -305,7 +305,8 @@ void JourneyTest::createArray() {
   QVERIFY(!item("createButton")->isEnabled());
   QVERIFY(prop("confirmPrompt", "text").toString().contains("x1.img"));
   typeInto("confirmField", "WRITE");
-  QTRY_VERIFY(item("createButton")->isEnabled());
+  // The picker rescans after files are added; on a loaded machine that takes seconds.
+  QTRY_VERIFY_WITH_TIMEOUT(item("createButton")->isEnabled(), 30000);
   click("pick_" + xs[1]);
   click("pick_" + xs[2]);
   QCOMPARE(prop("confirmField", "text").toString(), QString());
