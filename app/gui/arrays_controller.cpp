@@ -3,9 +3,9 @@
 #include <QFileInfo>
 #include <algorithm>
 
+#include "fio/size_parse.hpp"
 #include "member_names.hpp"
 #include "session/array_session.hpp"
-#include "fio/size_parse.hpp"
 
 namespace rs::gui {
 

@@ -9,10 +9,10 @@
 #include <QUrl>
 #include <algorithm>
 
+#include "fio/job_parser.hpp"
 #include "report/report.hpp"
 #include "report/result_file.hpp"
 #include "result_files.hpp"
-#include "fio/job_parser.hpp"
 #include "scenario/scenario.hpp"
 
 namespace rs::gui {

@@ -2,8 +2,8 @@
 
 #include <QFileInfo>
 
-#include "levels/levels.hpp"
 #include "fio/size_parse.hpp"
+#include "levels/levels.hpp"
 
 namespace rs::gui {
 
