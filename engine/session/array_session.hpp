@@ -191,6 +191,9 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   // Closes (see the top of this file); the reply comes once it is closed.
   // Every call gets the same reply. Not from the command thread.
   Pending<Status> close();
+  // The same reply as close(), without asking for the close: for whoever
+  // lets the session go and must see it finish (a program before it exits).
+  Pending<Status> when_closed() const { return closed_; }
 
  private:
   enum class State { open, closing, closed };

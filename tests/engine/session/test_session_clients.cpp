@@ -204,6 +204,11 @@ TEST_CASE("clients: once only viewers remain, the array is marked clean and stil
     CHECK(on_disk_clean());
     CHECK(s->is_open());
   }
+  // The viewer leaving closes the session on its command thread; the test
+  // ends only after that close (the process's static destructors must not
+  // meet it, engine/session/README.md).
+  gui->detach();
+  require_ok(s->close().wait());
 }
 
 TEST_CASE("clients: the last reference may go on a command or a task's thread; the array closes clean",
@@ -213,17 +218,21 @@ TEST_CASE("clients: the last reference may go on a command or a task's thread; t
   SECTION("dropped while a command is queued") {
     auto s = open_session(paths);
     auto reply = s->set_tunable("read_policy", "md-rr");
+    auto closed = s->when_closed();
     s.reset();  // the queued command holds the session only while it runs
     const auto st = reply.wait_for(std::chrono::seconds(30));
     REQUIRE(st);  // answered either way: set, or refused as closed
+    require_ok(closed.wait());
   }
   SECTION("dropped while a check runs: the task is the last client") {
     auto s = open_session(paths);
     auto task = s->check(false).wait();
     REQUIRE(task);
     io::TaskHandle t = *task;
+    auto closed = s->when_closed();
     s.reset();
     require_ok(t->wait());
+    require_ok(closed.wait());  // closed on the task's thread, clean mark written
   }
   // Whoever held it last closed it: the members are free and clean.
   std::shared_ptr<ArraySession> again;
