@@ -20,8 +20,8 @@ Card {
     StripeMap { id: stripeMap; session: card.session; stripes: 6 }
 
     function cellColor(text) {
-        if (text === "P") return Theme.memberColor(1)   // the same two colours wherever P and Q show
-        if (text === "Q") return Theme.memberColor(4)
+        if (text === "P") return Theme.parityP
+        if (text === "Q") return Theme.parityQ
         return "transparent"
     }
 

@@ -9,6 +9,10 @@ QtObject {
     readonly property color negative: "#da4453"
     readonly property color neutral: "#f67400"
     readonly property color markColor: "#f67400"
+    // A parity array's P and Q chunks (the stripe layout): greys, so they
+    // are never read as one of the members' colours.
+    readonly property color parityP: "#7f8c8d"
+    readonly property color parityQ: "#52606d"
     readonly property int spacing: 10
     readonly property int radius: 5
     // One row per member, alike wherever members are listed (the
