@@ -8,6 +8,7 @@
 #include <chrono>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "../session/session_test_util.hpp"
@@ -185,6 +186,56 @@ TEST_CASE("a read-only export refuses writes with EPERM", "[export]") {
   CHECK(c.call(kCmdWrite, 0, 512, 0, Bytes(512)).error == kEperm);
   CHECK(c.call(kCmdWriteZeroes, 0, 512).error == kEperm);
   CHECK(c.call(kCmdRead, 0, 512).error == 0);
+}
+
+TEST_CASE("requests sent back to back in one stream: each answered once, the data where it was written",
+          "[export]") {
+  // The reader takes many requests (and WRITE payloads larger than its
+  // buffer, split across what it buffered and what it reads after) from one
+  // recv(); the context sends many replies in one sendmsg.
+  TempDir dir;
+  auto members = make_array(dir, 1, 2, 16ull << 20);
+  Served s(members, dir);
+  TestClient c(s.socket);
+  REQUIRE(c.go("arr"));
+  constexpr int kRequests = 48;
+  std::vector<Bytes> data;
+  Bytes stream;
+  for (int i = 0; i < kRequests; ++i) {
+    // 512 bytes up to 200 KiB: headers land anywhere in the reader's 64 KiB.
+    data.push_back(pattern(512u * uint32_t(1 + (i * 37) % 400), uint32_t(500 + i)));
+    encode_request(stream, Request{0, kCmdWrite, uint64_t(1000 + i), uint64_t(i) * (256 << 10),
+                                   uint32_t(data.back().size())});
+    stream.insert(stream.end(), data.back().begin(), data.back().end());
+  }
+  REQUIRE(write_all(c.fd(), stream.data(), stream.size()));
+  std::set<uint64_t> answered;
+  for (int i = 0; i < kRequests; ++i) {
+    auto m = c.reply();
+    REQUIRE(m.ok);
+    CHECK(m.error == 0);
+    CHECK(answered.insert(m.cookie).second);
+  }
+  CHECK(answered.size() == kRequests);
+  CHECK(*answered.begin() == 1000);
+  CHECK(*answered.rbegin() == 1000 + kRequests - 1);
+
+  stream.clear();
+  for (int i = 0; i < kRequests; ++i)
+    encode_request(stream, Request{0, kCmdRead, uint64_t(2000 + i), uint64_t(i) * (256 << 10),
+                                   uint32_t(data[size_t(i)].size())});
+  REQUIRE(write_all(c.fd(), stream.data(), stream.size()));
+  answered.clear();
+  for (int i = 0; i < kRequests; ++i) {
+    auto m = c.reply();
+    REQUIRE(m.ok);
+    CHECK(m.error == 0);
+    REQUIRE(m.cookie >= 2000);
+    REQUIRE(m.cookie < 2000 + kRequests);
+    CHECK(answered.insert(m.cookie).second);
+    CHECK(m.data == data[size_t(m.cookie - 2000)]);
+  }
+  CHECK(c.call(kCmdFlush, 0, 0).error == 0);
 }
 
 TEST_CASE("64 connections at once, each writing and reading its own region", "[export]") {
