@@ -167,16 +167,6 @@ bool Connection::open_array() {
 void Connection::read_requests() {
   const int fd = socket_->fd.get();
   RecvBuffer in(kRecvBytes);
-  std::vector<Job*> batch;
-  // Before the reader blocks (and when it ends), what it parsed goes to the
-  // context: requests read are always served.
-  const auto post_batch = [&] {
-    if (batch.empty()) return;
-    ctx_->post([this, b = std::move(batch)] {
-      for (Job* j : b) start(j);
-    });
-    batch.clear();
-  };
   for (;;) {
     if (!has_room()) {
       post_batch();  // their replies make the room
@@ -190,9 +180,17 @@ void Connection::read_requests() {
     }
     Job* j = take_request(fd, in);
     if (!j) break;
-    batch.push_back(j);
+    batch_.push_back(j);
   }
-  post_batch();
+  post_batch();  // requests read are always served
+}
+
+void Connection::post_batch() {
+  if (batch_.empty()) return;
+  ctx_->post([this, b = std::move(batch_)] {
+    for (Job* j : b) start(j);
+  });
+  batch_.clear();
 }
 
 bool Connection::has_room() {
@@ -229,6 +227,9 @@ Connection::Job* Connection::take_request(int fd, RecvBuffer& in) {
     }
     job->data = std::move(*buffer);
   }
+  // The rest of a payload may be slow to come: what was parsed before it
+  // goes to the context first.
+  if (payload && req->length > in.size()) post_batch();
   if (payload && !in.read_into(fd, job->data.data(), req->length)) {
     if (log_)
       log_("client " + peer_ + " left in the middle of a WRITE's data: nothing of that write was written");

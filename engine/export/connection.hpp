@@ -87,6 +87,9 @@ class Connection {
   Job* take_request(int fd, RecvBuffer& in);
   bool has_room();
   void wait_for_room();
+  // Before the reader blocks (and when it ends), the requests it parsed go
+  // to the context in one post.
+  void post_batch();
   void teardown();
   // ---- the context thread ----
   void start(Job* j);
@@ -113,6 +116,7 @@ class Connection {
   session::Client client_;
 
   std::unique_ptr<io::ContextThread> ctx_;
+  std::vector<Job*> batch_;  // the reader's: parsed, not yet posted
   // The context thread's alone.
   std::unique_ptr<raid::ArrayPort> port_;
   std::vector<std::unique_ptr<Piece>> pieces_;

@@ -2,6 +2,7 @@
 // over a unix socket: what it offers, data round trips, the protocol's
 // errors, 64 connections at once, a client leaving mid-write, and the
 // session closing under a connected client.
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <atomic>
@@ -236,6 +237,37 @@ TEST_CASE("requests sent back to back in one stream: each answered once, the dat
     CHECK(m.data == data[size_t(m.cookie - 2000)]);
   }
   CHECK(c.call(kCmdFlush, 0, 0).error == 0);
+}
+
+TEST_CASE("a READ sent before a WRITE whose data comes late is answered without waiting for that data",
+          "[export]") {
+  // A client may wait for earlier replies before it sends the rest of a
+  // payload: what the reader parsed must not wait behind that payload.
+  TempDir dir;
+  auto members = make_array(dir, 1, 2, 16ull << 20);
+  Served s(members, dir);
+  TestClient c(s.socket);
+  REQUIRE(c.go("arr"));
+  const Bytes a = pattern(256 << 10, 7);
+  REQUIRE(c.call(kCmdWrite, 0, uint32_t(a.size()), 0, a).error == 0);
+  const Bytes b = pattern(128 << 10, 8);
+  Bytes stream;
+  encode_request(stream, Request{0, kCmdRead, 11, 0, uint32_t(a.size())});
+  encode_request(stream, Request{0, kCmdWrite, 12, 1 << 20, uint32_t(b.size())});
+  stream.insert(stream.end(), b.begin(), b.begin() + 1000);  // the first 1000 bytes only
+  REQUIRE(write_all(c.fd(), stream.data(), stream.size()));
+  pollfd p{c.fd(), POLLIN, 0};
+  REQUIRE(::poll(&p, 1, 60000) == 1);  // a hang here: the READ waits behind the WRITE's data
+  auto r = c.reply();
+  REQUIRE(r.ok);
+  CHECK(r.cookie == 11);
+  CHECK(r.data == a);
+  REQUIRE(write_all(c.fd(), b.data() + 1000, b.size() - 1000));
+  auto w = c.reply();
+  REQUIRE(w.ok);
+  CHECK(w.cookie == 12);
+  CHECK(w.error == 0);
+  CHECK(c.call(kCmdRead, 1 << 20, uint32_t(b.size())).data == b);
 }
 
 TEST_CASE("64 connections at once, each writing and reading its own region", "[export]") {
