@@ -72,6 +72,13 @@ struct Served {
   }
 };
 
+// A served RAID1 of two 16 MiB members.
+struct ServedRaid1 {
+  TempDir dir;
+  std::vector<std::string> members = make_array(dir, 1, 2, 16ull << 20);
+  Served s{members, dir};
+};
+
 Bytes pattern(size_t n, uint32_t seed) {
   Bytes b(n);
   std::mt19937 rng(seed);
@@ -194,10 +201,8 @@ TEST_CASE("requests sent back to back in one stream: each answered once, the dat
   // The reader takes many requests (and WRITE payloads larger than its
   // buffer, split across what it buffered and what it reads after) from one
   // recv(); the context sends many replies in one sendmsg.
-  TempDir dir;
-  auto members = make_array(dir, 1, 2, 16ull << 20);
-  Served s(members, dir);
-  TestClient c(s.socket);
+  ServedRaid1 f;
+  TestClient c(f.s.socket);
   REQUIRE(c.go("arr"));
   constexpr int kRequests = 48;
   std::vector<Bytes> data;
@@ -243,10 +248,8 @@ TEST_CASE("a READ sent before a WRITE whose data comes late is answered without 
           "[export]") {
   // A client may wait for earlier replies before it sends the rest of a
   // payload: what the reader parsed must not wait behind that payload.
-  TempDir dir;
-  auto members = make_array(dir, 1, 2, 16ull << 20);
-  Served s(members, dir);
-  TestClient c(s.socket);
+  ServedRaid1 f;
+  TestClient c(f.s.socket);
   REQUIRE(c.go("arr"));
   const Bytes a = pattern(256 << 10, 7);
   REQUIRE(c.call(kCmdWrite, 0, uint32_t(a.size()), 0, a).error == 0);
