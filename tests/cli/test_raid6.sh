@@ -94,3 +94,13 @@ expect_status 1 "parity-first-6 (known to mdadm, unsupported)" -- "$CLI" create 
 expect_error_mentions "not implemented"
 [[ ! -e x0 ]] || fail "a refused create wrote x0"
 pass "bad usages exit 2 (parity-first-6: 1, unsupported) and write nothing"
+
+# The RAID5-vs-RAID6 write-cost scenario through `simulate`, as the other
+# scenarios: md's rmw by hand for 8 members, 2 reads + 2 writes per 4 KiB
+# write on RAID5 and 3 + 3 on RAID6; whole stripes write 8/7 and 8/6.
+"$CLI" simulate --scenario=raid5-vs-raid6-write-cost --runtime=1 >sim.out 2>sim.err || fail "simulate: $(cat sim.err)"
+grep -Eq "raid5 +per array write: 2.00 member reads \+ 2.00 member writes" sim.out || fail "raid5 rmw cost: $(cat sim.out)"
+grep -Eq "raid6 +per array write: 3.00 member reads \+ 3.00 member writes" sim.out || fail "raid6 rmw cost: $(cat sim.out)"
+grep -Eq "raid5 +per array write: 0.00 member reads .* 1.143 member bytes written per byte" sim.out || fail "raid5 full stripe: $(cat sim.out)"
+grep -Eq "raid6 +per array write: 0.00 member reads .* 1.333 member bytes written per byte" sim.out || fail "raid6 full stripe: $(cat sim.out)"
+pass "simulate compares RAID5 and RAID6 write cost on the same disks (md's rmw 2+2 vs 3+3; 8/7 vs 8/6)"
