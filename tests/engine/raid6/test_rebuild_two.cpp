@@ -10,13 +10,6 @@ using namespace rs::raid6::test;
 
 namespace {
 
-// Adds (or resumes) every path in one add and waits for its rebuild.
-Status add_members(raid::Array& arr, const std::vector<std::string>& paths, raid::AddOptions ao = {}) {
-  auto task = arr.start_add(paths, ao);
-  if (!task) return task.error();
-  return (*task)->wait();
-}
-
 struct Progress {
   std::vector<uint64_t> done;  // every rebuild piece's progress, in order
   int restarts() const {       // times progress went back: a second pass
