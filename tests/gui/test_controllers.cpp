@@ -625,7 +625,9 @@ void ControllersTest::rebuildHeaderAtEveryStep() {
   for (size_t i = addedAt; i < seen.size(); ++i) {
     const Seen& x = seen[i];
     const QString at = QString("update %1: header '%2', members %3").arg(i).arg(x.header, x.states);
-    if (x.rebuilding || x.states.contains("recovering")) {
+    // (The sample that sees the rebuild's end may still list its task with
+    // both members in sync: healthy, judged as such below.)
+    if (x.states.contains("recovering")) {
       QVERIFY2(during.match(x.header).hasMatch() || healthy.match(x.header).hasMatch(), qPrintable(at));
       if (x.rebuilding && during.match(x.header).hasMatch()) ++rebuildingUpdates;
       QVERIFY2(!x.alert.isEmpty(), qPrintable(at + ": the banner went while still degraded"));
