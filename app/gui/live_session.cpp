@@ -12,14 +12,14 @@
 #include <filesystem>
 
 #include "array_memory.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "io/device_profile.hpp"
 #include "io/member_device.hpp"
 #include "levels/levels.hpp"
 #include "member_names.hpp"
 #include "raid/array.hpp"
 #include "workload/host_probe.hpp"
-#include "fio/job_parser.hpp"
-#include "fio/log_files.hpp"
 #include "workload/job_spec.hpp"
 
 namespace rs::gui {
@@ -563,9 +563,9 @@ rs::Status parseJobs(const RunRequest& req, workload::BenchSpec& spec) {
   }
   if (!req.job_file.empty()) {
     auto parsed = fio::parse_job_file(req.job_file, "job file");
-    if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
-    spec.jobs.insert(spec.jobs.end(), parsed.jobs.begin(), parsed.jobs.end());
-    spec.global_options = parsed.global.given;
+    if (!parsed) return parsed.take_error();
+    spec.jobs.insert(spec.jobs.end(), parsed->jobs.begin(), parsed->jobs.end());
+    spec.global_options = parsed->global.given;
   }
   return {};
 }

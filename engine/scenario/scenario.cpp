@@ -279,12 +279,12 @@ Result<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& po
   // The row's fio options, as `--key=value` arguments of one job.
   std::vector<std::string> args = {"--name=" + row.label};
   for (auto& [k, v] : row.job) args.push_back("--" + k + "=" + v);
-  fio::CliParseResult parsed = fio::parse_cli_job(args);
-  if (!parsed.ok) return make_error(Errc::invalid_argument, row.label + ": " + parsed.error);
-  if (std::string bad = check_jobs(parsed.jobs, target); !bad.empty())
+  auto parsed = fio::parse_cli_job(args);
+  if (!parsed) return make_error(Errc::invalid_argument, row.label + ": " + parsed.error().message);
+  if (std::string bad = check_jobs(parsed->jobs, target); !bad.empty())
     return make_error(Errc::invalid_argument, bad);
   const auto wall0 = std::chrono::steady_clock::now();
-  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr, fio::open_job_logs);
+  RunOutcome run = run_jobs(parsed->jobs, parsed->global.given, target, nullptr, fio::open_job_logs);
   const auto wall = std::chrono::steady_clock::now() - wall0;
   PolicyFigures f;
   uint64_t bytes = 0, ios = 0, runtime_ns = 0;

@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/bench.hpp"
 #include "workload/file_set.hpp"
-#include "fio/job_parser.hpp"
 
 using namespace rs::workload;
 using namespace rs::fio;
@@ -19,11 +20,11 @@ using rs::test::TempDir;
 
 namespace {
 JobOptions parse_one(const std::vector<std::string>& args) {
-  CliParseResult r = parse_cli_job(args);
-  INFO(r.error);
-  REQUIRE(r.ok);
-  REQUIRE(r.jobs.size() == 1);
-  return r.jobs[0];
+  auto r = parse_cli_job(args);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  REQUIRE(r->jobs.size() == 1);
+  return r->jobs[0];
 }
 }  // namespace
 
@@ -70,7 +71,8 @@ TEST_CASE("a job's files: names per clone, size split as fio's setup_files", "[f
 }
 
 TEST_CASE("a file's share smaller than a block is refused, naming the file", "[file_set]") {
-  JobOptions j = parse_one({"--name=t", "--rw=read", "--size=12k", "--nrfiles=4", "--bs=4k", "--directory=/d"});
+  JobOptions j =
+      parse_one({"--name=t", "--rw=read", "--size=12k", "--nrfiles=4", "--bs=4k", "--directory=/d"});
   std::string err;
   CHECK(job_files(j, 0, &err).empty());
   CHECK_THAT(err, Catch::Contains("/d/t.0.0") && Catch::Contains("less than one block"));
@@ -80,11 +82,11 @@ TEST_CASE("random reads over 4 files: every block of every file once, spread eve
   TempDir dir("rs-fileset");
   // 4 files of 256 KiB, random reads with the random map: each of the
   // 64 blocks of each file is read once (256 I/Os, 64 per file).
-  CliParseResult r = parse_cli_job({"--name=r", "--rw=randread", "--bs=4k", "--size=1m", "--nrfiles=4",
-                                    "--directory=" + dir.path, "--ioengine=psync"});
-  REQUIRE(r.ok);
+  auto r = parse_cli_job({"--name=r", "--rw=randread", "--bs=4k", "--size=1m", "--nrfiles=4",
+                          "--directory=" + dir.path, "--ioengine=psync"});
+  REQUIRE(r.ok());
   BenchSpec spec;
-  spec.jobs = r.jobs;
+  spec.jobs = r->jobs;
   BenchNotes notes;
   auto s = BenchSession::open(std::move(spec), &notes);
   INFO((s ? "" : s.error().message));
@@ -112,12 +114,12 @@ TEST_CASE("random reads over 4 files: every block of every file once, spread eve
 TEST_CASE("file_service_type=random spreads I/O over the files, sequential keeps to one", "[file_set]") {
   TempDir dir("rs-fileset");
   auto run = [&](const std::string& service, uint64_t runtime_ios) {
-    CliParseResult r = parse_cli_job({"--name=" + service, "--rw=randread", "--bs=4k", "--size=512k",
-                                      "--nrfiles=2", "--directory=" + dir.path, "--file_service_type=" + service,
-                                      "--number_ios=" + std::to_string(runtime_ios)});
-    REQUIRE(r.ok);
+    auto r = parse_cli_job({"--name=" + service, "--rw=randread", "--bs=4k", "--size=512k", "--nrfiles=2",
+                            "--directory=" + dir.path, "--file_service_type=" + service,
+                            "--number_ios=" + std::to_string(runtime_ios)});
+    REQUIRE(r.ok());
     BenchSpec spec;
-    spec.jobs = r.jobs;
+    spec.jobs = r->jobs;
     BenchNotes notes;
     auto s = BenchSession::open(std::move(spec), &notes);
     REQUIRE(s);
