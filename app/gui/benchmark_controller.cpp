@@ -184,9 +184,10 @@ QVariantMap BenchmarkController::checkJobFile(const QString& text) const {
   out["message"] = message;  // without the "job file:LINE:" prefix
   out["jobs"] = r ? int(r->jobs.size()) : 0;
   QStringList warnings;
-  for (const auto& w : r.warnings) warnings << QString::fromStdString(w);
+  if (r)
+    for (const auto& w : r->warnings) warnings << QString::fromStdString(w);
   out["warnings"] = warnings;
-  if (r.ok && r.jobs.empty()) {
+  if (r && r->jobs.empty()) {
     out["ok"] = false;
     out["error"] = out["message"] = tr("The file defines no job (a job starts with a [name] line)");
   }

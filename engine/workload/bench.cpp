@@ -418,10 +418,9 @@ Status BenchSession::open_file_set(BenchNotes* notes) {
       return usage("job '" + job.name + "': " + bad);
   for (const auto& job : spec_.jobs)
     for (unsigned clone = 0; clone < job.numjobs; ++clone) {
-      std::string err;
-      const auto files = job_files(job, clone, &err);
-      if (files.empty()) return usage("job '" + job.name + "': " + err);
-      for (const auto& f : files) {
+      const auto files = job_files(job, clone);
+      if (!files) return usage("job '" + job.name + "': " + files.error().message);
+      for (const auto& f : *files) {
         auto [it, fresh] = need.try_emplace(f.path);
         if (fresh) order.push_back(f.path);
         Need& n = it->second;
@@ -487,8 +486,8 @@ void BenchSession::unlink_files() {
   for (const auto& job : spec_.jobs) {
     if (!job.unlink || !is_file_set_job(job)) continue;
     for (unsigned clone = 0; clone < job.numjobs; ++clone) {
-      std::string err;
-      for (const auto& f : job_files(job, clone, &err)) ::unlink(f.path.c_str());
+      if (auto files = job_files(job, clone))
+        for (const auto& f : *files) ::unlink(f.path.c_str());
     }
   }
 }
