@@ -90,7 +90,7 @@ void fill_settings(const Split& s, workload::BenchSpec& spec) {
   if (auto v = one(s, "array")) spec.array_members = split(*v, ',');
   spec.run_degraded = s.ours.count("run") > 0;
   spec.force = s.ours.count("force") > 0;
-  if (auto p = one(s, "policy")) policy_or_usage(*p), spec.set.emplace_back("read_policy", *p);
+  if (auto p = one(s, "policy")) spec.read_policy = policy_or_usage(*p);  // parsed here, once: typed on
   for (const char* key : {"min-contig-read", "rot-round-down", "nonrot-round-down"}) {
     std::string name = key;
     std::replace(name.begin(), name.end(), '-', '_');

@@ -90,8 +90,9 @@ Result<Scenario> parse_scenario(const std::string& text, const std::string& orig
     // Read policies are known here; any other tunable's values are checked
     // by the array's registry when the row runs.
     for (const auto& p : {sc.policy_before, sc.policy_after})
-      if (sc.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(p))
-        return make_error(Errc::invalid_argument, origin + ": unknown policy '" + p + "'");
+      if (sc.policy_tunable == kDefaultPolicyTunable)
+        if (auto known = balance::parse_policy(p); !known)
+          return make_error(Errc::invalid_argument, origin + ": " + known.error().message);
     return sc;
   } catch (const std::exception& e) {
     return make_error(Errc::invalid_argument, origin + ": " + e.what());
@@ -245,8 +246,8 @@ Result<Scenario> find_scenario(const std::string& name, const std::vector<std::s
 Result<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
                                    const std::vector<io::DeviceProfile>& profiles,
                                    const balance::Tunables& tunables) {
-  if (row.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(policy))
-    return make_error(Errc::invalid_argument, "unknown policy '" + policy + "'");
+  // A policy's name is read once, by the registry's read_policy tunable
+  // (balance::parse_policy) when the row sets it below.
   const uint64_t capacity = member_bytes(profiles);
   // The seed's disks' usable size; smaller disks given instead (--profile)
   // are used whole.

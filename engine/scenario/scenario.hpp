@@ -19,6 +19,7 @@
 #include "balance/policy.hpp"
 #include "base/result.hpp"
 #include "io/device_profile.hpp"
+#include "raid/level_info.hpp"
 
 namespace rs::scenario {
 
@@ -45,7 +46,7 @@ struct FigureCheck {
 };
 
 inline constexpr const char* kDefaultPolicyTunable = "read_policy";
-inline constexpr uint32_t kDefaultScenarioChunkBytes = 512 * 1024;
+inline constexpr uint32_t kDefaultScenarioChunkBytes = raid::kDefaultChunkBytes;  // the level table's
 
 struct ScenarioRow {
   std::string label;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "balance/policy.hpp"
 #include "io/uring_backend.hpp"
 #include "levels/levels.hpp"
 #include "workload/aio_engine.hpp"
@@ -152,7 +153,7 @@ std::vector<MemberTelemetry> ArrayTarget::members() const {
 }
 
 std::string ArrayTarget::policy() const {
-  auto p = const_cast<raid::Array&>(array_).tunables().get("read_policy");
+  auto p = const_cast<raid::Array&>(array_).tunables().get(balance::kReadPolicy.name);
   return p ? *p : "";
 }
 
