@@ -444,7 +444,7 @@ struct ColourOwner {
 }  // namespace
 
 TEST_CASE(
-    "a typed set reaches the owner as its type with no text parsed; text is parsed once, by the owner's "
+    "a typed set reaches the owner as its type with no text parsed, and text is parsed once, by the owner's "
     "parser",
     "[tunables][typed]") {
   ColourOwner o;
