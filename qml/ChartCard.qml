@@ -144,7 +144,7 @@ Card {
         Repeater {
             model: feed.marks.length
             Item {
-                readonly property var mark: feed.marks[index] || ({ x: 0, label: "", row: -1, width: 60 })
+                readonly property var mark: feed.marks[index] || ({ x: 0, label: "", row: -1, labelX: 3, width: 60 })
                 x: mark.x
                 height: markLayer.height
                 Column {
@@ -157,7 +157,8 @@ Card {
                 Label {
                     objectName: "markLabel"
                     visible: mark.row >= 0
-                    x: 3
+                    // Right of the line, or left of it near the plot's right edge (the feed decides).
+                    x: mark.labelX
                     y: 1 + mark.row * (metrics.height + 1)
                     width: Math.min(implicitWidth, mark.width)
                     text: mark.label

@@ -245,22 +245,29 @@ void ChartFeed::layOutLegend() {
 // Each label in the first of three rows where it clears the labels after
 // it, the newest placed first: the latest change is the one labelled when
 // changes crowd (the array's opening events held every row before); an
-// older one with no room keeps only its dashed line.
+// older one with no room keeps only its dashed line. A label goes right of
+// its line, or left of it where the plot ends first ("repair=fi…" was cut
+// at the right edge), and is elided only when the plot is narrower than it.
 void ChartFeed::layOutMarks(double t0, double t1) {
   marks_.clear();
   if (!model_ || !(plot_width_ > 0)) return;
   const QFontMetricsF fm(QGuiApplication::font());
+  constexpr double kGap = 3;            // between the line and its label
   double rowLeft[3] = {1e9, 1e9, 1e9};  // where each row's leftmost label starts
   const auto& all = model_->marks();
   for (auto m = all.rbegin(); m != all.rend(); ++m) {
     if (m->t < t0 || m->t > t1) continue;
     const double x = (m->t - t0) / (t1 - t0) * plot_width_;
-    const double room = std::max(60.0, plot_width_ - x - 4);
-    const double w = std::min(room, fm.horizontalAdvance(m->label));
+    const double w = std::min(plot_width_, std::ceil(fm.horizontalAdvance(m->label)));
+    // The label's left edge relative to the line.
+    double offset = kGap;
+    if (x + kGap + w > plot_width_) offset = x - kGap - w >= 0 ? -kGap - w : plot_width_ - w - x;
+    const double left = x + offset;
     int row = -1;
     for (int r = 0; r < 3 && row < 0; ++r)
-      if (x + 3 + w + 6 < rowLeft[r]) row = r, rowLeft[r] = x + 3;
-    marks_.prepend(QVariantMap{{"x", x}, {"label", m->label}, {"row", row}, {"width", room}});
+      if (left + w + 6 < rowLeft[r]) row = r, rowLeft[r] = left;
+    marks_.prepend(
+        QVariantMap{{"x", x}, {"label", m->label}, {"row", row}, {"labelX", offset}, {"width", w}});
   }
 }
 

@@ -399,11 +399,6 @@ QString LiveSession::setTunable(const QString& name, const QString& value) {
 // GUI thread, refreshHz times a second while the array is open.
 void LiveSession::tick() {
   auto samples = feed_.drain();
-  if (!samples.empty()) {
-    std::vector<const telemetry::Sample*> ptrs;
-    for (auto& s : samples) ptrs.push_back(s.get());
-    telemetry_.addSamples(ptrs);
-  }
   const double pp = prep_progress_.load();
   if (status_ == Preparing && pp != progress_) {
     progress_ = pp;
@@ -419,17 +414,13 @@ void LiveSession::tick() {
   if (run && status_ == Preparing) setStatus(Running, tr("Running"));
   if (status_ == Running && run && samples.size() && status_text_ != tr("Running"))
     setStatus(Running, tr("Running"));
-  // The registry's values and the array's state twice a second (a set from
-  // elsewhere, a profile switched by a run, a member failed, a rebuild's
-  // progress): the getters never block.
-  // While a task runs (a rebuild), at every tick: the header follows the
-  // member table as the task changes it, not half a second late.
-  const bool tasks = !telemetry_.tasks().isEmpty();
-  const bool every = tasks || tasks != had_tasks_;
-  had_tasks_ = tasks;
-  if (array && ((ticks_++ % std::max(1, refresh_hz_ / 2)) == 0 || every)) {
-    tunables_.refresh(array->tunables());
-    if (!busy() || status_ == Running) refreshFromArray(array->status());
+  // The header first, then the dashboard's figures: the header is never
+  // older than the member list the samples show.
+  if (array) refreshHeader(*array, samples.empty() ? nullptr : samples.back().get());
+  if (!samples.empty()) {
+    std::vector<const telemetry::Sample*> ptrs;
+    for (auto& s : samples) ptrs.push_back(s.get());
+    telemetry_.addSamples(ptrs);
   }
   // Live: a run goes on, or array I/O completed in the newest sample (an
   // export's client). Otherwise the figures are the last ones seen.
@@ -438,6 +429,28 @@ void LiveSession::tick() {
     live_ = live;
     emit liveChanged();
   }
+}
+
+void LiveSession::refreshHeader(session::ArraySession& array, const telemetry::Sample* newest) {
+  // The registry's values and the array's state twice a second (a set from
+  // elsewhere, a profile switched by a run, a member failed, a rebuild's
+  // progress): the getters never block. At every tick while a task runs
+  // (a rebuild), and whenever the newest sample shows the members otherwise
+  // than the last one (a member recovering before its rebuild is a task in
+  // the samples): the header follows the member table as it changes.
+  bool tasks = had_tasks_;
+  QString seen = members_seen_;
+  if (newest) {
+    tasks = !newest->array.tasks.empty();
+    seen.clear();
+    for (const auto& m : newest->members) seen += QString::fromStdString(m.name + '=' + m.state + ';');
+  }
+  const bool every = tasks || tasks != had_tasks_ || seen != members_seen_;
+  had_tasks_ = tasks;
+  members_seen_ = seen;
+  if ((ticks_++ % std::max(1, refresh_hz_ / 2)) != 0 && !every) return;
+  tunables_.refresh(array.tunables());
+  if (!busy() || status_ == Running) refreshFromArray(array.status());
 }
 
 rs::Status LiveSession::openOnThread(const std::vector<std::string>& members,

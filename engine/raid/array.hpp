@@ -209,6 +209,10 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // ---- management (any thread that has no array I/O of its own in flight) ----
   // Marks a member faulty (mdadm --fail) and records it in the superblocks.
   Status fail_member(int slot, const std::string& reason);
+  // Takes a failed member out of its slot (mdadm --remove): the device is
+  // released and the slot is missing, ready for an add. Only a faulty
+  // member (md refuses a working one as busy); this engine has no spares.
+  Status remove_member(int slot);
   // Puts `path` in the first missing/faulty slot (or resumes its
   // interrupted rebuild) and starts rebuilding onto it as a task.
   Result<io::TaskHandle> start_add(const std::string& path, const AddOptions& options);

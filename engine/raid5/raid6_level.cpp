@@ -2,6 +2,7 @@
 
 #include "layout/layout_names.hpp"
 #include "layout/raid6.hpp"
+#include "layout/stripe_roles.hpp"
 #include "raid5/raid5.hpp"
 
 namespace rs::raid5 {
@@ -38,6 +39,7 @@ const raid::LevelInfo& raid6_level() {
       .layout_texts = &raid6_layout_texts,
       .make = &make_raid5,
       .used_dev_sectors = &raid5_used_dev_sectors,
+      .stripe_roles = &layout::raid6_stripe_roles,
   };
   return info;
 }

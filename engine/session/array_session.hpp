@@ -85,6 +85,7 @@ struct SessionStatus {
   bool open = false;
   std::string level;  // "raid1"
   int raid_disks = 0, working = 0;
+  uint32_t layout = 0, chunk_sectors = 0;  // md's layout word and chunk (what a stripe map needs)
   uint64_t size_bytes = 0;
   std::string state;  // "clean", "active, degraded", "clean, resyncing (12%)", ...
   bool read_only = false;
@@ -193,6 +194,8 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   Pending<Status> set_sample_rate(unsigned hz);
   // mdadm --fail: recorded in the superblocks before the reply.
   Pending<Status> fail_member(int slot, std::string reason);
+  // mdadm --remove: a faulty member taken out of its slot (Array::remove_member).
+  Pending<Status> remove_member(int slot);
   // Puts `path` in the first missing or faulty slot and rebuilds onto it;
   // the reply is the rebuild task (a client of kind task while it runs).
   Pending<Result<io::TaskHandle>> add_member(std::string path, raid::AddOptions options = {});

@@ -35,6 +35,11 @@ Pending<Status> ArraySession::fail_member(int slot, std::string reason) {
                          [slot, reason](raid::Array& a) { return a.fail_member(slot, reason); });
 }
 
+Pending<Status> ArraySession::remove_member(int slot) {
+  return command<Status>("remove member " + std::to_string(slot),
+                         [slot](raid::Array& a) { return a.remove_member(slot); });
+}
+
 Pending<Result<io::TaskHandle>> ArraySession::add_member(std::string path, raid::AddOptions options) {
   return command<Result<io::TaskHandle>>("add " + path, [this, path, options](raid::Array& a) {
     auto t = a.start_add(path, options);

@@ -246,3 +246,45 @@ TEST_CASE("clients: the last reference may go on a command or a task's thread; t
   REQUIRE(again);
   CHECK(again->status().state == "clean");
 }
+
+// md's --remove as a session command: a working member is refused (busy in
+// md) and nothing changes; a failed one leaves its slot (missing, its file
+// released, an event, the superblocks' event count moved on), and an add
+// fills that slot with a rebuild; reassembled from the two members, the
+// array is whole.
+TEST_CASE("commands: remove takes only a failed member out of its slot", "[session][clients]") {
+  TempDir dir("rs-session");
+  auto paths = make_array(dir, 1, 2, 16ull << 20);
+  SessionOptions o;
+  o.keep_open = true;
+  auto s = open_session(paths, o);
+  auto busy = s->remove_member(1).wait();
+  REQUIRE(!busy);
+  CHECK(busy.error().code == Errc::refused);
+  CHECK(s->status().members[1].state == "active sync");
+  CHECK(!s->remove_member(5).wait());
+  require_ok(s->fail_member(1, "test").wait());
+  require_ok(s->remove_member(1).wait());
+  const auto st = s->status();
+  CHECK(st.members[1].state == "missing");
+  CHECK(st.members[1].path.empty());
+  CHECK(st.working == 1);
+  bool removed = false;
+  for (const auto& e : s->events_since(0))
+    removed |= e.kind == "member" && e.name == paths[1] && e.value == "removed";
+  CHECK(removed);
+  // Nothing left to remove in the slot; the add fills it.
+  CHECK(!s->remove_member(1).wait());
+  const std::string fresh = dir.file("new.img");
+  raid::AddOptions add;
+  add.create_files_bytes = 16ull << 20;
+  auto task = s->add_member(fresh, add).wait();
+  INFO((task ? std::string() : task.error().message));
+  REQUIRE(task);
+  require_ok((*task)->wait());
+  require_ok(s->close().wait());
+  auto again = open_session({paths[0], fresh});
+  CHECK(again->status().working == 2);
+  CHECK(again->status().state == "clean");
+  require_ok(again->close().wait());
+}
