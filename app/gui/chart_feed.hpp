@@ -55,9 +55,11 @@ class ChartFeed : public QObject {
   Q_PROPERTY(int maxUpdateHz READ maxUpdateHz WRITE setMaxUpdateHz NOTIFY styleChanged)
   Q_PROPERTY(QStringList lineNames READ lineNames NOTIFY linesChanged)
   // [{name, value}] per line: its name and legendStat's figure with the unit.
-  Q_PROPERTY(QVariantList legend READ legend NOTIFY updated)
+  // Notified only when an entry's text changes (each notification makes
+  // QML read the whole list again).
+  Q_PROPERTY(QVariantList legend READ legend NOTIFY legendChanged)
   // [{x (px from the plot's left), label, row (0..2; -1: no room for a label)}].
-  Q_PROPERTY(QVariantList marks READ marks NOTIFY updated)
+  Q_PROPERTY(QVariantList marks READ marks NOTIFY marksChanged)
   Q_PROPERTY(bool hasData READ hasData NOTIFY updated)
   Q_PROPERTY(int pointCount READ pointCount NOTIFY updated)   // points handed to the series
   Q_PROPERTY(int updates READ updates NOTIFY updated)         // series replaced so often
@@ -116,6 +118,8 @@ class ChartFeed : public QObject {
   void seriesChanged();
   void linesChanged();
   void updated();
+  void legendChanged();
+  void marksChanged();
 
  private:
   // The time span in view, [t0, t1], for the model's newest time.
@@ -123,6 +127,7 @@ class ChartFeed : public QObject {
   void scheduleUpdate();
   void updateAxes(double ymax, double scale);
   void layOutMarks(double t0, double t1);
+  QVariantList placeMarks(double t0, double t1) const;
   void layOutLegend();
 
   QPointer<TelemetryModel> model_;
@@ -139,7 +144,7 @@ class ChartFeed : public QObject {
   double shown_max_ = -1;
   int shown_ticks_ = -1;
   QElapsedTimer since_update_;
-  QTimer late_;  // the update that came too soon after the last one
+  QTimer late_;  // the last update, when the model's ticks stop
 };
 
 }  // namespace rs::gui
