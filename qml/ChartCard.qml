@@ -43,6 +43,7 @@ Card {
         plotWidth: view.plotArea.width
         plotHeight: view.plotArea.height
         lineHeight: metrics.height
+        active: cc.visible
         onLinesChanged: cc.makeSeries()
     }
     FontMetrics { id: metrics; font: cc.smallFont }

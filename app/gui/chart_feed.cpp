@@ -126,6 +126,13 @@ void ChartFeed::setMaxUpdateHz(int hz) {
   emit styleChanged();
 }
 
+void ChartFeed::setActive(bool a) {
+  if (a == active_) return;
+  active_ = a;
+  emit styleChanged();
+  if (a) update();
+}
+
 std::pair<double, double> ChartFeed::span() const {
   // Fills from the left until a window has passed, then scrolls.
   const double now = model_ ? model_->elapsed() : 0;
@@ -192,6 +199,7 @@ void ChartFeed::update() {
     emit linesChanged();  // QML makes the series and sets them, which updates again
     if (updates_ != before) return;
   }
+  if (!active_) return;
   const auto [t0, t1] = span();
   double ymax = 0;
   for (const auto& l : lines)

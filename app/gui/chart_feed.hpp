@@ -53,6 +53,11 @@ class ChartFeed : public QObject {
   Q_PROPERTY(double plotHeight READ plotHeight WRITE setPlotHeight NOTIFY styleChanged)
   Q_PROPERTY(double lineHeight READ lineHeight WRITE setLineHeight NOTIFY styleChanged)
   Q_PROPERTY(int maxUpdateHz READ maxUpdateHz WRITE setMaxUpdateHz NOTIFY styleChanged)
+  // False while the chart is not shown (another page, a hidden card): the
+  // series, axes, legend and marks wait (only the line names follow the
+  // model, so a card shown by its line count can appear); made true, the
+  // chart catches up at once.
+  Q_PROPERTY(bool active READ active WRITE setActive NOTIFY styleChanged)
   Q_PROPERTY(QStringList lineNames READ lineNames NOTIFY linesChanged)
   // [{name, value}] per line: its name and legendStat's figure with the unit.
   // Notified only when an entry's text changes (each notification makes
@@ -96,6 +101,8 @@ class ChartFeed : public QObject {
   void setLineHeight(double h);
   int maxUpdateHz() const { return max_update_hz_; }
   void setMaxUpdateHz(int hz);
+  bool active() const { return active_; }
+  void setActive(bool a);
   QStringList lineNames() const { return line_names_; }
   QVariantList legend() const { return legend_; }
   QVariantList marks() const { return marks_; }
@@ -136,6 +143,7 @@ class ChartFeed : public QObject {
   double window_ = 60, fixed_max_ = 0;
   double plot_width_ = 0, plot_height_ = 0, line_height_ = 15;
   int max_update_hz_ = 10;
+  bool active_ = true;
   QList<QPointer<QXYSeries>> series_;
   QPointer<QValueAxis> axis_x_, axis_y_;
   QStringList line_names_;
