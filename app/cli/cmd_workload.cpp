@@ -43,7 +43,10 @@ FIO OPTIONS   fio's command-line job options (--name=NAME starts a job;
               --section=NAME runs only that section of the job files (repeatable).
 TARGET        --array=M1,M2,...   an array (its members, comma separated)
               --run               start the array even with members missing
-              --filename=PATH     a file or block device (fio's option)
+              --filename=PATH     a file or block device (fio's option); without
+                                  one, fio's ./JOBNAME.JOBNUM.FILENUM
+              --parse-only --readonly --eta=always|never|auto --max-jobs=N
+              --debug=CATEGORIES  fio's run flags (--debug: no traces)
               --filename=null or --ioengine=null: the null target
 OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-rr btrfs-qlen
               --member-profile=PROFILE | INDEX=PROFILE   emulate a device per member
@@ -179,8 +182,16 @@ std::vector<JobOptions> parse_jobs(Split& s, fio::CliParseResult& parsed) {
 // signal into a clean stop of the jobs.
 class Monitor {
  public:
-  Monitor(workload::RunProgress& p, uint64_t plan_bytes, uint64_t plan_ns)
-      : progress_(p), plan_bytes_(plan_bytes), plan_ns_(plan_ns), thread_([this] { run(); }) {}
+  // fio's --eta: the line on a terminal (auto), always (on stdout, as
+  // fio's), or never.
+  Monitor(workload::RunProgress& p, uint64_t plan_bytes, uint64_t plan_ns, fio::RunFlags::Eta eta)
+      : progress_(p),
+        plan_bytes_(plan_bytes),
+        plan_ns_(plan_ns),
+        out_(eta == fio::RunFlags::Eta::always                          ? stdout
+             : eta == fio::RunFlags::Eta::automatic && ::isatty(2) != 0 ? stderr
+                                                                        : nullptr),
+        thread_([this] { run(); }) {}
   ~Monitor() {
     {
       std::lock_guard lock(mutex_);
@@ -192,7 +203,7 @@ class Monitor {
 
  private:
   void run() {
-    const bool tty = ::isatty(2);
+    const bool tty = out_ != nullptr;
     const uint64_t t0 = io::monotonic_ns();
     uint64_t last_bytes = 0, last_ios = 0, last_t = t0, last_print = t0;
     for (;;) {
@@ -211,14 +222,15 @@ class Monitor {
                                : 0;
       pct = std::min(pct, 100.0);
       const double eta = pct > 0 ? el * (100 - pct) / pct : 0;
-      std::fprintf(stderr, "\rJobs: [%5.1f%%] [%s, %.0f IOPS] [eta %.0fs]   ", pct,
+      std::fprintf(out_, "\rJobs: [%5.1f%%] [%s, %.0f IOPS] [eta %.0fs]   ", pct,
                    mb(double(b - last_bytes) / dt).c_str(), double(n - last_ios) / dt, eta);
       last_bytes = b, last_ios = n, last_t = now;
     }
-    if (tty) std::fprintf(stderr, "\r%70s\r", "");
+    if (tty) std::fprintf(out_, "\r%70s\r", "");
   }
   workload::RunProgress& progress_;
   uint64_t plan_bytes_, plan_ns_;
+  std::FILE* out_;  // null: no status line
   std::mutex mutex_;
   std::condition_variable stopped_;
   bool running_ = true;  // guarded by mutex_
@@ -241,10 +253,22 @@ int cmd_bench(const Argv& argv) {
   fio::CliParseResult parsed;
   workload::BenchSpec spec;
   spec.jobs = parse_jobs(s, parsed);
-  for (auto& n : workload::engine_notes(spec.jobs)) std::fprintf(stderr, "%s\n", n.c_str());
+  // fio's informational lines go with the results (fio prints them on its
+  // output); stderr carries only warnings and errors, as fio's.
+  std::vector<std::string> messages = workload::engine_notes(spec.jobs);
+  if (!parsed.flags.debug.empty())
+    messages.push_back("note: --debug is accepted; fio's debug traces are not produced");
+  if (parsed.flags.readonly && std::any_of(spec.jobs.begin(), spec.jobs.end(), [](const JobOptions& j) {
+        return workload::does_write(j.rw) || workload::does_trim(j.rw);
+      })) {
+    std::fprintf(stderr, "%s\n", fio::kReadonlyRefusal);  // fio's words, fio's exit status
+    return 1;
+  }
   spec.global_options = parsed.global.given;
   spec.job_logs = fio::open_job_logs;
   fill_settings(s, spec);
+  spec.readonly = parsed.flags.readonly;
+  if (parsed.flags.parse_only) return 0;  // fio: the jobs read and checked, nothing run or created
   allow_unprotected_members(spec.force);
   std::ofstream telemetry;
   if (auto path = one(s, "telemetry")) {
@@ -261,7 +285,7 @@ int cmd_bench(const Argv& argv) {
 
   workload::BenchNotes notes;
   auto session = workload::BenchSession::open(std::move(spec), &notes);
-  for (auto& i : notes.info) std::fprintf(stderr, "%s\n", i.c_str());
+  messages.insert(messages.end(), notes.info.begin(), notes.info.end());
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
   notes = {};
   auto bench = check(std::move(session));
@@ -289,7 +313,7 @@ int cmd_bench(const Argv& argv) {
   workload::RunOutcome run;
   {
     Monitor monitor(progress, workload::planned_bytes(bench->spec().jobs),
-                    workload::planned_ns(bench->spec().jobs));
+                    workload::planned_ns(bench->spec().jobs), parsed.flags.eta);
     run = bench->run(progress, on_sample, &notes);
   }
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
@@ -298,6 +322,7 @@ int cmd_bench(const Argv& argv) {
     std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", st.error().message.c_str());
   if (telemetry.is_open() && !telemetry.flush()) throw RuntimeError("writing the telemetry file failed");
 
+  run.results.messages = std::move(messages);
   const std::string text = parsed.output_format == fio::OutputFormat::json
                                ? fio::format_fio_json(run.results)
                                : fio::format_fio_normal(run.results);

@@ -291,6 +291,10 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
       return true;
     };
 
+    if (auto flag = take_run_flag(key, value, take_next_value, r.flags)) {
+      if (!*flag) return fail(shown, flag->error().message);
+      continue;
+    }
     if (key == "section") {  // fio: run only these sections of the job files (repeatable)
       if (!take_next_value() || value->empty()) return fail(shown, "requires a section name");
       r.sections.push_back(*value);

@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fio/run_flags.hpp"
 #include "workload/job_options.hpp"
 
 namespace rs::fio {
@@ -58,6 +59,7 @@ struct CliParseResult : ParseResult {
   OutputFormat output_format = OutputFormat::normal;  // --output-format=normal|json
   std::vector<std::string> job_files;                 // non-option arguments, in order
   std::vector<std::string> sections;                  // --section=NAME: only these jobs of the job files
+  RunFlags flags;                                     // --parse-only, --readonly, --eta, ... (run_flags.hpp)
 };
 
 // fio command-line job options, without argv[0]: "--key=value" or "--key

@@ -155,8 +155,8 @@ Json job_object(const JobResults& job, const GroupStatus& group) {
   o["write"] = direction_object(job, job.write, group.dir[1]);
   o["trim"] = direction_object(job, job.trim, group.dir[2]);
   Json sync;
-  sync["total_ios"] = 0;
-  sync["lat_ns"] = empty_lat();
+  sync["total_ios"] = job.sync_ios;
+  sync["lat_ns"] = job.sync_ios ? lat_object(job.sync_lat, false, {}) : empty_lat();
   o["sync"] = std::move(sync);
   o["job_runtime"] = job.job_runtime_ns / 1'000'000;
   o["usr_cpu"] = f6(job.usr_cpu);
@@ -206,6 +206,9 @@ Json fio_json_document(const RunResults& run) {
   }
   root["jobs"] = std::move(array);
   root["disk_util"] = Json::array();
+  // fio prints these lines before its JSON; here they stay inside it, so
+  // the output is one document.
+  if (!run.messages.empty()) root["messages"] = run.messages;
   return root;
 }
 

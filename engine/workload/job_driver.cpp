@@ -396,6 +396,8 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
       return;
     }
     io.write = r.is_write && !io.trim;
+    last_was_write_ = io.write;
+    if (io.write) ++writes_issued_, last_write_offset_ = r.offset;
     io.offset = r.offset;
     io.length = r.length;
     // A read lands in the buffer. A block that verifies brings the pattern
@@ -456,6 +458,22 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   if (unstamped_.size() >= submit_batch_) commit();
 }
 
+// Issues what the job may issue now; a sync due first (fio's get_rw_ddir).
+void JobDriver::issue_ready(uint64_t now) {
+  while (!free_.empty() && can_issue(now)) {
+    if (const auto kind = sync_due()) {
+      // fio's engines let the queued I/O complete before a sync (its
+      // libaio returns FIO_Q_BUSY): the last completion comes back here.
+      if (in_flight_ > 0) return;
+      run_sync(*kind);
+      continue;
+    }
+    Slot* s = free_.back();
+    free_.pop_back();
+    issue(*s, now);
+  }
+}
+
 uint64_t JobDriver::now_ns() {
   // fio's gtod_reduce: the clock is read every 64th time only (fio's
   // ts_cache), so the per-I/O path does no clock reads.
@@ -470,11 +488,7 @@ uint64_t JobDriver::pump() {
     if (now < start_ns_) return start_ns_;
     phase_ = Phase::Running;
   }
-  while (!free_.empty() && can_issue(now)) {
-    Slot* s = free_.back();
-    free_.pop_back();
-    issue(*s, now);
-  }
+  issue_ready(now);
   advance_phase(now);
   drain_inline();
   // Only future times: a past deadline is handled by the completions.
@@ -660,11 +674,7 @@ void JobDriver::complete(Slot& slot, int result) {
   if (executes_at_submit_ && job_.thinktime.count() > 0 && phase_ == Phase::Running)
     next_issue_ns_ = now + ns(job_.thinktime);
   free_.push_back(&slot);
-  while (!free_.empty() && can_issue(now)) {
-    Slot* s = free_.back();
-    free_.pop_back();
-    issue(*s, now);
-  }
+  issue_ready(now);
   advance_phase(now);
   drain_inline();
 }
@@ -679,6 +689,7 @@ void JobDriver::advance_phase(uint64_t now) {
                       (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
     end_phase(now);
+    end_syncs();  // fio's do_io ends with them, before any verify pass
     // fio's verify pass: read back every block written and check it; a
     // write pass cut short by the runtime ends the job unverified, as in fio.
     if (verifying_job_ && job_.do_verify && !stop_ && !cancelled && !out_of_time) {
@@ -711,11 +722,7 @@ void JobDriver::advance_phase(uint64_t now) {
     budget_bytes_ = issued_bytes_ + pass_bytes_;
     pass_start_ns_ = now;
     phase_ = Phase::Running;
-    while (!free_.empty() && can_issue(now)) {
-      Slot* s = free_.back();
-      free_.pop_back();
-      issue(*s, now);
-    }
+    issue_ready(now);
   }
 }
 
@@ -807,6 +814,40 @@ void JobDriver::end_phase(uint64_t now) {
   if (out_.read.total_ios) out_.read.runtime_ns = t;
   if (out_.write.total_ios) out_.write.runtime_ns = t;
   if (out_.trim.total_ios) out_.trim.runtime_ns = t;
+}
+
+std::optional<SyncKind> JobDriver::sync_due() const {
+  if (!last_was_write_ || phase_ != Phase::Running) return std::nullopt;
+  auto every = [&](unsigned n) { return n && writes_issued_ % n == 0; };
+  if (every(job_.fsync_blocks)) return SyncKind::fsync;
+  if (every(job_.fdatasync_blocks)) return SyncKind::fdatasync;
+  if (every(job_.sync_file_range_nr)) return SyncKind::sync_file_range;
+  return std::nullopt;
+}
+
+void JobDriver::run_sync(SyncKind kind) {
+  last_was_write_ = false;  // fio's last_ddir_issued: the sync itself
+  const uint64_t t0 = backend_.now_ns();
+  const int rc = port_.sync(target_, last_write_offset_, kind, job_.sync_file_range_flags);
+  const uint64_t t1 = backend_.now_ns();
+  if (kind == SyncKind::fsync && t1 >= stats_start_ns_) ++out_.sync_ios, out_.sync_lat.record(t1 - t0);
+  if (rc < 0 && !out_.error) {
+    out_.error = -rc;
+    out_.error_text = std::string(kind == SyncKind::fsync       ? "fsync"
+                                  : kind == SyncKind::fdatasync ? "fdatasync"
+                                                                : "sync_file_range") +
+                      ": " + std::strerror(-rc);
+    stop_ = true;
+  }
+}
+
+void JobDriver::end_syncs() {
+  if (!(job_.end_fsync || job_.fsync_on_close) || !(does_write(job_.rw) || does_trim(job_.rw))) return;
+  const size_t files = files_.empty() ? 1 : files_.size();
+  for (size_t k = 0; k < files; ++k) {
+    const int rc = port_.sync(target_, uint64_t(k) << kFileShift, SyncKind::fsync, 0);
+    if (rc < 0 && !out_.error) out_.error = -rc, out_.error_text = "fio: end_fsync failed";
+  }
 }
 
 void JobDriver::finish() {

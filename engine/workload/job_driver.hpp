@@ -134,6 +134,13 @@ class JobDriver {
   Status generators_status() const;
   size_t pick_file();
   void end_phase(uint64_t now);
+  void issue_ready(uint64_t now);
+  // The sync fio would issue before the next I/O, if one is due now.
+  std::optional<SyncKind> sync_due() const;
+  // Does it on the job's thread (nothing in flight) and counts it.
+  void run_sync(SyncKind kind);
+  // end_fsync / fsync_on_close: each of the job's files once, at its end.
+  void end_syncs();
   // Completes the trims done at issue, one after another (a completion may
   // issue the next trim, which lands here too, never deeper in the stack).
   void drain_inline();
@@ -251,6 +258,11 @@ class JobDriver {
   unsigned passes_left_ = 1;    // loops, for verifying jobs
   uint64_t pass_start_ns_ = 0;  // when the current write pass began
   uint64_t issued_ios_ = 0;     // for number_ios
+  // fsync=, fdatasync=, sync_file_range= (fio's get_rw_ddir): writes issued,
+  // whether the last I/O issued was a write, and where (its file).
+  uint64_t writes_issued_ = 0;
+  bool last_was_write_ = false;
+  uint64_t last_write_offset_ = 0;
   uint64_t issued_bytes_ = 0;
   bool stop_ = false;
 
