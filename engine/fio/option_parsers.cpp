@@ -292,8 +292,10 @@ Status apply_bsrange(JobOptions& job, std::string_view v) {
   std::array<std::pair<uint32_t, uint32_t>, 2> r{{{job.bs[0], max_bs(job, 0)}, {job.bs[1], max_bs(job, 1)}}};
   Status st = parse_per_direction(
       "bsrange", v, r, [](std::string_view part, std::pair<uint32_t, uint32_t>& out) -> Status {
-        const size_t dash = part.find('-');
-        if (dash == std::string_view::npos) return bad("bsrange: expected MIN-MAX, got " + quoted(part));
+        // fio's check_range takes MIN-MAX and MIN:MAX alike.
+        const size_t dash = part.find_first_of("-:");
+        if (dash == std::string_view::npos)
+          return bad("bsrange: expected MIN-MAX or MIN:MAX, got " + quoted(part));
         NumberResult lo = parse_size(part.substr(0, dash)), hi = parse_size(part.substr(dash + 1));
         if (!lo.ok() || !hi.ok() || lo->value == 0 || hi->value > std::numeric_limits<uint32_t>::max())
           return bad("bsrange: bad range " + quoted(part));

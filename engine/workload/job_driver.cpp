@@ -269,7 +269,7 @@ bool JobDriver::can_issue(uint64_t now) {
   if (stop_ || cancelled()) return false;
   if (phase_ == Phase::Verifying) {
     // fio's runtime covers the verify pass too.
-    return written_.pending() && now < deadline_ns_;
+    return verify_pending() && now < deadline_ns_;
   }
   if (phase_ != Phase::Running) return false;
   // trimwrite: the block just trimmed is written even when the trims used
@@ -364,11 +364,13 @@ void JobDriver::flow_pause(uint64_t now) {
 void JobDriver::issue(Slot& slot, uint64_t now) {
   TargetIo& io = slot.io;
   bool filled = false;  // the buffer got contents for a write just now
-  if (phase_ == Phase::Verifying) {
+  if (phase_ == Phase::Verifying || backlog_read_due()) {
     io.write = false;
     io.trim = false;
     io.length = job_.bs[kDdirWrite];
-    io.offset = written_.take();
+    io.offset = verify_take();
+    if (backlog_round_) --backlog_round_;
+    slot.pattern_filled = 0;  // the read replaces what the buffer held
   } else {
     IoRequest r;
     io.trim = false;
@@ -630,6 +632,8 @@ void JobDriver::complete(Slot& slot, int result) {
           }
         }
       }
+    } else if (io.write && verifying_job_ && job_.verify_backlog) {
+      backlog_.push_back(io.offset);
     } else if (io.write && verifying_job_) {
       written_.mark(io.offset);
     }
@@ -814,6 +818,26 @@ void JobDriver::end_phase(uint64_t now) {
   if (out_.read.total_ios) out_.read.runtime_ns = t;
   if (out_.write.total_ios) out_.write.runtime_ns = t;
   if (out_.trim.total_ios) out_.trim.runtime_ns = t;
+}
+
+bool JobDriver::verify_pending() {
+  return job_.verify_backlog ? !backlog_.empty() : written_.pending();
+}
+
+uint64_t JobDriver::verify_take() {
+  if (!job_.verify_backlog) return written_.take();
+  const uint64_t offset = backlog_.front();
+  backlog_.pop_front();
+  return offset;
+}
+
+// fio's get_io_u: once verify_backlog written blocks wait, a round of
+// verify_batch reads (default verify_backlog) goes before further writes.
+bool JobDriver::backlog_read_due() {
+  if (!job_.verify_backlog || !verifying_job_ || phase_ != Phase::Running) return false;
+  if (!backlog_round_ && backlog_.size() >= job_.verify_backlog)
+    backlog_round_ = job_.verify_batch ? job_.verify_batch : job_.verify_backlog;
+  return backlog_round_ > 0 && !backlog_.empty();
 }
 
 std::optional<SyncKind> JobDriver::sync_due() const {

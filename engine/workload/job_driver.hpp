@@ -135,6 +135,11 @@ class JobDriver {
   size_t pick_file();
   void end_phase(uint64_t now);
   void issue_ready(uint64_t now);
+  // The written blocks left to read back (the verify pass, a backlog round).
+  bool verify_pending();
+  uint64_t verify_take();
+  // A backlog round's read is due before the next write.
+  bool backlog_read_due();
   // The sync fio would issue before the next I/O, if one is due now.
   std::optional<SyncKind> sync_due() const;
   // Does it on the job's thread (nothing in flight) and counts it.
@@ -261,6 +266,10 @@ class JobDriver {
   // fsync=, fdatasync=, sync_file_range= (fio's get_rw_ddir): writes issued,
   // whether the last I/O issued was a write, and where (its file).
   uint64_t writes_issued_ = 0;
+  // verify_backlog: written blocks not yet read back, in the order their
+  // writes completed, and the reads left in the current round.
+  std::deque<uint64_t> backlog_;
+  uint64_t backlog_round_ = 0;
   bool last_was_write_ = false;
   uint64_t last_write_offset_ = 0;
   uint64_t issued_bytes_ = 0;

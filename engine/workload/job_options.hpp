@@ -247,6 +247,10 @@ struct JobOptions {
   std::vector<uint8_t> verify_pattern;  // verify_pattern=0x... or "text": the payload; empty: random
   bool do_verify = true;
   bool verify_fatal = false;
+  // verify_backlog=N: once N written blocks wait, read back and check
+  // verify_batch of them (default N) before writing on (fio's get_io_u);
+  // the blocks left at the end are checked in the verify pass. 0: off.
+  unsigned verify_backlog = 0, verify_batch = 0;
   bool group_reporting = false;
   bool stonewall = false;
   bool thread = false;  // accepted for fio compatibility: RaidScope jobs are always threads

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Job-file syntax fio 3.33 accepts (issue 28, #9), run by fio and by bench
+# on the same job: bsrange=MIN:MAX (fio's t0002) reads the same sizes as
+# MIN-MAX. Each tool's JSON must show I/O only within the range.
+source "$(dirname "$0")/lib.sh"
+command -v fio >/dev/null || { echo "fio is not installed: skipped"; exit 77; }
+command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+CLI=$(realpath "$CLI")
+
+for tool in fio "$CLI bench"; do
+  rm -f f.dat io.log
+  # shellcheck disable=SC2086
+  $tool --name=r --filename=f.dat --size=1m --rw=randread --bsrange=512:8k --write_iolog=io.log \
+    --output-format=json --output=o.json >out 2>err || fail "$tool bsrange=512:8k: $(cat err)"
+  python3 - io.log <<'PY' || fail "$tool: sizes outside 512..8k"
+import sys
+sizes = [int(l.split()[4]) for l in open(sys.argv[1]) if len(l.split()) == 5 and l.split()[2] == "read"]
+assert sizes and all(512 <= s <= 8192 and s % 512 == 0 for s in sizes), sizes[:10]
+assert len(set(sizes)) > 1, set(sizes)
+PY
+done
+pass "bsrange=512:8k is MIN:MAX for both tools"
