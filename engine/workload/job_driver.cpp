@@ -73,10 +73,10 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       gen_(gen_job_, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
       verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
-      wrap_invalidate_(
-          job.time_based && !job.direct && job.invalidate &&
-          (!is_random(job.rw) || (!job.norandommap && job.random_distribution == Distribution::random)) &&
-          fixed_bs(job) && job.seq_add == 0),
+      wrap_invalidate_(job.time_based && !job.direct && job.invalidate &&
+                       (!is_random(job.rw) || ((!job.norandommap || job.lfsr) &&
+                                               job.random_distribution == Distribution::random)) &&
+                       fixed_bs(job) && job.seq_add == 0),
       executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
   const uint64_t slot_bytes =
       (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;

@@ -154,6 +154,7 @@ struct JobOptions {
   uint64_t randseed = 0x89;  // fio's default
   bool randseed_given = false;
   bool norandommap = false;
+  bool lfsr = false;  // random_generator=lfsr: every block once per pass, norandommap or not
   Distribution random_distribution = Distribution::random;
   double distribution_param = 0.0;    // zipf theta, pareto h, normal deviation in percent
   double distribution_center = -1.0;  // 0..1; -1: fio's default placement

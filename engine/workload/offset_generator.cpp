@@ -43,7 +43,7 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
   else if (job.random_distribution != Distribution::random)
     pattern_ = Pattern::skewed;
   else
-    pattern_ = job.norandommap ? Pattern::uniform : Pattern::random_map;
+    pattern_ = job.norandommap && !job.lfsr ? Pattern::uniform : Pattern::random_map;
 
   align_ = job.blockalign ? job.blockalign : std::min(job.bs[0], job.bs[1]);
   if (bytewise_ && pattern_ == Pattern::random_map) {

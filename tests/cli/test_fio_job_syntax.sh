@@ -20,3 +20,32 @@ assert len(set(sizes)) > 1, set(sizes)
 PY
 done
 pass "bsrange=512:8k is MIN:MAX for both tools"
+
+# bssplit with empty percentages (fio's t0023): the sizes without one
+# share what is left; every size is used.
+for tool in fio "$CLI bench"; do
+  rm -f f.dat io.log
+  # shellcheck disable=SC2086
+  $tool --name=s --filename=f.dat --size=1m --rw=randread --norandommap=1 --bssplit=512/25:1k/:2k/:4k/ --write_iolog=io.log \
+    >out 2>err || fail "$tool bssplit=512/25:1k/:2k/:4k/: $(cat err)"
+  python3 - io.log <<'PY' || fail "$tool: bssplit sizes"
+import sys
+sizes = {int(l.split()[4]) for l in open(sys.argv[1]) if len(l.split()) == 5 and l.split()[2] == "read"}
+assert sizes == {512, 1024, 2048, 4096}, sizes
+PY
+done
+pass "bssplit=512/25:1k/:2k/:4k/: every size used by both tools"
+
+# random_generator=lfsr with norandommap (fio's t0021): every block once.
+for tool in fio "$CLI bench"; do
+  rm -f f.dat io.log
+  # shellcheck disable=SC2086
+  $tool --name=l --filename=f.dat --size=1m --bs=4k --rw=randread --norandommap=1 --random_generator=lfsr \
+    --write_iolog=io.log >out 2>err || fail "$tool lfsr: $(cat err)"
+  python3 - io.log <<'PY' || fail "$tool: lfsr with norandommap did not read every block once"
+import sys
+offs = [int(l.split()[3]) for l in open(sys.argv[1]) if len(l.split()) == 5 and l.split()[2] == "read"]
+assert sorted(offs) == list(range(0, 1 << 20, 4096)), len(set(offs))
+PY
+done
+pass "random_generator=lfsr with norandommap: each block once, as fio"
