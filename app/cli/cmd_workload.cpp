@@ -59,7 +59,7 @@ OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-r
               --fail-member=INDEX@SECONDS   fail a member while the run goes on
               --status-interval=MS  telemetry sample interval (default 100, 20..1000)
               --telemetry=FILE.jsonl  write one JSON object per sample
-              --output-format=normal|json   --output=FILE   --force
+              --output-format=normal|json|json+   --output=FILE   --force
               --save=FILE.json    keep the run as a result document (raidscope-cli report)
 Ctrl-C stops the run cleanly and prints what was measured so far (exit 130).
 )";
@@ -323,9 +323,10 @@ int cmd_bench(const Argv& argv) {
   if (telemetry.is_open() && !telemetry.flush()) throw RuntimeError("writing the telemetry file failed");
 
   run.results.messages = std::move(messages);
-  const std::string text = parsed.output_format == fio::OutputFormat::json
-                               ? fio::format_fio_json(run.results)
-                               : fio::format_fio_normal(run.results);
+  const std::string text =
+      parsed.output_format == fio::OutputFormat::normal
+          ? fio::format_fio_normal(run.results)
+          : fio::format_fio_json(run.results, parsed.output_format == fio::OutputFormat::json_plus);
   if (output) {
     std::ofstream f(*output);
     f << text;

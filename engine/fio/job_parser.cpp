@@ -306,8 +306,11 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
         r.output_format = OutputFormat::normal;
       else if (*value == "json")
         r.output_format = OutputFormat::json;
+      else if (*value == "json+")
+        r.output_format = OutputFormat::json_plus;
       else
-        return fail(shown, "output format " + quoted_printable(*value) + " is not supported (normal, json)");
+        return fail(shown,
+                    "output format " + quoted_printable(*value) + " is not supported (normal, json, json+)");
       continue;
     }
 

@@ -53,10 +53,10 @@ ParseResult parse_job_file(std::string_view text, std::string_view origin);
 // CliParseResult::global). base.given is carried into global.given.
 ParseResult parse_job_file(std::string_view text, std::string_view origin, const JobOptions& base);
 
-enum class OutputFormat { normal, json };
+enum class OutputFormat { normal, json, json_plus };
 
 struct CliParseResult : ParseResult {
-  OutputFormat output_format = OutputFormat::normal;  // --output-format=normal|json
+  OutputFormat output_format = OutputFormat::normal;  // --output-format=normal|json|json+
   std::vector<std::string> job_files;                 // non-option arguments, in order
   std::vector<std::string> sections;                  // --section=NAME: only these jobs of the job files
   RunFlags flags;                                     // --parse-only, --readonly, --eta, ... (run_flags.hpp)

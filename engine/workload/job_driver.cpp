@@ -121,6 +121,9 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   out_.iodepth = job.iodepth;
   out_.percentile_list = job.percentile_list;
   out_.percentile_precision = job.percentile_precision;
+  out_.clat_percentiles = job.clat_percentiles;
+  out_.lat_percentiles = job.lat_percentiles;
+  out_.slat_percentiles = job.slat_percentiles;
   if (job.gtod_reduce) out_.clat_percentiles = false;  // fio: gtod_reduce turns percentiles off
   // fio's per-priority latency (cmdprio_*); fio's offload workers keep
   // none (rate-submit.c: disable_prio_stat).

@@ -246,6 +246,8 @@ struct JobOptions {
   VerifyKind verify = VerifyKind::none;
   uint32_t verify_interval = 0;         // verify_interval=: bytes per verify header; 0: the block size
   std::vector<uint8_t> verify_pattern;  // verify_pattern=0x... or "text": the payload; empty: random
+  // Which latencies the output gives percentiles for (fio's defaults).
+  bool clat_percentiles = true, lat_percentiles = false, slat_percentiles = false;
   bool do_verify = true;
   bool verify_fatal = false;
   // verify_backlog=N: once N written blocks wait, read back and check
