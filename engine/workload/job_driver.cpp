@@ -281,7 +281,7 @@ bool JobDriver::can_issue(uint64_t now) {
     return false;
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
-  if (zbd_eof_) return false;
+  if (zbd_eof_ || seq_eof_) return false;
   if (zbd_pending_ && zbd_wait_ != ZbdZones::Verdict::accept) {
     // A zone to reset or held by another job: fio lets the job's own I/O
     // complete first (io_u_quiesce), then waits for the zone.
@@ -395,6 +395,11 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
       write_after_trim_ = !write_after_trim_;
     } else {
       r = next_request();
+    }
+    if (r.eof) {  // fio's io_u_eof: nothing more this pass
+      seq_eof_ = true;
+      free_.push_back(&slot);
+      return;
     }
     if (zbd_ && !zbd_place(slot, r, io.trim)) {
       free_.push_back(&slot);
@@ -692,7 +697,7 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
     const bool over = stop_ || cancelled || out_of_time || steady_reached_ || lat_.done() || zbd_eof_ ||
-                      (issued_bytes_ >= budget_bytes_ && !write_after_trim_) ||
+                      seq_eof_ || (issued_bytes_ >= budget_bytes_ && !write_after_trim_) ||
                       (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
     end_phase(now);
@@ -727,6 +732,7 @@ void JobDriver::advance_phase(uint64_t now) {
     }
     written_.restart();
     budget_bytes_ = issued_bytes_ + pass_bytes_;
+    seq_eof_ = false;
     pass_start_ns_ = now;
     phase_ = Phase::Running;
     issue_ready(now);

@@ -202,6 +202,7 @@ class JobDriver {
   bool zbd_pending_trim_ = false;
   ZbdZones::Verdict zbd_wait_ = ZbdZones::Verdict::accept;
   bool zbd_eof_ = false;
+  bool seq_eof_ = false;  // the generator reached fio's end of file (IoRequest::eof) this pass
   // What the offset generator sees: the job, with a trim mode as the read
   // or write mode that visits the same blocks (trim: read, trimwrite:
   // write) in the trim's block size.

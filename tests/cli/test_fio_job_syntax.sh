@@ -49,3 +49,15 @@ assert sorted(offs) == list(range(0, 1 << 20, 4096)), len(set(offs))
 PY
 done
 pass "random_generator=lfsr with norandommap: each block once, as fio"
+
+# rw=read:512k (fio's t0007): the job ends where its next read would run
+# past the file's end, as fio's fill_io_u; it does not wrap to the start.
+kib() {
+  rm -f o.json
+  "$@" --name=h --filename=f.dat --size=16m --bs=1m --rw=read:512k --output-format=json --output=o.json \
+    >out 2>err || fail "$* rw=read:512k: $(cat err)"
+  python3 -c 'import json; print(json.load(open("o.json"))["jobs"][0]["read"]["io_kbytes"])'
+}
+f=$(kib fio) r=$(kib "$CLI" bench)
+[[ $r == "$f" ]] || fail "rw=read:512k over 16 MiB: bench read $r KiB, fio $f KiB"
+pass "rw=read:512k stops at the end of the file: $r KiB, as fio"
