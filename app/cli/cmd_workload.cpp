@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "args.hpp"
+#include "bandwidth_log.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "fio/job_parser.hpp"
@@ -46,7 +47,7 @@ TARGET        --array=M1,M2,...   an array (its members, comma separated)
               --filename=PATH     a file or block device (fio's option); without
                                   one, fio's ./JOBNAME.JOBNUM.FILENUM
               --parse-only --readonly --eta=always|never|auto --max-jobs=N
-              --debug=CATEGORIES  fio's run flags (--debug: no traces)
+              --debug=CATEGORIES --bandwidth-log   fio's run flags (--debug: no traces)
               --filename=null or --ioengine=null: the null target
 OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-rr btrfs-qlen
               --member-profile=PROFILE | INDEX=PROFILE   emulate a device per member
@@ -310,6 +311,15 @@ int cmd_bench(const Argv& argv) {
       if (telemetry.is_open()) telemetry << telemetry::to_json_line(smp) << '\n';
       capture->sample(smp);
     };
+  std::optional<BandwidthLog> bw_log;
+  if (parsed.flags.bandwidth_log) {
+    bw_log.emplace();
+    on_sample = [&telemetry, &capture, &bw_log](const telemetry::Sample& smp) {
+      if (telemetry.is_open()) telemetry << telemetry::to_json_line(smp) << '\n';
+      if (capture) capture->sample(smp);
+      bw_log->sample(smp);
+    };
+  }
   workload::RunOutcome run;
   {
     Monitor monitor(progress, workload::planned_bytes(bench->spec().jobs),
@@ -317,6 +327,7 @@ int cmd_bench(const Argv& argv) {
     run = bench->run(progress, on_sample, &notes);
   }
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
+  if (bw_log) bw_log->finish();
   if (capture) capture->end(*bench);
   if (Status st = bench->close(); !st)
     std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", st.error().message.c_str());

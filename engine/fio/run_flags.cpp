@@ -38,9 +38,11 @@ Status take_debug(const std::string& list, RunFlags& flags) {
 
 std::optional<Status> take_run_flag(std::string_view key, std::optional<std::string>& value,
                                     const std::function<bool()>& take_next, RunFlags& flags) {
-  if (key == "parse-only" || key == "readonly") {
+  if (key == "parse-only" || key == "readonly" || key == "bandwidth-log") {
     if (value) return flag_error("--" + std::string(key) + " takes no value");
-    (key == "parse-only" ? flags.parse_only : flags.readonly) = true;
+    (key == "parse-only" ? flags.parse_only
+     : key == "readonly" ? flags.readonly
+                         : flags.bandwidth_log) = true;
     return Status{};
   }
   if (key == "server" || key == "client" || key == "daemonize" || key == "remote-config")

@@ -14,8 +14,9 @@
 namespace rs::fio {
 
 struct RunFlags {
-  bool parse_only = false;  // read and check the jobs, run nothing, create nothing
-  bool readonly = false;    // refuse every job that writes or trims (fio's --readonly)
+  bool parse_only = false;     // read and check the jobs, run nothing, create nothing
+  bool readonly = false;       // refuse every job that writes or trims (fio's --readonly)
+  bool bandwidth_log = false;  // fio's --bandwidth-log: agg-{read,write,trim}_bw.log
   enum class Eta { automatic, always, never } eta = Eta::automatic;  // the status line
   unsigned max_jobs = 0;           // fio's --max-jobs (0: not given); see take_run_flag
   std::vector<std::string> debug;  // --debug categories, as given

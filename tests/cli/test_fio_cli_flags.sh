@@ -46,3 +46,26 @@ for flag in --server --client=localhost; do
   expect_error_mentions "${flag%%=*}"
 done
 pass "--server and --client are refused, naming the flag"
+
+# --bandwidth-log (fio's t0030 passes it): agg-read_bw.log, agg-write_bw.log
+# and agg-trim_bw.log in the current directory, as fio makes them (fio 3.33
+# here leaves them empty); bench's lines are the run's read bandwidth per
+# 500 ms window, whose mean is the JSON bw within 30 %.
+for tool in fio "$CLI bench"; do
+  rm -rf bwl && mkdir bwl
+  # shellcheck disable=SC2086
+  (cd bwl && $tool --name=t --filename=f.dat --size=16m --rw=randread --bs=4k --time_based --runtime=2s \
+    --bandwidth-log --output-format=json --output=o.json >out 2>err) || fail "$tool --bandwidth-log: $(cat bwl/err)"
+  [[ ! -s bwl/err ]] || fail "$tool --bandwidth-log printed on stderr: $(cat bwl/err)"
+  for d in read write trim; do [[ -f bwl/agg-${d}_bw.log ]] || fail "$tool --bandwidth-log: no agg-${d}_bw.log"; done
+done
+python3 - bwl <<'PY' || fail "--bandwidth-log: bench's read windows do not add up to the run's bandwidth"
+import json, sys
+d = sys.argv[1]
+rows = [[int(x) for x in l.split(",")] for l in open(f"{d}/agg-read_bw.log")]
+assert len(rows) >= 3 and all(r[2] == 0 and r[0] % 500 == 0 for r in rows), rows
+bw = json.load(open(f"{d}/o.json"))["jobs"][0]["read"]["bw"]
+mean = sum(r[1] for r in rows) / len(rows)
+assert 0.7 * bw < mean < 1.3 * bw, (mean, bw)
+PY
+pass "--bandwidth-log: fio's three files; bench's read log per 500 ms adds up to the run's bandwidth"
