@@ -77,9 +77,17 @@ nlohmann::ordered_json row_json(const scenario::ScenarioRowResult& r, bool compa
   if (!r.seed.after_share.empty()) row["seed_after_share"] = r.seed.after_share;
   if (!r.seed.note.empty()) row["seed_note"] = r.seed.note;
   for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
-    row[key] = {{"bw_bytes", f->bw_bytes},     {"iops", f->iops},
-                {"read_share", f->read_share}, {"mean_clat_us", f->mean_lat_us},
-                {"member_ios", f->member_ios}, {"wall_ns", f->wall_ns}};
+    row[key] = {{"bw_bytes", f->bw_bytes},
+                {"iops", f->iops},
+                {"read_share", f->read_share},
+                {"mean_clat_us", f->mean_lat_us},
+                {"member_ios", f->member_ios},
+                {"wall_ns", f->wall_ns},
+                {"array_writes", f->array_writes},
+                {"member_reads_per_write", f->per_array_write(f->member_reads)},
+                {"member_writes_per_write", f->per_array_write(f->member_writes)},
+                {"member_write_bytes_per_byte",
+                 f->array_write_bytes ? double(f->member_write_bytes) / double(f->array_write_bytes) : 0.0}};
   for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
     if (!f->sections.empty()) {
       auto& sec = row[key]["sections"] = nlohmann::ordered_json::object();
@@ -99,6 +107,22 @@ nlohmann::ordered_json row_json(const scenario::ScenarioRowResult& r, bool compa
     row["within"] = nullptr;  // overrides: the seed's figures do not apply
   }
   return row;
+}
+
+// What the members did per array write, where the row wrote through a
+// parity level (it has md's rmw/rcw counts): the write cost side by side.
+void print_write_cost(const scenario::ScenarioRowResult& r) {
+  for (auto [label, f] :
+       {std::pair{r.policy_before.c_str(), &r.before}, std::pair{r.policy_after.c_str(), &r.after}}) {
+    if (!f->array_writes || f->in_any_section("rmw_writes_total", -1) < 0) continue;
+    std::printf(
+        "%-44s %-11s per array write: %.2f member reads + %.2f member writes, %.3f member bytes "
+        "written per byte; rmw %.0f, rcw %.0f, full-stripe %.0f\n",
+        "", label, f->per_array_write(f->member_reads), f->per_array_write(f->member_writes),
+        f->array_write_bytes ? double(f->member_write_bytes) / double(f->array_write_bytes) : 0.0,
+        f->in_any_section("rmw_writes_total"), f->in_any_section("rcw_writes_total"),
+        f->in_any_section("full_stripe_writes_total"));
+  }
 }
 
 void print_table(const scenario::Scenario& sc, const std::vector<scenario::ScenarioRowResult>& rows,
@@ -132,6 +156,7 @@ void print_table(const scenario::Scenario& sc, const std::vector<scenario::Scena
         text += (text.empty() ? "" : ", ") + std::to_string(n) + " x " + std::to_string(bytes) + " B";
       std::printf("%-44s %-11s bitmap page writes: %s\n", "", label, text.c_str());
     }
+    print_write_cost(r);
     if (!r.seed.note.empty()) std::printf("%-44s (seed: %s)\n", "", r.seed.note.c_str());
     if (compared)
       for (auto& c : r.checks)

@@ -70,11 +70,15 @@ class Raid5Personality final : public raid::Personality {
   raid::PieceRange rebuild_range(int target, uint64_t dev_sector) const override;
   Status rebuild_piece(const raid::MemberTable& table, int target, uint64_t dev_sector,
                        const raid::PieceRange& range) override;
+  // Level 6 with two targets: both recovered from one read of the rest.
+  Status rebuild_pieces(const raid::MemberTable& table, const std::vector<int>& targets, uint64_t dev_sector,
+                        const raid::PieceRange& range) override;
   raid::PieceRange check_range(uint64_t array_sector) const override;
   Result<raid::CheckPieceResult> check_piece(const raid::MemberTable& table, const raid::PieceRange& range,
                                              bool repair) override;
   raid::PieceRange fix_range(int slot, uint64_t dev_sector, uint64_t sectors) const override;
-  Status fix_read_error(const raid::MemberTable& table, int slot, uint64_t dev_sector, uint64_t sectors) override;
+  Status fix_read_error(const raid::MemberTable& table, int slot, uint64_t dev_sector,
+                        uint64_t sectors) override;
 
   uint64_t bitmap_sectors() const override;
   std::pair<uint64_t, uint64_t> bitmap_range(uint64_t array_lo, uint64_t array_hi) const override;

@@ -45,6 +45,40 @@ Status Raid5Personality::reconstruct6(const raid::MemberTable& table, int slot, 
   return {};
 }
 
+// md's recovery with two spares: the stripe's other members are read once
+// and both lost blocks computed from them (compute_block_2), then each
+// target gets its own.
+Status Raid5Personality::rebuild_pieces(const raid::MemberTable& table, const std::vector<int>& targets,
+                                        uint64_t dev_sector, const raid::PieceRange& range) {
+  if (geo_.level != 6 || targets.size() != 2)
+    return Personality::rebuild_pieces(table, targets, dev_sector, range);
+  if (range.array_lo == range.array_hi) return {};  // beyond the last whole chunk: unused
+  const int disks = geo_.raid_disks, a = targets[0], b = targets[1];
+  const uint64_t bytes = range.dev_sectors * kSectorBytes;
+  auto made = member_blocks(size_t(disks), bytes);
+  if (!made) return made.take_error();
+  std::vector<uint8_t*>& blocks = *made;
+  for (int i = 0; i < disks; ++i) {
+    if (i == a || i == b) continue;
+    // With two targets short there, no third block can be rebuilt.
+    Status s = raid::readable_at(table[i], core_.runtime(i), dev_sector, range.dev_sectors)
+                   ? core_.read_member(table, i, dev_sector, blocks[size_t(i)], bytes)
+                   : make_error(Errc::io_error, table[i].name + " is not in sync there");
+    if (!s)
+      return make_error(s.error().code, "the stripe at device sector " + std::to_string(dev_sector) +
+                                            " cannot be rebuilt onto " + table[a].name + " and " +
+                                            table[b].name + ": " + s.error().message);
+  }
+  recover_pq(dev_sector, blocks.data(), a, b, bytes);
+  {  // written behind the stripe cache
+    std::lock_guard lock(mutex_);
+    cache_.invalidate();
+  }
+  for (int t : {a, b})
+    if (Status s = core_.write_member(table, t, dev_sector, blocks[size_t(t)], bytes); !s) return s;
+  return {};
+}
+
 Result<raid::CheckPieceResult> Raid5Personality::check_piece6(const raid::MemberTable& table,
                                                               const raid::PieceRange& range, bool repair) {
   raid::CheckPieceResult out;
@@ -90,6 +124,8 @@ Result<raid::CheckPieceResult> Raid5Personality::check_piece6(const raid::Member
                                   kPageBytes, p_new);
     if (v.ok()) continue;
     out.mismatches += kPageSectors;
+    out.p_wrong_pages += !v.p_ok;
+    out.q_wrong_pages += !v.q_ok;
     if (!v.p_ok) counters_.p_mismatches.fetch_add(1, std::memory_order_relaxed);
     if (!v.q_ok) counters_.q_mismatches.fetch_add(1, std::memory_order_relaxed);
     if (!repair) continue;

@@ -182,6 +182,8 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   // Puts `path` in the first missing or faulty slot and rebuilds onto it;
   // the reply is the rebuild task (a client of kind task while it runs).
   Pending<Result<io::TaskHandle>> add_member(std::string path, raid::AddOptions options = {});
+  // Several at once, rebuilt by one task in one pass (RAID6's two).
+  Pending<Result<io::TaskHandle>> add_members(std::vector<std::string> paths, raid::AddOptions options = {});
   // check (repair: rewrite what differs) as a task; TaskInfo::mismatches
   // holds md's count once it finished.
   Pending<Result<io::TaskHandle>> check(bool repair);

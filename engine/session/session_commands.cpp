@@ -38,6 +38,17 @@ Pending<Result<io::TaskHandle>> ArraySession::add_member(std::string path, raid:
   });
 }
 
+Pending<Result<io::TaskHandle>> ArraySession::add_members(std::vector<std::string> paths,
+                                                          raid::AddOptions options) {
+  std::string names;
+  for (const auto& p : paths) names += (names.empty() ? "" : ", ") + p;
+  return command<Result<io::TaskHandle>>("add " + names, [this, paths, names, options](raid::Array& a) {
+    auto t = a.start_add(paths, options);
+    if (t) adopt_task("rebuild", names, *t);
+    return t;
+  });
+}
+
 Pending<Result<io::TaskHandle>> ArraySession::check(bool repair) {
   const char* kind = repair ? "repair" : "check";
   return command<Result<io::TaskHandle>>(kind, [this, repair, kind](raid::Array& a) {

@@ -30,8 +30,18 @@ TEST_CASE("raid6 check finds a bad P, a bad Q and a bad data page, and repair re
   arr = assemble(paths);
   const auto& c = personality(*arr).counters();
   CHECK(check_ok(*arr, false) == 3 * 8);
-  CHECK(c.p_mismatches.load() == 2);     // P's page, and the data page (P and Q both disagree)
-  CHECK(c.q_mismatches.load() == 2);     // Q's page, and the data page
+  CHECK(c.p_mismatches.load() == 2);  // P's page, and the data page (P and Q both disagree)
+  CHECK(c.q_mismatches.load() == 2);  // Q's page, and the data page
+  // The check's own counts, and its event, say the same in words.
+  CHECK(arr->check_p_wrong_pages() == 2);
+  CHECK(arr->check_q_wrong_pages() == 2);
+  const auto events = arr->events().since(0);
+  const auto said = std::find_if(events.begin(), events.end(), [](const telemetry::Event& e) {
+    return e.kind == "task" && e.value == "mismatches";
+  });
+  REQUIRE(said != events.end());
+  CHECK(said->message.find("P (the parity) was wrong on 2 pages and Q (the second syndrome) on 2 pages") ==
+        0);
   CHECK(check_ok(*arr, true) == 3 * 8);  // repair reports what it fixed
   CHECK(check_ok(*arr, false) == 0);
   // P and Q damage left the data alone; the data page reads back as changed.
