@@ -238,6 +238,25 @@ class Monitor {
   std::thread thread_;   // last: started once the members above exist
 };
 
+bool writes_or_trims(const std::vector<JobOptions>& jobs) {
+  return std::any_of(jobs.begin(), jobs.end(), [](const JobOptions& j) {
+    return workload::does_write(j.rw) || workload::does_trim(j.rw);
+  });
+}
+
+// Where each telemetry sample goes: the --telemetry file, the --save
+// capture, the --bandwidth-log files (each optional; empty: nowhere).
+std::function<void(const telemetry::Sample&)> sample_sink(std::ofstream& telemetry,
+                                                          std::optional<ResultCapture>& capture,
+                                                          std::optional<BandwidthLog>& bw_log) {
+  if (!telemetry.is_open() && !capture && !bw_log) return {};
+  return [&telemetry, &capture, &bw_log](const telemetry::Sample& smp) {
+    if (telemetry.is_open()) telemetry << telemetry::to_json_line(smp) << '\n';
+    if (capture) capture->sample(smp);
+    if (bw_log) bw_log->sample(smp);
+  };
+}
+
 }  // namespace
 
 int cmd_bench(const Argv& argv) {
@@ -259,9 +278,7 @@ int cmd_bench(const Argv& argv) {
   std::vector<std::string> messages = workload::engine_notes(spec.jobs);
   if (!parsed.flags.debug.empty())
     messages.push_back("note: --debug is accepted; fio's debug traces are not produced");
-  if (parsed.flags.readonly && std::any_of(spec.jobs.begin(), spec.jobs.end(), [](const JobOptions& j) {
-        return workload::does_write(j.rw) || workload::does_trim(j.rw);
-      })) {
+  if (parsed.flags.readonly && writes_or_trims(spec.jobs)) {
     std::fprintf(stderr, "%s\n", fio::kReadonlyRefusal);  // fio's words, fio's exit status
     return 1;
   }
@@ -301,25 +318,9 @@ int cmd_bench(const Argv& argv) {
   }
 
   workload::RunProgress progress;
-  std::function<void(const telemetry::Sample&)> on_sample;
-  if (telemetry.is_open())
-    on_sample = [&telemetry](const telemetry::Sample& smp) {
-      telemetry << telemetry::to_json_line(smp) << '\n';
-    };
-  if (capture)
-    on_sample = [&telemetry, &capture](const telemetry::Sample& smp) {
-      if (telemetry.is_open()) telemetry << telemetry::to_json_line(smp) << '\n';
-      capture->sample(smp);
-    };
   std::optional<BandwidthLog> bw_log;
-  if (parsed.flags.bandwidth_log) {
-    bw_log.emplace();
-    on_sample = [&telemetry, &capture, &bw_log](const telemetry::Sample& smp) {
-      if (telemetry.is_open()) telemetry << telemetry::to_json_line(smp) << '\n';
-      if (capture) capture->sample(smp);
-      bw_log->sample(smp);
-    };
-  }
+  if (parsed.flags.bandwidth_log) bw_log.emplace();
+  const auto on_sample = sample_sink(telemetry, capture, bw_log);
   workload::RunOutcome run;
   {
     Monitor monitor(progress, workload::planned_bytes(bench->spec().jobs),
