@@ -201,22 +201,30 @@ uint64_t OffsetGenerator::next_byte_offset(Stream& s, uint32_t length) noexcept 
   if (s.started && seq_add_ != 0) {
     // fio: move by the postfix; past either end, wrap (forwards to the
     // start, backwards to the end plus the postfix).
+    // fio's get_next_seq_offset: the last I/O ended at the file's end.
+    if (ends_at_eof_ && pos >= region_size_) return end_of_file(s);
     const int64_t moved = int64_t(pos) + seq_add_;
-    // fio's fill_io_u: an I/O past the file's end is the job's end.
-    if (ends_at_eof_ && uint64_t(moved) + length > region_size_) {
-      s.started = false;
-      s.next_byte = 0;
-      return kEof;
-    }
     if (moved < 0 || uint64_t(moved) >= region_size_)
       pos = seq_add_ > 0 ? 0 : uint64_t(std::max<int64_t>(int64_t(region_size_) + seq_add_, 0));
     else
       pos = uint64_t(moved);
   }
-  if (pos + length > region_size_) pos = 0;
+  if (pos + length > region_size_) {
+    // fio's fill_io_u: an I/O running past the file's end is the job's end.
+    if (ends_at_eof_) return end_of_file(s);
+    pos = 0;
+  }
   s.started = true;
   s.next_byte = pos + length;
   return pos;
+}
+
+// fio's EOF for a sequential job with holes, not time based (fio wraps
+// only a time based one): nothing this pass; the next starts at 0.
+uint64_t OffsetGenerator::end_of_file(Stream& s) noexcept {
+  s.started = false;
+  s.next_byte = 0;
+  return kEof;
 }
 
 IoRequest OffsetGenerator::next() noexcept {

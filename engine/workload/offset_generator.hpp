@@ -104,6 +104,7 @@ class OffsetGenerator {
   // kEof: fio's end of file (ends_at_eof_).
   static constexpr uint64_t kEof = ~uint64_t{0};
   uint64_t next_byte_offset(Stream& s, uint32_t length) noexcept;
+  static uint64_t end_of_file(Stream& s) noexcept;
 
   Pattern pattern_;
   RwMode rw_;
