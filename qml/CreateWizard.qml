@@ -122,7 +122,7 @@ Card {
             TextField {
                 objectName: "chunkField"
                 enabled: plan.levelInfo.chunked === true
-                placeholderText: "512K"
+                placeholderText: plan.levelInfo.defaultChunk || ""
                 text: plan.chunk
                 implicitWidth: 80
                 onEditingFinished: plan.chunk = text

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "args.hpp"
+#include "balance/policy.hpp"
 #include "base/printable.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
@@ -195,7 +196,7 @@ void detail_json(raid::Array& arr) {
   j["resync_pending"] = arr.resync_pending();
   if (arr.resync_pending()) j["resync_offset_sectors"] = arr.resync_point();
   j["events"] = sb.events;
-  auto policy = arr.tunables().get("read_policy");
+  auto policy = arr.tunables().get(balance::kReadPolicy.name);
   if (policy) j["read_policy"] = *policy;
   if (const auto* bm = arr.bitmap())
     j["bitmap"] = {
@@ -252,7 +253,7 @@ int cmd_detail(const Argv& argv) {
   std::printf("   Working Devices : %d\n", arr->working_members());
   std::printf("             State : %s\n", arr->state_text().c_str());
   std::printf("            Events : %llu\n", static_cast<unsigned long long>(sb.events));
-  if (auto policy = arr->tunables().get("read_policy"))
+  if (auto policy = arr->tunables().get(balance::kReadPolicy.name))
     std::printf("       Read Policy : %s\n", policy->c_str());
   if (const auto* bm = arr->bitmap())
     std::printf("     Intent Bitmap : Internal, %llu chunks of %s, %llu dirty\n",

@@ -94,7 +94,7 @@ void fill_settings(const Split& s, workload::BenchSpec& spec) {
   if (auto v = one(s, "array")) spec.array_members = split(*v, ',');
   spec.run_degraded = s.ours.count("run") > 0;
   spec.force = s.ours.count("force") > 0;
-  if (auto p = one(s, "policy")) policy_or_usage(*p), spec.set.emplace_back("read_policy", *p);
+  if (auto p = one(s, "policy")) spec.read_policy = policy_or_usage(*p);  // parsed here, once: typed on
   for (const char* key : {"min-contig-read", "rot-round-down", "nonrot-round-down"}) {
     std::string name = key;
     std::replace(name.begin(), name.end(), '-', '_');
@@ -143,15 +143,16 @@ void fill_settings(const Split& s, workload::BenchSpec& spec) {
   spec.profile_dirs = resource_dirs("profiles");
 }
 
-std::vector<JobOptions> parse_jobs(Split& s, fio::CliParseResult& parsed) {
+std::vector<JobOptions> parse_jobs(Split& s, fio::ParsedCliJobs& parsed) {
   bool has_name = false, has_file = false;
   for (auto& a : s.fio) {
     if (a.rfind("--name", 0) == 0) has_name = true;
     if (a.rfind("-", 0) != 0) has_file = true;
   }
   if (!has_name && !has_file) s.fio.insert(s.fio.begin(), "--name=bench");
-  parsed = fio::parse_cli_job(s.fio);
-  if (!parsed.ok) throw UsageError(parsed.error);
+  auto cli = fio::parse_cli_job(s.fio);
+  if (!cli) throw UsageError(cli.error().message);
+  parsed = std::move(*cli);
   std::vector<JobOptions> jobs = parsed.jobs;
   for (const auto& file : parsed.job_files) {
     std::ifstream f(file);
@@ -159,9 +160,9 @@ std::vector<JobOptions> parse_jobs(Split& s, fio::CliParseResult& parsed) {
     std::stringstream text;
     text << f.rdbuf();
     auto r = fio::parse_job_file(text.str(), file, parsed.global);
-    if (!r.ok) throw UsageError(r.error);
-    for (auto& w : r.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
-    for (auto& job : r.jobs)
+    if (!r) throw UsageError(r.error().message);
+    for (auto& w : r->warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
+    for (auto& job : r->jobs)
       if (parsed.sections.empty() || std::count(parsed.sections.begin(), parsed.sections.end(), job.name))
         jobs.push_back(job);
   }
@@ -270,7 +271,7 @@ int cmd_bench(const Argv& argv) {
                         "rot-round-down", "nonrot-round-down", "fail-member", "output", "io-opt",
                         "write-mostly", "set", "set-at", "status-interval", "telemetry", "save"},
                        {"force", "run"});
-  fio::CliParseResult parsed;
+  fio::ParsedCliJobs parsed;
   workload::BenchSpec spec;
   spec.jobs = parse_jobs(s, parsed);
   // fio's informational lines go with the results (fio prints them on its

@@ -12,14 +12,15 @@
 #include <filesystem>
 
 #include "array_memory.hpp"
+#include "balance/policy.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "io/device_profile.hpp"
 #include "io/member_device.hpp"
 #include "levels/levels.hpp"
 #include "member_names.hpp"
 #include "raid/array.hpp"
 #include "workload/host_probe.hpp"
-#include "fio/job_parser.hpp"
-#include "fio/log_files.hpp"
 #include "workload/job_spec.hpp"
 
 namespace rs::gui {
@@ -246,7 +247,7 @@ void LiveSession::openDemo() {
   composeArrayText();
   emit membersChanged();
   // The demo's disks are tunables like any other: remembered, so opening it again keeps them.
-  for (int i = 0; i < 2; ++i) remember("rd" + std::to_string(i) + "/device_profile", kDemoProfiles[i]);
+  for (int i = 0; i < 2; ++i) remember(session::kDeviceProfile.at(i), kDemoProfiles[i]);
   start(QStringLiteral("seqread"));
 }
 
@@ -563,9 +564,9 @@ rs::Status parseJobs(const RunRequest& req, workload::BenchSpec& spec) {
   }
   if (!req.job_file.empty()) {
     auto parsed = fio::parse_job_file(req.job_file, "job file");
-    if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
-    spec.jobs.insert(spec.jobs.end(), parsed.jobs.begin(), parsed.jobs.end());
-    spec.global_options = parsed.global.given;
+    if (!parsed) return parsed.take_error();
+    spec.jobs.insert(spec.jobs.end(), parsed->jobs.begin(), parsed->jobs.end());
+    spec.global_options = parsed->global.given;
   }
   return {};
 }
@@ -579,7 +580,7 @@ double scaleForHost(session::ArraySession& array, const RunRequest& req,
   const auto paths = array.member_paths();
   double need = 0;
   for (size_t i = 0; i < paths.size(); ++i) {
-    const std::string name = "rd" + std::to_string(i) + "/device_profile";
+    const std::string name = session::kDeviceProfile.at(int(i));
     auto value = array.tunable(name);
     std::string v = value ? *value : "none";
     for (const auto& [n, x] : req.set)
@@ -655,7 +656,7 @@ workload::RunOutcome LiveSession::runBench(workload::BenchSession& run, const Ru
     if (raid::Array* a = run.array()) {
       capture.array = report::array_facts(*a);
       capture.tunables_start = report::tunable_values(a->tunables());
-      if (auto p = a->tunables().get("read_policy")) capture.policy = *p;
+      if (auto p = a->tunables().get(balance::kReadPolicy.name)) capture.policy = *p;
     }
   }
   workload::RunProgress progress;

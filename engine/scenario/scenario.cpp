@@ -100,8 +100,9 @@ Result<Scenario> parse_scenario(const std::string& text, const std::string& orig
     // Read policies are known here; any other tunable's values are checked
     // by the array's registry when the row runs.
     for (const auto& p : {sc.policy_before, sc.policy_after}) {
-      if (sc.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(p))
-        return make_error(Errc::invalid_argument, origin + ": unknown policy '" + p + "'");
+      if (sc.policy_tunable == kDefaultPolicyTunable)
+        if (auto known = balance::parse_policy(p); !known)
+          return make_error(Errc::invalid_argument, origin + ": " + known.error().message);
       if (sc.policy_tunable == kLevelPolicy)
         if (auto level = level_named(p); !level)
           return make_error(Errc::invalid_argument, origin + ": " + level.error().message);
@@ -267,8 +268,8 @@ Result<Scenario> find_scenario(const std::string& name, const std::vector<std::s
 Result<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
                                    const std::vector<io::DeviceProfile>& profiles,
                                    const balance::Tunables& tunables) {
-  if (row.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(policy))
-    return make_error(Errc::invalid_argument, "unknown policy '" + policy + "'");
+  // A policy's name is read once, by the registry's read_policy tunable
+  // (balance::parse_policy) when the row sets it below.
   const bool levels_compared = row.policy_tunable == kLevelPolicy;
   ScenarioRow shaped = row;
   if (levels_compared) {
@@ -309,12 +310,12 @@ Result<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& po
   // The row's fio options, as `--key=value` arguments of one job.
   std::vector<std::string> args = {"--name=" + row.label};
   for (auto& [k, v] : row.job) args.push_back("--" + k + "=" + v);
-  fio::CliParseResult parsed = fio::parse_cli_job(args);
-  if (!parsed.ok) return make_error(Errc::invalid_argument, row.label + ": " + parsed.error);
-  if (std::string bad = check_jobs(parsed.jobs, target); !bad.empty())
+  auto parsed = fio::parse_cli_job(args);
+  if (!parsed) return make_error(Errc::invalid_argument, row.label + ": " + parsed.error().message);
+  if (std::string bad = check_jobs(parsed->jobs, target); !bad.empty())
     return make_error(Errc::invalid_argument, bad);
   const auto wall0 = std::chrono::steady_clock::now();
-  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr, fio::open_job_logs);
+  RunOutcome run = run_jobs(parsed->jobs, parsed->global.given, target, nullptr, fio::open_job_logs);
   const auto wall = std::chrono::steady_clock::now() - wall0;
   PolicyFigures f;
   uint64_t bytes = 0, ios = 0, runtime_ns = 0;

@@ -19,6 +19,7 @@
 #include "balance/policy.hpp"
 #include "base/result.hpp"
 #include "io/device_profile.hpp"
+#include "raid/level_info.hpp"
 
 namespace rs::scenario {
 
@@ -50,7 +51,7 @@ inline constexpr const char* kDefaultPolicyTunable = "read_policy";
 // "raid6"), each row's level is replaced by them, and everything else (the
 // disks, layout name, chunk, tunables, job) stays the same.
 inline constexpr const char* kLevelPolicy = "level";
-inline constexpr uint32_t kDefaultScenarioChunkBytes = 512 * 1024;
+inline constexpr uint32_t kDefaultScenarioChunkBytes = raid::kDefaultChunkBytes;  // the level table's
 
 struct ScenarioRow {
   std::string label;

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "base/tunable_key.hpp"
 #include "discovery/identity.hpp"
 #include "io/device_profile.hpp"
 #include "io/task.hpp"
@@ -47,6 +48,10 @@
 #include "telemetry/tunables.hpp"
 
 namespace rs::session {
+
+// The session's own per-member tunable: the disk a member emulates (a
+// profile's name, or "none"). Address it as kDeviceProfile.at(member).
+inline constexpr TunableKey<std::string> kDeviceProfile{"device_profile"};
 
 struct SessionOptions {
   unsigned sample_hz = 10;                // the sampler's rate, 1..50 (set_sample_rate changes it)
@@ -169,6 +174,15 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   // ---- commands: queued, run in order on the command thread ----
   // Errc::cancelled (named) once the session is closing.
   Pending<Status> set_tunable(std::string name, std::string value);
+  // Typed (base/tunable_key.hpp): the value travels as its type and the
+  // owner's setter gets it with no text parsed (balance::kReadPolicy takes
+  // a balance::PolicyId). Refusals as set_tunable's.
+  template <class T>
+  Pending<Status> set_tunable(TunableKey<T> key, T value, int member = -1) {
+    return set_tunable_number(member < 0 ? std::string(key.name) : key.at(member),
+                              static_cast<int64_t>(value));
+  }
+  Pending<Status> set_tunable_number(std::string name, int64_t number);
   // The disk member `slot` emulates (-1: every present member): a profile
   // by name from the profile folders, or "none" for the real device.
   Pending<Status> set_member_profile(int slot, std::string profile);

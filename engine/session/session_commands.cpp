@@ -17,6 +17,11 @@ Pending<Status> ArraySession::set_tunable(std::string name, std::string value) {
                          [name, value](raid::Array& a) { return a.tunables().set(name, value); });
 }
 
+Pending<Status> ArraySession::set_tunable_number(std::string name, int64_t number) {
+  return command<Status>("set " + name,
+                         [name, number](raid::Array& a) { return a.tunables().set_number(name, number); });
+}
+
 Pending<Status> ArraySession::set_sample_rate(unsigned hz) {
   return command<Status>("telemetry rate", [this, hz](raid::Array&) -> Status {
     if (!sampler_)

@@ -298,7 +298,7 @@ Result<std::unique_ptr<BenchSession>> BenchSession::open(BenchSpec spec, BenchNo
 Status BenchSession::open_target(BenchNotes* notes) {
   BenchSpec& sp = spec_;
   if (sp.session || !sp.array_members.empty()) return open_array(notes);
-  if (!sp.set.empty() || !sp.profiles.empty() || !sp.set_at.empty())
+  if (sp.read_policy || !sp.set.empty() || !sp.profiles.empty() || !sp.set_at.empty())
     return usage("--policy, --member-profile, --set-at and the tunables need --array=MEMBER,MEMBER,...");
   if (sp.fail_member_at) return usage("--fail-member needs --array=MEMBER,MEMBER,...");
   std::string filename;
@@ -421,11 +421,17 @@ Status BenchSession::open_array(BenchNotes* notes) {
   if (!(sp.profile_scale > 0 && sp.profile_scale <= 1))
     return usage("the profile scale must be above 0 and at most 1");
   if (Status st = session_->set_profile_scale(sp.profile_scale).wait(); !st) return st;
-  // Validate everything that will be set, now, before any I/O.
-  for (auto& [name, value] : sp.set) {
-    if (Status v = session_->validate_tunable(name, value); !v) return usage(v.error().message);
-    if (Status st = session_->set_tunable(name, value).wait(); !st) return st;
-  }
+  // Everything asked for is set now, before any I/O. A refusal of the
+  // name or value (the registry reads the text once) is a usage error.
+  auto refused = [](const Status& st) {
+    const Errc c = st.error().code;
+    return c == Errc::invalid_argument || c == Errc::not_found ? Status(usage(st.error().message)) : st;
+  };
+  if (sp.read_policy)
+    if (Status st = session_->set_tunable(balance::kReadPolicy, *sp.read_policy).wait(); !st)
+      return refused(st);
+  for (auto& [name, value] : sp.set)
+    if (Status st = session_->set_tunable(name, value).wait(); !st) return refused(st);
   if (Status st = check_live_settings(); !st) return st;
   if (Status st = apply_profiles(notes); !st) return st;
   target_ = std::make_unique<ArrayTarget>(*array_);
@@ -477,10 +483,9 @@ Status BenchSession::open_file_set(BenchNotes* notes) {
       return usage("job '" + job.name + "': " + bad);
   for (const auto& job : spec_.jobs)
     for (unsigned clone = 0; clone < job.numjobs; ++clone) {
-      std::string err;
-      const auto files = job_files(job, clone, &err);
-      if (files.empty()) return usage("job '" + job.name + "': " + err);
-      for (const auto& f : files) {
+      const auto files = job_files(job, clone);
+      if (!files) return usage("job '" + job.name + "': " + files.error().message);
+      for (const auto& f : *files) {
         auto [it, fresh] = need.try_emplace(f.path);
         if (fresh) order.push_back(f.path), it->second.job = job.name, it->second.fallocate = job.fallocate;
         Need& n = it->second;
@@ -546,8 +551,8 @@ void BenchSession::unlink_files() {
   for (const auto& job : spec_.jobs) {
     if (!job.unlink || !is_file_set_job(job)) continue;
     for (unsigned clone = 0; clone < job.numjobs; ++clone) {
-      std::string err;
-      for (const auto& f : job_files(job, clone, &err)) ::unlink(f.path.c_str());
+      if (auto files = job_files(job, clone))
+        for (const auto& f : *files) ::unlink(f.path.c_str());
     }
   }
 }

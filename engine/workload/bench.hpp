@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "balance/policy.hpp"
 #include "base/result.hpp"
 #include "io/device_profile.hpp"
 #include "raid/array.hpp"
@@ -53,7 +54,11 @@ struct BenchSpec {
   bool force = false;     // write jobs over a file that holds a signature
   std::vector<std::string> profile_dirs;  // where device profiles are found (device_profile tunable)
 
-  // Before the run.
+  // Before the run. The read policy is typed: the edge that read its name
+  // (the CLI's --policy, the GUI) parsed it, and it reaches the mirror as
+  // the enum (balance::kReadPolicy); `set` is text for any tunable, read
+  // once by the array's registry.
+  std::optional<balance::PolicyId> read_policy;
   std::vector<std::pair<std::string, std::string>> set;     // tunable name (rdN/name) -> value
   std::vector<std::pair<int, io::DeviceProfile>> profiles;  // member (-1: every member) -> emulated disk
   double profile_scale = 1.0;

@@ -92,13 +92,13 @@ std::unique_ptr<JobLog> open_log(Instance& inst, const JobLogOpener& open, std::
 void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags* exit, FlowGroups* flows,
                 const JobLogOpener* open_logs) {
   const rusage ru0 = thread_rusage();
-  std::string error;
-  JobIo jio = target.open_job_io(*inst.job, inst.clone, &error);  // outlives the context and its backend
-  if (!jio.backend) {
+  auto opened = target.open_job_io(*inst.job, inst.clone);
+  if (!opened || !opened->backend) {
     inst.result.error = EIO;
-    inst.result.error_text = error.empty() ? "cannot set up the job's I/O" : error;
+    inst.result.error_text = opened ? "cannot set up the job's I/O" : opened.error().message;
     return;
   }
+  JobIo jio = std::move(*opened);  // outlives the context and its backend
   inst.engine = jio.engine;
   if (does_trim(inst.job->rw)) inst.engine += "; trims done at issue: " + target.trim_method();
   inst.io_mode = jio.io_mode;
@@ -252,13 +252,12 @@ std::string check_file_set_job(const JobOptions& job, uint32_t block_size) {
     return "size=N% and offset=N% are not supported with several files (nrfiles, directory, a:b)";
   if (std::string err = check_verify_options(job); !err.empty()) return err;
   for (unsigned clone = 0; clone < job.numjobs; ++clone) {
-    std::string err;
-    const auto files = job_files(job, clone, &err);
-    if (files.empty()) return err;
-    for (const auto& f : files) {
+    const auto files = job_files(job, clone);
+    if (!files) return files.error().message;
+    for (const auto& f : *files) {
       JobOptions one = job;
       one.size = f.size;
-      if (err = validate_against_target(one, job.offset + f.size, block_size); !err.empty())
+      if (std::string err = validate_against_target(one, job.offset + f.size, block_size); !err.empty())
         return f.path + ": " + err;
     }
   }

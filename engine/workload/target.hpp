@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "io/backend.hpp"
 #include "io/context.hpp"
 #include "telemetry/live_histogram.hpp"
@@ -111,8 +112,8 @@ class Target {
   // One job's backend, following its ioengine and direct options as far as
   // this target can; the default (arrays, null) is make_backend() with
   // the sync engines at depth 1. `clone` is the instance's number among its
-  // job's numjobs (fio's $jobnum). Empty backend and *error set on failure.
-  virtual JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error);
+  // job's numjobs (fio's $jobnum). An error names the file and the reason.
+  virtual Result<JobIo> open_job_io(const JobOptions& job, unsigned clone);
   // The port a job's I/O goes through, given what open_job_io() opened
   // (a file set maps the job's files); the default is open_port().
   virtual std::unique_ptr<TargetPort> open_job_port(io::IoContext& context, const JobIo&) {

@@ -19,6 +19,7 @@ PATTERNS = [
     (re.compile(r"\b0x102\b"), "raid10's default layout word"),
     (re.compile(r"parse_raid(5|10)_layout|raid(5|10)_layout_name"), "a level's own layout spelling"),
     (re.compile(r'"(left-symmetric|n2)"'), "a default layout by name"),
+    (re.compile(r'\b512\s*\*\s*1024\b|\b524288\b|"512K"'), "mdadm's default chunk (raid::kDefaultChunkBytes)"),
 ]
 
 def code_part(line: str) -> str:

@@ -37,10 +37,10 @@ using namespace rs::fio;
 namespace {
 
 std::vector<JobOptions> jobs_from(std::vector<std::string> args) {
-  CliParseResult r = parse_cli_job(args);
-  INFO(r.error);
-  REQUIRE(r.ok);
-  return r.jobs;
+  auto r = parse_cli_job(args);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  return r->jobs;
 }
 
 RunOutcome run(std::vector<JobOptions>& jobs, Target& target) {
@@ -569,14 +569,14 @@ TEST_CASE("zonemode=strided: zonesize bytes per zone, then on by zonerange + zon
 TEST_CASE("${VAR} and $ncpus in job files, as fio substitutes them", "[engines][job_parser]") {
   ::setenv("RS_TEST_BLOCK_SIZE", "16k", 1);
   auto r = parse_job_file("[j]\nbs=${RS_TEST_BLOCK_SIZE}\nnumjobs=$ncpus\n", "env.fio");
-  INFO(r.error);
-  REQUIRE(r.ok);
-  CHECK(r.jobs[0].bs[0] == 16384);
-  CHECK(r.jobs[0].numjobs == unsigned(::sysconf(_SC_NPROCESSORS_ONLN)));
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  CHECK(r->jobs[0].bs[0] == 16384);
+  CHECK(r->jobs[0].numjobs == unsigned(::sysconf(_SC_NPROCESSORS_ONLN)));
   ::unsetenv("RS_TEST_BLOCK_SIZE");
   r = parse_job_file("[j]\nbs=${RS_TEST_BLOCK_SIZE}\n", "env.fio");
-  REQUIRE_FALSE(r.ok);
-  CHECK(r.error.find("RS_TEST_BLOCK_SIZE} is not set") != std::string::npos);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message.find("RS_TEST_BLOCK_SIZE} is not set") != std::string::npos);
 }
 
 TEST_CASE(
