@@ -20,7 +20,8 @@ PACKAGES=(
   qml6-module-qtquick-templates qml6-module-qtquick-window qml6-module-qtqml
   qml6-module-qtqml-workerscript qml6-module-qtcharts qml6-module-qttest
   qml6-module-qtquick-dialogs
-  fio mdadm xvfb xauth time
+  fio mdadm xvfb xauth time strace
+  nbdkit libnbd-bin qemu-utils qemu-system-common fuse3
   qt6-svg-dev fonts-dejavu-core poppler-utils appstream desktop-file-utils dpkg-dev groff-base
   clang libclang-rt-dev
 )

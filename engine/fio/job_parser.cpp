@@ -283,6 +283,10 @@ Result<ParsedCliJobs> parse_cli_job(const std::vector<std::string>& args) {
       return true;
     };
 
+    if (auto flag = take_run_flag(key, value, take_next_value, r.flags)) {
+      if (!*flag) return fail(shown, flag->error().message);
+      continue;
+    }
     if (key == "section") {  // fio: run only these sections of the job files (repeatable)
       if (!take_next_value() || value->empty()) return fail(shown, "requires a section name");
       r.sections.push_back(*value);
@@ -294,8 +298,11 @@ Result<ParsedCliJobs> parse_cli_job(const std::vector<std::string>& args) {
         r.output_format = OutputFormat::normal;
       else if (*value == "json")
         r.output_format = OutputFormat::json;
+      else if (*value == "json+")
+        r.output_format = OutputFormat::json_plus;
       else
-        return fail(shown, "output format " + quoted_printable(*value) + " is not supported (normal, json)");
+        return fail(shown,
+                    "output format " + quoted_printable(*value) + " is not supported (normal, json, json+)");
       continue;
     }
 

@@ -49,8 +49,9 @@ struct BenchSpec {
   // opened for the run), else the jobs' filename (or null).
   std::shared_ptr<session::ArraySession> session;
   std::vector<std::string> array_members;
-  bool run_degraded = false;              // mdadm's --run for the array
-  bool force = false;                     // write jobs over a file that holds a signature
+  bool run_degraded = false;  // mdadm's --run for the array
+  bool readonly = false;  // fio's --readonly: no file is created or extended (write jobs are refused before)
+  bool force = false;     // write jobs over a file that holds a signature
   std::vector<std::string> profile_dirs;  // where device profiles are found (device_profile tunable)
 
   // Before the run. The read policy is typed: the edge that read its name
@@ -139,6 +140,7 @@ Status lay_out_file(const std::string& path, uint64_t bytes, const std::function
 // at least `bytes` long, reserving the space, and writes pseudo-random data
 // into the new part when `fill` (a job reads it; a write-only job's file is
 // only reserved, as fio does with overwrite=0).
-Status extend_file(const std::string& path, uint64_t bytes, bool fill);
+Status extend_file(const std::string& path, uint64_t bytes, bool fill,
+                   JobOptions::Fallocate mode = JobOptions::Fallocate::posix);
 
 }  // namespace rs::workload

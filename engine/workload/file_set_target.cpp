@@ -170,6 +170,11 @@ class FileSetPort final : public TargetPort {
     if (k >= indexes_.size() || !target_.files_[indexes_[k]]->dev) return -EBADF;
     return discard_range(*target_.files_[indexes_[k]]->dev, offset & kFileOffsetMask, length);
   }
+  int sync(Target&, uint64_t offset, SyncKind kind, unsigned range_flags) override {
+    const uint64_t k = offset >> kFileShift;
+    if (k >= indexes_.size() || !target_.files_[indexes_[k]]->dev) return -EBADF;
+    return sync_fd(target_.files_[indexes_[k]]->dev->fd(), kind, range_flags);
+  }
 
  private:
   static void done(io::MemberIo& m, int result) {

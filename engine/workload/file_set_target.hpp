@@ -36,6 +36,7 @@ class FileSetTarget final : public Target, public telemetry::TelemetrySource {
   bool offers_buffered() const override { return true; }
   // Trims go through the job's port (it knows the job's files).
   bool offers_trim() const override { return true; }
+  bool offers_sync() const override { return true; }  // through the job's port (its files)
   std::string trim_method() const override;
   std::string describe() const override;
   // One entry per file, in the order given to open().

@@ -411,6 +411,13 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
     if (job.zbd) {
       if (std::string err = check_zbd_job(job, target); !err.empty()) return "job '" + job.name + "': " + err;
     }
+    if ((job.fsync_blocks || job.fdatasync_blocks || job.sync_file_range_nr || job.end_fsync ||
+         job.fsync_on_close) &&
+        !target.offers_sync())
+      return "job '" + job.name +
+             "': fsync, fdatasync, sync_file_range, end_fsync and fsync_on_close sync a file or block "
+             "device; " +
+             target.describe() + " is not one";
     if (does_trim(job.rw) && !target.offers_trim() && !job.zbd)
       return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
              " needs a target that can discard (" + target.describe() +

@@ -37,6 +37,10 @@ int Target::trim(uint64_t, uint32_t) {
   return -EOPNOTSUPP;
 }
 
+int Target::sync(uint64_t, SyncKind, unsigned) {
+  return -EOPNOTSUPP;
+}
+
 int DeviceTarget::trim(uint64_t offset, uint32_t length) {
   return discard_range(*dev_, offset, length);
 }

@@ -107,6 +107,10 @@ class DeviceTarget final : public Target, public telemetry::TelemetrySource {
   bool offers_buffered() const override { return true; }
   bool offers_trim() const override { return true; }
   int trim(uint64_t offset, uint32_t length) override;
+  bool offers_sync() const override { return true; }
+  int sync(uint64_t, SyncKind kind, unsigned range_flags) override {
+    return sync_fd(dev_->fd(), kind, range_flags);
+  }
   void drop_cache(uint64_t offset, uint64_t length) override;
   std::string trim_method() const override;
   std::string describe() const override;
@@ -138,6 +142,8 @@ class NullTarget final : public Target, public telemetry::TelemetrySource {
   bool offers_buffered() const override { return true; }  // nothing is read or written either way
   bool offers_trim() const override { return true; }
   int trim(uint64_t, uint32_t length) override { return int(length); }
+  bool offers_sync() const override { return true; }  // fio's null engine completes a sync at once
+  int sync(uint64_t, SyncKind, unsigned) override { return 0; }
   std::string trim_method() const override { return "counted only (null target)"; }
   const telemetry::TelemetrySource& telemetry() const override { return *this; }
   const telemetry::LiveLatencySet& latencies() const override { return latencies_; }

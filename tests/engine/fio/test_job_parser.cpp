@@ -675,7 +675,7 @@ TEST_CASE("command line: errors name the argument", "[job_parser][cli]") {
       {{"--name=a", "--bs=4q"}, "command line: '--bs=4q': bs: bad size '4q'"},
       {{"--name=a", "--bs"}, "command line: '--bs': option 'bs' requires a value"},
       {{"--name=a", "--direct"}, "command line: '--direct': option 'direct' requires a value"},
-      {{"--output-format=json+", "--name=a"}, "command line: '--output-format=json+': output format 'json+'"},
+      {{"--output-format=terse", "--name=a"}, "command line: '--output-format=terse': output format 'terse'"},
       {{"--name=a", "-v"}, "command line: '-v': short options are not supported"},
       {{"--bs=8k"}, "command line: no job given"},
       {{"--name=a", "--size=4k", "--bs=8k"},
