@@ -147,7 +147,9 @@ std::pair<double, double> ChartFeed::span() const {
 // change in (a timer per chart drew frames of their own between ticks).
 // The timer catches the last update when the ticks stop.
 void ChartFeed::scheduleUpdate() {
-  const double pixelMs = plot_width_ > 0 ? 1000.0 * window_ / plot_width_ : 0;
+  // The time axis moves 2 px at a time: half the chart repaints of a 1 px
+  // step, for a scroll that still reads as continuous.
+  const double pixelMs = plot_width_ > 0 ? 2 * 1000.0 * window_ / plot_width_ : 0;
   const qint64 period = std::max<qint64>(1000 / max_update_hz_, qint64(pixelMs));
   const qint64 waited = since_update_.isValid() ? since_update_.elapsed() : period;
   if (waited >= period * 8 / 10) {
