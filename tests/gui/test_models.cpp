@@ -107,6 +107,7 @@ class ModelsTest : public QObject {
   void denseSeriesAreDecimatedToThePixelWidth();
   void feedReplacesTheSeriesAndSetsTheAxes();
   void closeMarksAreAllLabelled();
+  void hiddenChartsWaitAndCatchUp();
   void markLabelsStayInsideThePlot();
   void comparisonSaysWhenWithinTheNoise();
   void exportNamesNeverOverwrite();
@@ -517,6 +518,45 @@ void ModelsTest::feedReplacesTheSeriesAndSetsTheAxes() {
   QCOMPARE(ay.max(), 100.0);
   QCOMPARE(f.axisUnit(), QString());
   QVERIFY(f.updates() > 0 && f.pointCount() == read.count() + write.count());
+}
+
+// A chart not shown (another page) leaves its series, axes and legend as
+// they were however often the model ticks, but follows the line names (a
+// card shown by its line count must learn it has lines); shown again, it
+// catches up at once.
+void ModelsTest::hiddenChartsWaitAndCatchUp() {
+  TelemetryModel model;
+  feed(
+      model, 100, [](int) { return 2.0; }, [](int) { return 3.0; }, [](int) { return 100.0; });
+  ChartFeed f;
+  QLineSeries read, write;
+  QValueAxis ax, ay;
+  f.setActive(false);
+  f.setAxisX(&ax);
+  f.setAxisY(&ay);
+  f.setPlotWidth(300);
+  f.setPlotHeight(150);
+  f.setModel(&model);
+  f.setMetric("bandwidth");
+  f.setSeries({QVariant::fromValue<QObject*>(&read), QVariant::fromValue<QObject*>(&write)});
+  f.update();
+  QCOMPARE(f.lineNames(), (QStringList{"read", "write"}));
+  QCOMPARE(read.count(), 0);
+  QCOMPARE(f.updates(), 0);
+  QVERIFY(f.legend().isEmpty());
+  f.setActive(true);
+  QCOMPARE(f.updates(), 1);
+  QVERIFY(read.count() > 0);
+  QCOMPARE(read.at(read.count() - 1).y(), 100.0);
+  QCOMPARE(f.legend().size(), 2);
+  // Hidden again while 70 s more arrive: the time axis stays at [0, 60].
+  f.setActive(false);
+  feed(
+      model, 1500, [](int) { return 2.0; }, [](int) { return 3.0; }, [](int) { return 100.0; });
+  f.update();
+  QCOMPARE(ax.max(), 60.0);
+  f.setActive(true);
+  QCOMPARE(ax.max(), 75.0);  // 1500 samples of 50 ms after the first 100
 }
 
 // Two changes 5 s apart on a dashboard-wide 60 s chart: the older label
