@@ -193,14 +193,18 @@ void Connection::post_batch() {
   batch_.clear();
 }
 
+bool Connection::room_locked() const {
+  return jobs_ < kMaxJobs && job_bytes_ < kMaxJobBytes;
+}
+
 bool Connection::has_room() {
   std::lock_guard lock(jobs_mutex_);
-  return jobs_ < kMaxJobs && job_bytes_ < kMaxJobBytes;
+  return room_locked();
 }
 
 void Connection::wait_for_room() {
   std::unique_lock lock(jobs_mutex_);
-  jobs_cv_.wait(lock, [&] { return jobs_ < kMaxJobs && job_bytes_ < kMaxJobBytes; });
+  jobs_cv_.wait(lock, [&] { return room_locked(); });
 }
 
 Connection::Job* Connection::take_request(int fd, RecvBuffer& in) {
@@ -388,7 +392,7 @@ void Connection::send_replies() {
   iov_.clear();
   for (const Pending& p : pending_) {
     iov_.push_back({reply_heads_.data() + p.head_at, p.head_len});
-    iov_.push_back({const_cast<uint8_t*>(p.data), p.len});
+    if (p.len) iov_.push_back({const_cast<uint8_t*>(p.data), p.len});  // a READ's data
   }
   size_t sent = 0;
   bool queued = false;

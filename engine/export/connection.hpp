@@ -85,6 +85,7 @@ class Connection {
   // Reads the request at the front of `in` (and its WRITE payload): the
   // job, or null when the connection ends here (DISC, a broken rule, EOF).
   Job* take_request(int fd, RecvBuffer& in);
+  bool room_locked() const;  // jobs_mutex_ held: another request may be read
   bool has_room();
   void wait_for_room();
   // Before the reader blocks (and when it ends), the requests it parsed go

@@ -401,6 +401,23 @@ void feed(TelemetryModel& model, int samples, P50 p50Ms, P99 p99Ms, Bw mbs) {
   }
 }
 
+// A bandwidth chart on `model` as the dashboard wires one: read and write
+// series, both axes, a 300 x 150 px plot.
+struct BandwidthChart {
+  ChartFeed f;
+  QLineSeries read, write;
+  QValueAxis ax, ay;
+  void wire(TelemetryModel& model) {
+    f.setAxisX(&ax);
+    f.setAxisY(&ay);
+    f.setPlotWidth(300);
+    f.setPlotHeight(150);
+    f.setModel(&model);
+    f.setMetric("bandwidth");
+    f.setSeries({QVariant::fromValue<QObject*>(&read), QVariant::fromValue<QObject*>(&write)});
+  }
+};
+
 }  // namespace
 
 // The dashboard's tiles show the newest sample interval and say so ("last
@@ -494,16 +511,9 @@ void ModelsTest::feedReplacesTheSeriesAndSetsTheAxes() {
   feed(
       model, 1400, [](int) { return 2.0; }, [](int) { return 3.0; },
       [](int i) { return i <= 200 ? 100.0 : 41000.0; });
-  ChartFeed f;
-  QLineSeries read, write;
-  QValueAxis ax, ay;
-  f.setAxisX(&ax);
-  f.setAxisY(&ay);
-  f.setPlotWidth(300);
-  f.setPlotHeight(150);
-  f.setModel(&model);
-  f.setMetric("bandwidth");
-  f.setSeries({QVariant::fromValue<QObject*>(&read), QVariant::fromValue<QObject*>(&write)});
+  BandwidthChart c;
+  c.wire(model);
+  auto& [f, read, write, ax, ay] = c;
   QCOMPARE(f.lineNames(), (QStringList{"read", "write"}));
   // t in [10, 70]: 1201 samples decimated to at most one per pixel column.
   QVERIFY2(read.count() <= 300 && read.count() > 250, qPrintable(QString::number(read.count())));
@@ -528,17 +538,10 @@ void ModelsTest::hiddenChartsWaitAndCatchUp() {
   TelemetryModel model;
   feed(
       model, 100, [](int) { return 2.0; }, [](int) { return 3.0; }, [](int) { return 100.0; });
-  ChartFeed f;
-  QLineSeries read, write;
-  QValueAxis ax, ay;
-  f.setActive(false);
-  f.setAxisX(&ax);
-  f.setAxisY(&ay);
-  f.setPlotWidth(300);
-  f.setPlotHeight(150);
-  f.setModel(&model);
-  f.setMetric("bandwidth");
-  f.setSeries({QVariant::fromValue<QObject*>(&read), QVariant::fromValue<QObject*>(&write)});
+  BandwidthChart c;
+  c.f.setActive(false);
+  c.wire(model);
+  auto& [f, read, write, ax, ay] = c;
   f.update();
   QCOMPARE(f.lineNames(), (QStringList{"read", "write"}));
   QCOMPARE(read.count(), 0);

@@ -12,6 +12,8 @@ import pathlib
 import re
 import sys
 
+from cpp_lines import code_lines
+
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2])
 # The edges where a user's text becomes a PolicyId, each with why.
 EDGES = {
@@ -30,37 +32,6 @@ RULES = [
 ]
 
 
-def code_part(line: str, in_comment: bool):
-    """The line without // and /* */ comments (string literals kept)."""
-    out, in_str, i = [], None, 0
-    while i < len(line):
-        if in_comment:
-            end = line.find("*/", i)
-            if end < 0:
-                return "".join(out), True
-            i, in_comment = end + 2, False
-            continue
-        c = line[i]
-        if in_str:
-            if c == "\\":
-                out.append(line[i:i + 2])
-                i += 2
-                continue
-            if c == in_str:
-                in_str = None
-        elif c in "\"'":
-            in_str = c
-        elif line.startswith("//", i):
-            break
-        elif line.startswith("/*", i):
-            in_comment = True
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out), in_comment
-
-
 def main():
     bad, files, edges_used = [], 0, set()
     for top in ("engine", "app", "qml"):
@@ -69,9 +40,7 @@ def main():
                 continue
             files += 1
             rel = f.relative_to(root).as_posix()
-            in_comment = False
-            for n, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
-                code, in_comment = code_part(line, in_comment)
+            for n, code, line in code_lines(f):
                 for pat, what, edge_ok in RULES:
                     if not pat.search(code):
                         continue
