@@ -101,11 +101,14 @@ void ChartFeed::setAxisY(QObject* a) {
   emit seriesChanged();
 }
 
+// A new plot size is laid out at once, not at the next tick's pace: with
+// the run stopped no tick comes, and the marks stood where the old width
+// put them (past the plot's edge after the window was made smaller).
 void ChartFeed::setPlotWidth(double w) {
   if (w == plot_width_) return;
   plot_width_ = w;
   emit styleChanged();
-  scheduleUpdate();
+  update();
 }
 
 void ChartFeed::setPlotHeight(double h) {
@@ -113,7 +116,7 @@ void ChartFeed::setPlotHeight(double h) {
   plot_height_ = h;
   shown_ticks_ = -1;
   emit styleChanged();
-  scheduleUpdate();
+  update();
 }
 
 void ChartFeed::setLineHeight(double h) {

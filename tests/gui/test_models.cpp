@@ -619,6 +619,19 @@ void ModelsTest::markLabelsStayInsideThePlot() {
   }
   // 59 s of 60 is 324.5 px: the label ends left of its line.
   QVERIFY(marks[1].toMap()["labelX"].toDouble() < 0);
+  // The window made smaller with the run stopped (no tick will come): the
+  // marks are laid out for the new width at once, not for the old one.
+  f.setPlotWidth(200);
+  for (const auto& v : f.marks()) {
+    const QVariantMap m = v.toMap();
+    const double left = m["x"].toDouble() + m["labelX"].toDouble();
+    QVERIFY2(m["x"].toDouble() <= 200 && left >= 0 && left + m["width"].toDouble() <= 200,
+             qPrintable(QString("%1 at %2 px, label %3..%4, after a resize to 200 px")
+                            .arg(m["label"].toString())
+                            .arg(m["x"].toDouble())
+                            .arg(left)
+                            .arg(left + m["width"].toDouble())));
+  }
   // A plot narrower than the label: elided to the plot, inside it.
   ChartFeed narrow;
   narrow.setPlotWidth(80);
