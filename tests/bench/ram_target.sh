@@ -38,13 +38,13 @@ ram_target_up() {
   RAM_LOOP=$(losetup -f --show "$RAM_IMG" 2>/dev/null) || { echo "no loop device: skipped" >&2; exit 77; }
   RAM_MNT=$(mktemp -d /tmp/raidscope-bench-mnt.XXXXXX)
   mount "$RAM_LOOP" "$RAM_MNT"
-  if [[ -w $RAM_HALTPOLL/guest_halt_poll_ns ]]; then
+  if [[ ${HALTPOLL:-hold} == hold && -w $RAM_HALTPOLL/guest_halt_poll_ns ]]; then
     RAM_HALTPOLL_SAVED="$(cat "$RAM_HALTPOLL/guest_halt_poll_ns") $(cat "$RAM_HALTPOLL/guest_halt_poll_allow_shrink")"
     echo 200000 >"$RAM_HALTPOLL/guest_halt_poll_ns"
     echo N >"$RAM_HALTPOLL/guest_halt_poll_allow_shrink"
     echo "target: ext4 on $RAM_LOOP over $RAM_IMG; guest halt polling held at 200 us while it runs" >&2
   else
-    echo "target: ext4 on $RAM_LOOP over $RAM_IMG (no haltpoll cpuidle here: idle wake-ups left as they are)" >&2
+    echo "target: ext4 on $RAM_LOOP over $RAM_IMG (idle wake-ups left as they are: no haltpoll here, or HALTPOLL=keep)" >&2
   fi
 }
 
