@@ -199,6 +199,7 @@ void detail_json(raid::Array& arr) {
   if (policy) j["read_policy"] = *policy;
   if (const auto* bm = arr.bitmap())
     j["bitmap"] = {{"chunk_bytes", bm->layout().chunk_bytes}, {"chunks", bm->chunks()}, {"dirty", bm->dirty_bits()}};
+  j["max_read_errors"] = arr.max_read_errors();
   auto& members = j["members"] = nlohmann::ordered_json::array();
   for (int i = 0; i < g.raid_disks; ++i) {
     const raid::Member& m = (*t)[i];
@@ -212,6 +213,11 @@ void detail_json(raid::Array& arr) {
       e["size_bytes"] = m.dev->size_bytes();
     }
     if (m.state == raid::MemberState::recovering) e["recovery_offset_bytes"] = arr.runtime(i).recovery_offset.load() * 512;
+    // md's read_errors (halved every hour; the threshold's count) and
+    // corrected_errors (sectors rewritten after read errors, kept in the
+    // member's superblock: sysfs `errors`).
+    e["read_errors"] = arr.runtime(i).read_errors.load();
+    e["corrected_errors"] = arr.runtime(i).counters.corrected_errors.load();
     if (std::string note = arr.member_note(i); !note.empty()) e["note"] = note;
     members.push_back(e);
   }
@@ -263,6 +269,8 @@ int cmd_detail(const Argv& argv) {
               std::to_string(arr->runtime(i).recovery_offset.load() * 100 / std::max<uint64_t>(1, g.dev_sectors)) +
               "%)";
     if (m.dev && !m.dev->info().direct) extra += " [" + m.dev->info().direct_note + "]";
+    if (const uint64_t c = arr->runtime(i).counters.corrected_errors.load())
+      extra += " (" + std::to_string(c) + " sectors rewritten after read errors)";
     if (std::string n = arr->member_note(i); !n.empty() && m.state != raid::MemberState::in_sync)
       extra += " (" + n + ")";
     std::printf("    %4d  %-12s  %s%s\n", i, m.present() ? raid::member_state_name(m.state) : "missing",

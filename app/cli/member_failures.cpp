@@ -28,7 +28,12 @@ int MemberFailures::print() {
   std::vector<telemetry::Event> failed;
   for (auto& e : session_->events_since(seen_)) {
     seen_ = e.seq;
-    if (e.kind == "member" && e.value == "faulty") failed.push_back(std::move(e));
+    if (e.kind != "member") continue;
+    if (e.value == "faulty") failed.push_back(std::move(e));
+    // A block it could not read, rewritten from a good copy (the member
+    // stays), or that could not be: said as it happened, in order.
+    else if (e.value == "corrected" || e.value == "read error")
+      std::fprintf(stderr, "raidscope-cli: member %s: %s\n", e.name.c_str(), e.message.c_str());
   }
   for (size_t i = 0; i < failed.size(); ++i) {
     const telemetry::Event& e = failed[i];

@@ -2,8 +2,11 @@
 // array's event log (the events the GUI and telemetry show too) through its
 // session, which keeps them once it has closed. Made once the array is
 // open: an array that starts degraded is said once; each member that fails
-// while the command runs is named on stderr with what failed and the error,
-// when the command ends, however it ends.
+// while the command runs is named on stderr with what failed and the error
+// (past max_read_errors: with the count and the threshold), and each
+// unreadable block rewritten from a good copy (or that could not be) with
+// the member, the device sector and where the data came from, when the
+// command ends, however it ends.
 #pragma once
 #include <memory>
 #include <string>

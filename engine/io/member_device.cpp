@@ -20,6 +20,7 @@
 #include "discovery/queue_properties.hpp"
 #include "discovery/udisks.hpp"
 #include "discovery/writable.hpp"
+#include "io/fault_backend.hpp"
 
 namespace rs::io {
 namespace {
@@ -272,6 +273,7 @@ std::unique_ptr<MemberDevice> MemberDevice::reopen(bool direct, std::string* err
   dev->identity_ = identity_;
   dev->model_ = model_;
   dev->observer_ = observer_;
+  dev->faults_ = faults_;
   return dev;
 }
 
@@ -306,8 +308,16 @@ bool MemberDevice::write_at(uint64_t offset, const void* buf, size_t len, std::s
   return transfer(true, offset, const_cast<uint8_t*>(static_cast<const uint8_t*>(buf)), len, error);
 }
 
-// An aligned transfer; a write is told to the observer, if there is one.
+// An aligned transfer; a write is told to the observer, if there is one,
+// and an injected fault fails it without touching the device.
 bool MemberDevice::transfer(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error) {
+  if (faults_)
+    if (const int err = faults_->take(path(), write, offset, len); err != 0) {
+      if (!write) std::memset(buf, FaultPlan::kPoison, len);
+      *error = path() + ": " + (write ? "write" : "read") + " at " + std::to_string(offset) +
+               " failed: " + errno_text(-err);
+      return false;
+    }
   if (!write || !observer_) return transfer_raw(write, offset, buf, len, error);
   const uint64_t id = observer_->write_issued(path(), offset, buf, len, false);
   const bool ok = transfer_raw(true, offset, buf, len, error);

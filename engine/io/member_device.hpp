@@ -24,6 +24,8 @@
 
 namespace rs::io {
 
+class FaultPlan;  // io/fault_backend.hpp
+
 struct DeviceInfo {
   std::string path;
   bool block_device = false;
@@ -87,6 +89,10 @@ class MemberDevice {
   // (write_observer.hpp). Set right after open(), before any I/O.
   void set_observer(std::shared_ptr<WriteObserver> observer) { observer_ = std::move(observer); }
   WriteObserver* observer() const { return observer_.get(); }
+  // Optional, for tests: the faults read_at / write_at (and a FaultBackend
+  // over this device) inject (io/fault_backend.hpp). Set right after open().
+  void set_faults(std::shared_ptr<FaultPlan> faults) { faults_ = std::move(faults); }
+  FaultPlan* faults() const { return faults_.get(); }
 
   // Optional emulated-disk model; completions on this member are held back
   // until it says the emulated disk is done.
@@ -110,6 +116,7 @@ class MemberDevice {
   discovery::Identity identity_;
   std::shared_ptr<DeviceModel> model_;
   std::shared_ptr<WriteObserver> observer_;
+  std::shared_ptr<FaultPlan> faults_;
 };
 
 // A buffer aligned for O_DIRECT, freed on destruction. Not cleared: pages

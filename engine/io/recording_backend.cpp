@@ -4,18 +4,8 @@
 
 namespace rs::io {
 
-RecordingBackend::RecordingBackend(std::unique_ptr<Backend> inner, std::span<MemberDevice* const> members)
-    : inner_(std::move(inner)), members_(members.begin(), members.end()) {
-  set_members_version(inner_->members_version());
-}
-
-void RecordingBackend::replace_member(int index, MemberDevice* dev) {
-  if (index >= 0 && size_t(index) < members_.size()) members_[size_t(index)] = dev;
-  inner_->replace_member(index, dev);
-}
-
 void RecordingBackend::queue(MemberIo& io) {
-  MemberDevice* dev = io.write ? member_device(members_, io.member) : nullptr;
+  MemberDevice* dev = io.write ? device(io.member) : nullptr;
   WriteObserver* observer = dev ? dev->observer() : nullptr;
   if (!observer) {
     inner_->queue(io);

@@ -13,31 +13,18 @@
 #include <unordered_map>
 #include <vector>
 
-#include "io/backend.hpp"
+#include "io/forwarding_backend.hpp"
 #include "io/member_device.hpp"
 
 namespace rs::io {
 
-class RecordingBackend final : public Backend {
+class RecordingBackend final : public ForwardingBackend {
  public:
   // `members[i]`: member i's device (null: missing), as the inner backend has them.
-  RecordingBackend(std::unique_ptr<Backend> inner, std::span<MemberDevice* const> members);
+  RecordingBackend(std::unique_ptr<Backend> inner, std::span<MemberDevice* const> members)
+      : ForwardingBackend(std::move(inner), members) {}
 
   void queue(MemberIo& io) override;
-  void submit() override { inner_->submit(); }
-  void queue_timer(MemberIo& io, uint64_t delay_ns) override { inner_->queue_timer(io, delay_ns); }
-  unsigned reap(unsigned min_complete) override { return inner_->reap(min_complete); }
-  unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override {
-    return inner_->reap_until(min_complete, deadline_ns);
-  }
-  void replace_member(int index, MemberDevice* dev) override;
-  void set_reap_limit(unsigned max_per_reap) override { inner_->set_reap_limit(max_per_reap); }
-  uint64_t now_ns() override { return inner_->now_ns(); }
-  uint64_t batch_now_ns() override { return inner_->batch_now_ns(); }
-  unsigned in_flight() const override { return inner_->in_flight(); }
-  bool arm_wakeup(int event_fd) override { return inner_->arm_wakeup(event_fd); }
-  int register_buffer(void* base, size_t bytes) override { return inner_->register_buffer(base, bytes); }
-  void unregister_buffer(int handle) override { inner_->unregister_buffer(handle); }
   std::string describe() const override { return inner_->describe() + ", writes recorded"; }
 
  private:
@@ -51,8 +38,6 @@ class RecordingBackend final : public Backend {
   };
   static void write_done(MemberIo& io, int result);
 
-  std::unique_ptr<Backend> inner_;
-  std::vector<MemberDevice*> members_;
   std::unordered_map<MemberIo*, Pending> pending_;
 };
 

@@ -1,9 +1,12 @@
 // The RAID1 / RAID10 personality: mirrored copies placed by a CopyMap.
 // Reads go to one copy chosen by the read policy (balance/), writes to
-// every copy that takes writes; a failed read is retried on another copy,
-// a failed write fails its member (the write succeeds while one copy of
-// each piece got it). Rebuild copies from an in-sync copy; check compares
-// every in-sync copy with the first, and repair rewrites the others from it.
+// every copy that takes writes; a failed read is retried on another copy
+// and the unreadable block rewritten from it (md's fix_read_error; the
+// member is failed only past max_read_errors), a failed write fails its
+// member (the write succeeds while one copy of each piece got it). Rebuild
+// copies from an in-sync copy; check compares every in-sync copy with the
+// first readable one, and repair rewrites the others from it; a copy that
+// cannot be read there is rewritten from it too.
 #pragma once
 #include <atomic>
 #include <memory>
@@ -34,6 +37,8 @@ class MirrorPersonality final : public raid::Personality {
   raid::PieceRange check_range(uint64_t array_sector) const override;
   Result<raid::CheckPieceResult> check_piece(const raid::MemberTable& table, const raid::PieceRange& range,
                                              bool repair) override;
+  raid::PieceRange fix_range(int slot, uint64_t dev_sector, uint64_t sectors) const override;
+  Status fix_read_error(const raid::MemberTable& table, int slot, uint64_t dev_sector, uint64_t sectors) override;
 
   void register_tunables(telemetry::TunableRegistry& registry) override;
   void read_sections(std::vector<telemetry::Section>& out) const override;

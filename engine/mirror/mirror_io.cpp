@@ -1,6 +1,7 @@
 // The RAID1/RAID10 I/O path: split at chunk boundaries, reads to one copy
 // chosen by the read policy, writes to every copy that takes writes, a
-// failed member I/O fails its member and a failed read tries another copy.
+// failed write fails its member, a failed read tries another copy (its
+// block is rewritten later, raid/read_errors.hpp).
 #include <algorithm>
 #include <cerrno>
 
@@ -175,11 +176,15 @@ void MirrorPersonality::child_done(io::MemberIo& mio, int result) {
     self.finish_child(io);
     return;
   }
-  const bool failed = self.core_.member_failed(io, c.member, c.write, result, c.dev_sector);
   if (!c.write) {
-    self.issue_read(io, c);  // another copy, or -EIO when none is left
+    // md's read-error handling: the member stays unless past the
+    // threshold, the block is rewritten off this thread, and the read goes
+    // to another copy (or fails with -EIO when none is left).
+    (void)self.core_.read_failed(io, c.member, c.dev_sector, c.sectors, result);
+    self.issue_read(io, c);
     return;
   }
+  const bool failed = self.core_.member_failed(io, c.member, true, result, c.dev_sector);
   // A copy that missed the write but could not be failed (it holds the last
   // copy of other data) would serve stale bytes later: the write fails.
   if (!failed) io.error = -EIO;

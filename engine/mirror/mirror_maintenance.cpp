@@ -39,16 +39,26 @@ Status MirrorPersonality::rebuild_piece(const raid::MemberTable& table, int targ
   if (range.array_lo == range.array_hi) return {};  // nothing of the array lives there
   std::vector<layout::DevAddress> addr(size_t(map_.copies()));
   const int copies = map_.map(range.array_lo, addr.data());
+  const uint64_t bytes = range.dev_sectors * kSectorBytes;
+  uint8_t* buf = scratch(0, bytes);
+  std::vector<int> unreadable;  // copies tried before, which could not read it
   for (int k = 0; k < copies; ++k) {
     const int src = addr[size_t(k)].disk;
     if (src == target || !table[src].present() || table[src].state != MemberState::in_sync) continue;
-    const uint64_t bytes = range.dev_sectors * kSectorBytes;
-    uint8_t* buf = scratch(0, bytes);
-    if (Status s = core_.read_member(table, src, addr[size_t(k)].sector, buf, bytes); !s) return s;
+    if (!core_.read_member(table, src, addr[size_t(k)].sector, buf, bytes)) {
+      unreadable.push_back(k);
+      continue;
+    }
+    // md's fix_sync_read_error: the copies that failed are rewritten from it.
+    for (int u : unreadable) {
+      auto fixed = core_.correct_block(table, addr[size_t(u)].disk, addr[size_t(u)].sector, scratch(1, bytes),
+                                       buf, bytes, "member " + table[src].name);
+      if (!fixed) return fixed.error();
+    }
     return core_.write_member(table, target, dev_sector, buf, bytes);
   }
-  return make_error(Errc::io_error,
-                    "no in-sync copy of array sector " + std::to_string(range.array_lo) + " to rebuild from");
+  return make_error(Errc::io_error, "no in-sync copy of array sector " + std::to_string(range.array_lo) +
+                                        (unreadable.empty() ? "" : " could be read") + " to rebuild from");
 }
 
 raid::PieceRange MirrorPersonality::check_range(uint64_t array_sector) const {
@@ -66,17 +76,33 @@ Result<raid::CheckPieceResult> MirrorPersonality::check_piece(const raid::Member
   const uint64_t bytes = out.sectors * kSectorBytes;
   std::vector<layout::DevAddress> addr(size_t(map_.copies()));
   const int copies = map_.map(range.array_lo, addr.data());
-  int first = -1;
+  // Every in-sync copy, read; the first that reads is the reference.
+  std::vector<int> read, unreadable;
   for (int k = 0; k < copies; ++k) {
     const int slot = addr[size_t(k)].disk;
     if (!table[slot].present() || table[slot].state != MemberState::in_sync) continue;
-    uint8_t* buf = scratch(first < 0 ? 0 : 1, bytes);
-    if (Status s = core_.read_member(table, slot, addr[size_t(k)].sector, buf, bytes); !s) return s.error();
-    if (first < 0) {
-      first = k;
-      continue;
-    }
-    const uint8_t* ref = scratch(0, bytes);
+    const bool ok =
+        core_.read_member(table, slot, addr[size_t(k)].sector, scratch(size_t(k), bytes), bytes).ok();
+    (ok ? read : unreadable).push_back(k);
+  }
+  if (read.empty())
+    return make_error(Errc::io_error, "array sectors " + std::to_string(range.array_lo) + ".." +
+                                          std::to_string(range.array_hi) + ": no copy could be read");
+  const int first = read.front();
+  const uint8_t* ref = scratch(size_t(first), bytes);
+  // md's fix_sync_read_error: a copy that could not read is rewritten from
+  // the reference (check too: md's check rewrites unreadable blocks).
+  for (int k : unreadable) {
+    auto fixed =
+        core_.correct_block(table, addr[size_t(k)].disk, addr[size_t(k)].sector, scratch(size_t(k), bytes),
+                            ref, bytes, "member " + table[addr[size_t(first)].disk].name);
+    if (!fixed) return fixed.error();
+    if (*fixed) read.push_back(k);
+  }
+  for (int k : read) {
+    if (k == first) continue;
+    const int slot = addr[size_t(k)].disk;
+    const uint8_t* buf = scratch(size_t(k), bytes);
     // md counts mismatches per 4 KiB page, in 512-byte sectors.
     bool differs = false;
     for (uint64_t off = 0; off < bytes; off += 4096) {
@@ -87,9 +113,41 @@ Result<raid::CheckPieceResult> MirrorPersonality::check_piece(const raid::Member
       }
     }
     if (differs && repair)
-      if (Status s = core_.write_member(table, slot, addr[size_t(k)].sector, ref, bytes); !s) return s.error();
+      if (Status s = core_.write_member(table, slot, addr[size_t(k)].sector, ref, bytes); !s)
+        return s.error();
   }
   return out;
+}
+
+raid::PieceRange MirrorPersonality::fix_range(int slot, uint64_t dev_sector, uint64_t sectors) const {
+  raid::PieceRange r;
+  const uint64_t array_sector = map_.find_virt(slot, dev_sector);
+  if (array_sector < map_.array_sectors()) {
+    r.array_lo = array_sector;
+    r.array_hi = std::min(array_sector + sectors, map_.array_sectors());
+  }
+  return r;
+}
+
+// md's fix_read_error: the data from another in-sync copy, then the
+// member's unreadable pages rewritten from it.
+Status MirrorPersonality::fix_read_error(const raid::MemberTable& table, int slot, uint64_t dev_sector,
+                                         uint64_t sectors) {
+  const raid::PieceRange r = fix_range(slot, dev_sector, sectors);
+  if (r.array_lo == r.array_hi) return {};
+  const uint64_t bytes = (r.array_hi - r.array_lo) * kSectorBytes;
+  std::vector<layout::DevAddress> addr(size_t(map_.copies()));
+  const int copies = map_.map(r.array_lo, addr.data());
+  uint8_t* good = scratch(0, bytes);
+  for (int k = 0; k < copies; ++k) {
+    const int src = addr[size_t(k)].disk;
+    if (src == slot || !table[src].present() || table[src].state != MemberState::in_sync) continue;
+    if (!core_.read_member(table, src, addr[size_t(k)].sector, good, bytes)) continue;
+    auto fixed = core_.correct_block(table, slot, dev_sector, scratch(1, bytes), good, bytes,
+                                     "member " + table[src].name);
+    return fixed ? Status{} : Status(fixed.error());
+  }
+  return make_error(Errc::io_error, "no other copy of it could be read");
 }
 
 }  // namespace rs::mirror

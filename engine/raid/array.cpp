@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "discovery/identity.hpp"
+#include "io/fault_backend.hpp"
 #include "io/recording_backend.hpp"
 #include "io/uring_backend.hpp"
 #include "raid/array_port.hpp"
@@ -28,6 +29,8 @@ Status Array::init(const LevelTable& levels, const Shape& shape) {
   tunables_.set_member_count(shape.raid_disks);
   personality_->register_tunables(tunables_);
   register_front_tunables();
+  register_read_error_tunable();
+  read_fixes_ = std::make_unique<ReadFixQueue>([this](const ReadFix& f) { run_read_fix(f); });
   barrier_.set_resume([](ArrayIo& io) {
     ArrayPort* port = io.port;
     port->context().post([port, &io] { port->array().resubmit(io); });
@@ -84,6 +87,7 @@ void Array::register_front_tunables() {
 
 Array::~Array() {
   if (Status s = close(); !s) events_.record({0, 0, "array", "close", "failed", s.error().message});
+  if (read_fixes_) read_fixes_.reset();  // its rewrites use everything below
   stop_bitmap();
   metadata_.reset();  // its thread uses the state below: stop it first
 }
@@ -210,6 +214,7 @@ std::unique_ptr<io::Backend> Array::make_backend(unsigned depth, std::string* no
   // Each array I/O may fan out to every copy of a few chunks.
   auto backend = io::make_real_backend(devs, depth * unsigned(std::max(2, raid_disks())) * 2, note);
   if (observer_) backend = std::make_unique<io::RecordingBackend>(std::move(backend), devs);
+  if (faults_) backend = std::make_unique<io::FaultBackend>(std::move(backend), devs);
   return backend;
 }
 
@@ -269,6 +274,7 @@ Status Array::flush() {
 
 Status Array::close() {
   stop_tasks();
+  if (read_fixes_) read_fixes_->settle();
   if (!metadata_) return {};
   if (Status s = flush_bitmap_for_close(); !s) return s;
   std::unique_lock lock(meta_mutex_);

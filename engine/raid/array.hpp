@@ -22,6 +22,7 @@
 
 #include "base/result.hpp"
 #include "io/backend.hpp"
+#include "io/fault_backend.hpp"
 #include "io/task.hpp"
 #include "io/write_observer.hpp"
 #include "ondisk/superblock.hpp"
@@ -31,6 +32,7 @@
 #include "raid/level_info.hpp"
 #include "raid/metadata.hpp"
 #include "raid/personality.hpp"
+#include "raid/read_errors.hpp"
 #include "telemetry/event_log.hpp"
 #include "telemetry/live_histogram.hpp"
 #include "telemetry/sampler.hpp"
@@ -72,6 +74,9 @@ struct AssembleOptions {
   // Told about every write and flush the array makes to its members
   // (io/write_observer.hpp): the power-cut model and ordering tests.
   std::shared_ptr<io::WriteObserver> observer;
+  // Faults injected into the members' I/O (io/fault_backend.hpp): tests of
+  // read-error correction and member failure.
+  std::shared_ptr<io::FaultPlan> faults;
 };
 
 enum class BitmapMode { automatic, internal, none };  // automatic: internal above 100 GiB, as mdadm
@@ -89,6 +94,7 @@ struct CreateOptions {
   BitmapMode bitmap = BitmapMode::automatic;
   uint32_t bitmap_chunk_bytes = 0;  // 0: 64 MiB, doubled until the bits fit
   std::shared_ptr<io::WriteObserver> observer;  // as AssembleOptions::observer
+  std::shared_ptr<io::FaultPlan> faults;        // as AssembleOptions::faults
 };
 
 struct AddOptions {
@@ -212,6 +218,10 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   void set_piece_hook(std::function<void(const std::string& kind, uint64_t done_bytes)> hook) {
     piece_hook_ = std::move(hook);
   }
+  // Returns once every unreadable block the I/O path met so far has been
+  // rewritten (or found impossible to rewrite); close() does it too.
+  void settle_read_fixes();
+  int max_read_errors() const { return max_read_errors_.load(std::memory_order_relaxed); }
   // md's flush of the array (a REQ_PREFLUSH on the md device): every write
   // that completed before the call is on every member's media when it
   // returns. Any thread; the array's writes may go on meanwhile.
@@ -226,6 +236,9 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   void issue(ArrayIo& io, MemberChild& child, int slot) override;
   bool child_finished(MemberChild& child, int result) override;
   bool member_failed(ArrayIo& io, int slot, bool write, int result, uint64_t dev_sector) override;
+  bool read_failed(ArrayIo& io, int slot, uint64_t dev_sector, uint64_t sectors, int result) override;
+  Result<bool> correct_block(const MemberTable& table, int slot, uint64_t dev_sector, void* member_buf,
+                             const void* good, uint64_t bytes, const std::string& from) override;
   void complete(ArrayIo& io, int result) override;
   Status read_member(const MemberTable& table, int slot, uint64_t dev_sector, void* buf, uint64_t bytes) override;
   Status write_member(const MemberTable& table, int slot, uint64_t dev_sector, const void* buf,
@@ -265,6 +278,16 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // Fails `slot` in a new table unless it would leave data without a copy;
   // schedules the superblock update; returns its epoch (0: not failed).
   std::optional<uint64_t> fail_locked(int slot, const std::string& reason);
+  // fail_locked(), and when the member cannot be failed (it holds the last
+  // copy of some data) an "error" event naming it (at most one a second).
+  std::optional<uint64_t> fail_or_keep_locked(int slot, const std::string& reason);
+  // ---- read errors (read_errors.cpp) ----
+  void register_read_error_tunable();
+  // Counts a read error of `slot` (meta_mutex_ held); past max_read_errors
+  // fails it: returns the failure's superblock epoch, else nothing.
+  std::optional<uint64_t> count_read_error_locked(int slot, uint64_t dev_sector, const std::string& why);
+  void run_read_fix(const ReadFix& fix);
+  void fail_during_correction(int slot, const std::string& reason);
   // Starts a superblock update (no-op without superblocks); returns its epoch.
   uint64_t request_sync();
   Status sync_now();  // request and wait
@@ -289,6 +312,9 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   bool bitmap_gate(ArrayIo& io);
   // On the bitmap context: write page `p` if it has undurable content.
   void write_bitmap_page(uint64_t p);
+  // Bytes of page `p` a write to member `mem` (slot `m`) covers (at most
+  // `fits` when sized to the member's io_opt).
+  uint64_t bitmap_write_bytes(const Member& mem, int m, uint64_t p, uint64_t fits) const;
   static void bitmap_page_done(io::MemberIo& mio, int result);
   static void bitmap_daemon_tick(io::MemberIo& mio, int result);
   void arm_bitmap_daemon();
@@ -296,6 +322,12 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   void bitmap_daemon_pass();
   uint64_t bitmap_half_sleep_ns() const;
   Status flush_bitmap_for_close();
+  // md's md_bitmap_update_sb, from the metadata thread before the members'
+  // superblocks are written: the bitmap superblock (page 0) stamped with
+  // the array's event count, on every writable member's media. Returns the
+  // members that could not take it (only when written here, with no bitmap
+  // thread running; the bitmap thread fails such a member itself).
+  std::vector<std::pair<int, std::string>> write_bitmap_super();
   void stop_bitmap();
   bool may_clear_bits() const;
   Status run_resync(io::TaskState& task);
@@ -303,13 +335,15 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   Status run_check(io::TaskState& task, bool repair);
   void stop_tasks();
 
-  // Attaches observer_ (if any) to a member device the array opened.
+  // Attaches observer_ and faults_ (if any) to a member device the array opened.
   void observe(io::MemberDevice& dev) const {
     if (observer_) dev.set_observer(observer_);
+    if (faults_) dev.set_faults(faults_);
   }
 
   const LevelInfo* level_ = nullptr;
   std::shared_ptr<io::WriteObserver> observer_;
+  std::shared_ptr<io::FaultPlan> faults_;
   Shape shape_;
   bool simulated_ = false;
   bool read_only_ = false;
@@ -372,7 +406,15 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   std::mutex daemon_mutex_;
   std::condition_variable daemon_cv_;
   std::atomic<bool> bitmap_stopping_{false};
+  // Whether bitmap_thread_ runs and takes page writes; held by the metadata
+  // thread while it waits for one, so the thread is not stopped meanwhile.
+  std::mutex bitmap_live_mutex_;
+  bool bitmap_live_ = false;
   std::vector<uint8_t> resync_bits_;  // chunks a bitmap-driven resync covers; fixed while it runs
+
+  std::atomic<int> max_read_errors_{kDefaultMaxReadErrors};
+  // The I/O path's rewrites of unreadable blocks; last, so it stops first.
+  std::unique_ptr<ReadFixQueue> read_fixes_;
 };
 
 }  // namespace rs::raid

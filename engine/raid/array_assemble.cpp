@@ -106,6 +106,7 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
   auto arr = std::unique_ptr<Array>(new Array());
   arr->read_only_ = read_only;
   arr->observer_ = opt.observer;
+  arr->faults_ = opt.faults;
   for (auto& c : cands) arr->observe(*c.dev);
   if (Status s = arr->init(levels, shape); !s) return s.error();
   arr->sb_ = fsb;
@@ -154,6 +155,8 @@ Status Array::place_members(const std::vector<MemberCandidate>& cands, const Ass
     m.name = c.path;
     m.state = recovering ? MemberState::recovering : MemberState::in_sync;
     member_sb_[role] = c.sb;
+    // md's super_1_validate: the member's corrected_errors from its superblock.
+    runtime(role).counters.corrected_errors.store(c.sb.cnt_corrected_read);
     runtime(role).write_mostly = (c.sb.devflags & ondisk::kDevflagWriteMostly) != 0;
     if (recovering) runtime(role).recovery_offset = c.sb.recovery_offset;
   }

@@ -89,6 +89,8 @@ void Array::start_bitmap_thread() {
   });
   std::unique_lock lock(m);
   cv.wait(lock, [&] { return ready; });
+  std::lock_guard live(bitmap_live_mutex_);
+  bitmap_live_ = true;
 }
 
 void Array::attach_bitmap_context(io::IoContext& context) {
@@ -167,6 +169,22 @@ bool Array::bitmap_gate(ArrayIo& io) {
 
 // ---- page writes (bitmap context) ----
 
+// md's __write_sb_page: a whole page, or the last page rounded up to the
+// logical block size, or (seed 001) to the member's io_opt when that still
+// fits in `fits` bytes (up to the data, and the buffer).
+uint64_t Array::bitmap_write_bytes(const Member& mem, int m, uint64_t p, uint64_t fits) const {
+  if (p + 1 != bitmap_->pages()) return ondisk::kBitmapPageBytes;
+  const uint32_t content = bitmap_->page_bytes(p);
+  const uint32_t lbs = mem.model ? mem.model->logical_block_size()
+                       : mem.dev ? mem.dev->info().logical_block_size
+                                 : 512;
+  const uint32_t override_bytes = runtime(m).io_opt_override.load(std::memory_order_relaxed);
+  const uint32_t io_opt = override_bytes ? override_bytes : mem.io_opt();
+  if (bitmap_->io_opt_sizing.load() && io_opt > lbs && round_up(content, io_opt) <= fits)
+    return round_up(content, io_opt);
+  return round_up(content, lbs);
+}
+
 void Array::write_bitmap_page(uint64_t p) {
   PageWrite& w = page_writes_[p];
   if (w.outstanding) return;  // the write in flight takes the page again when it ends
@@ -183,22 +201,10 @@ void Array::write_bitmap_page(uint64_t p) {
   w.table = bitmap_port_->tables_.back().table;
   const MemberTable& t = *w.table;
   w.ios.resize(size_t(t.size()));
-  const uint32_t content = bitmap_->page_bytes(p);
-  const bool last = p + 1 == bitmap_->pages();
   for (int m = 0; m < t.size(); ++m) {
     const Member& mem = t[m];
     if (!mem.writable()) continue;
-    // md's __write_sb_page: a whole page, or the last page rounded up to the
-    // logical block size, or (seed 001) to the member's io_opt when that
-    // still ends before the data.
-    const uint32_t lbs = mem.model ? mem.model->logical_block_size() : mem.dev ? mem.dev->info().logical_block_size : 512;
-    uint64_t size = last ? round_up(content, lbs) : ondisk::kBitmapPageBytes;
-    const uint32_t override_bytes = runtime(m).io_opt_override.load(std::memory_order_relaxed);
-    const uint32_t io_opt = override_bytes ? override_bytes : mem.io_opt();
-    if (last && bitmap_->io_opt_sizing.load() && io_opt > lbs) {
-      const uint64_t opt = round_up(content, io_opt);
-      if (opt <= std::min<uint64_t>(room, w.buf.size())) size = opt;
-    }
+    const uint64_t size = bitmap_write_bytes(mem, m, p, std::min<uint64_t>(room, w.buf.size()));
     if (size > room) continue;  // cannot happen for a bitmap validated at create/assemble
     BitmapPageIo& io = w.ios[size_t(m)];
     io.array = this;
@@ -360,6 +366,10 @@ void Array::stop_bitmap() {
   }
   daemon_cv_.notify_all();
   if (daemon_thread_.joinable()) daemon_thread_.join();
+  {  // after a superblock update waiting for a page write, if one is
+    std::lock_guard live(bitmap_live_mutex_);
+    bitmap_live_ = false;
+  }
   if (!bitmap_thread_) {
     bitmap_port_.reset();
     return;
@@ -368,6 +378,53 @@ void Array::stop_bitmap() {
   bitmap_thread_->post([this] { bitmap_port_.reset(); });
   bitmap_thread_->stop();
   bitmap_thread_.reset();
+}
+
+// md writes the bitmap superblock with every superblock update, and the
+// kernel resyncs the whole array when the bitmap's events are older than
+// the array's (md_bitmap_read_sb: "bitmap file is out of date"). Written
+// first, as md does: a crash in between leaves the bitmap ahead, which is
+// fine. While the bitmap thread runs it owns the page writes (a page is
+// never written twice at once), so it writes page 0 and this waits.
+std::vector<std::pair<int, std::string>> Array::write_bitmap_super() {
+  std::vector<std::pair<int, std::string>> failed;
+  if (!bitmap_ || simulated_) return failed;
+  std::lock_guard live(bitmap_live_mutex_);
+  const uint64_t epoch = bitmap_->touch_super();
+  if (bitmap_live_) {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    bitmap_ctx_->post([this] { write_bitmap_page(0); });
+    bitmap_->when_durable(0, epoch, [&] {
+      std::lock_guard lock(mu);
+      done = true;
+      cv.notify_all();
+    });
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return done; });
+    return failed;
+  }
+  // No bitmap thread (before it starts at create or assemble, after it
+  // stopped at close): nothing else writes bitmap pages now.
+  const uint64_t events = [&] {
+    std::lock_guard lock(meta_mutex_);
+    return sb_.events;
+  }();
+  const BitmapLayout& lay = bitmap_->layout();
+  io::AlignedBuffer buf(ondisk::kBitmapPageBytes);
+  if (!bitmap_->take_page(0, events, buf)) return failed;
+  const TableRef t = table();
+  for (int m = 0; m < t->size(); ++m) {
+    const Member& mem = (*t)[m];
+    if (!mem.dev || !mem.writable()) continue;
+    const uint64_t size = bitmap_write_bytes(mem, m, 0, std::min<uint64_t>(lay.space_bytes, buf.size()));
+    if (std::string err;
+        !mem.dev->write_at(lay.offset_bytes, buf.data(), size, &err) || !mem.dev->flush(&err))
+      failed.emplace_back(m, "bitmap write failed: " + err);
+  }
+  (void)bitmap_->page_written(0);  // no writer runs to take it again
+  return failed;
 }
 
 }  // namespace rs::raid

@@ -36,6 +36,13 @@ class ArrayCore {
   // when the member was not failed because it holds the last copy of some
   // data (the personality then fails the request).
   virtual bool member_failed(ArrayIo& io, int slot, bool write, int result, uint64_t dev_sector) = 0;
+  // A member read of `io` over device sectors [dev_sector, +sectors)
+  // failed (md's read-error correction, raid/read_errors.hpp): counted
+  // against the member; past the array's max_read_errors it is failed as
+  // member_failed() does (returns true). Otherwise it stays (false): the
+  // personality serves the read from another copy or the stripe's parity,
+  // and the block is rewritten off this thread (Personality::fix_read_error).
+  virtual bool read_failed(ArrayIo& io, int slot, uint64_t dev_sector, uint64_t sectors, int result) = 0;
   // Finishes `io` with `result` (bytes or -errno): leaves the write gate,
   // records the array counters and latency, runs io.done.
   virtual void complete(ArrayIo& io, int result) = 0;
@@ -51,9 +58,23 @@ class ArrayCore {
   virtual bool unsynced(uint64_t array_sector, uint64_t sectors) const = 0;
 
   // ---- maintenance: a task's thread ----
-  // Synchronous transfer of whole sectors of a member's data area.
+  // Synchronous transfer of whole sectors of a member's data area. A write
+  // that fails fails the member; a read that fails is a read error as in
+  // read_failed() (the member is failed only past the threshold): the
+  // caller gets the data elsewhere and hands it to correct_block().
   virtual Status read_member(const MemberTable& table, int slot, uint64_t dev_sector, void* buf,
                              uint64_t bytes) = 0;
+  // Member `slot` could not read [dev_sector, +bytes); `good` is what it
+  // must hold (another copy, or the XOR of the rest of the stripe; `from`
+  // names it for messages: "member /dev/sdb"). Each 4 KiB page is read
+  // again; one that still fails is written from `good` and read back, as
+  // md's fix_read_error, and counted (md's corrected_errors, in sectors)
+  // with a "corrected" event. `member_buf` receives the member's bytes.
+  // Returns false when the member is out (failed before, or for a write or
+  // read-back error now, as md fails it) or the array is read-only, so its
+  // bytes are not to be used.
+  virtual Result<bool> correct_block(const MemberTable& table, int slot, uint64_t dev_sector, void* member_buf,
+                                     const void* good, uint64_t bytes, const std::string& from) = 0;
   virtual Status write_member(const MemberTable& table, int slot, uint64_t dev_sector, const void* buf,
                               uint64_t bytes) = 0;
 };

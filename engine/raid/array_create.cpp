@@ -139,6 +139,7 @@ Result<std::unique_ptr<Array>> Array::create(const LevelTable& levels, const Cre
   auto arr = std::unique_ptr<Array>(new Array());
   if (Status s = arr->init(levels, shape); !s) return s.error();
   arr->observer_ = o.observer;
+  arr->faults_ = o.faults;
   for (auto& d : devs)
     if (d) arr->observe(*d);
 

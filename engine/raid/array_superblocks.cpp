@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <limits>
 
 #include "raid/array.hpp"
 #include "raid/array_port.hpp"
@@ -64,7 +65,9 @@ void Array::sync_superblocks() {
       sb.dev_number = own.dev_number;
       sb.device_uuid = own.device_uuid;
       sb.data_size = own.data_size;
-      sb.cnt_corrected_read = own.cnt_corrected_read;
+      // md's corrected_errors: sectors rewritten after read errors.
+      sb.cnt_corrected_read = uint32_t(
+          std::min<uint64_t>(runtime(i).counters.corrected_errors.load(), std::numeric_limits<uint32_t>::max()));
       sb.devflags = runtime(i).write_mostly.load() ? ondisk::kDevflagWriteMostly : 0;
       sb.feature_map &= ~ondisk::kFeatureRecoveryOffset;
       sb.recovery_offset = 0;
@@ -92,6 +95,11 @@ void Array::sync_superblocks() {
     for (auto& j : jobs)
       if (std::string err; !j.dev->flush(&err))
         failed.emplace_back(j.slot, "flush before the superblock failed: " + err);
+  // md_update_sb writes the bitmap superblock, with the new event count,
+  // before the members' superblocks.
+  if (!jobs.empty())
+    for (auto& f : write_bitmap_super())
+      if (!has_failed(f.first)) failed.push_back(std::move(f));
   for (auto& j : jobs) {
     if (has_failed(j.slot)) continue;
     const auto block = ondisk::encode(j.sb);
@@ -163,27 +171,31 @@ std::string transfer_error(const Member& m, bool write, int result) {
 
 }  // namespace
 
+std::optional<uint64_t> Array::fail_or_keep_locked(int slot, const std::string& reason) {
+  const auto epoch = fail_locked(slot, reason);
+  if (epoch) return epoch;
+  // Kept in: it holds the last working copy of some data. The error is
+  // still an event, so a front end can name the member and the errno of
+  // an I/O no copy could serve (at most one a second per member: a full
+  // disk fails every write that reaches it).
+  const uint64_t now = events_.now_ns();
+  uint64_t& last = kept_error_ns_[size_t(slot)];
+  if (last == 0 || now - last >= 1'000'000'000ull) {
+    last = now;
+    events_.record({0, 0, "member", (*table())[slot].name, "error",
+                    reason + " (kept in the array: it holds the last working copy of some data)"});
+  }
+  return std::nullopt;
+}
+
 bool Array::member_failed(ArrayIo& io, int slot, bool write, int result, uint64_t dev_sector) {
   runtime(slot).counters.errors.fetch_add(1, std::memory_order_relaxed);
   const std::string reason = std::string(write ? "write" : "read") + " error at device sector " +
                              std::to_string(dev_sector) + ": " +
                              transfer_error((*table())[slot], write, result);
   std::lock_guard lock(meta_mutex_);
-  const auto epoch = fail_locked(slot, reason);
-  if (!epoch) {
-    // Kept in: it holds the last working copy of some data. The error is
-    // still an event, so a front end can name the member and the errno of
-    // an I/O no copy could serve (at most one a second per member: a full
-    // disk fails every write that reaches it).
-    const uint64_t now = events_.now_ns();
-    uint64_t& last = kept_error_ns_[size_t(slot)];
-    if (last == 0 || now - last >= 1'000'000'000ull) {
-      last = now;
-      events_.record({0, 0, "member", (*table())[slot].name, "error",
-                      reason + " (kept in the array: it holds the last working copy of some data)"});
-    }
-    return false;
-  }
+  const auto epoch = fail_or_keep_locked(slot, reason);
+  if (!epoch) return false;
   // md does not acknowledge a write until the failure is on disk: after a
   // crash the failed member must not come back as in sync.
   if (write) io.metadata_epoch = std::max(io.metadata_epoch, *epoch);

@@ -109,8 +109,9 @@ Status Array::write_member(const MemberTable& t, int slot, uint64_t dev_sector, 
   return maintenance_transfer(t, slot, true, dev_sector, const_cast<void*>(buf), bytes);
 }
 
-// A maintenance transfer that fails fails the member, as md does, and
-// returns once that is recorded.
+// A maintenance write that fails fails the member, as md does; a read that
+// fails is a read error (the member is failed past max_read_errors only).
+// Either returns once a failure is recorded.
 Status Array::maintenance_transfer(const MemberTable& t, int slot, bool write, uint64_t dev_sector, void* buf,
                                    uint64_t bytes) {
   const Member& m = t[slot];
@@ -118,10 +119,14 @@ Status Array::maintenance_transfer(const MemberTable& t, int slot, bool write, u
   std::string err;
   const uint64_t at = (shape_.data_offset + dev_sector) * kSectorBytes;
   if (write ? m.dev->write_at(at, buf, bytes, &err) : m.dev->read_at(at, buf, bytes, &err)) return {};
+  auto& c = runtime(slot).counters;
+  c.errors.fetch_add(1, std::memory_order_relaxed);
+  if (!write) c.read_errors.fetch_add(1, std::memory_order_relaxed);
   std::optional<uint64_t> epoch;
   {
     std::lock_guard lock(meta_mutex_);
-    epoch = fail_locked(slot, std::string(write ? "write" : "read") + " error during maintenance: " + err);
+    epoch = write ? fail_locked(slot, "write error during maintenance: " + err)
+                  : count_read_error_locked(slot, dev_sector, err);
   }
   if (epoch && metadata_) metadata_->wait(*epoch);
   return make_error(Errc::io_error, err);
@@ -389,6 +394,10 @@ Result<io::TaskHandle> Array::start_add(const std::string& path, const AddOption
     m.name = path;
     m.state = MemberState::recovering;
     runtime(slot).recovery_offset = 0;
+    // A new disk: md's counts start again (corrected_errors, read_errors).
+    runtime(slot).counters.corrected_errors = 0;
+    runtime(slot).read_errors = 0;
+    runtime(slot).last_read_error_ns = 0;
     notes_[size_t(slot)].clear();
     publish(std::move(t));
     events_.record({0, 0, "member", path, "recovering", "added"});

@@ -214,4 +214,10 @@ bool WriteIntentBitmap::set_events_cleared(uint64_t e) {
   return true;
 }
 
+uint64_t WriteIntentBitmap::touch_super() {
+  Page& pg = *pages_[0];
+  std::lock_guard lock(pg.m);
+  return ++pg.content;
+}
+
 }  // namespace rs::raid

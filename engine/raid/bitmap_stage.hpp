@@ -93,6 +93,9 @@ class WriteIntentBitmap {
   // True when it changed: page 0 (the bitmap superblock) then has new
   // content to write.
   bool set_events_cleared(uint64_t e);
+  // The array's event count changed: page 0 (the bitmap superblock, which
+  // take_page() stamps with it) has new content. Returns its epoch.
+  uint64_t touch_super();
 
  private:
   struct Waiter {

@@ -62,6 +62,10 @@ struct SlotRuntime {
   std::atomic<bool> write_mostly{false};
   std::atomic<uint32_t> io_opt_override{0};  // bytes, 0: the device's (or model's)
   std::atomic<int8_t> rotational_override{-1};  // -1: the device's (or model's); 0 or 1 forced
+  // md's rdev->read_errors (halved for every hour since the last one) and
+  // when the last one was (ns, 0: none): the read-error threshold's count.
+  std::atomic<uint32_t> read_errors{0};
+  std::atomic<uint64_t> last_read_error_ns{0};
 };
 
 // Whether member `m` can serve a read of [dev_sector, +sectors): in sync,

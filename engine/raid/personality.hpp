@@ -98,6 +98,15 @@ class Personality {
   virtual Result<CheckPieceResult> check_piece(const MemberTable& table, const PieceRange& range,
                                                bool repair) = 0;
 
+  // ---- read-error correction (md's fix_read_error), a thread of the
+  // front's, synchronous member I/O ----
+  // The array sectors a rewrite of member `slot`'s device sectors
+  // [dev_sector, +sectors) touches: the resync barrier holds writes there.
+  virtual PieceRange fix_range(int slot, uint64_t dev_sector, uint64_t sectors) const = 0;
+  // Rewrites those sectors, which the member could not read, from another
+  // copy or the rest of the stripe, through ArrayCore::correct_block().
+  virtual Status fix_read_error(const MemberTable& table, int slot, uint64_t dev_sector, uint64_t sectors) = 0;
+
   // ---- the write-intent bitmap's space (md's sync_size and the sectors
   // md_bitmap_startwrite is called with). The default, array sectors, is
   // what raid1 and raid10 use; raid5 counts per-member stripe sectors. ----

@@ -13,8 +13,11 @@
 // member I/O per run of adjacent heads. Reads go straight to the data
 // member (md's chunk_aligned_read); a block on a member that is missing,
 // failed or not yet rebuilt there is reconstructed through its stripe
-// head. A member I/O that fails fails its member (the front records it);
-// a failed pre-read or read is planned again without that member.
+// head. A member write that fails fails its member (the front records
+// it); a read or pre-read that fails is planned again without that member
+// (reconstructed from the rest of the stripe), the member stays unless its
+// read errors pass max_read_errors, and the block is rewritten
+// (raid/read_errors.hpp: md's R5_ReadError, R5_ReWrite).
 // Rebuild, check and repair work one stripe (chunk-row) at a time.
 #pragma once
 #include <atomic>
@@ -59,6 +62,8 @@ class Raid5Personality final : public raid::Personality {
   raid::PieceRange check_range(uint64_t array_sector) const override;
   Result<raid::CheckPieceResult> check_piece(const raid::MemberTable& table, const raid::PieceRange& range,
                                              bool repair) override;
+  raid::PieceRange fix_range(int slot, uint64_t dev_sector, uint64_t sectors) const override;
+  Status fix_read_error(const raid::MemberTable& table, int slot, uint64_t dev_sector, uint64_t sectors) override;
 
   uint64_t bitmap_sectors() const override;
   std::pair<uint64_t, uint64_t> bitmap_range(uint64_t array_lo, uint64_t array_hi) const override;
@@ -90,6 +95,13 @@ class Raid5Personality final : public raid::Personality {
   }
   bool readable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot,
                 uint64_t dev_sector, uint64_t n) const;
+  // The stripe's block of `slot` over [dev, +bytes) as the XOR of the
+  // other members' blocks (read into blocks[i]), into `out`; an error
+  // when another member is not in sync or cannot read it.
+  Status reconstruct(const raid::MemberTable& table, int slot, uint64_t dev, uint64_t bytes,
+                     const std::vector<uint8_t*>& blocks, uint8_t* out);
+  // "members a, b and c": where a reconstructed block came from.
+  std::string stripe_sources(const raid::MemberTable& table, int slot) const;
   bool writable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot) const;
 
   // ---- raid5_io.cpp: array I/O in, reads straight to the members ----

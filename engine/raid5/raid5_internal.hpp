@@ -65,6 +65,7 @@ struct Raid5Personality::Batch {
   std::vector<WriteMethod> method;  // per head
   std::vector<int> pd;              // per head: parity member
   std::vector<uint8_t> failed;      // members that failed under this batch
+  std::vector<uint8_t> unreadable;  // members kept after a read error here: not read again in this batch
   std::vector<Child> children;
   std::vector<uint8_t> scratch_written, scratch_readable;
   unsigned outstanding = 0;

@@ -162,7 +162,9 @@ void Raid5Personality::read_child_done(io::MemberIo& mio, int result) {
   if (self.core_.child_finished(c, result)) {
     io.served_by = c.member;
   } else {
-    self.core_.member_failed(io, c.member, false, result, c.dev_sector);
+    // Failed past the threshold or kept (its block rewritten later): this
+    // read plans again without it, reconstructing from the stripe.
+    (void)self.core_.read_failed(io, c.member, c.dev_sector, c.sectors, result);
     st.failed[size_t(c.member)] = 1;
     st.replan = true;
   }

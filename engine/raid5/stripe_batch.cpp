@@ -25,6 +25,7 @@ void Raid5Personality::batch_start(Batch& b) {
             [](const StripeHead* x, const StripeHead* y) { return x->column < y->column; });
   const size_t n = b.heads.size(), disks = size_t(geo_.raid_disks);
   b.failed.assign(disks, 0);
+  b.unreadable.assign(disks, 0);
   b.error.assign(n, 0);
   b.method.assign(n, WriteMethod::rcw);
   b.pd.assign(n, -1);
@@ -55,7 +56,7 @@ void Raid5Personality::batch_plan(Batch& b) {
     bool any_write = false;
     for (int i = 0; i < disks; ++i) {
       written[size_t(i)] = h.writing[size_t(i)] != nullptr;
-      can_read[size_t(i)] = readable(table, b.failed, i, dev, kPageSectors);
+      can_read[size_t(i)] = !b.unreadable[size_t(i)] && readable(table, b.failed, i, dev, kPageSectors);
       any_write = any_write || written[size_t(i)];
     }
     for (const HeadRead& r : h.reading) {  // a degraded read: every other block
@@ -143,12 +144,17 @@ void Raid5Personality::batch_child_done(io::MemberIo& mio, int result) {
     const bool ok = self.core_.child_finished(c, result);
     if (ok && !c.write) {
       for (uint32_t k = 0; k < c.count; ++k) b.heads[c.first + k]->uptodate[size_t(c.member)] = 1;
+    } else if (!c.write) {
+      // A kept member is still written (its block is rewritten with it or
+      // later), only not read again here: plan again without it; the pages
+      // read so far stay.
+      const bool failed = self.core_.read_failed(*b.parent, c.member, c.dev_sector, c.sectors, result);
+      (failed ? b.failed : b.unreadable)[size_t(c.member)] = 1;
+      b.replan = true;
     } else if (!ok) {
-      const bool failed = self.core_.member_failed(*b.parent, c.member, c.write, result, c.dev_sector);
+      const bool failed = self.core_.member_failed(*b.parent, c.member, true, result, c.dev_sector);
       b.failed[size_t(c.member)] = 1;
-      if (!c.write) {
-        b.replan = true;  // plan again without it: the pages read so far stay
-      } else if (!failed) {
+      if (!failed) {
         // Parity covers a missed write only once the member is recorded
         // failed; one that could not be failed would serve stale data.
         for (uint32_t k = 0; k < c.count; ++k) b.error[c.first + k] = 1;

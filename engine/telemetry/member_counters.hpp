@@ -11,6 +11,8 @@ struct MemberCountersSnapshot {
   uint64_t reads = 0, writes = 0;
   uint64_t read_bytes = 0, write_bytes = 0;
   uint64_t errors = 0;
+  uint64_t read_errors = 0;       // member reads that failed (also counted in errors)
+  uint64_t corrected_errors = 0;  // sectors rewritten from a good copy after a read error (md's `errors`)
   uint32_t nr_pending = 0;
   uint64_t head_position = 0;    // sectors
   uint64_t pending_time_ns = 0;  // integral of nr_pending over time up to last_change_ns
@@ -29,6 +31,7 @@ struct MemberCounters {
   std::atomic<uint64_t> reads{0}, writes{0};
   std::atomic<uint64_t> read_bytes{0}, write_bytes{0};
   std::atomic<uint64_t> errors{0};
+  std::atomic<uint64_t> read_errors{0}, corrected_errors{0};
   std::atomic<uint32_t> nr_pending{0};
   std::atomic<uint64_t> head_position{0};
   std::atomic<uint64_t> pending_time_ns{0};
@@ -49,6 +52,8 @@ struct MemberCounters {
     s.read_bytes = read_bytes.load(std::memory_order_relaxed);
     s.write_bytes = write_bytes.load(std::memory_order_relaxed);
     s.errors = errors.load(std::memory_order_relaxed);
+    s.read_errors = read_errors.load(std::memory_order_relaxed);
+    s.corrected_errors = corrected_errors.load(std::memory_order_relaxed);
     s.nr_pending = nr_pending.load(std::memory_order_relaxed);
     s.head_position = head_position.load(std::memory_order_relaxed);
     s.pending_time_ns = pending_time_ns.load(std::memory_order_relaxed);

@@ -17,6 +17,9 @@ struct MemberSample {
   uint64_t reads = 0, writes = 0;            // completed in the interval
   uint64_t read_bytes = 0, write_bytes = 0;  // in the interval
   uint64_t errors = 0;                       // in the interval
+  uint64_t read_errors = 0;                  // of those, failed member reads (each rewritten or counted
+                                             // toward the member's max_read_errors)
+  uint64_t corrected_errors = 0;             // sectors rewritten after read errors in the interval (md's `errors`)
   uint32_t nr_pending = 0;                   // at the sample
   double avg_pending = 0;                    // time-averaged over the interval
   double read_share = 0;                     // this member's reads / all members' reads in the interval
@@ -56,7 +59,8 @@ struct Sample {
 // `--telemetry=FILE.jsonl` format, one line per sample):
 //   {"t": seconds since the sampler's start (number),
 //    "members": [{"name", "reads", "writes", "read_bytes", "write_bytes",
-//                 "nr_pending", "avg_pending", "read_share", "state", "errors"}],
+//                 "nr_pending", "avg_pending", "read_share", "state", "errors",
+//                 "read_errors", "corrected_errors"}],
 //    "array": {"read_iops", "read_bw_bytes", "write_iops", "write_bw_bytes",
 //              "clat_p50_ns", "clat_p99_ns",
 //              "tasks": [{"kind", "target", "done", "total"}]},

@@ -23,7 +23,9 @@ Json member_json(const MemberSample& m) {
               {"avg_pending", m.avg_pending},
               {"read_share", m.read_share},
               {"state", m.state},
-              {"errors", m.errors}};
+              {"errors", m.errors},
+              {"read_errors", m.read_errors},
+              {"corrected_errors", m.corrected_errors}};
 }
 
 Json array_json(const ArraySample& a) {

@@ -21,7 +21,8 @@ double per_second(uint64_t count, uint64_t interval_ns) {
 
 Sampler::PreviousMember Sampler::remember(const TelemetrySource::MemberReading& r, uint64_t now) {
   const auto& c = r.counters;
-  return {r.name, c.reads, c.writes, c.read_bytes, c.write_bytes, c.errors, c.pending_time_at(now)};
+  return {r.name,        c.reads,  c.writes, c.read_bytes, c.write_bytes, c.errors, c.pending_time_at(now),
+          c.read_errors, c.corrected_errors};
 }
 
 Status Sampler::check(const SamplerOptions& options) {
@@ -216,6 +217,8 @@ void Sampler::build_members(Sample& s, uint64_t now) {
     m.read_bytes = grown(cur.read_bytes, before->read_bytes);
     m.write_bytes = grown(cur.write_bytes, before->write_bytes);
     m.errors = grown(cur.errors, before->errors);
+    m.read_errors = grown(cur.read_errors, before->read_errors);
+    m.corrected_errors = grown(cur.corrected_errors, before->corrected_errors);
     m.nr_pending = c.nr_pending;
     m.avg_pending = s.interval_ns
                         ? double(grown(cur.pending_time_ns, before->pending_time_ns)) / double(s.interval_ns)

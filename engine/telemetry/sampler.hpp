@@ -142,6 +142,7 @@ class Sampler {
     std::string name;
     uint64_t reads = 0, writes = 0, read_bytes = 0, write_bytes = 0, errors = 0;
     uint64_t pending_time_ns = 0;  // pending_time_at() the reading's time
+    uint64_t read_errors = 0, corrected_errors = 0;
   };
 
   static PreviousMember remember(const TelemetrySource::MemberReading& r, uint64_t now);

@@ -3,7 +3,7 @@
 // build the states a crash or a hostile disk leaves for the reliability
 // tests. A value is decimal or 0x hex, or +N / -N relative to the current
 // one. Fields: events, resync_offset, recovery_offset, feature_map,
-// dev_number, devflags, roleN (dev_roles[N]).
+// dev_number, devflags, cnt_corrected_read, roleN (dev_roles[N]).
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -63,15 +63,18 @@ int main(int argc, char** argv) {
       sb.dev_roles[n] = uint16_t(v);
     } else {
       uint64_t* target = nullptr;
-      uint64_t fm = sb.feature_map, dn = sb.dev_number, df = sb.devflags;
+      uint64_t fm = sb.feature_map, dn = sb.dev_number, df = sb.devflags, cr = sb.cnt_corrected_read;
       if (key == "feature_map") target = &fm;
       else if (key == "dev_number") target = &dn;
       else if (key == "devflags") target = &df;
+      else if (key == "cnt_corrected_read")
+        target = &cr;
       else return std::fprintf(stderr, "unknown field %s\n", key.c_str()), 2;
       ok = apply(*target, val);
       sb.feature_map = uint32_t(fm);
       sb.dev_number = uint32_t(dn);
       sb.devflags = uint8_t(df);
+      sb.cnt_corrected_read = uint32_t(cr);
     }
     if (!ok) return std::fprintf(stderr, "bad value in %s\n", arg.c_str()), 2;
   }

@@ -47,7 +47,10 @@ void check_reassembled_without(std::unique_ptr<Array>& arr, const std::vector<st
 
 }  // namespace
 
-TEST_CASE("a member's read errors: reads retry elsewhere, the member is failed", "[raid][errors]") {
+// With max_read_errors 0 the first read error fails the member (md's
+// read_errors > max_corr_read_errors); above it, see test_read_errors.cpp.
+TEST_CASE("a member's read errors past the threshold: reads retry elsewhere, the member is failed",
+          "[raid][errors]") {
   const Config cfg = GENERATE(from_range(all_configs()));
   INFO(cfg.name);
   TempDir dir;
@@ -61,6 +64,7 @@ TEST_CASE("a member's read errors: reads retry elsewhere, the member is failed",
   FailingBackend& fb = *fbp;
   std::optional<TestPort> ftp(std::in_place, *arr, std::move(fbp));
   fb.fail_reads(bad);
+  require_ok(arr->tunables().set("max_read_errors", "0"));
   // btrfs-pid with the right job id sends each read to the failing member
   // first, so the retry path is taken deterministically.
   set_policy(*arr, "btrfs-pid");
@@ -154,6 +158,7 @@ TEST_CASE("when every copy fails, the array I/O fails and the last copy stays", 
   auto fbp = std::make_unique<FailingBackend>(arr->make_backend(8));
   FailingBackend& fb = *fbp;
   std::optional<TestPort> ftp(std::in_place, *arr, std::move(fbp));
+  require_ok(arr->tunables().set("max_read_errors", "0"));  // a read error fails the member at once
   std::vector<uint8_t> buf(4096, 0x5A);
   SECTION("write") {
     for (int m = 0; m < cfg.disks; ++m) fb.fail_writes(m);

@@ -201,5 +201,7 @@ TEST_CASE("the pread/pwrite fallback backend drives the array too", "[raid][roun
   REQUIRE(submit_rw(tp, false, 0, block.data(), 4096, 0) == 4096);
   CHECK(failing.injected() == 1);
   CHECK(std::memcmp(block.data(), data.data(), 4096) == 0);
-  CHECK(state(*arr, 0) == MemberState::faulty);
+  // One read error is below max_read_errors: counted, the member stays.
+  CHECK(state(*arr, 0) == MemberState::in_sync);
+  CHECK(arr->runtime(0).counters.snapshot().read_errors == 1);
 }

@@ -22,7 +22,9 @@ std::vector<uint8_t> fill(raid::Array& arr, std::mt19937_64& rng) {
 
 }  // namespace
 
-TEST_CASE("raid5: a member's read errors fail it; reads are reconstructed", "[raid5][errors]") {
+// max_read_errors 0: the first read error fails the member (above it, see
+// test_read_errors.cpp).
+TEST_CASE("raid5: a member's read errors past the threshold fail it; reads are reconstructed", "[raid5][errors]") {
   const int bad = GENERATE(0, 2);
   TempDir dir;
   auto paths = member_paths(dir, 4);
@@ -33,6 +35,7 @@ TEST_CASE("raid5: a member's read errors fail it; reads are reconstructed", "[ra
   FailingBackend& fb = *fbp;
   std::optional<TestPort> ftp(std::in_place, *arr, std::move(fbp));
   fb.fail_reads(bad);
+  require_ok(arr->tunables().set("max_read_errors", "0"));
   std::vector<uint8_t> buf(kIo);
   for (uint64_t off = 0; off + kIo <= model.size(); off += kIo) {
     INFO("read at " << off);
@@ -58,6 +61,7 @@ TEST_CASE("raid5: a failed pre-read: the write plans again and succeeds", "[raid
   // 5 members, one 4 KiB block written: rmw reads the block and the parity.
   // Stripe 0 (left-symmetric) holds array chunk 0 on member 0, parity on 4.
   fb.fail_reads(4);
+  require_ok(arr->tunables().set("max_read_errors", "0"));
   auto data = random_bytes(rng, 4096);
   REQUIRE(submit_rw(*ftp, true, 8192, data.data(), 4096) == 4096);
   std::memcpy(model.data() + 8192, data.data(), 4096);

@@ -30,6 +30,8 @@ Sample hand_made() {
   a.read_bytes = 122880;
   a.write_bytes = 40960;
   a.errors = 2;
+  a.read_errors = 1;
+  a.corrected_errors = 8;
   a.nr_pending = 4;
   a.avg_pending = 2.5;
   a.read_share = 0.75;
@@ -71,7 +73,8 @@ TEST_CASE("a sample is one JSON line in the documented schema", "[json]") {
   REQUIRE(j["members"].size() == 2);
   const auto& a = j["members"][0];
   CHECK(keys_of(a) == std::vector<std::string>{"name", "reads", "writes", "read_bytes", "write_bytes",
-                                               "nr_pending", "avg_pending", "read_share", "state", "errors"});
+                                               "nr_pending", "avg_pending", "read_share", "state", "errors",
+                                               "read_errors", "corrected_errors"});
   CHECK(a["name"] == "m0.img");
   CHECK(a["reads"] == 30);
   CHECK(a["writes"] == 5);
@@ -82,6 +85,8 @@ TEST_CASE("a sample is one JSON line in the documented schema", "[json]") {
   CHECK(a["read_share"].get<double>() == 0.75);
   CHECK(a["state"] == "active sync");
   CHECK(a["errors"] == 2);
+  CHECK(a["read_errors"] == 1);
+  CHECK(a["corrected_errors"] == 8);
   CHECK(j["members"][1]["state"] == "faulty");
   CHECK(j["members"][1]["read_share"].get<double>() == 0.25);
 

@@ -45,6 +45,8 @@ TEST_CASE("one interval: member deltas, shares, depth, array rates, percentiles,
                      .read_bytes = 409600,
                      .write_bytes = 40960,
                      .errors = 1,
+                     .read_errors = 1,
+                     .corrected_errors = 8,
                      .pending_time_ns = 5 * kSecond};
   src.member("b") = {.reads = 50, .read_bytes = 204800};
   src.array = {.reads = 150, .writes = 10, .read_bytes = 614400, .write_bytes = 40960};
@@ -63,6 +65,8 @@ TEST_CASE("one interval: member deltas, shares, depth, array rates, percentiles,
                      .read_bytes = 409600 + 30 * 4096,
                      .write_bytes = 40960 + 5 * 8192,
                      .errors = 3,
+                     .read_errors = 2,
+                     .corrected_errors = 24,
                      .nr_pending = 2,
                      .pending_time_ns = 5 * kSecond + 200 * kMs};  // depth 2 all along
   src.member("b") = {.reads = 60,
@@ -94,6 +98,8 @@ TEST_CASE("one interval: member deltas, shares, depth, array rates, percentiles,
   CHECK(a.read_bytes == 30 * 4096);
   CHECK(a.write_bytes == 5 * 8192);
   CHECK(a.errors == 2);
+  CHECK(a.read_errors == 1);        // 2 - 1
+  CHECK(a.corrected_errors == 16);  // 24 - 8 sectors
   CHECK(a.nr_pending == 2);
   CHECK(a.avg_pending == Approx(2.0));
   CHECK(a.read_share == Approx(0.75));  // 30 of 40
