@@ -6,7 +6,8 @@
 # calling script exits 77 (skipped).
 #
 # While it is up, the guest's cpuidle halt polling is held at 200 us
-# (/sys/module/haltpoll), and put back afterwards. Why: at ~30 us per I/O
+# (/sys/module/haltpoll), and put back afterwards (HALTPOLL=keep leaves it
+# alone: a script comparing two builds of ours on a shared machine). Why: at ~30 us per I/O
 # the time a halted vCPU takes to wake decides the IOPS, and with polling
 # off (this host's default) that time depends on the host's adaptive
 # halt polling. fio spins ~0.15 s on clock_gettime (its clock set-up)
