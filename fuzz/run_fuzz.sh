@@ -5,7 +5,7 @@
 # (the input is kept under <build>/findings/<target>/, turn it into a
 # regression test); 77: clang++ or libFuzzer is not installed (skipped).
 #   fuzz/run_fuzz.sh [--seconds N] [--build DIR] [TARGET...]
-# Defaults: 60 s a target, build in ./build-fuzz, all four targets.
+# Defaults: 60 s a target, build in ./build-fuzz, all five targets.
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_PER_TARGET=60
@@ -24,7 +24,7 @@ while (($#)); do
 done
 [[ $SECONDS_PER_TARGET =~ ^[0-9]+$ ]] && ((SECONDS_PER_TARGET > 0)) ||
   { echo "run_fuzz.sh: --seconds takes a whole number of seconds, got '$SECONDS_PER_TARGET'" >&2; exit 2; }
-((${#TARGETS[@]})) || TARGETS=(fuzz_superblock fuzz_bitmap fuzz_fio_job fuzz_device_profile)
+((${#TARGETS[@]})) || TARGETS=(fuzz_superblock fuzz_bitmap fuzz_fio_job fuzz_device_profile fuzz_nbd)
 
 CLANG=$(command -v clang++ || true)
 [[ -n $CLANG ]] || { echo "SKIPPED: clang++ is not installed (apt-get install clang)"; exit 77; }

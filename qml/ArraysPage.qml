@@ -138,6 +138,13 @@ ScrollView {
             }
         }
 
+        // Serving the open array over NBD: a block of its own (ServePanel.qml).
+        ServePanel {
+            objectName: "servePanel"
+            Layout.fillWidth: true
+            session: page.session
+        }
+
         Card {
             Layout.fillWidth: true
             title: qsTr("Create or open from members")

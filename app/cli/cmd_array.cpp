@@ -70,9 +70,8 @@ void refuse_unknown_existing_files(const std::vector<std::string>& paths) {
   for (const auto& p : paths) {
     struct stat st {};
     if (p.empty() || ::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    std::string err;
-    auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly, &err);
-    if (dev && raid::read_superblock(*dev).has_magic) continue;
+    auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly);
+    if (dev && raid::has_md_magic(raid::read_superblock(**dev))) continue;
     const std::string sig = discovery::existing_signature(p);
     throw RuntimeError(p + ": already exists" + (sig.empty() ? "" : " (it holds " + sig + ")") +
                        " and is not an array member; --create-files only makes new image files (remove it or "
@@ -95,7 +94,8 @@ int cmd_create(const Argv& argv) {
   auto level = a.integer("level", 0, 100);
   if (!level) throw UsageError("missing required option --level (" + level_list() + ")");
   const raid::LevelInfo* info = levels::builtin().find(int(*level));
-  if (!info) throw UsageError("--level=" + std::to_string(*level) + " is not supported (" + level_list() + ")");
+  if (!info)
+    throw UsageError("--level=" + std::to_string(*level) + " is not supported (" + level_list() + ")");
   o.level = int(*level);
   auto n = a.integer("raid-devices", info->min_members, info->max_members);
   if (!n) throw UsageError("missing required option --raid-devices");
@@ -103,8 +103,8 @@ int cmd_create(const Argv& argv) {
   // Layout and chunk as the level's row takes them; mdadm's defaults when not given.
   if (auto l = a.value("layout")) {
     if (!info->has_layouts())
-      throw UsageError("--layout applies to " + levels::builtin().names_with_layouts() + " only (" + info->name +
-                       " has no layouts)");
+      throw UsageError("--layout applies to " + levels::builtin().names_with_layouts() + " only (" +
+                       info->name + " has no layouts)");
     o.layout = check(info->parse_layout(*l, o.raid_disks));
   }
   if (auto c = a.size("chunk")) {
@@ -135,7 +135,8 @@ int cmd_create(const Argv& argv) {
   o.name = a.value("name").value_or("");
   o.force = a.flag("force");
   o.create_files_bytes = a.size("create-files").value_or(0);
-  if (a.value("create-files") && o.create_files_bytes == 0) throw UsageError("--create-files needs a size above 0");
+  if (a.value("create-files") && o.create_files_bytes == 0)
+    throw UsageError("--create-files needs a size above 0");
   if (size_t(o.raid_disks) != a.positional().size())
     throw UsageError("--raid-devices=" + std::to_string(o.raid_disks) + " but " +
                      std::to_string(a.positional().size()) + " member(s) given");
@@ -150,9 +151,9 @@ int cmd_create(const Argv& argv) {
   MemberFailures failures(arr.array(), arr.session);
   if (auto resync = arr->resync_task()) task_outcome(arr, wait_for_task(resync, "initial resync"));
   char made[512];
-  std::snprintf(made, sizeof made, "created %s array %s: %d members, %s, %s (%llu bytes)\n", arr->level().name,
-                ondisk::uuid_to_string(arr->superblock().set_uuid).c_str(), arr->raid_disks(),
-                arr->personality().describe().c_str(), human(arr->size_bytes()).c_str(),
+  std::snprintf(made, sizeof made, "created %s array %s: %d members, %s, %s (%llu bytes)\n",
+                arr->level().name, ondisk::uuid_to_string(arr->superblock().set_uuid).c_str(),
+                arr->raid_disks(), arr->personality().describe().c_str(), human(arr->size_bytes()).c_str(),
                 static_cast<unsigned long long>(arr->size_bytes()));
   close_or_throw(arr);
   const int status = failures.print();
@@ -164,12 +165,11 @@ int cmd_examine(const Argv& argv) {
   Args a(argv, {}, {});
   if (a.positional().size() != 1) throw UsageError("examine takes exactly one member");
   const std::string& path = a.positional()[0];
-  std::string err;
-  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err);
-  if (!dev) throw RuntimeError(err);
-  auto res = raid::read_superblock(*dev);
-  if (!res.ok) throw RuntimeError(res.error);
-  std::fputs(ondisk::examine_text(res.sb, path, dev->size_bytes()).c_str(), stdout);
+  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly);
+  if (!dev) throw RuntimeError(dev.error().message);
+  auto sb = raid::read_superblock(**dev);
+  if (!sb) throw RuntimeError(sb.error().message);
+  std::fputs(ondisk::examine_text(*sb, path, (*dev)->size_bytes()).c_str(), stdout);
   return 0;
 }
 
@@ -198,7 +198,8 @@ void detail_json(raid::Array& arr) {
   auto policy = arr.tunables().get("read_policy");
   if (policy) j["read_policy"] = *policy;
   if (const auto* bm = arr.bitmap())
-    j["bitmap"] = {{"chunk_bytes", bm->layout().chunk_bytes}, {"chunks", bm->chunks()}, {"dirty", bm->dirty_bits()}};
+    j["bitmap"] = {
+        {"chunk_bytes", bm->layout().chunk_bytes}, {"chunks", bm->chunks()}, {"dirty", bm->dirty_bits()}};
   j["max_read_errors"] = arr.max_read_errors();
   auto& members = j["members"] = nlohmann::ordered_json::array();
   for (int i = 0; i < g.raid_disks; ++i) {
@@ -212,7 +213,8 @@ void detail_json(raid::Array& arr) {
       e["rotational"] = m.dev->info().rotational;
       e["size_bytes"] = m.dev->size_bytes();
     }
-    if (m.state == raid::MemberState::recovering) e["recovery_offset_bytes"] = arr.runtime(i).recovery_offset.load() * 512;
+    if (m.state == raid::MemberState::recovering)
+      e["recovery_offset_bytes"] = arr.runtime(i).recovery_offset.load() * 512;
     // md's read_errors (halved every hour; the threshold's count) and
     // corrected_errors (sectors rewritten after read errors, kept in the
     // member's superblock: sysfs `errors`).
@@ -256,9 +258,9 @@ int cmd_detail(const Argv& argv) {
     std::printf("     Intent Bitmap : Internal, %llu chunks of %s, %llu dirty\n",
                 static_cast<unsigned long long>(bm->chunks()), human(bm->layout().chunk_bytes).c_str(),
                 static_cast<unsigned long long>(bm->dirty_bits()));
-  std::string note;
-  auto backend = arr->make_backend(1, &note);
-  std::printf("        I/O Engine : %s\n", note.empty() ? backend->describe().c_str() : note.c_str());
+  const io::RealBackend engine = arr->open_backend(1);
+  std::printf("        I/O Engine : %s\n", engine.fallback_note.empty() ? engine.backend->describe().c_str()
+                                                                        : engine.fallback_note.c_str());
   std::printf("\n    Role  State         Device\n");
   const raid::TableRef t = arr->table();
   for (int i = 0; i < g.raid_disks; ++i) {
@@ -266,7 +268,8 @@ int cmd_detail(const Argv& argv) {
     std::string extra;
     if (m.state == raid::MemberState::recovering)
       extra = " (rebuilt " +
-              std::to_string(arr->runtime(i).recovery_offset.load() * 100 / std::max<uint64_t>(1, g.dev_sectors)) +
+              std::to_string(arr->runtime(i).recovery_offset.load() * 100 /
+                             std::max<uint64_t>(1, g.dev_sectors)) +
               "%)";
     if (m.dev && !m.dev->info().direct) extra += " [" + m.dev->info().direct_note + "]";
     if (const uint64_t c = arr->runtime(i).counters.corrected_errors.load())
@@ -276,7 +279,8 @@ int cmd_detail(const Argv& argv) {
     std::printf("    %4d  %-12s  %s%s\n", i, m.present() ? raid::member_state_name(m.state) : "missing",
                 m.name.empty() ? "-" : m.name.c_str(), extra.c_str());
   }
-  for (auto& r : arr->rejected()) std::printf("     not used       %s (%s)\n", r.path.c_str(), r.reason.c_str());
+  for (auto& r : arr->rejected())
+    std::printf("     not used       %s (%s)\n", r.path.c_str(), r.reason.c_str());
   return 0;
 }
 
@@ -395,8 +399,9 @@ int cmd_add(const Argv& argv) {
                   target.c_str(), slot, raid::member_state_name(state), arr->state_text().c_str());
       return 0;
     }
-    std::fprintf(stderr, "raidscope-cli: resuming the interrupted rebuild of %s at %.1f%%\n", target.c_str(),
-                 100.0 * double(arr->runtime(slot).recovery_offset.load()) / double(arr->shape().dev_sectors));
+    std::fprintf(
+        stderr, "raidscope-cli: resuming the interrupted rebuild of %s at %.1f%%\n", target.c_str(),
+        100.0 * double(arr->runtime(slot).recovery_offset.load()) / double(arr->shape().dev_sectors));
   }
   MemberFailures failures(arr.array(), arr.session, false);
   raid::AddOptions ao;

@@ -128,12 +128,9 @@ void print_table(const std::vector<BlockDevice>& list, const std::vector<Assessm
 class EventLoop {
  public:
   EventLoop() {
-    try {
-      ctx_ = std::make_unique<io::IoContext>(std::make_unique<io::UringBackend>(std::span<io::MemberDevice* const>{}, 8),
-                                             "hotplug");
-    } catch (const std::exception&) {
-      ctx_.reset();  // io_uring disabled: the plain queue below
-    }
+    // io_uring disabled: the plain queue below.
+    if (auto uring = io::UringBackend::create({}, 8))
+      ctx_ = std::make_unique<io::IoContext>(std::move(*uring), "hotplug");
   }
   void post(std::function<void()> fn) {
     if (ctx_) return ctx_->post(std::move(fn));
@@ -201,7 +198,8 @@ int cmd_devices(const Argv& argv) {
   opt.include_empty = a.flag("all");
   const auto list = discovery::scan_block_devices({}, opt);
   std::vector<Assessment> verdicts;
-  for (const auto& d : list) verdicts.push_back(discovery::assess(d, discovery::processes_with_open(identity_of(d))));
+  for (const auto& d : list)
+    verdicts.push_back(discovery::assess(d, discovery::processes_with_open(identity_of(d))));
 
   if (a.flag("json")) {
     nlohmann::ordered_json j = nlohmann::ordered_json::array();

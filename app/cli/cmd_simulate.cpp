@@ -10,8 +10,8 @@
 #include "report/result_file.hpp"
 #include "resources.hpp"
 #include "result_capture.hpp"
-#include "workload/job_parser.hpp"
-#include "workload/scenario.hpp"
+#include "fio/option_table.hpp"
+#include "scenario/scenario.hpp"
 #include "workload_args.hpp"
 
 namespace rs::cli {
@@ -48,7 +48,7 @@ std::pair<int, io::DeviceProfile> profile_spec(const std::string& spec) {
   return {-1, profile_or_usage(spec)};
 }
 
-nlohmann::ordered_json row_json(const workload::ScenarioRowResult& r, bool compared) {
+nlohmann::ordered_json row_json(const scenario::ScenarioRowResult& r, bool compared) {
   nlohmann::ordered_json row;
   row["label"] = r.label;
   row["members"] = r.members;
@@ -101,7 +101,7 @@ nlohmann::ordered_json row_json(const workload::ScenarioRowResult& r, bool compa
   return row;
 }
 
-void print_table(const workload::Scenario& sc, const std::vector<workload::ScenarioRowResult>& rows,
+void print_table(const scenario::Scenario& sc, const std::vector<scenario::ScenarioRowResult>& rows,
                  bool compared) {
   std::printf("scenario %s (seed %s): %s\n\n", sc.name.c_str(), sc.seed_ref.c_str(), sc.description.c_str());
   std::printf("%-44s %-11s %12s %12s %12s %12s\n", "row", "policy", "seed", "simulated", "seed share",
@@ -148,30 +148,29 @@ void print_table(const workload::Scenario& sc, const std::vector<workload::Scena
 
 // The scenarios --scenario names: "all", a shipped one by name, or the
 // user's own file (a path: it has a '/' or ends in .json).
-std::vector<workload::Scenario> chosen_scenarios(const std::string& name, const std::vector<std::string>& dirs) {
-  std::string err;
-  std::vector<workload::Scenario> scenarios;
+std::vector<scenario::Scenario> chosen_scenarios(const std::string& name, const std::vector<std::string>& dirs) {
+  std::vector<scenario::Scenario> scenarios;
   if (name == "all") {
-    scenarios = workload::list_scenarios(dirs);
+    scenarios = scenario::list_scenarios(dirs);
     if (scenarios.empty()) throw UsageError("no scenarios found");
     return scenarios;
   }
   const bool is_path =
       name.find('/') != std::string::npos || (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0);
-  auto sc = is_path ? workload::load_scenario_file(name, &err) : workload::find_scenario(name, dirs, &err);
-  if (!sc) throw UsageError(err);
+  auto sc = is_path ? scenario::load_scenario_file(name) : scenario::find_scenario(name, dirs);
+  if (!sc) throw UsageError(sc.error().message);
   scenarios.push_back(*sc);
   return scenarios;
 }
 
 // Every override the command line asks for, checked against every row of
 // the chosen scenarios before anything runs.
-workload::ScenarioOverrides overrides_from(Split& s, const std::vector<workload::Scenario>& scenarios) {
-  workload::ScenarioOverrides ov;
+scenario::ScenarioOverrides overrides_from(Split& s, const std::vector<scenario::Scenario>& scenarios) {
+  scenario::ScenarioOverrides ov;
   // Read policies are checked here; other policy tunables by the array's
   // registry when the row runs.
   bool read_policies = true;
-  for (auto& sc : scenarios) read_policies = read_policies && sc.policy_tunable == workload::kDefaultPolicyTunable;
+  for (auto& sc : scenarios) read_policies = read_policies && sc.policy_tunable == scenario::kDefaultPolicyTunable;
   if (auto p = one(s, "policy-before")) {
     if (read_policies) policy_or_usage(*p);
     ov.policy_before = *p;
@@ -203,14 +202,14 @@ workload::ScenarioOverrides overrides_from(Split& s, const std::vector<workload:
     if (a.rfind("--", 0) != 0 || a.find('=') == std::string::npos)
       throw UsageError("unexpected argument '" + a + "' (workload options are --key=value)");
     std::string key = a.substr(2, a.find('=') - 2), val = a.substr(a.find('=') + 1);
-    if (workload::canonical_option_name(key).empty()) throw UsageError("unknown option '--" + key + "'");
-    ov.job.emplace_back(std::string(workload::canonical_option_name(key)), val);
+    if (fio::canonical_option_name(key).empty()) throw UsageError("unknown option '--" + key + "'");
+    ov.job.emplace_back(std::string(fio::canonical_option_name(key)), val);
   }
   return ov;
 }
 
 // `simulate --save`: the run as a result document.
-void save_document(const std::string& path, const Argv& argv, const workload::ScenarioOverrides& ov,
+void save_document(const std::string& path, const Argv& argv, const scenario::ScenarioOverrides& ov,
                    const nlohmann::ordered_json& out) {
   const balance::Tunables t = ov.tunables.value_or(balance::Tunables{});
   const nlohmann::ordered_json tunables = {{{"name", "min_contig_read"}, {"value", t.min_contig_read}},
@@ -236,15 +235,15 @@ int cmd_simulate(const Argv& argv) {
                        {"json", "list", "check"});
   const auto dirs = resource_dirs("scenarios");
   if (s.ours.count("list")) {
-    for (auto& sc : workload::list_scenarios(dirs))
+    for (auto& sc : scenario::list_scenarios(dirs))
       std::printf("%-20s seed %s: %s -> %s, %zu row(s)\n", sc.name.c_str(), sc.seed_ref.c_str(),
                   sc.policy_before.c_str(), sc.policy_after.c_str(), sc.rows.size());
     return 0;
   }
   auto name = one(s, "scenario");
   if (!name) throw UsageError("give --scenario=NAME or --scenario=all (see simulate --list)");
-  const std::vector<workload::Scenario> scenarios = chosen_scenarios(*name, dirs);
-  const workload::ScenarioOverrides ov = overrides_from(s, scenarios);
+  const std::vector<scenario::Scenario> scenarios = chosen_scenarios(*name, dirs);
+  const scenario::ScenarioOverrides ov = overrides_from(s, scenarios);
   const bool check = s.ours.count("check") > 0;
   const std::optional<std::string> save = one(s, "save");
   if (save) check_output_dir("save", *save);
@@ -252,11 +251,10 @@ int cmd_simulate(const Argv& argv) {
   if (check && !compared) throw UsageError("--check compares with the seeds' own setups: give it without overrides");
 
   bool all_within = true;
-  std::string err;
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (auto& sc : scenarios) {
-    auto rows = workload::run_scenario(sc, ov, resource_dirs("profiles"), &err);
-    if (!rows) throw RuntimeError(err);
+    auto rows = scenario::run_scenario(sc, ov, resource_dirs("profiles"));
+    if (!rows) throw RuntimeError(rows.error().message);
     for (auto& r : *rows) all_within = all_within && r.within;
     if (s.ours.count("json") || save) {
       nlohmann::ordered_json j;

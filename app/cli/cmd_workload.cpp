@@ -21,10 +21,11 @@
 #include "resources.hpp"
 #include "result_capture.hpp"
 #include "telemetry/sample.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/json_output.hpp"
+#include "fio/log_files.hpp"
+#include "fio/normal_output.hpp"
 #include "workload/bench.hpp"
-#include "workload/fio_json.hpp"
-#include "workload/fio_text.hpp"
-#include "workload/job_parser.hpp"
 #include "workload_args.hpp"
 
 namespace rs::cli {
@@ -138,14 +139,14 @@ void fill_settings(const Split& s, workload::BenchSpec& spec) {
   spec.profile_dirs = resource_dirs("profiles");
 }
 
-std::vector<JobOptions> parse_jobs(Split& s, workload::CliParseResult& parsed) {
+std::vector<JobOptions> parse_jobs(Split& s, fio::CliParseResult& parsed) {
   bool has_name = false, has_file = false;
   for (auto& a : s.fio) {
     if (a.rfind("--name", 0) == 0) has_name = true;
     if (a.rfind("-", 0) != 0) has_file = true;
   }
   if (!has_name && !has_file) s.fio.insert(s.fio.begin(), "--name=bench");
-  parsed = workload::parse_cli_job(s.fio);
+  parsed = fio::parse_cli_job(s.fio);
   if (!parsed.ok) throw UsageError(parsed.error);
   std::vector<JobOptions> jobs = parsed.jobs;
   for (const auto& file : parsed.job_files) {
@@ -153,7 +154,7 @@ std::vector<JobOptions> parse_jobs(Split& s, workload::CliParseResult& parsed) {
     if (!f) throw UsageError("cannot read job file " + file);
     std::stringstream text;
     text << f.rdbuf();
-    auto r = workload::parse_job_file(text.str(), file, parsed.global);
+    auto r = fio::parse_job_file(text.str(), file, parsed.global);
     if (!r.ok) throw UsageError(r.error);
     for (auto& w : r.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
     for (auto& job : r.jobs)
@@ -237,11 +238,12 @@ int cmd_bench(const Argv& argv) {
                         "rot-round-down", "nonrot-round-down", "fail-member", "output", "io-opt",
                         "write-mostly", "set", "set-at", "status-interval", "telemetry", "save"},
                        {"force", "run"});
-  workload::CliParseResult parsed;
+  fio::CliParseResult parsed;
   workload::BenchSpec spec;
   spec.jobs = parse_jobs(s, parsed);
   for (auto& n : workload::engine_notes(spec.jobs)) std::fprintf(stderr, "%s\n", n.c_str());
   spec.global_options = parsed.global.given;
+  spec.job_logs = fio::open_job_logs;
   fill_settings(s, spec);
   allow_unprotected_members(spec.force);
   std::ofstream telemetry;
@@ -296,9 +298,9 @@ int cmd_bench(const Argv& argv) {
     std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", st.error().message.c_str());
   if (telemetry.is_open() && !telemetry.flush()) throw RuntimeError("writing the telemetry file failed");
 
-  const std::string text = parsed.output_format == workload::OutputFormat::json
-                               ? workload::format_fio_json(run.results)
-                               : workload::format_fio_normal(run.results);
+  const std::string text = parsed.output_format == fio::OutputFormat::json
+                               ? fio::format_fio_json(run.results)
+                               : fio::format_fio_normal(run.results);
   if (output) {
     std::ofstream f(*output);
     f << text;

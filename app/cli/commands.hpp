@@ -21,5 +21,6 @@ int cmd_simulate(const Argv& args);
 int cmd_tunables(const Argv& args);
 int cmd_report(const Argv& args);
 int cmd_devices(const Argv& args);
+int cmd_serve(const Argv& args);
 
 }  // namespace rs::cli

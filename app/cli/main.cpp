@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
     if (cmd == "tunables") return cmd_tunables(args);
     if (cmd == "report") return cmd_report(args);
     if (cmd == "devices") return cmd_devices(args);
+    if (cmd == "serve") return cmd_serve(args);
     std::fprintf(stderr, "raidscope-cli: error: unknown command '%s'\n\n%s", cmd.c_str(), usage_text().c_str());
     return 2;
   } catch (const Interrupted& e) {

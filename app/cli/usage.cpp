@@ -44,6 +44,13 @@ start it; --force-dirty-degraded starts it anyway, accepting that risk.
 Ctrl-C (or SIGTERM, SIGHUP, SIGPIPE, SIGUSR1) stops add/check/repair/write/
 bench cleanly: the array is closed and add resumes where it stopped.
 
+Serving:
+  serve [--nbd=unix:PATH|tcp:127.0.0.1:PORT] [--name=EXPORT] [--read-only]
+        [--listen-any] [--fuse=DIR] MEMBER...
+                                     the array as an NBD export (fio, qemu,
+                                     nbdcopy...) until Ctrl-C; --fuse=DIR also
+                                     as the file DIR/array, for losetup + mkfs
+
 Workloads:
   bench [JOBFILE] [--name=value ...] [--array=M1,M2,...] [--policy=NAME]
         [--member-profile=PROFILE|INDEX=PROFILE] [--output-format=normal|json]
@@ -153,6 +160,38 @@ Exit status: as check.
 
 Lists every tunable (range, unit, what it does); with members, the array's
 current values.
+)"},
+    {"serve", R"(usage: raidscope-cli serve [OPTIONS] MEMBER...
+
+Serves the array over NBD (the Network Block Device protocol) to programs
+that speak it: fio --ioengine=nbd, qemu-img and qemu-io, nbdcopy, nbdinfo,
+nbdfuse, the kernel's nbd-client. Prints the URI, then each client that
+connects or leaves and each member that fails; Ctrl-C or SIGTERM stops
+serving and closes the array cleanly.
+  --nbd=unix:PATH         listen on a unix socket (default:
+                          $XDG_RUNTIME_DIR/raidscope-NAME.sock, else /tmp)
+  --nbd=tcp:HOST:PORT     listen on TCP; HOST must be loopback (127.0.0.1,
+                          ::1, localhost) unless --listen-any; port 0 picks one
+  --listen-any            allow an address other machines reach: NBD has no
+                          authentication, anyone reaching it reads and writes
+  --name=EXPORT           the export's name (default raidscope)
+  --read-only             clients may only read
+  --fuse=DIR              also expose the array as the regular file DIR/array
+                          (through qemu-storage-daemon's FUSE export), so that
+                          losetup -f --show DIR/array, mkfs and mount work on a
+                          kernel without nbd
+  --run, --force, --force-dirty-degraded   as for write
+Requests must be aligned to the array's unit (512 bytes on raid1/10, 4096
+on raid5; the minimum block size clients are told) or get EINVAL. FLUSH and
+FUA make writes durable on every member; TRIM changes nothing; several
+connections may share the export (a flush on one covers all).
+While serving, standard input takes one command a line:
+  fail PATH   mark a member faulty; serving goes on degraded
+  add PATH    add a member in the failed slot and rebuild it while serving
+  status      the array, its tasks and the connected clients
+  stop        stop serving (as Ctrl-C)
+Exit status: 0 stopped, 1 failed, 2 bad usage, 3 stopped but a member failed
+while serving.
 )"},
     {"devices", R"(usage: raidscope-cli devices [--json] [--all] [--watch]
 

@@ -63,8 +63,7 @@ std::optional<balance::Tunables> tunables_from(const Split& s) {
   if (auto v = one(s, "nonrot-round-down"))
     t.nonrot_round_down = parse_u32("nonrot-round-down", *v), any = true;
   if (!any) return std::nullopt;
-  std::string err = balance::validate(t);
-  if (!err.empty()) throw UsageError(err);
+  if (Status s = balance::validate(t); !s) throw UsageError(s.error().message);
   return t;
 }
 
@@ -80,11 +79,9 @@ balance::PolicyId policy_or_usage(const std::string& name) {
 
 // A profile by name (resources/profiles/NAME.json) or by path to a JSON file.
 io::DeviceProfile profile_or_usage(const std::string& name) {
-  std::string err;
   const bool is_path = name.find('/') != std::string::npos || name.ends_with(".json");
-  auto p =
-      is_path ? io::load_profile_file(name, &err) : io::find_profile(name, resource_dirs("profiles"), &err);
-  if (!p) throw UsageError(err);
+  auto p = is_path ? io::load_profile_file(name) : io::find_profile(name, resource_dirs("profiles"));
+  if (!p) throw UsageError(p.error().message);
   return *p;
 }
 

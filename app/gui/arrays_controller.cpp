@@ -12,7 +12,7 @@
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
 #include "session/array_session.hpp"
-#include "workload/size_parse.hpp"
+#include "fio/size_parse.hpp"
 
 namespace rs::gui {
 
@@ -94,7 +94,8 @@ QVariantList ArraysController::levels() const {
     // The layouts a user picks from, for the level's smallest array (the
     // spellings do not depend on the count beyond that, except raid10's copies).
     QStringList layouts;
-    for (const auto& name : l.layout_names(std::max(l.min_members, 4))) layouts << QString::fromStdString(name);
+    for (const auto& name : l.layout_names(std::max(l.min_members, 4)))
+      layouts << QString::fromStdString(name);
     out.push_back(QVariantMap{{"level", l.level},
                               {"name", QString::fromLatin1(l.name)},
                               {"min", l.min_members},
@@ -126,13 +127,12 @@ void ArraysController::inspect(const QStringList& paths) {
       row["blockDevice"] = exists && S_ISBLK(st.st_mode);
       QString note;
       if (exists) {
-        std::string err;
-        if (auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly, &err)) {
-          row["size"] = double(dev->size_bytes());
-          row["rotational"] = dev->info().rotational;
-          row["ioOpt"] = double(dev->info().io_opt);
+        if (auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly)) {
+          row["size"] = double((*dev)->size_bytes());
+          row["rotational"] = (*dev)->info().rotational;
+          row["ioOpt"] = double((*dev)->info().io_opt);
         } else {
-          note = QString::fromStdString(err);
+          note = QString::fromStdString(dev.error().message);
         }
         if (note.isEmpty()) note = QString::fromStdString(discovery::member_in_use(p));
         if (note.isEmpty()) {
@@ -180,10 +180,10 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
   o.raid_disks = int(paths.size());
   if (!chunk.trimmed().isEmpty()) {
     if (!info->chunked) return refuse(tr("%1 has no chunks").arg(QString::fromLatin1(info->name)));
-    auto c = workload::parse_size(chunk.trimmed().toStdString());
-    if (!c.ok() || c.value > raid::kMaxChunkBytes)
+    auto c = fio::parse_size(chunk.trimmed().toStdString());
+    if (!c.ok() || c->value > raid::kMaxChunkBytes)
       return refuse(tr("Chunk %1: a power of two from 4K to 1G").arg(chunk));
-    o.chunk_bytes = uint32_t(c.value);
+    o.chunk_bytes = uint32_t(c->value);
   }
   if (!layout.trimmed().isEmpty()) {
     auto w = info->parse_layout(layout.trimmed().toStdString(), o.raid_disks);
@@ -196,10 +196,10 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
   bool anyMissing = false;
   for (const auto& p : paths) anyMissing |= !QFileInfo::exists(p);
   if (anyMissing) {
-    auto sz = workload::parse_size(newFileSize.trimmed().toStdString());
-    if (newFileSize.trimmed().isEmpty() || !sz.ok() || sz.value < (4u << 20))
+    auto sz = fio::parse_size(newFileSize.trimmed().toStdString());
+    if (newFileSize.trimmed().isEmpty() || !sz.ok() || sz->value < (4u << 20))
       return refuse(tr("New image files need a size of at least 4M (\"%1\" given)").arg(newFileSize));
-    o.create_files_bytes = sz.value;
+    o.create_files_bytes = sz->value;
   }
   QStringList devices;
   for (const auto& p : paths)
@@ -363,12 +363,12 @@ bool ArraysController::failMember(int slot) {
 bool ArraysController::addMember(const QString& path, const QString& newFileSize) {
   raid::AddOptions o;
   if (!QFileInfo::exists(path)) {
-    auto sz = workload::parse_size(newFileSize.trimmed().toStdString());
+    auto sz = fio::parse_size(newFileSize.trimmed().toStdString());
     if (newFileSize.trimmed().isEmpty() || !sz.ok()) {
       setStatus(Error, {}, tr("%1 does not exist: give a size to create it as an image file").arg(path));
       return false;
     }
-    o.create_files_bytes = sz.value;
+    o.create_files_bytes = sz->value;
   }
   const std::string p = path.toStdString();
   // The new member takes a slot as the task starts: the array's members are

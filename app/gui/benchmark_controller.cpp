@@ -10,9 +10,9 @@
 #include <QRegularExpression>
 
 #include "report/report.hpp"
-#include "workload/fio_json.hpp"
-#include "workload/job_parser.hpp"
-#include "workload/scenario.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/json_output.hpp"
+#include "scenario/scenario.hpp"
 
 namespace rs::gui {
 
@@ -79,7 +79,7 @@ QVariantList BenchmarkController::scenarios() const {
   std::vector<std::string> dirs;
   for (const auto& d : LiveSession::resourceDirs("scenarios")) dirs.push_back(d.toStdString());
   QVariantList out;
-  for (const auto& sc : workload::list_scenarios(dirs))
+  for (const auto& sc : scenario::list_scenarios(dirs))
     out.push_back(QVariantMap{{"name", QString::fromStdString(sc.name)},
                               {"description", QString::fromStdString(sc.description)},
                               {"before", QString::fromStdString(sc.policy_before)},
@@ -145,7 +145,7 @@ bool BenchmarkController::runBeforeAfter(const QString& preset, const QString& t
 }
 
 QVariantMap BenchmarkController::checkJobFile(const QString& text) const {
-  auto r = workload::parse_job_file(text.toStdString(), "job file");
+  auto r = fio::parse_job_file(text.toStdString(), "job file");
   QVariantMap out;
   out["ok"] = r.ok;
   out["error"] = QString::fromStdString(r.error);
@@ -299,7 +299,7 @@ void BenchmarkController::save(const QString& label, const RunReport& r) {
   const QString dir = results_dir_;
   const QString file = dir + "/" + QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss-zzz") + "-" +
                        safeName(label) + ".json";
-  const std::string text = workload::format_fio_json(r.results);
+  const std::string text = fio::format_fio_json(r.results);
   session_->post([dir, file, text] {
     QDir().mkpath(dir);
     QFile f(file);
@@ -319,9 +319,13 @@ bool BenchmarkController::runScenario(const QString& name) {
   scenario_thread_ = std::thread([this, name = name.toStdString(), dirs, profile_dirs] {
     std::string err;
     QVariantList rows;
-    auto sc = workload::find_scenario(name, dirs, &err);
+    bool ok = false;
+    auto sc = scenario::find_scenario(name, dirs);
+    if (!sc) err = sc.error().message;
     if (sc) {
-      auto res = workload::run_scenario(*sc, {}, profile_dirs, &err);
+      auto res = scenario::run_scenario(*sc, {}, profile_dirs);
+      ok = res.ok();
+      if (!res) err = res.error().message;
       if (res)
         for (const auto& r : *res) {
           QVariantList sb, sa;
@@ -342,12 +346,10 @@ bool BenchmarkController::runScenario(const QString& name) {
                                      {"seedAfter", r.seed.after_bw},
                                      {"within", r.within}});
         }
-      else
-        sc.reset();
     }
     QMetaObject::invokeMethod(
         this,
-        [this, ok = bool(sc), err, rows] {
+        [this, ok, err, rows] {
           progress_ = ok ? 1 : 0;
           emit progressChanged();
           if (!ok) {

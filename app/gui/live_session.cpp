@@ -15,7 +15,8 @@
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
 #include "workload/host_probe.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 
 namespace rs::gui {
 
@@ -462,7 +463,7 @@ rs::Status LiveSession::prepareDemo(const RunRequest& req) {
   if (!sparse(m0) && !sparse(m1)) return {};
   // Written through once, so reads reach the disk (holes read as zeros for free).
   workload::BenchSpec spec;
-  auto parsed = workload::parse_cli_job(
+  auto parsed = fio::parse_cli_job(
       {"--name=fill", "--rw=write", "--bs=1M", "--iodepth=8", "--ioengine=io_uring", "--direct=1"});
   if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
   spec.jobs = parsed.jobs;
@@ -503,16 +504,17 @@ namespace {
 
 // The run's jobs: fio command-line options, then a job file's.
 rs::Status parseJobs(const RunRequest& req, workload::BenchSpec& spec) {
+  spec.job_logs = fio::open_job_logs;  // the jobs' fio log files, when they ask for them
   if (!req.job_args.empty()) {
     std::vector<std::string> args = {"--name=gui"};
     args.insert(args.end(), req.job_args.begin(), req.job_args.end());
-    auto parsed = workload::parse_cli_job(args);
+    auto parsed = fio::parse_cli_job(args);
     if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
     spec.jobs = parsed.jobs;
     spec.global_options = parsed.global.given;
   }
   if (!req.job_file.empty()) {
-    auto parsed = workload::parse_job_file(req.job_file, "job file");
+    auto parsed = fio::parse_job_file(req.job_file, "job file");
     if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
     spec.jobs.insert(spec.jobs.end(), parsed.jobs.begin(), parsed.jobs.end());
     spec.global_options = parsed.global.given;
@@ -534,16 +536,14 @@ double scaleForHost(session::ArraySession& array, const RunRequest& req,
     std::string v = value ? *value : "none";
     for (const auto& [n, x] : req.set)
       if (n == name) v = x;
-    std::string err;
     if (v != "none")
-      if (auto p = io::find_profile(v, dirs, &err)) need += p->seq_read_bw * p->scale;
+      if (auto p = io::find_profile(v, dirs)) need += p->seq_read_bw * p->scale;
   }
   const auto first = std::find_if(paths.begin(), paths.end(), [](const auto& p) { return !p.empty(); });
   if (need <= 0 || first == paths.end()) return 1;
-  std::string err;
   // A second, lock-free open for reading (the session holds the member).
-  auto dev = io::MemberDevice::open(*first, io::OpenMode::ReadOnly, &err);
-  const double host = dev ? workload::probe_read_bandwidth(*dev, 1 << 20, 64ull << 20) : 0;
+  auto dev = io::MemberDevice::open(*first, io::OpenMode::ReadOnly);
+  const double host = dev ? workload::probe_read_bandwidth(**dev, 1 << 20, 64ull << 20) : 0;
   return host > 0 && need > 0.8 * host ? std::max(0.05, 0.8 * host / need) : 1;
 }
 

@@ -77,7 +77,7 @@ std::vector<std::string_view> policy_names() {
   return names;
 }
 
-std::string validate(const Tunables& tunables) {
+Status validate(const Tunables& tunables) {
   std::string errors;
   check_round_down(errors, "rot_round_down", tunables.rot_round_down);
   check_round_down(errors, "nonrot_round_down", tunables.nonrot_round_down);
@@ -87,7 +87,8 @@ std::string validate(const Tunables& tunables) {
     errors += "min_contig_read must be 0 or a multiple of " + std::to_string(kBlockBytes) + " up to " +
               std::to_string(kMaxMinContigRead) + " bytes, got " + std::to_string(mcr);
   }
-  return errors;
+  if (errors.empty()) return {};
+  return make_error(Errc::invalid_argument, errors);
 }
 
 }  // namespace rs::balance

@@ -39,6 +39,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.hpp"
+
 namespace rs::balance {
 
 inline constexpr uint64_t kMaxSector = ~uint64_t{0};
@@ -93,7 +95,7 @@ Choice choose(PolicyId policy, const ReadRequest& req, std::span<const MemberSna
 std::optional<PolicyId> policy_from_name(std::string_view name);
 std::string_view policy_name(PolicyId id);
 std::vector<std::string_view> policy_names();
-// Checks tunables; returns an error message naming the bad value, or "".
-std::string validate(const Tunables& tunables);
+// Checks tunables: Errc::invalid_argument naming every bad value.
+Status validate(const Tunables& tunables);
 
 }  // namespace rs::balance

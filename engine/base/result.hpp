@@ -24,6 +24,7 @@ enum class Errc {
   corrupt,           // on-disk data that does not validate
   unsupported,       // valid but not offered here (level, engine, kernel feature)
   cancelled,         // stopped by cancel(); partial work recorded
+  out_of_memory,     // memory could not be had (an allocation, mmap, posix_memalign failed)
   internal,          // a broken invariant: a bug
 };
 
@@ -129,6 +130,8 @@ inline const char* errc_name(Errc c) {
       return "unsupported";
     case Errc::cancelled:
       return "cancelled";
+    case Errc::out_of_memory:
+      return "out of memory";
     case Errc::internal:
       return "internal error";
   }

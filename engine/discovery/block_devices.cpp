@@ -11,11 +11,16 @@ namespace fs = std::filesystem;
 
 const char* device_kind_name(DeviceKind k) {
   switch (k) {
-    case DeviceKind::disk: return "disk";
-    case DeviceKind::partition: return "partition";
-    case DeviceKind::loop: return "loop";
-    case DeviceKind::device_mapper: return "dm";
-    case DeviceKind::md: return "md";
+    case DeviceKind::disk:
+      return "disk";
+    case DeviceKind::partition:
+      return "partition";
+    case DeviceKind::loop:
+      return "loop";
+    case DeviceKind::device_mapper:
+      return "dm";
+    case DeviceKind::md:
+      return "md";
   }
   return "?";
 }
@@ -55,20 +60,20 @@ DeviceKind kind_of(const fs::path& dir, const std::string& name, bool partition)
 }
 
 void probe_contents(BlockDevice& d) {
-  std::string error;
-  d.md = read_md_membership(d.node, d.size_bytes, &error);
-  if (!error.empty()) {
-    d.probe_error = error;
+  auto md = read_md_membership(d.node, d.size_bytes);
+  if (!md) {
+    d.probe_error = md.error().message;
     return;
   }
+  d.md = std::move(*md);
   d.signature = existing_signature(d.node);
   // The md superblock says more than libblkid's "linux_raid_member".
   if (d.md && d.signature.rfind("an md RAID member signature", 0) == 0) d.signature.clear();
 }
 
 // The device whose sysfs directory is `dir`; `parent` is "" for a whole device.
-std::optional<BlockDevice> describe_dir(const fs::path& dir, const std::string& parent, const SystemRoots& roots,
-                                        const ScanOptions& opt) {
+std::optional<BlockDevice> describe_dir(const fs::path& dir, const std::string& parent,
+                                        const SystemRoots& roots, const ScanOptions& opt) {
   auto rdev = read_dev_attr(dir / "dev");
   if (!rdev) return std::nullopt;
   BlockDevice d;
@@ -131,7 +136,8 @@ std::optional<BlockDevice> describe_block_device(const std::string& name, const 
   const fs::path block = fs::path(roots.sysfs) / "block";
   if (present(block / name / "dev")) return describe_dir(block / name, "", roots, opt);
   for (const auto& disk : subdirectory_names(block))
-    if (present(block / disk / name / "partition")) return describe_dir(block / disk / name, disk, roots, opt);
+    if (present(block / disk / name / "partition"))
+      return describe_dir(block / disk / name, disk, roots, opt);
   return std::nullopt;
 }
 

@@ -12,15 +12,22 @@
 #include <set>
 #include <thread>
 
+#include "base/unique_fd.hpp"
+
 namespace rs::discovery {
 
 const char* hotplug_kind_name(HotplugKind k) {
   switch (k) {
-    case HotplugKind::added: return "added";
-    case HotplugKind::removed: return "removed";
-    case HotplugKind::attached: return "attached";
-    case HotplugKind::detached: return "detached";
-    case HotplugKind::changed: return "changed";
+    case HotplugKind::added:
+      return "added";
+    case HotplugKind::removed:
+      return "removed";
+    case HotplugKind::attached:
+      return "attached";
+    case HotplugKind::detached:
+      return "detached";
+    case HotplugKind::changed:
+      return "changed";
   }
   return "?";
 }
@@ -55,10 +62,10 @@ std::optional<HotplugKind> classify_change(const std::optional<BlockDevice>& bef
   if (!was && is) return loop && before ? HotplugKind::attached : HotplugKind::added;
   if (was && !is) return loop && now ? HotplugKind::detached : HotplugKind::removed;
   if (!was && !is) return std::nullopt;
-  const bool same_backing = before->loop.has_value() == now->loop.has_value() &&
-                            (!before->loop || (before->loop->dev == now->loop->dev &&
-                                               before->loop->ino == now->loop->ino &&
-                                               before->loop->rdev == now->loop->rdev));
+  const bool same_backing =
+      before->loop.has_value() == now->loop.has_value() &&
+      (!before->loop || (before->loop->dev == now->loop->dev && before->loop->ino == now->loop->ino &&
+                         before->loop->rdev == now->loop->rdev));
   if (before->size_bytes != now->size_bytes || before->read_only != now->read_only || !same_backing ||
       before->partitions != now->partitions)
     return HotplugKind::changed;
@@ -72,19 +79,18 @@ struct HotplugMonitor::Impl {
   UeventSource source = UeventSource::kernel;
   udev* ctx = nullptr;
   udev_monitor* monitor = nullptr;
-  int stop_fd = -1;
+  UniqueFd stop_fd;
   std::map<std::string, std::optional<BlockDevice>> seen;  // monitor thread only, after start
   std::thread thread;
 
   ~Impl() {
     if (thread.joinable()) {
       const uint64_t one = 1;
-      [[maybe_unused]] ssize_t n = ::write(stop_fd, &one, sizeof one);
+      [[maybe_unused]] ssize_t n = ::write(stop_fd.get(), &one, sizeof one);
       thread.join();
     }
     if (monitor) udev_monitor_unref(monitor);
     if (ctx) udev_unref(ctx);
-    if (stop_fd >= 0) ::close(stop_fd);
   }
 
   static ScanOptions quick() {
@@ -120,7 +126,7 @@ struct HotplugMonitor::Impl {
   }
 
   void run() {
-    pollfd fds[2] = {{udev_monitor_get_fd(monitor), POLLIN, 0}, {stop_fd, POLLIN, 0}};
+    pollfd fds[2] = {{udev_monitor_get_fd(monitor), POLLIN, 0}, {stop_fd.get(), POLLIN, 0}};
     for (;;) {
       if (::poll(fds, 2, -1) < 0) {
         if (errno == EINTR) continue;
@@ -149,7 +155,8 @@ UeventSource HotplugMonitor::source() const {
   return impl_->source;
 }
 
-Result<std::unique_ptr<HotplugMonitor>> HotplugMonitor::start(Post post, Handler handler, const SystemRoots& roots) {
+Result<std::unique_ptr<HotplugMonitor>> HotplugMonitor::start(Post post, Handler handler,
+                                                              const SystemRoots& roots) {
   auto impl = std::make_unique<Impl>();
   impl->roots = roots;
   impl->post = std::move(post);
@@ -159,7 +166,8 @@ Result<std::unique_ptr<HotplugMonitor>> HotplugMonitor::start(Post post, Handler
   if (!impl->ctx) return make_error(Errc::io_error, "hot-plug: cannot create a udev context");
   impl->monitor = udev_monitor_new_from_netlink(impl->ctx, uevent_source_name(impl->source));
   if (!impl->monitor)
-    return make_error(Errc::io_error, std::string("hot-plug: cannot open the ") + uevent_source_name(impl->source) +
+    return make_error(Errc::io_error, std::string("hot-plug: cannot open the ") +
+                                          uevent_source_name(impl->source) +
                                           " uevent socket: " + std::strerror(errno));
   if (udev_monitor_filter_add_match_subsystem_devtype(impl->monitor, "block", nullptr) < 0 ||
       udev_monitor_enable_receiving(impl->monitor) < 0)
@@ -168,8 +176,9 @@ Result<std::unique_ptr<HotplugMonitor>> HotplugMonitor::start(Post post, Handler
   // A burst (a disk with many partitions, many loop devices at once) should
   // not overflow the socket; where the size is capped, resync() catches up.
   udev_monitor_set_receive_buffer_size(impl->monitor, 4 << 20);
-  impl->stop_fd = ::eventfd(0, EFD_CLOEXEC);
-  if (impl->stop_fd < 0) return make_error(Errc::io_error, std::string("hot-plug: eventfd: ") + std::strerror(errno));
+  impl->stop_fd.reset(::eventfd(0, EFD_CLOEXEC));
+  if (!impl->stop_fd)
+    return make_error(Errc::io_error, std::string("hot-plug: eventfd: ") + std::strerror(errno));
   // Listening before the snapshot: a device that changes in between is
   // seen twice, never missed.
   impl->snapshot();

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <vector>
 
+#include "base/unique_fd.hpp"
 #include "discovery/sysfs_attr.hpp"
 
 namespace rs::discovery {
@@ -155,23 +156,18 @@ Result<Identity> identify(const std::string& path, const SystemRoots& roots) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return stat_error(path, errno);
   if (!S_ISBLK(st.st_mode)) return from_stat(st, -1, path, roots);
-  const int fd = autoclear(st.st_rdev, roots) ? -1 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  auto id = from_stat(st, fd, path, roots);
-  if (fd >= 0) ::close(fd);
-  return id;
+  const UniqueFd fd(autoclear(st.st_rdev, roots) ? -1
+                                                 : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  return from_stat(st, fd.get(), path, roots);
 }
 
 Result<std::optional<LoopBacking>> loop_backing(uint64_t rdev, const std::string& device_path,
                                                 const SystemRoots& roots) {
-  int fd = autoclear(rdev, roots) ? -1 : ::open(device_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  UniqueFd fd(autoclear(rdev, roots) ? -1 : ::open(device_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   struct stat st {};
-  if (fd >= 0 && (::fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != rdev)) {
-    ::close(fd);  // not the node of this device (a fixture tree, a stale /dev)
-    fd = -1;
-  }
-  auto backing = backing_of_open_loop(fd, rdev, device_path, roots);
-  if (fd >= 0) ::close(fd);
-  return backing;
+  if (fd && (::fstat(fd.get(), &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != rdev))
+    fd.reset();  // not the node of this device (a fixture tree, a stale /dev)
+  return backing_of_open_loop(fd.get(), rdev, device_path, roots);
 }
 
 bool same_storage(const Identity& a, const Identity& b) {

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/unique_fd.hpp"
 #include "ondisk/le.hpp"
 #include "ondisk/superblock.hpp"
 
@@ -24,34 +25,27 @@ std::string role_text(const ondisk::Superblock& sb) {
 
 }  // namespace
 
-std::optional<MdMembership> read_md_membership(const std::string& path, uint64_t size_bytes, std::string* error) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    if (error) *error = path + ": " + std::strerror(errno);
-    return std::nullopt;
-  }
+Result<std::optional<MdMembership>> read_md_membership(const std::string& path, uint64_t size_bytes) {
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd) return make_error(Errc::io_error, path + ": " + std::strerror(errno));
   std::array<uint8_t, 4096> block{};
-  const ssize_t n = ::pread(fd, block.data(), block.size(), off_t(ondisk::kSbOffsetBytes));
-  const int err = errno;
-  ::close(fd);
-  if (n < 0) {
-    if (error) *error = path + ": " + std::strerror(err);
-    return std::nullopt;
-  }
-  if (size_t(n) < 4 || ondisk::le::get32(block.data()) != ondisk::kSbMagic) return std::nullopt;
+  const ssize_t n = ::pread(fd.get(), block.data(), block.size(), off_t(ondisk::kSbOffsetBytes));
+  if (n < 0) return make_error(Errc::io_error, path + ": " + std::strerror(errno));
+  if (size_t(n) < 4 || ondisk::le::get32(block.data()) != ondisk::kSbMagic)
+    return std::optional<MdMembership>{};
   MdMembership m;
-  const auto decoded = ondisk::decode(block, size_bytes);
-  if (!decoded.ok) {
+  const auto sb = ondisk::decode(block, size_bytes);
+  if (!sb) {
     m.damaged = true;
-    m.role = "damaged superblock: " + decoded.error;
-    return m;
+    m.role = "damaged superblock: " + sb.error().message;
+    return std::optional<MdMembership>(std::move(m));
   }
-  m.array_uuid = ondisk::uuid_to_string(decoded.sb.set_uuid);
-  m.array_name = decoded.sb.set_name;
-  m.level = ondisk::level_name(decoded.sb.level);
-  m.role = role_text(decoded.sb);
-  m.events = decoded.sb.events;
-  return m;
+  m.array_uuid = ondisk::uuid_to_string(sb->set_uuid);
+  m.array_name = sb->set_name;
+  m.level = ondisk::level_name(sb->level);
+  m.role = role_text(*sb);
+  m.events = sb->events;
+  return std::optional<MdMembership>(std::move(m));
 }
 
 }  // namespace rs::discovery

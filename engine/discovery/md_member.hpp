@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "base/result.hpp"
+
 namespace rs::discovery {
 
 struct MdMembership {
@@ -19,9 +21,8 @@ struct MdMembership {
 };
 
 // The membership recorded at byte 4096 of `path` (a device node or a file
-// of `size_bytes`); nullopt when there is no md magic there or the path
-// cannot be read (then *error, when given, says why).
-std::optional<MdMembership> read_md_membership(const std::string& path, uint64_t size_bytes,
-                                               std::string* error = nullptr);
+// of `size_bytes`); nullopt when there is no md magic there; Errc::io_error
+// naming the path when it cannot be read.
+Result<std::optional<MdMembership>> read_md_membership(const std::string& path, uint64_t size_bytes);
 
 }  // namespace rs::discovery

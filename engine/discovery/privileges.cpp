@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/unique_fd.hpp"
+
 namespace rs::discovery {
 
 bool can_see_other_processes() {
@@ -44,11 +46,10 @@ std::string mode_text(mode_t mode) {
 // refuse a write to everyone, root included, whatever the mode says; "" if
 // neither is set or the attributes cannot be read.
 std::string write_blocking_attribute(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) return "";
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (!fd) return "";
   int flags = 0;
-  const bool got = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
-  ::close(fd);
+  const bool got = ::ioctl(fd.get(), FS_IOC_GETFLAGS, &flags) == 0;
   if (got && (flags & FS_IMMUTABLE_FL))
     return "the file is immutable (chattr +i): nobody may write to it, root included; if it is meant to be a "
            "member, clear the attribute with: chattr -i " +
@@ -75,9 +76,10 @@ std::string missing_permission_message(const std::string& path, int err, const s
   } else if (std::string attr = write_blocking_attribute(path); !attr.empty()) {
     msg += ": " + attr;
   } else {
-    msg += " (file owned by " + owner + ":" + group + ", mode " + mode_text(st.st_mode) +
-           "); image files need no privileges, only write permission on the file: ask its owner, or use a file "
-           "of your own";
+    msg +=
+        " (file owned by " + owner + ":" + group + ", mode " + mode_text(st.st_mode) +
+        "); image files need no privileges, only write permission on the file: ask its owner, or use a file "
+        "of your own";
   }
   return msg;
 }

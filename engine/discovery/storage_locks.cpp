@@ -18,67 +18,59 @@ Error cannot_lock(const std::string& what) {
   return make_error(Errc::unsupported, "cannot lock " + what);
 }
 
-// Opens the lock directory, making it if it is missing; -1 and *why when
-// it cannot be made or is not safe to use.
-int open_lock_dir(std::string* why) {
+// What is wrong with the lock directory or a lock file, for cannot_lock().
+Error lock_problem(std::string what) {
+  return make_error(Errc::unsupported, std::move(what));
+}
+
+// Opens the lock directory, making it if it is missing; the error says
+// why it cannot be made or is not safe to use.
+Result<UniqueFd> open_lock_dir() {
   const std::string dir = storage_lock_dir();
   if (::mkdir(dir.c_str(), 0700) == 0) {
     // Ours: open it up to every user's engines, as /run/lock is.
-    if (::chmod(dir.c_str(), 01777) != 0) {
-      *why = dir + ": " + std::strerror(errno);
-      return -1;
-    }
+    if (::chmod(dir.c_str(), 01777) != 0) return lock_problem(dir + ": " + std::strerror(errno));
   } else if (errno != EEXIST) {
-    *why = dir + ": cannot create it: " + std::strerror(errno);
-    return -1;
+    return lock_problem(dir + ": cannot create it: " + std::strerror(errno));
   }
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   struct stat st {};
-  if (fd < 0 || ::fstat(fd, &st) != 0) {
-    *why = dir + ": " +
-           (errno == ELOOP || errno == ENOTDIR ? "not a directory (a symbolic link?)" : std::strerror(errno));
-    if (fd >= 0) ::close(fd);
-    return -1;
-  }
+  if (!fd || ::fstat(fd.get(), &st) != 0)
+    return lock_problem(
+        dir + ": " +
+        (errno == ELOOP || errno == ENOTDIR ? "not a directory (a symbolic link?)" : std::strerror(errno)));
   const bool owner_ok = st.st_uid == 0 || st.st_uid == ::geteuid();
   const bool sticky_ok = !(st.st_mode & S_IWOTH) || (st.st_mode & S_ISVTX);
-  if (!owner_ok || !sticky_ok) {
-    *why = dir + ": not a safe lock directory (" +
-           (owner_ok ? "others may write it and it is not sticky" : "owned by another user") + ")";
-    ::close(fd);
-    return -1;
-  }
+  if (!owner_ok || !sticky_ok)
+    return lock_problem(dir + ": not a safe lock directory (" +
+                        (owner_ok ? "others may write it and it is not sticky" : "owned by another user") +
+                        ")");
   return fd;
 }
 
-// Opens (or makes) the lock file `name` in `dir_fd`; -1 and *why when it
-// cannot be, or is not one we would make.
-int open_lock_file(int dir_fd, const std::string& name, std::string* why) {
-  int fd = -1;
-  for (int attempt = 0; attempt < 3 && fd < 0; ++attempt) {
+// Opens (or makes) the lock file `name` in `dir_fd`; the error says why it
+// cannot be, or that it is not one we would make.
+Result<UniqueFd> open_lock_file(int dir_fd, const std::string& name) {
+  UniqueFd fd;
+  for (int attempt = 0; attempt < 3 && !fd; ++attempt) {
     // An existing file is opened without O_CREAT: the kernel's
     // protected_regular rule refuses O_CREAT on another user's file in a
     // sticky directory.
-    fd = ::openat(dir_fd, name.c_str(), O_RDWR | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
-    if (fd >= 0 || errno != ENOENT) break;
-    fd = ::openat(dir_fd, name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666);
-    if (fd >= 0)
-      ::fchmod(fd, 0666);  // any user's engine may lock it too (umask aside)
+    fd.reset(::openat(dir_fd, name.c_str(), O_RDWR | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC));
+    if (fd || errno != ENOENT) break;
+    fd.reset(
+        ::openat(dir_fd, name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0666));
+    if (fd)
+      ::fchmod(fd.get(), 0666);  // any user's engine may lock it too (umask aside)
     else if (errno != EEXIST)
       break;
   }
   struct stat st {};
-  if (fd < 0 || ::fstat(fd, &st) != 0) {
-    *why = storage_lock_dir() + "/" + name + ": " + std::strerror(errno);
-    if (fd >= 0) ::close(fd);
-    return -1;
-  }
-  if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
-    *why = storage_lock_dir() + "/" + name +
-           ": not a lock file RaidScope made (not a regular file with one link)";
-    ::close(fd);
-    return -1;
-  }
+  if (!fd || ::fstat(fd.get(), &st) != 0)
+    return lock_problem(storage_lock_dir() + "/" + name + ": " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
+    return lock_problem(storage_lock_dir() + "/" + name +
+                        ": not a lock file RaidScope made (not a regular file with one link)");
   return fd;
 }
 
@@ -123,10 +115,10 @@ Status StorageLocks::take_one(int dir_fd, const std::string& member, const Stora
                               const SystemRoots& roots) {
   const std::string name = c.key();
   for (int attempt = 0; attempt < 10; ++attempt) {
-    std::string why;
-    const int fd = open_lock_file(dir_fd, name, &why);
-    if (fd < 0) return cannot_lock(member + " (" + c.chain + "): " + why);
-    held_.push_back({fd, storage_lock_dir() + "/" + name});
+    auto opened = open_lock_file(dir_fd, name);
+    if (!opened) return cannot_lock(member + " (" + c.chain + "): " + opened.error().message);
+    const int fd = opened->get();
+    held_.push_back({std::move(*opened), storage_lock_dir() + "/" + name});
     if (int err = take_ofd_lock(fd, c.shared); err != 0) {
       if (err != EAGAIN && err != EACCES)
         return cannot_lock(member + " (" + c.chain + "): " + std::strerror(err));
@@ -139,8 +131,7 @@ Status StorageLocks::take_one(int dir_fd, const std::string& member, const Stora
     if (::fstat(fd, &mine) == 0 && ::fstatat(dir_fd, name.c_str(), &named, AT_SYMLINK_NOFOLLOW) == 0 &&
         mine.st_dev == named.st_dev && mine.st_ino == named.st_ino)
       return {};
-    ::close(fd);
-    held_.pop_back();
+    held_.pop_back();  // closes it
   }
   return cannot_lock(member + " (" + c.chain + "): " + storage_lock_dir() + "/" + name +
                      " keeps being replaced");
@@ -176,12 +167,11 @@ void StorageLocks::release() {
     lk.l_whence = SEEK_SET;
     struct stat mine {
     }, named{};
-    if (::fcntl(h.fd, F_OFD_SETLK, &lk) == 0 && ::fstat(h.fd, &mine) == 0 &&
+    if (::fcntl(h.fd.get(), F_OFD_SETLK, &lk) == 0 && ::fstat(h.fd.get(), &mine) == 0 &&
         ::lstat(h.path.c_str(), &named) == 0 && mine.st_dev == named.st_dev && mine.st_ino == named.st_ino)
       ::unlink(h.path.c_str());
-    ::close(h.fd);
   }
-  held_.clear();
+  held_.clear();  // closes them
 }
 
 StorageLocks::~StorageLocks() {
@@ -199,18 +189,12 @@ StorageLocks& StorageLocks::operator=(StorageLocks&& o) noexcept {
 
 Result<StorageLocks> StorageLocks::take(const std::string& member, const std::vector<StorageClaim>& claims,
                                         const SystemRoots& roots) {
+  auto dir = open_lock_dir();
+  if (!dir) return cannot_lock(member + ": the lock directory " + dir.error().message);
   StorageLocks locks;
-  std::string why;
-  const int dir_fd = open_lock_dir(&why);
-  if (dir_fd < 0) return cannot_lock(member + ": the lock directory " + why);
-  Result<StorageLocks> out = std::move(locks);
   for (const StorageClaim& c : claims)
-    if (Status s = out->take_one(dir_fd, member, c, roots); !s) {
-      out = s.error();
-      break;
-    }
-  ::close(dir_fd);
-  return out;
+    if (Status s = locks.take_one(dir->get(), member, c, roots); !s) return s.error();
+  return locks;
 }
 
 }  // namespace rs::discovery

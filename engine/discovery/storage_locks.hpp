@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "base/unique_fd.hpp"
 #include "discovery/storage_stack.hpp"
 #include "discovery/system_roots.hpp"
 
@@ -53,7 +54,7 @@ class StorageLocks {
 
  private:
   struct Held {
-    int fd;
+    UniqueFd fd;
     std::string path;
   };
   Status take_one(int dir_fd, const std::string& member, const StorageClaim& c, const SystemRoots& roots);

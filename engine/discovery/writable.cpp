@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/unique_fd.hpp"
 #include "discovery/privileges.hpp"
 #include "discovery/sysfs_attr.hpp"
 
@@ -21,11 +22,10 @@ namespace {
 
 // The chattr flags of `path` (FS_IOC_GETFLAGS); 0 when they cannot be read.
 unsigned file_flags(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return 0;
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+  if (!fd) return 0;
   int flags = 0;
-  if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) flags = 0;
-  ::close(fd);
+  if (::ioctl(fd.get(), FS_IOC_GETFLAGS, &flags) != 0) flags = 0;
   return unsigned(flags);
 }
 

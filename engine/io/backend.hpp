@@ -10,9 +10,11 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 
+#include "base/result.hpp"
 #include "io/member_io.hpp"
 
 namespace rs::io {
@@ -57,10 +59,6 @@ class Backend {
   // replacements when it was made or last brought up to date.
   uint64_t members_version() const { return members_version_; }
   void set_members_version(uint64_t v) { members_version_ = v; }
-  // Most completions one reap() call runs (fio's iodepth_batch_complete_max;
-  // the rest wait for the next call). Backends with no per-call cost to
-  // model (the simulator) ignore it. 0 is taken as 1.
-  virtual void set_reap_limit(unsigned max_per_reap) { (void)max_per_reap; }
   // Monotonic time in ns: CLOCK_MONOTONIC for real backends, virtual time
   // for the simulator.
   virtual uint64_t now_ns() = 0;
@@ -95,8 +93,8 @@ class Backend {
   // when the owner advances it.
   virtual bool virtual_time() const { return false; }
   // Lets the kernel map `bytes` at `base` once instead of on every request
-  // (io_uring's registered buffers): for memory many I/Os will use, such as
-  // a job's slot buffers. Returns a handle for unregister_buffer(), or -1
+  // (io_uring's registered buffers): for memory many I/Os will use again
+  // and again (a client's long-lived I/O buffers). Returns a handle for unregister_buffer(), or -1
   // when this backend does not do it; I/O into the memory works either way.
   // The memory must stay allocated until it is unregistered.
   virtual int register_buffer(void* base, size_t bytes) {
@@ -108,8 +106,31 @@ class Backend {
   // Short description for `detail` and reports ("io_uring", "sim", ...).
   virtual std::string describe() const = 0;
 
+  // ---- a backend that can no longer drive its ring ----
+  // When waiting in the kernel fails with an error that is not a retry
+  // (EINTR, ETIME, EAGAIN, EBUSY), the backend has failed, for good:
+  //  - I/O the kernel never took (queued, not yet submitted) and every I/O
+  //    queued from then on completes at the next reap with -errno and
+  //    MemberIo::ring_failed set;
+  //  - I/O the kernel took completes only with its own completion (its
+  //    real result), reaped without submitting anything: the kernel may
+  //    still write into its buffer, so it is never handed back before;
+  //  - reap() and reap_until() no longer block in the kernel (the context
+  //    waits in poll() instead) and queue_timer() works as before.
+  // Owning thread only. The errno the ring failed with; 0 while healthy.
+  virtual int failed_errno() const { return 0; }
+  bool failed() const { return failed_errno() != 0; }
+  // Why, naming the call and the errno (ok while not failed).
+  virtual Status failure() const { return {}; }
+
  private:
   uint64_t members_version_ = 0;
+};
+
+// A backend for real devices and, when it is not io_uring, why not.
+struct RealBackend {
+  std::unique_ptr<Backend> backend;
+  std::string fallback_note;  // empty with io_uring; why it is pread/pwrite otherwise
 };
 
 }  // namespace rs::io

@@ -19,6 +19,10 @@ namespace {
 // Without an eventfd (the process ran out of descriptors) posts cannot
 // wake the owner, so it never sleeps longer than this and picks them up.
 constexpr uint64_t kNoWakeupTick_ns = 1'000'000;
+// A failed backend is polled for what the kernel still completes, and its
+// ring may still hold the eventfd read that swallows a post's wakeup: the
+// owner looks again at least this often.
+constexpr uint64_t kFailedPollTick_ns = 1'000'000;
 
 uint64_t min_deadline(uint64_t a, uint64_t b) {
   return a < b ? a : b;
@@ -32,15 +36,20 @@ IoContext::IoContext(std::unique_ptr<Backend> backend, std::string name)
   // Blocking on purpose: io_uring fails a read of a non-blocking file with
   // -EAGAIN instead of waiting for it, and the poll() path reads only after
   // poll() said there is something to read.
-  event_fd_ = ::eventfd(0, EFD_CLOEXEC);
-  if (event_fd_ >= 0 && !backend_->virtual_time()) kernel_wakeup_ = backend_->arm_wakeup(event_fd_);
+  event_fd_.reset(::eventfd(0, EFD_CLOEXEC));
+  if (event_fd_ && !backend_->virtual_time()) kernel_wakeup_ = backend_->arm_wakeup(event_fd_.get());
 }
 
 IoContext::~IoContext() {
   // The backend first: its armed read of the eventfd must be gone before
   // the descriptor is closed (and its number reused).
   backend_.reset();
-  if (event_fd_ >= 0) ::close(event_fd_);
+}
+
+Status IoContext::failure() const {
+  const Status s = backend_->failure();
+  if (s) return s;
+  return make_error(s.error().code, "context '" + name_ + "': " + s.error().message);
 }
 
 void IoContext::post(std::function<void()> fn) {
@@ -54,11 +63,11 @@ void IoContext::post(std::function<void()> fn) {
   // The load keeps a busy owner's flag line shared; only a poster that
   // sees the owner asleep pays for the exchange and the write.
   if (sleeping_.load(std::memory_order_seq_cst) && sleeping_.exchange(false, std::memory_order_seq_cst) &&
-      event_fd_ >= 0) {
+      event_fd_) {
     const uint64_t one = 1;
     ssize_t rc;
     do {
-      rc = ::write(event_fd_, &one, sizeof one);
+      rc = ::write(event_fd_.get(), &one, sizeof one);
     } while (rc < 0 && errno == EINTR);
   }
 }
@@ -94,19 +103,19 @@ void IoContext::wait_idle(uint64_t deadline_ns) {
     const uint64_t now = backend_->now_ns();
     wait_ns = deadline_ns > now ? deadline_ns - now : 0;
   }
-  if (event_fd_ < 0) wait_ns = std::min(wait_ns, kNoWakeupTick_ns);
+  if (!event_fd_) wait_ns = std::min(wait_ns, kNoWakeupTick_ns);
   timespec ts{};
   timespec* timeout = nullptr;
   if (wait_ns != kNoDeadline) {
     ts = {time_t(wait_ns / 1'000'000'000ull), long(wait_ns % 1'000'000'000ull)};
     timeout = &ts;
   }
-  pollfd pfd{event_fd_, POLLIN, 0};
-  const int rc = ::ppoll(&pfd, event_fd_ >= 0 ? 1 : 0, timeout, nullptr);
+  pollfd pfd{event_fd_.get(), POLLIN, 0};
+  const int rc = ::ppoll(&pfd, event_fd_ ? 1 : 0, timeout, nullptr);
   if (rc > 0 && (pfd.revents & POLLIN)) {
     // Cannot block: the counter is non-zero and only the owner reads it.
     uint64_t value;
-    (void)!::read(event_fd_, &value, sizeof value);
+    (void)!::read(event_fd_.get(), &value, sizeof value);
   }
 }
 
@@ -123,12 +132,26 @@ unsigned IoContext::run_virtual(unsigned min_complete, uint64_t deadline_ns) {
   return got;
 }
 
+// A failed backend never waits in the kernel: what it has is reaped without
+// waiting, and the owner waits in poll() for a post, the deadline, or the
+// next look at the ring.
+unsigned IoContext::run_failed(unsigned min_complete, uint64_t deadline_ns) {
+  Backend& b = *backend_;
+  const unsigned got = b.reap(0);
+  if (got >= min_complete || (deadline_ns != kNoDeadline && b.now_ns() >= deadline_ns)) return got;
+  if (!begin_sleep()) return got + run_posted() + b.reap(0);
+  wait_idle(min_deadline(deadline_ns, b.now_ns() + kFailedPollTick_ns));
+  end_sleep();
+  return got + run_posted() + b.reap(0);
+}
+
 unsigned IoContext::run_once(unsigned min_complete, uint64_t deadline_ns) {
   Backend& b = *backend_;
   const unsigned ran = run_posted();
   if (ran > 0 || min_complete == 0) return ran + b.reap(0);
   if (b.virtual_time()) return run_virtual(min_complete, deadline_ns);
-  if (event_fd_ < 0) deadline_ns = min_deadline(deadline_ns, b.now_ns() + kNoWakeupTick_ns);
+  if (b.failed()) return run_failed(min_complete, deadline_ns);
+  if (!event_fd_) deadline_ns = min_deadline(deadline_ns, b.now_ns() + kNoWakeupTick_ns);
   if (deadline_ns != kNoDeadline && b.now_ns() >= deadline_ns) return b.reap(0);
   if (!begin_sleep()) return run_posted() + b.reap(0);
   unsigned got = 0;
@@ -172,12 +195,12 @@ IoContext& ContextThread::context() {
 void ContextThread::run(BackendFactory make_backend) {
   // Linux names are at most 15 characters; a longer one is cut, not refused.
   pthread_setname_np(pthread_self(), name_.substr(0, 15).c_str());
+  // The engine's factories never throw; a caller's might (a test's, a
+  // library's), and nothing above this thread could catch it.
   std::unique_ptr<Backend> backend;
   try {
     backend = make_backend();
-    if (!backend)
-      status_ =
-          make_error(Errc::internal, "context '" + name_ + "': the backend factory returned no backend");
+    if (!backend) status_ = make_error(Errc::unsupported, "context '" + name_ + "': it has no backend");
   } catch (const std::exception& e) {
     status_ = make_error(Errc::unsupported, "context '" + name_ + "': cannot make its backend: " + e.what());
   }

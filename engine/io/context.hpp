@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "base/unique_fd.hpp"
 #include "io/backend.hpp"
 
 namespace rs::io {
@@ -57,6 +58,11 @@ class IoContext {
   // Owning thread only.
   Backend& backend() { return *backend_; }
   const std::string& name() const { return name_; }
+  // The context's ring failed (Backend::failed()): its I/O fails with the
+  // ring's errno from then on, and run_once() waits in poll() rather than
+  // in the kernel. failure() names the context and the error.
+  bool failed() const { return backend_->failed(); }
+  Status failure() const;
 
   // Any thread: runs `fn` on the owning thread at its next run_once(), after
   // everything posted before it. Wakes a run_once() blocked in the kernel or
@@ -87,6 +93,7 @@ class IoContext {
   friend class ContextThread;
   unsigned run_posted();
   unsigned run_virtual(unsigned min_complete, uint64_t deadline_ns);
+  unsigned run_failed(unsigned min_complete, uint64_t deadline_ns);
   // Raises the sleeping flag; false (flag lowered again) when a post came.
   bool begin_sleep();
   void end_sleep() { sleeping_.store(false, std::memory_order_relaxed); }
@@ -100,7 +107,7 @@ class IoContext {
   std::unique_ptr<Backend> backend_;
   SimBackend* sim_ = nullptr;  // the backend, when it is the virtual-time one
   std::string name_;
-  int event_fd_ = -1;
+  UniqueFd event_fd_;
   bool kernel_wakeup_ = false;  // the backend wakes its own reap() on the eventfd
   std::atomic<bool> sleeping_{false};
   std::mutex mutex_;
@@ -112,8 +119,11 @@ class IoContext {
 // `make_backend` (io_uring's single-issuer rule); the constructor returns
 // once it exists. The thread runs run_once(1) until stop(), then drains:
 // posted work still runs, and I/O in flight completes before the backend
-// goes (on the thread). If `make_backend` throws or returns null, status()
-// says why, the thread has ended and posted work is dropped.
+// goes (on the thread). If `make_backend` returns null (or throws: caught
+// on the thread), status() says so,
+// the thread has ended and posted work is dropped. A context whose ring
+// fails later keeps running (IoContext::failed()): posted work still runs
+// and its I/O fails with the ring's errno.
 class ContextThread {
  public:
   using BackendFactory = std::function<std::unique_ptr<Backend>()>;

@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <stdexcept>
 
 #include "io/block_layer.hpp"
 #include "io/hdd_model.hpp"
@@ -103,10 +102,11 @@ std::string known_keys() {
 // Reads typed values out of the top-level object; the first problem wins.
 class Reader {
  public:
-  Reader(const json& obj, const std::string& origin, std::string* error)
-      : obj_(obj), origin_(origin), error_(error) {}
+  Reader(const json& obj, const std::string& origin) : obj_(obj), origin_(origin) {}
 
   bool ok() const { return ok_; }
+  // The first problem, naming the origin (once !ok()).
+  const std::string& error() const { return error_; }
 
   const json* find(const char* key, bool required) {
     if (!ok_) return nullptr;
@@ -155,7 +155,7 @@ class Reader {
   void fail(const std::string& msg) {
     if (!ok_) return;
     ok_ = false;
-    if (error_) *error_ = origin_ + ": " + msg;
+    error_ = origin_ + ": " + msg;
   }
 
  private:
@@ -165,7 +165,7 @@ class Reader {
 
   const json& obj_;
   const std::string& origin_;
-  std::string* error_;
+  std::string error_;
   bool ok_ = true;
 };
 
@@ -201,7 +201,7 @@ bool valid_name(const std::string& n) {
 
 }  // namespace
 
-bool validate_profile(const DeviceProfile& p, std::string* error) {
+Status validate_profile(const DeviceProfile& p) {
   std::string msg;
   auto bad = [&](const char* key, const std::string& value, const std::string& rule) {
     if (msg.empty()) msg = "key " + quote(key) + " = " + value + ": " + rule;
@@ -269,13 +269,15 @@ bool validate_profile(const DeviceProfile& p, std::string* error) {
     if (p.readahead_bytes > (1ull << 32))
       bad("readahead_bytes", std::to_string(p.readahead_bytes), "must be at most 4 GiB");
   }
-  if (msg.empty()) return true;
-  if (error) *error = (p.origin.empty() ? std::string("profile ") + p.name : p.origin) + ": " + msg;
-  return false;
+  if (msg.empty()) return {};
+  return make_error(Errc::invalid_argument,
+                    (p.origin.empty() ? std::string("profile ") + p.name : p.origin) + ": " + msg);
 }
 
-std::optional<DeviceProfile> parse_profile(std::string_view text, const std::string& origin,
-                                           std::string* error) {
+Result<DeviceProfile> parse_profile(std::string_view text, const std::string& origin) {
+  auto invalid = [&origin](const std::string& why) {
+    return make_error(Errc::invalid_argument, origin + ": " + why);
+  };
   // nlohmann keeps the last of duplicated keys; a duplicate is almost always
   // an editing mistake, so catch it while parsing.
   std::string duplicate;
@@ -292,29 +294,18 @@ std::optional<DeviceProfile> parse_profile(std::string_view text, const std::str
   } catch (const json::exception& e) {
     // parse_error for bad syntax, out_of_range for a number too large for a
     // double ("2E000398934016"): both mean the file is not JSON we can read.
-    if (error) *error = origin + ": not valid JSON: " + e.what();
-    return std::nullopt;
+    return invalid(std::string("not valid JSON: ") + e.what());
   }
-  if (!doc.is_object()) {
-    if (error) *error = origin + ": expected a JSON object, got " + doc.type_name();
-    return std::nullopt;
-  }
-  if (!duplicate.empty()) {
-    if (error) *error = origin + ": key " + quote(duplicate) + " appears more than once";
-    return std::nullopt;
-  }
-  for (auto it = doc.begin(); it != doc.end(); ++it) {
-    if (!find_key(it.key())) {
-      if (error)
-        *error = origin + ": unknown key " + quote(it.key()) + " = " + it.value().dump() +
-                 " (known keys: " + known_keys() + ")";
-      return std::nullopt;
-    }
-  }
+  if (!doc.is_object()) return invalid(std::string("expected a JSON object, got ") + doc.type_name());
+  if (!duplicate.empty()) return invalid("key " + quote(duplicate) + " appears more than once");
+  for (auto it = doc.begin(); it != doc.end(); ++it)
+    if (!find_key(it.key()))
+      return invalid("unknown key " + quote(it.key()) + " = " + it.value().dump() +
+                     " (known keys: " + known_keys() + ")");
 
   DeviceProfile p;
   p.origin = origin;
-  Reader r(doc, origin, error);
+  Reader r(doc, origin);
   r.get("rotational", &p.rotational, true);
   p.model = p.rotational ? TimingModel::Hdd : TimingModel::Ssd;
   std::string model;
@@ -382,27 +373,23 @@ std::optional<DeviceProfile> parse_profile(std::string_view text, const std::str
     r.get_uint("readahead_bytes", &p.readahead_bytes, false);
   }
   read_sources(doc, r, &p.sources);
-  if (!r.ok() || !validate_profile(p, error)) return std::nullopt;
+  if (!r.ok()) return make_error(Errc::invalid_argument, r.error());
+  if (Status s = validate_profile(p); !s) return s.error();
   return p;
 }
 
-std::optional<DeviceProfile> load_profile_file(const std::string& path, std::string* error) {
+Result<DeviceProfile> load_profile_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (error) *error = path + ": cannot open: " + std::strerror(errno);
-    return std::nullopt;
-  }
+  if (!in) return make_error(Errc::not_found, path + ": cannot open: " + std::strerror(errno));
   std::ostringstream ss;
   ss << in.rdbuf();
-  return parse_profile(ss.str(), path, error);
+  return parse_profile(ss.str(), path);
 }
 
-std::optional<DeviceProfile> find_profile(const std::string& name, const std::vector<std::string>& dirs,
-                                          std::string* error) {
-  if (!valid_name(name)) {
-    if (error) *error = "no device profile named " + quote(name) + " (not a valid profile name)";
-    return std::nullopt;
-  }
+Result<DeviceProfile> find_profile(const std::string& name, const std::vector<std::string>& dirs) {
+  if (!valid_name(name))
+    return make_error(Errc::not_found,
+                      "no device profile named " + quote(name) + " (not a valid profile name)");
   std::string looked;
   for (const std::string& dir : dirs) {
     const std::string path = (std::filesystem::path(dir) / (name + ".json")).string();
@@ -411,18 +398,14 @@ std::optional<DeviceProfile> find_profile(const std::string& name, const std::ve
       looked += (looked.empty() ? "" : ", ") + dir;
       continue;
     }
-    auto p = load_profile_file(path, error);
-    if (p && p->name != name) {
-      if (error)
-        *error = path + ": key \"name\" = " + quote(p->name) + ": must match the file name " + quote(name);
-      return std::nullopt;
-    }
+    auto p = load_profile_file(path);
+    if (p && p->name != name)
+      return make_error(Errc::invalid_argument, path + ": key \"name\" = " + quote(p->name) +
+                                                    ": must match the file name " + quote(name));
     return p;
   }
-  if (error)
-    *error =
-        "no device profile named " + quote(name) + " in " + (looked.empty() ? "(no directories)" : looked);
-  return std::nullopt;
+  return make_error(Errc::not_found, "no device profile named " + quote(name) + " in " +
+                                         (looked.empty() ? "(no directories)" : looked));
 }
 
 ProfileList list_profiles(const std::string& dir) {
@@ -436,11 +419,10 @@ ProfileList list_profiles(const std::string& dir) {
   if (ec) out.errors.push_back(dir + ": cannot list: " + ec.message());
   std::sort(files.begin(), files.end());
   for (const auto& f : files) {
-    std::string err;
-    if (auto p = load_profile_file(f.string(), &err))
+    if (auto p = load_profile_file(f.string()))
       out.profiles.push_back(std::move(*p));
     else
-      out.errors.push_back(err);
+      out.errors.push_back(p.error().message);
   }
   std::sort(out.profiles.begin(), out.profiles.end(),
             [](const DeviceProfile& a, const DeviceProfile& b) { return a.name < b.name; });
@@ -452,15 +434,16 @@ uint32_t DeviceProfile::effective_nr_requests() const {
   return scheduler == Scheduler::None ? queue_depth : 2 * std::min<uint32_t>(queue_depth, 128);
 }
 
-std::unique_ptr<DeviceModel> make_timing_model(const DeviceProfile& p) {
-  std::string err;
-  if (!validate_profile(p, &err)) throw std::invalid_argument(err);
-  if (p.model == TimingModel::Hdd) return std::make_unique<HddModel>(p);
-  return std::make_unique<SsdModel>(p);
+Result<std::unique_ptr<DeviceModel>> make_timing_model(const DeviceProfile& p) {
+  if (Status s = validate_profile(p); !s) return s.error();
+  if (p.model == TimingModel::Hdd) return std::unique_ptr<DeviceModel>(std::make_unique<HddModel>(p));
+  return std::unique_ptr<DeviceModel>(std::make_unique<SsdModel>(p));
 }
 
-std::unique_ptr<DeviceModel> make_model(const DeviceProfile& p) {
-  return std::make_unique<BlockLayer>(make_timing_model(p), BlockLimits::of(p));
+Result<std::unique_ptr<DeviceModel>> make_model(const DeviceProfile& p) {
+  auto timing = make_timing_model(p);
+  if (!timing) return timing.take_error();
+  return std::unique_ptr<DeviceModel>(std::make_unique<BlockLayer>(std::move(*timing), BlockLimits::of(p)));
 }
 
 }  // namespace rs::io

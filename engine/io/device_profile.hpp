@@ -46,6 +46,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.hpp"
 #include "io/device_model.hpp"
 
 namespace rs::io {
@@ -101,18 +102,20 @@ struct DeviceProfile {
 
 // Checks the cross-field rules (ranges, seek curve shape, io_opt a multiple
 // of the logical block size...) of a profile built or edited in code, e.g.
-// after overriding `scale`. Returns false with *error set.
-bool validate_profile(const DeviceProfile& p, std::string* error);
+// after overriding `scale`. Errc::invalid_argument naming the profile, the
+// key, its value and the rule.
+Status validate_profile(const DeviceProfile& p);
 
-// Parses one profile from JSON text; `origin` names it in error messages.
-std::optional<DeviceProfile> parse_profile(std::string_view json_text, const std::string& origin,
-                                           std::string* error);
-std::optional<DeviceProfile> load_profile_file(const std::string& path, std::string* error);
+// Parses one profile from JSON text; `origin` names it in error messages
+// (Errc::invalid_argument: not JSON, an unknown or duplicated key, a value
+// of the wrong type or outside its rule).
+Result<DeviceProfile> parse_profile(std::string_view json_text, const std::string& origin);
+// As parse_profile; Errc::not_found when the file cannot be opened.
+Result<DeviceProfile> load_profile_file(const std::string& path);
 
 // Looks for <dir>/<name>.json in each dir in order; the file's "name" must
-// equal `name`.
-std::optional<DeviceProfile> find_profile(const std::string& name, const std::vector<std::string>& dirs,
-                                          std::string* error);
+// equal `name`. Errc::not_found naming the directories looked in.
+Result<DeviceProfile> find_profile(const std::string& name, const std::vector<std::string>& dirs);
 
 // Every *.json in `dir`, sorted by name. A file that does not parse is
 // reported in `errors` and does not hide the others.
@@ -123,10 +126,10 @@ struct ProfileList {
 ProfileList list_profiles(const std::string& dir);
 
 // The emulated device a profile describes: its timing model (hdd or ssd)
-// behind its block layer, with `scale` applied. Throws
-// std::invalid_argument for a profile that does not validate.
-std::unique_ptr<DeviceModel> make_model(const DeviceProfile& p);
+// behind its block layer, with `scale` applied; validate_profile()'s error
+// for a profile that does not validate.
+Result<std::unique_ptr<DeviceModel>> make_model(const DeviceProfile& p);
 // The timing model alone, without the block layer (for tests of the model).
-std::unique_ptr<DeviceModel> make_timing_model(const DeviceProfile& p);
+Result<std::unique_ptr<DeviceModel>> make_timing_model(const DeviceProfile& p);
 
 }  // namespace rs::io

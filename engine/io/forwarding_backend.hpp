@@ -27,7 +27,6 @@ class ForwardingBackend : public Backend {
     if (index >= 0 && size_t(index) < members_.size()) members_[size_t(index)] = dev;
     inner_->replace_member(index, dev);
   }
-  void set_reap_limit(unsigned max_per_reap) override { inner_->set_reap_limit(max_per_reap); }
   uint64_t now_ns() override { return inner_->now_ns(); }
   uint64_t batch_now_ns() override { return inner_->batch_now_ns(); }
   unsigned in_flight() const override { return inner_->in_flight(); }
@@ -35,6 +34,9 @@ class ForwardingBackend : public Backend {
   int register_buffer(void* base, size_t bytes) override { return inner_->register_buffer(base, bytes); }
   void unregister_buffer(int handle) override { inner_->unregister_buffer(handle); }
   std::string describe() const override { return inner_->describe(); }
+  // A failed ring is the inner backend's (backend.hpp).
+  int failed_errno() const override { return inner_->failed_errno(); }
+  Status failure() const override { return inner_->failure(); }
 
  protected:
   // `members[i]`: member i's device (null: missing), as the inner backend has them.

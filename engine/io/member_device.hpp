@@ -13,10 +13,14 @@
 // Synchronous read_at/write_at are for metadata and bulk maintenance
 // (superblocks, rebuild, check); the I/O path goes through a Backend.
 #pragma once
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "base/result.hpp"
+#include "base/unique_fd.hpp"
 #include "discovery/identity.hpp"
 #include "discovery/storage_locks.hpp"
 #include "io/device_model.hpp"
@@ -46,10 +50,12 @@ class MemberDevice {
   // member_in_use: mounted, swap, held, or a file behind such a loop
   // device; never overridable), takes the exclusive lock (file) or O_EXCL
   // (block device) plus, for a loop device over a regular file, the lock on
-  // that file, and fails with a message naming the path and the reason
-  // ("in use by another process: /dev/loop0 is a loop device over p.img,
-  // which another process holds", "No such file or directory", ...).
-  static std::unique_ptr<MemberDevice> open(const std::string& path, OpenMode mode, std::string* error);
+  // that file. Errors name the path and the reason: Errc::busy (in use by
+  // another process: "/dev/loop0 is a loop device over p.img, which another
+  // process holds"; mounted, held), not_found, refused (no permission, a
+  // read-only device or file, storage that cannot be locked),
+  // invalid_argument (not a file or block device), io_error.
+  static Result<std::unique_ptr<MemberDevice>> open(const std::string& path, OpenMode mode);
   // What ReadWrite does when the storage under a member cannot be
   // established or locked (storage_claims or StorageLocks fail for a
   // reason other than another engine): refuse, saying why and what --force
@@ -65,9 +71,9 @@ class MemberDevice {
   // (its own offset, its own O_DIRECT setting), for one job's I/O: direct
   // false goes through the page cache. It takes no lock: this device's
   // locks already keep other processes out, and it must not outlive it.
-  std::unique_ptr<MemberDevice> reopen(bool direct, std::string* error) const;
+  Result<std::unique_ptr<MemberDevice>> reopen(bool direct) const;
 
-  int fd() const { return fd_; }
+  int fd() const { return fd_.get(); }
   const DeviceInfo& info() const { return info_; }
   const std::string& path() const { return info_.path; }
   // What the path is (file inode, device number, loop backing), taken from
@@ -78,12 +84,13 @@ class MemberDevice {
   uint32_t alignment() const { return info_.direct ? 4096 : 512; }
 
   // Synchronous I/O at any offset/length (bounce-buffered when unaligned for
-  // O_DIRECT). Returns false with *error set on failure or short transfer.
-  bool read_at(uint64_t offset, void* buf, size_t len, std::string* error);
-  bool write_at(uint64_t offset, const void* buf, size_t len, std::string* error);
+  // O_DIRECT). Errc::io_error naming the device and offset on failure or a
+  // short transfer.
+  Status read_at(uint64_t offset, void* buf, size_t len);
+  Status write_at(uint64_t offset, const void* buf, size_t len);
   // Makes every write completed before the call durable (fdatasync: an image
   // file's data, a block device's volatile cache).
-  bool flush(std::string* error);
+  Status flush();
 
   // Optional: told about every write and flush that reaches this device
   // (write_observer.hpp). Set right after open(), before any I/O.
@@ -102,15 +109,18 @@ class MemberDevice {
  private:
   MemberDevice() = default;
   // The write locks open() promises: the file's own, or a loop device's
-  // backing file's. False with *error naming the holder on conflict.
-  bool lock_for_write(std::string* error);
-  // The storage locks of everything the member is built on; false with
-  // *error on conflict, or when they cannot be taken and that is not allowed.
-  bool lock_storage(std::string* error);
-  bool transfer(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error);
-  bool transfer_raw(bool write, uint64_t offset, uint8_t* buf, size_t len, std::string* error);
-  int fd_ = -1;
-  int backing_lock_fd_ = -1;  // a loop device's backing file, holding the OFD lock
+  // backing file's. Errc::busy naming the holder on conflict.
+  Status lock_for_write();
+  // The storage locks of everything the member is built on; busy on
+  // conflict, refused when they cannot be taken and that is not allowed.
+  Status lock_storage();
+  // What open() checks and learns once the descriptor is open: not in use,
+  // writable, locked (ReadWrite), and the size and queue properties.
+  Status finish_open(const struct stat& st, OpenMode mode);
+  Status transfer(bool write, uint64_t offset, uint8_t* buf, size_t len);
+  Status transfer_raw(bool write, uint64_t offset, uint8_t* buf, size_t len);
+  UniqueFd fd_;
+  UniqueFd backing_lock_fd_;  // a loop device's backing file, holding the OFD lock
   discovery::StorageLocks storage_locks_;
   DeviceInfo info_;
   discovery::Identity identity_;
@@ -123,8 +133,9 @@ class MemberDevice {
 // nobody touches (the simulator moves no bytes) are never faulted in.
 class AlignedBuffer {
  public:
-  AlignedBuffer() = default;
-  explicit AlignedBuffer(size_t bytes, size_t alignment = 4096);
+  AlignedBuffer() = default;  // empty: data() null, size() 0
+  // Errc::out_of_memory (naming the size) when the memory cannot be had.
+  static Result<AlignedBuffer> allocate(size_t bytes, size_t alignment = 4096);
   ~AlignedBuffer();
   AlignedBuffer(AlignedBuffer&& o) noexcept : data_(o.data_), size_(o.size_) {
     o.data_ = nullptr;
@@ -137,6 +148,7 @@ class AlignedBuffer {
   size_t size() const { return size_; }
 
  private:
+  AlignedBuffer(uint8_t* data, size_t size) : data_(data), size_(size) {}
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
 };

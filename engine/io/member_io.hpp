@@ -26,7 +26,11 @@ struct MemberIo {
   // an image file, FUA on a block device), for metadata that must be
   // durable before the I/O it guards is issued (write-intent bitmap pages).
   bool dsync = false;
-  uint64_t due_ns = 0;    // backend-private: when an emulated disk completes it
+  // Set by the backend when it completed this I/O with an error of its own
+  // (its ring failed: Backend::failed()), not the device's: the member is
+  // not to blame. Cleared by the array front when it issues the I/O.
+  bool ring_failed = false;
+  uint64_t due_ns = 0;  // backend-private: when an emulated disk completes it
   // Set by the submitter: the emulated disk this I/O runs on (the array
   // takes it from its member table); null: the device's own, if any.
   DeviceModel* emulated = nullptr;

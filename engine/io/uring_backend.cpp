@@ -9,12 +9,21 @@
 #include <cstring>
 #include <ctime>
 #include <functional>
-#include <stdexcept>
+#include <utility>
 
 namespace rs::io {
 
-UringBackend::UringBackend(std::span<MemberDevice* const> members, unsigned depth)
-    : members_(members.begin(), members.end()) {
+Result<std::unique_ptr<UringBackend>> UringBackend::create(std::span<MemberDevice* const> members,
+                                                           unsigned depth) {
+  auto b = std::unique_ptr<UringBackend>(new UringBackend(members));
+  if (const int rc = b->setup(depth); rc < 0)
+    return make_error(Errc::unsupported,
+                      std::string("io_uring is unavailable here (") + std::strerror(-rc) +
+                          "); it may be disabled by the kernel.io_uring_disabled sysctl or a seccomp filter");
+  return b;
+}
+
+int UringBackend::setup(unsigned depth) {
   unsigned entries = 1;
   while (entries < std::max(depth, 8u)) entries <<= 1;
   // The cheapest completion path the kernel offers (fio 3.33 does the same);
@@ -34,21 +43,25 @@ UringBackend::UringBackend(std::span<MemberDevice* const> members, unsigned dept
     }
     if (rc != -EINVAL) break;
   }
-  if (rc < 0)
-    throw std::runtime_error(
-        std::string("io_uring is unavailable here (") + std::strerror(-rc) +
-        "); it may be disabled by the kernel.io_uring_disabled sysctl or a seccomp filter");
+  if (rc < 0) return rc;
+  ring_ready_ = true;
   std::vector<int> fds;
   for (auto* m : members_) fds.push_back(m ? m->fd() : -1);
   fixed_files_ = !fds.empty() && io_uring_register_files(&ring_, fds.data(), unsigned(fds.size())) == 0;
   held_.reserve(entries * 2);
+  return 0;
 }
 
 UringBackend::~UringBackend() {
+  if (!ring_ready_) return;
   // Never leave the kernel writing into buffers we are about to free.
-  reap_limit_ = ~0u;
   disarm_wakeup();
-  while (in_flight_ > 0 && reap(1) > 0) {
+  while (in_flight_ > 0) {
+    if (reap(1) > 0) continue;
+    if (!failed_errno_) break;
+    // A failed ring is only polled: what the kernel still has may write
+    // into its buffers until it completes, so wait for it.
+    ::usleep(1000);
   }
   // Registered files hold references to the member files; the ring itself
   // is torn down asynchronously by the kernel, so without this the members'
@@ -128,8 +141,18 @@ void UringBackend::hold(MemberIo& io, uint64_t due_ns, int result) {
   std::push_heap(held_.begin(), held_.end(), std::greater<>());
 }
 
+void UringBackend::refuse(MemberIo& io, int err) {
+  io.model = nullptr;
+  io.ring_failed = true;
+  hold(io, 0, -err);
+}
+
 void UringBackend::queue(MemberIo& io) {
   ++in_flight_;
+  if (failed_errno_) {  // never to the kernel again: completed at the next reap
+    refuse(io, failed_errno_);
+    return;
+  }
   MemberDevice* dev = member_device(members_, io.member);
   if (!dev) {
     // Completed with an error at the next reap, never inline, so callers
@@ -182,6 +205,7 @@ bool UringBackend::arm_wakeup(int event_fd) {
 }
 
 void UringBackend::queue_wakeup_read() {
+  if (failed_errno_) return;  // the context waits in poll() from now on
   io_uring_sqe* sqe = next_sqe();
   io_uring_prep_read(sqe, wakeup_fd_, &wakeup_value_, sizeof wakeup_value_, 0);
   io_uring_sqe_set_data(sqe, &wakeup_value_);
@@ -191,34 +215,39 @@ void UringBackend::queue_wakeup_read() {
 
 void UringBackend::disarm_wakeup() {
   wakeup_stopping_ = true;
-  if (!wakeup_pending_) return;
+  // A failed ring takes no cancel; the read stays in it until the ring is
+  // torn down (nothing writes the eventfd any more), which cancels it.
+  if (!wakeup_pending_ || failed_errno_) return;
   io_uring_sqe* sqe = next_sqe();
   io_uring_prep_cancel(sqe, &wakeup_value_, 0);
   io_uring_sqe_set_data(sqe, &wakeup_fd_);
   ++unsubmitted_;
   cancel_pending_ = true;
   // Member I/O that completes meanwhile is delivered as usual.
-  while (wakeup_pending_ || cancel_pending_) {
+  while ((wakeup_pending_ || cancel_pending_) && !failed_errno_) {
     enter_kernel(true, kNoDeadline);
     collect(~0u);
   }
 }
 
 void UringBackend::submit() {
-  if (unsubmitted_) flush();
+  if (unsubmitted_ && !failed_errno_) flush();
 }
 
 void UringBackend::flush() {
+  if (injected_errno_) {  // a test's ring failure, as if the submit had hit it
+    ring_failed(std::exchange(injected_errno_, 0), "io_uring submit");
+    return;
+  }
   // With deferred task run the kernel posts completions only when the
   // submitter enters with GETEVENTS. A plain submit leaves finished I/O
   // unposted until the next reap, which then has to enter again: 32k
   // direct writes at depth 8 took 37.5k io_uring_enter calls, and take
   // 32.8k with GETEVENTS on the submit, as fio's (perf trace).
-  if (setup_flags_ & IORING_SETUP_DEFER_TASKRUN)
-    io_uring_submit_and_get_events(&ring_);
-  else
-    io_uring_submit(&ring_);
+  const int rc = (setup_flags_ & IORING_SETUP_DEFER_TASKRUN) ? io_uring_submit_and_get_events(&ring_)
+                                                             : io_uring_submit(&ring_);
   unsubmitted_ = 0;
+  if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) ring_failed(-rc, "io_uring submit");
 }
 
 void UringBackend::deliver(MemberIo& io, int result) {
@@ -281,6 +310,16 @@ unsigned UringBackend::collect(unsigned limit) {
 }
 
 void UringBackend::enter_kernel(bool wait, uint64_t deadline_ns) {
+  if (failed_errno_) {
+    // Only what the kernel took is left to reap: post its completions,
+    // submit nothing, never block (the context waits in poll()).
+    (void)io_uring_enter(unsigned(ring_.ring_fd), 0, 0, IORING_ENTER_GETEVENTS, nullptr);
+    return;
+  }
+  if (injected_errno_) {  // a test's ring failure, as if io_uring_enter had returned it
+    ring_failed(std::exchange(injected_errno_, 0), "io_uring wait");
+    return;
+  }
   // Wait for a real completion, or until the next held one is due, or the
   // caller's deadline.
   const uint64_t until = held_.empty() ? deadline_ns : std::min(deadline_ns, held_.front().due_ns);
@@ -298,7 +337,48 @@ void UringBackend::enter_kernel(bool wait, uint64_t deadline_ns) {
   }
   unsubmitted_ = 0;
   if (rc < 0 && rc != -EINTR && rc != -ETIME && rc != -EAGAIN && rc != -EBUSY)
-    throw std::runtime_error(std::string("io_uring wait: ") + std::strerror(-rc));
+    ring_failed(-rc, "io_uring wait");
+}
+
+void UringBackend::ring_failed(int err, const char* call) {
+  if (failed_errno_) return;
+  failed_errno_ = err;
+  failed_call_ = call;
+  reclaim_unsubmitted(err);
+}
+
+// liburing keeps the submissions between the kernel's head and its own
+// tail (sq.khead .. sq.sqe_tail; those past sq.ktail are not even
+// published). A failed io_uring_enter took none of them, and with no
+// SQPOLL thread the kernel takes submissions only inside io_uring_enter
+// with to_submit > 0, which a failed backend never makes: so they are
+// completed here, and the queue is emptied so that nothing could submit
+// them later.
+void UringBackend::reclaim_unsubmitted(int err) {
+  io_uring_sq& sq = ring_.sq;
+  const unsigned head = io_uring_smp_load_acquire(sq.khead);
+  for (unsigned i = head; i != sq.sqe_tail; ++i) {
+    void* data = reinterpret_cast<void*>(sq.sqes[i & sq.ring_mask].user_data);
+    if (data == &wakeup_value_) {
+      wakeup_pending_ = false;  // the read never reached the kernel
+    } else if (data == &wakeup_fd_) {
+      cancel_pending_ = false;
+    } else if (data) {
+      refuse(*static_cast<MemberIo*>(data), err);  // still counted in flight
+    }
+  }
+  io_uring_smp_store_release(sq.ktail, head);
+  sq.sqe_head = sq.sqe_tail = head;
+  unsubmitted_ = 0;
+}
+
+Status UringBackend::failure() const {
+  if (!failed_errno_) return {};
+  return make_error(Errc::io_error,
+                    std::string(failed_call_) + " failed: " + std::strerror(failed_errno_) + " (errno " +
+                        std::to_string(failed_errno_) +
+                        "); the ring takes no more I/O: what it had not started failed with "
+                        "that error, what it had started completes as the kernel finishes it");
 }
 
 unsigned UringBackend::reap(unsigned min_complete) {
@@ -310,11 +390,9 @@ unsigned UringBackend::reap_until(unsigned min_complete, uint64_t deadline_ns) {
 }
 
 unsigned UringBackend::reap_impl(unsigned min_complete, uint64_t deadline_ns, bool idle_wait) {
-  const unsigned limit = reap_limit_;
-  min_complete = std::min(min_complete, limit);
+  const unsigned limit = ~0u;  // every completion there is
   woken_ = false;
-  // What is already posted costs no syscall (fio's iodepth_batch_complete_max
-  // leaves completions here for the next call).
+  // What is already posted costs no syscall.
   unsigned done = collect(limit);
   bool asked_kernel = false;
   while (done < limit && !woken_) {
@@ -326,6 +404,7 @@ unsigned UringBackend::reap_impl(unsigned min_complete, uint64_t deadline_ns, bo
     enter_kernel(wait, deadline_ns);
     asked_kernel = true;
     done += collect(limit - done);
+    if (failed_errno_) break;  // never waits in the kernel: the context polls
     if (wait && deadline_ns != kNoDeadline && monotonic_ns() >= deadline_ns) break;
   }
   return done;
@@ -360,21 +439,17 @@ void SyncBackend::submit() {
 unsigned SyncBackend::reap(unsigned) {
   submit();
   // Take the batch out first: callbacks queue the next I/O.
-  const size_t n = std::min<size_t>(done_.size(), reap_limit_);
-  std::vector<std::pair<MemberIo*, int>> batch(done_.begin(), done_.begin() + std::ptrdiff_t(n));
-  done_.erase(done_.begin(), done_.begin() + std::ptrdiff_t(n));
+  std::vector<std::pair<MemberIo*, int>> batch = std::move(done_);
+  done_.clear();
+  const size_t n = batch.size();
   for (auto& [io, res] : batch) io->done(*io, res);
   return unsigned(n);
 }
 
-std::unique_ptr<Backend> make_real_backend(std::span<MemberDevice* const> members, unsigned depth,
-                                           std::string* note) {
-  try {
-    return std::make_unique<UringBackend>(members, depth);
-  } catch (const std::runtime_error& e) {
-    if (note) *note = std::string(e.what()) + "; falling back to pread/pwrite";
-    return std::make_unique<SyncBackend>(members);
-  }
+RealBackend make_real_backend(std::span<MemberDevice* const> members, unsigned depth) {
+  auto uring = UringBackend::create(members, depth);
+  if (uring) return {std::move(*uring), {}};
+  return {std::make_unique<SyncBackend>(members), uring.error().message + "; falling back to pread/pwrite"};
 }
 
 }  // namespace rs::io

@@ -7,6 +7,12 @@
 // When a member has a DeviceModel, its completions are held back until the
 // model's completion time, so members sharing one host disk behave like
 // independent emulated disks.
+//
+// A wait in the kernel that fails (not EINTR, ETIME, EAGAIN or EBUSY) fails
+// the backend as backend.hpp says: the submissions still in the ring's
+// submission queue (the kernel never took them) complete with the errno,
+// later I/O is refused with it, and what the kernel took is reaped as it
+// completes, with GETEVENTS-only enters that submit nothing.
 #pragma once
 #include <liburing.h>
 
@@ -25,15 +31,14 @@ namespace rs::io {
 class UringBackend final : public Backend {
  public:
   // `members[i]` may be null (a missing member): I/O to it fails with -ENODEV.
-  // Throws std::runtime_error with a plain message when io_uring is unusable.
-  UringBackend(std::span<MemberDevice* const> members, unsigned depth);
+  // Errc::unsupported with a plain message when io_uring is unusable here.
+  static Result<std::unique_ptr<UringBackend>> create(std::span<MemberDevice* const> members, unsigned depth);
   ~UringBackend() override;
 
   void queue(MemberIo& io) override;
   void submit() override;
   void queue_timer(MemberIo& io, uint64_t delay_ns) override;
   unsigned reap(unsigned min_complete) override;
-  void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   void replace_member(int index, MemberDevice* dev) override;
   uint64_t now_ns() override { return monotonic_ns(); }
   uint64_t batch_now_ns() override { return batch_now_; }
@@ -45,8 +50,17 @@ class UringBackend final : public Backend {
   unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override;
   int register_buffer(void* base, size_t bytes) override;
   void unregister_buffer(int handle) override;
+  int failed_errno() const override { return failed_errno_; }
+  Status failure() const override;
+  // For tests: the next wait in the kernel fails with `err` as if
+  // io_uring_enter had returned it (the syscall is not made).
+  void inject_enter_error(int err) { injected_errno_ = err; }
 
  private:
+  explicit UringBackend(std::span<MemberDevice* const> members) : members_(members.begin(), members.end()) {}
+  // io_uring_queue_init with the cheapest setup flags the kernel takes;
+  // 0 or -errno.
+  int setup(unsigned depth);
   struct Held {  // a completion waiting for its emulated disk
     uint64_t due_ns;
     MemberIo* io;
@@ -64,8 +78,15 @@ class UringBackend final : public Backend {
   unsigned drain_cqes(uint64_t now, unsigned limit);
   // Submits what is queued and has the kernel post finished completions;
   // with `wait`, blocks until one is posted, a held one is due or
-  // `deadline_ns` passes.
+  // `deadline_ns` passes. After a failure: only posts completions.
   void enter_kernel(bool wait, uint64_t deadline_ns);
+  // The ring failed with `err` in `call`: the backend fails (backend.hpp).
+  void ring_failed(int err, const char* call);
+  // Completes every submission still in the submission queue with -err
+  // and takes them out of it: the kernel never saw them.
+  void reclaim_unsubmitted(int err);
+  // Completes `io` at the next reap with -err, as a failure of the ring.
+  void refuse(MemberIo& io, int err);
   io_uring_sqe* next_sqe();
   void flush();  // submits what is queued (with GETEVENTS under deferred task run)
   void queue_wakeup_read();
@@ -97,7 +118,6 @@ class UringBackend final : public Backend {
   std::vector<Held> held_;  // min-heap, capacity reserved up front
   unsigned in_flight_ = 0;
   unsigned unsubmitted_ = 0;
-  unsigned reap_limit_ = ~0u;
   uint64_t batch_now_ = 0;
   unsigned setup_flags_ = 0;
   bool fixed_files_ = false;
@@ -108,7 +128,11 @@ class UringBackend final : public Backend {
   bool wakeup_pending_ = false;  // the read is in the ring, its CQE not seen
   bool wakeup_stopping_ = false;
   bool cancel_pending_ = false;
-  bool woken_ = false;  // the wakeup fired during this reap
+  bool woken_ = false;    // the wakeup fired during this reap
+  int failed_errno_ = 0;  // the ring's error once it failed
+  const char* failed_call_ = "";
+  int injected_errno_ = 0;
+  bool ring_ready_ = false;  // io_uring_queue_init succeeded: the destructor tears it down
 };
 
 // Fallback when io_uring is disabled (sysctl kernel.io_uring_disabled,
@@ -121,7 +145,6 @@ class SyncBackend final : public Backend {
   void submit() override;
   void queue_timer(MemberIo& io, uint64_t) override { done_.push_back({&io, -EAGAIN}); }
   unsigned reap(unsigned min_complete) override;
-  void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   void replace_member(int index, MemberDevice* dev) override;
   uint64_t now_ns() override { return monotonic_ns(); }
   unsigned in_flight() const override { return unsigned(queued_.size() + done_.size()); }
@@ -133,12 +156,9 @@ class SyncBackend final : public Backend {
   // still gets the I/O queued to it (-1: missing member).
   std::vector<std::pair<MemberIo*, int>> queued_;
   std::vector<std::pair<MemberIo*, int>> done_;
-  unsigned reap_limit_ = ~0u;
 };
 
-// io_uring when the kernel allows it, else SyncBackend; `note` (optional)
-// receives the reason for the fallback.
-std::unique_ptr<Backend> make_real_backend(std::span<MemberDevice* const> members, unsigned depth,
-                                           std::string* note = nullptr);
+// io_uring when the kernel allows it, else SyncBackend, saying why.
+RealBackend make_real_backend(std::span<MemberDevice* const> members, unsigned depth);
 
 }  // namespace rs::io

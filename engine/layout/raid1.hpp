@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "base/result.hpp"
 #include "layout/address.hpp"
 
 namespace rs::layout {
@@ -20,11 +21,10 @@ struct Raid1Geometry {
 };
 
 // md's raid1 has no layout word or chunk; only the mirror count is checked.
-inline std::optional<Raid1Geometry> raid1_geometry(int raid_disks, uint64_t dev_sectors, std::string* error) {
-  if (raid_disks < 1) {
-    if (error) *error = "raid1 needs at least 1 raid disk, got " + std::to_string(raid_disks);
-    return std::nullopt;
-  }
+inline Result<Raid1Geometry> raid1_geometry(int raid_disks, uint64_t dev_sectors) {
+  if (raid_disks < 1)
+    return make_error(Errc::invalid_argument,
+                      "raid1 needs at least 1 raid disk, got " + std::to_string(raid_disks));
   return Raid1Geometry{raid_disks, dev_sectors};
 }
 

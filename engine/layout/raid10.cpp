@@ -13,9 +13,8 @@ constexpr uint32_t kNearMask = 0xff;
 constexpr uint32_t kFarShift = 8;
 constexpr uint32_t kFarSetsBit = 1u << 17;
 
-bool fail(std::string* error, std::string msg) {
-  if (error) *error = std::move(msg);
-  return false;
+Error fail(std::string msg) {
+  return make_error(Errc::invalid_argument, std::move(msg));
 }
 
 int chunk_shift(const Raid10Geometry& g) {
@@ -41,8 +40,8 @@ uint64_t used_chunks(const Raid10Geometry& g) {
 
 }  // namespace
 
-std::optional<Raid10Geometry> raid10_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
-                                                 uint64_t dev_sectors, std::string* error) {
+Result<Raid10Geometry> raid10_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
+                                          uint64_t dev_sectors) {
   Raid10Geometry g;
   g.raid_disks = raid_disks;
   g.near_copies = static_cast<int>(layout & kNearMask);
@@ -56,49 +55,40 @@ std::optional<Raid10Geometry> raid10_from_layout(uint32_t layout, int raid_disks
   const std::string word = std::string("raid10 layout ") + hex;
 
   if (layout & kFarSetsBit) {
-    fail(error, word + ": far sets (bit 17, use_far_sets) are not supported");
-    return std::nullopt;
+    return fail(word + ": far sets (bit 17, use_far_sets) are not supported");
   }
   if (layout >> 17) {
-    fail(error, word + ": unknown bits above bit 16");
-    return std::nullopt;
+    return fail(word + ": unknown bits above bit 16");
   }
   if (raid_disks < 2) {
-    fail(error, "raid10 needs at least 2 raid disks, got " + std::to_string(raid_disks));
-    return std::nullopt;
+    return fail("raid10 needs at least 2 raid disks, got " + std::to_string(raid_disks));
   }
   if (g.near_copies < 1) {
-    fail(error, word + ": near copies (bits 0-7) must be >= 1");
-    return std::nullopt;
+    return fail(word + ": near copies (bits 0-7) must be >= 1");
   }
   if (g.far_copies < 1) {
-    fail(error, word + ": far copies (bits 8-15) must be >= 1");
-    return std::nullopt;
+    return fail(word + ": far copies (bits 8-15) must be >= 1");
   }
   if (g.copies() < 2) {
     // md's setup_conf rejects this: a single copy is raid0, not raid10.
-    fail(error, word + ": near*far copies is 1; raid10 needs at least 2 copies");
-    return std::nullopt;
+    return fail(word + ": near*far copies is 1; raid10 needs at least 2 copies");
   }
   if (g.copies() > raid_disks) {
-    fail(error, word + ": near*far copies (" + std::to_string(g.copies()) + ") exceed raid disks (" +
-                    std::to_string(raid_disks) + ")");
-    return std::nullopt;
+    return fail(word + ": near*far copies (" + std::to_string(g.copies()) + ") exceed raid disks (" +
+                std::to_string(raid_disks) + ")");
   }
   if (chunk_sectors < kMinChunkSectors || !std::has_single_bit(chunk_sectors)) {
-    fail(error, "raid10 chunk of " + std::to_string(chunk_sectors) +
-                    " sectors: must be a power of two and at least 8 sectors (4 KiB)");
-    return std::nullopt;
+    return fail("raid10 chunk of " + std::to_string(chunk_sectors) +
+                " sectors: must be a power of two and at least 8 sectors (4 KiB)");
   }
   if (g.far_offset && g.near_copies > 1 && raid_disks % g.near_copies != 0) {
     // md bumps the device sector by one chunk when a near group wraps to
     // disk 0, but an offset stripe is far_copies chunks tall, so the wrapped
     // copy lands on the previous stripe's offset copy.
-    fail(error, word + ": offset layout with " + std::to_string(g.near_copies) + " near copies on " +
-                    std::to_string(raid_disks) +
-                    " disks makes md place two copies on one device chunk; raid disks must be a multiple "
-                    "of near copies");
-    return std::nullopt;
+    return fail(word + ": offset layout with " + std::to_string(g.near_copies) + " near copies on " +
+                std::to_string(raid_disks) +
+                " disks makes md place two copies on one device chunk; raid disks must be a multiple "
+                "of near copies");
   }
   return g;
 }

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include "base/result.hpp"
 #include "layout/address.hpp"
 
 namespace rs::layout {
@@ -44,9 +45,9 @@ struct Raid10Geometry {
 // near_copies > 1 when raid_disks is not a multiple of near_copies: md's
 // mapping places two different copies on the same device chunk there.
 // dev_sectors need not be a multiple of the chunk: like md, the tail is
-// unused. On failure returns nullopt and, if `error` is given, says why.
-std::optional<Raid10Geometry> raid10_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
-                                                 uint64_t dev_sectors, std::string* error);
+// unused. Otherwise Errc::invalid_argument saying why.
+Result<Raid10Geometry> raid10_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
+                                          uint64_t dev_sectors);
 uint32_t raid10_layout_word(const Raid10Geometry& g);
 
 // Array capacity in sectors (md's raid10_size): whole chunks per far region,

@@ -32,12 +32,9 @@ const char* raid5_algorithm_name(Raid5Algorithm algorithm) {
   return "unknown";
 }
 
-std::optional<Raid5Geometry> raid5_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
-                                               uint64_t dev_sectors, std::string* error) {
-  auto fail = [error](std::string msg) -> std::optional<Raid5Geometry> {
-    if (error) *error = std::move(msg);
-    return std::nullopt;
-  };
+Result<Raid5Geometry> raid5_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
+                                        uint64_t dev_sectors) {
+  auto fail = [](std::string msg) { return make_error(Errc::invalid_argument, std::move(msg)); };
   if (layout > 3)
     return fail("raid5 layout " + std::to_string(layout) +
                 ": only 0 left-asymmetric, 1 right-asymmetric, 2 left-symmetric, 3 right-symmetric are "

@@ -16,6 +16,8 @@
 #include <optional>
 #include <string>
 
+#include "base/result.hpp"
+
 namespace rs::layout {
 
 // md's ALGORITHM_* numbers, which are also the superblock layout word.
@@ -41,10 +43,10 @@ struct Raid5Geometry {
 // Accepts what md accepts for these layouts: layout 0..3 (md's other raid5
 // layouts, parity-first/-last and the DDF ones, are rejected), raid_disks
 // >= 2, chunk a power of two of at least 8 sectors (4 KiB). dev_sectors need
-// not be a chunk multiple; the partial last chunk is unused. On failure
-// returns nullopt and, if `error` is given, says why.
-std::optional<Raid5Geometry> raid5_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
-                                               uint64_t dev_sectors, std::string* error);
+// not be a chunk multiple; the partial last chunk is unused. Otherwise
+// Errc::invalid_argument saying why.
+Result<Raid5Geometry> raid5_from_layout(uint32_t layout, int raid_disks, uint32_t chunk_sectors,
+                                        uint64_t dev_sectors);
 
 // md's raid5_size: dev_sectors rounded down to whole chunks, times
 // data_disks.

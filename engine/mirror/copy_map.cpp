@@ -19,15 +19,15 @@ Result<CopyMap> CopyMap::make(const raid::Shape& shape) {
   m.dev_sectors_ = shape.dev_sectors;
   if (shape.level == 1) {
     if (shape.layout != 0 || shape.chunk_sectors != 0)
-      return make_error(Errc::corrupt, "raid1 has no layout or chunk (layout " + std::to_string(shape.layout) +
-                                           ", chunk " + std::to_string(shape.chunk_sectors) + " sectors)");
+      return make_error(Errc::corrupt, "raid1 has no layout or chunk (layout " +
+                                           std::to_string(shape.layout) + ", chunk " +
+                                           std::to_string(shape.chunk_sectors) + " sectors)");
     return m;
   }
   if (shape.level == 10) {
-    std::string err;
-    auto r10 = layout::raid10_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors,
-                                          &err);
-    if (!r10) return make_error(Errc::invalid_argument, err);
+    auto r10 =
+        layout::raid10_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors);
+    if (!r10) return r10.take_error();
     m.r10_ = *r10;
     return m;
   }

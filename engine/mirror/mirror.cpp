@@ -42,24 +42,21 @@ balance::Tunables MirrorPersonality::balance_tunables() const {
 }
 
 Status MirrorPersonality::set_balance_tunables(const balance::Tunables& t) {
-  if (std::string msg = balance::validate(t); !msg.empty()) return make_error(Errc::invalid_argument, msg);
+  if (Status s = balance::validate(t); !s) return s;
   min_contig_read_ = t.min_contig_read;
   rot_round_down_ = t.rot_round_down;
   nonrot_round_down_ = t.nonrot_round_down;
   return {};
 }
 
-namespace {
-std::string power_of_two_rule(int64_t v) {
-  return (v > 0 && (v & (v - 1)) == 0) ? "" : "not a power of two";
-}
-}  // namespace
-
 void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
   using telemetry::TunableSpec;
   using telemetry::TunableType;
+  // In PolicyId order: the choice's index is the policy, so the setter
+  // takes the enum as it is (no name parsed again here).
   std::vector<std::string> names;
-  for (auto n : balance::policy_names()) names.emplace_back(n);
+  for (int i = 0; i <= int(balance::PolicyId::BtrfsQlen); ++i)
+    names.emplace_back(balance::policy_name(balance::PolicyId(i)));
   reg.add(
       TunableSpec{"read_policy", TunableType::choice, 0, 0, names, "",
                   "which mirror serves a read: md-legacy (md's read balancing), md-rr (md's, "
@@ -67,30 +64,45 @@ void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
                   "turn), btrfs-qlen (shortest queue)"},
       [this](int) { return std::string(balance::policy_name(policy())); },
       [this](int, const telemetry::TunableValue& v) {
-        set_policy(*balance::policy_from_name(v.text));
+        set_policy(balance::PolicyId(v.number));
         return Status{};
       });
-  TunableSpec mcr{"min_contig_read", TunableType::bytes, 0, 64ll << 20, {}, "bytes",
+  TunableSpec mcr{"min_contig_read",
+                  TunableType::bytes,
+                  0,
+                  64ll << 20,
+                  {},
+                  "bytes",
                   "btrfs-rr: bytes read from one mirror before moving to the next (0: every request)"};
-  mcr.check = [](int64_t v) { return v % 4096 == 0 ? std::string() : std::string("not a multiple of 4096"); };
+  mcr.check = telemetry::multiple_of_rule(4096);
   reg.add(
       mcr, [this](int) { return std::to_string(min_contig_read_.load()); },
       [this](int, const telemetry::TunableValue& v) {
         min_contig_read_ = uint32_t(v.number);
         return Status{};
       });
-  TunableSpec rot{"rot_round_down", TunableType::integer, 1, 64, {}, "requests",
+  TunableSpec rot{"rot_round_down",
+                  TunableType::integer,
+                  1,
+                  64,
+                  {},
+                  "requests",
                   "btrfs-qlen: queue lengths are rounded down to this when a mirror spins"};
-  rot.check = power_of_two_rule;
+  rot.check = telemetry::power_of_two_rule;
   reg.add(
       rot, [this](int) { return std::to_string(rot_round_down_.load()); },
       [this](int, const telemetry::TunableValue& v) {
         rot_round_down_ = uint32_t(v.number);
         return Status{};
       });
-  TunableSpec nonrot{"nonrot_round_down", TunableType::integer, 1, 64, {}, "requests",
+  TunableSpec nonrot{"nonrot_round_down",
+                     TunableType::integer,
+                     1,
+                     64,
+                     {},
+                     "requests",
                      "btrfs-qlen: queue lengths are rounded down to this when no mirror spins"};
-  nonrot.check = power_of_two_rule;
+  nonrot.check = telemetry::power_of_two_rule;
   reg.add(
       nonrot, [this](int) { return std::to_string(nonrot_round_down_.load()); },
       [this](int, const telemetry::TunableValue& v) {
@@ -103,7 +115,8 @@ void MirrorPersonality::read_sections(std::vector<telemetry::Section>& out) cons
   telemetry::Section s;
   s.name = "read_balance";
   s.values.emplace_back("read_rr", double(policy_state_.read_rr.load(std::memory_order_relaxed)));
-  s.values.emplace_back("total_read_blocks", double(policy_state_.total_read_blocks.load(std::memory_order_relaxed)));
+  s.values.emplace_back("total_read_blocks",
+                        double(policy_state_.total_read_blocks.load(std::memory_order_relaxed)));
   out.push_back(std::move(s));
 }
 
@@ -116,9 +129,8 @@ Result<std::unique_ptr<raid::Personality>> make_mirror(const raid::Shape& shape,
 Result<uint64_t> mirror_used_dev_sectors(const raid::Shape& shape, uint64_t member_sectors) {
   const uint64_t whole = member_sectors / 8 * 8;  // whole 4 KiB blocks
   if (shape.level != 10) return whole;
-  std::string err;
-  auto r10 = layout::raid10_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, whole, &err);
-  if (!r10) return make_error(Errc::invalid_argument, err);
+  auto r10 = layout::raid10_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, whole);
+  if (!r10) return r10.take_error();
   const uint64_t used = layout::raid10_used_dev_sectors(*r10);
   if (used == 0)
     return make_error(Errc::invalid_argument,

@@ -14,11 +14,24 @@ using raid::MemberState;
 
 namespace {
 // One maintenance thread at a time uses a buffer; each gets its own.
-uint8_t* scratch(size_t index, size_t bytes) {
-  thread_local std::vector<io::AlignedBuffer> bufs;
-  if (bufs.size() <= index) bufs.resize(index + 1);
-  if (bufs[index].size() < bytes) bufs[index] = io::AlignedBuffer(bytes);
-  return bufs[index].data();
+thread_local std::vector<io::AlignedBuffer> scratch_bufs;
+
+// Makes buffers 0..count-1 hold `bytes` each: out_of_memory when they
+// cannot be had. Called before scratch() in each piece.
+Status reserve_scratch(size_t count, size_t bytes) {
+  if (scratch_bufs.size() < count) scratch_bufs.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    if (scratch_bufs[i].size() >= bytes) continue;
+    auto buf = io::AlignedBuffer::allocate(bytes);
+    if (!buf) return buf.take_error();
+    scratch_bufs[i] = std::move(*buf);
+  }
+  return {};
+}
+
+// Buffer `index` of those reserve_scratch() made.
+uint8_t* scratch(size_t index, size_t) {
+  return scratch_bufs[index].data();
 }
 }  // namespace
 
@@ -40,6 +53,7 @@ Status MirrorPersonality::rebuild_piece(const raid::MemberTable& table, int targ
   std::vector<layout::DevAddress> addr(size_t(map_.copies()));
   const int copies = map_.map(range.array_lo, addr.data());
   const uint64_t bytes = range.dev_sectors * kSectorBytes;
+  if (Status s = reserve_scratch(2, bytes); !s) return s;
   uint8_t* buf = scratch(0, bytes);
   std::vector<int> unreadable;  // copies tried before, which could not read it
   for (int k = 0; k < copies; ++k) {
@@ -76,6 +90,7 @@ Result<raid::CheckPieceResult> MirrorPersonality::check_piece(const raid::Member
   const uint64_t bytes = out.sectors * kSectorBytes;
   std::vector<layout::DevAddress> addr(size_t(map_.copies()));
   const int copies = map_.map(range.array_lo, addr.data());
+  if (Status s = reserve_scratch(size_t(copies), bytes); !s) return s.error();
   // Every in-sync copy, read; the first that reads is the reference.
   std::vector<int> read, unreadable;
   for (int k = 0; k < copies; ++k) {
@@ -138,6 +153,7 @@ Status MirrorPersonality::fix_read_error(const raid::MemberTable& table, int slo
   const uint64_t bytes = (r.array_hi - r.array_lo) * kSectorBytes;
   std::vector<layout::DevAddress> addr(size_t(map_.copies()));
   const int copies = map_.map(r.array_lo, addr.data());
+  if (Status s = reserve_scratch(2, bytes); !s) return s;
   uint8_t* good = scratch(0, bytes);
   for (int k = 0; k < copies; ++k) {
     const int src = addr[size_t(k)].disk;

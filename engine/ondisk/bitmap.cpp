@@ -51,32 +51,33 @@ std::array<uint8_t, kBitmapSuperBytes> encode_bitmap(const BitmapSuper& b) {
   return out;
 }
 
-std::string validate_new_bitmap(uint64_t sync_size, uint32_t chunk_bytes, uint64_t space_bytes) {
+Status validate_new_bitmap(uint64_t sync_size, uint32_t chunk_bytes, uint64_t space_bytes) {
   if (!power_of_two(chunk_bytes) || chunk_bytes < kBitmapPageBytes)
-    return "bitmap chunk " + std::to_string(chunk_bytes) + " bytes: must be a power of two of at least 4096";
+    return make_error(Errc::invalid_argument, "bitmap chunk " + std::to_string(chunk_bytes) +
+                                                  " bytes: must be a power of two of at least 4096");
   const uint64_t chunks = bitmap_chunks(sync_size, chunk_bytes);
   const uint64_t need = bitmap_pages(chunks) * kBitmapPageBytes;
   if (need > space_bytes)
-    return "a bitmap of " + std::to_string(chunks) + " chunks needs " + std::to_string(need) + " bytes but only " +
-           std::to_string(space_bytes) + " fit before the data: it would overlap the data (use a larger --bitmap-chunk)";
-  return "";
+    return make_error(Errc::invalid_argument,
+                      "a bitmap of " + std::to_string(chunks) + " chunks needs " + std::to_string(need) +
+                          " bytes but only " + std::to_string(space_bytes) +
+                          " fit before the data: it would overlap the data (use a larger --bitmap-chunk)");
+  return {};
 }
 
-BitmapDecode decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uuid, uint64_t space_bytes) {
-  BitmapDecode r;
-  if (block.size() < kBitmapSuperBytes) {
-    r.error = "bitmap superblock cut short (" + std::to_string(block.size()) + " bytes)";
-    return r;
-  }
+Result<BitmapSuper> decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uuid,
+                                  uint64_t space_bytes) {
+  auto corrupt = [](std::string why) { return make_error(Errc::corrupt, std::move(why)); };
+  if (block.size() < kBitmapSuperBytes)
+    return corrupt("bitmap superblock cut short (" + std::to_string(block.size()) + " bytes)");
   const uint8_t* p = block.data();
   const uint32_t magic = le::get32(p + field::kMagic);
   if (magic != kBitmapMagic) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "bad bitmap magic 0x%08x (expected 0x%08x)", magic, kBitmapMagic);
-    r.error = buf;
-    return r;
+    return corrupt(buf);
   }
-  BitmapSuper& b = r.sb;
+  BitmapSuper b;
   b.version = le::get32(p + field::kVersion);
   std::copy(p + field::kUuid, p + field::kUuid + 16, b.uuid.begin());
   b.events = le::get64(p + field::kEvents);
@@ -89,22 +90,22 @@ BitmapDecode decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uui
   b.sectors_reserved = le::get32(p + field::kSectorsReserved);
   b.nodes = le::get32(p + field::kNodes);
   if (b.version != kBitmapVersion)
-    r.error = "bitmap version " + std::to_string(b.version) + " is not supported (4: md's little-endian bitmap)";
-  else if (b.uuid != array_uuid)
-    r.error = "the bitmap belongs to another array (UUID " + uuid_to_string(b.uuid) + ")";
-  else if (!power_of_two(b.chunksize) || b.chunksize < kBitmapPageBytes)
-    r.error = "bitmap chunk size " + std::to_string(b.chunksize) + " is not a power of two of at least 4096";
-  else if (b.daemon_sleep < 1 || b.daemon_sleep > 86400)
-    r.error = "bitmap daemon sleep " + std::to_string(b.daemon_sleep) + " s is outside 1..86400";
-  else if (b.nodes > 1)
-    r.error = "clustered bitmaps (" + std::to_string(b.nodes) + " nodes) are not supported";
-  else if (b.sync_size == 0)
-    r.error = "the bitmap covers no sectors (sync_size 0)";
-  else if (bitmap_pages(bitmap_chunks(b.sync_size, b.chunksize)) * kBitmapPageBytes > space_bytes)
-    r.error = "the bitmap's " + std::to_string(bitmap_chunks(b.sync_size, b.chunksize)) +
-              " bits do not fit before the data (" + std::to_string(space_bytes) + " bytes)";
-  r.ok = r.error.empty();
-  return r;
+    return corrupt("bitmap version " + std::to_string(b.version) +
+                   " is not supported (4: md's little-endian bitmap)");
+  if (b.uuid != array_uuid)
+    return corrupt("the bitmap belongs to another array (UUID " + uuid_to_string(b.uuid) + ")");
+  if (!power_of_two(b.chunksize) || b.chunksize < kBitmapPageBytes)
+    return corrupt("bitmap chunk size " + std::to_string(b.chunksize) +
+                   " is not a power of two of at least 4096");
+  if (b.daemon_sleep < 1 || b.daemon_sleep > 86400)
+    return corrupt("bitmap daemon sleep " + std::to_string(b.daemon_sleep) + " s is outside 1..86400");
+  if (b.nodes > 1)
+    return corrupt("clustered bitmaps (" + std::to_string(b.nodes) + " nodes) are not supported");
+  if (b.sync_size == 0) return corrupt("the bitmap covers no sectors (sync_size 0)");
+  if (bitmap_pages(bitmap_chunks(b.sync_size, b.chunksize)) * kBitmapPageBytes > space_bytes)
+    return corrupt("the bitmap's " + std::to_string(bitmap_chunks(b.sync_size, b.chunksize)) +
+                   " bits do not fit before the data (" + std::to_string(space_bytes) + " bytes)");
+  return b;
 }
 
 }  // namespace rs::ondisk

@@ -48,18 +48,16 @@ uint64_t bitmap_pages(uint64_t chunks);
 
 std::array<uint8_t, kBitmapSuperBytes> encode_bitmap(const BitmapSuper& b);
 
-struct BitmapDecode {
-  bool ok = false;
-  std::string error;  // why it was rejected, naming the field
-  BitmapSuper sb;
-};
 // Decodes the 256-byte bitmap superblock and checks it against the array it
 // belongs to: magic, version 4, the array's uuid, a chunk size that is a
 // power of two of at least 4 KiB, a daemon sleep of 1..86400 s, and bits
-// that fit in `space_bytes` (from the bitmap's start to the data).
-BitmapDecode decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uuid, uint64_t space_bytes);
+// that fit in `space_bytes` (from the bitmap's start to the data). A
+// rejection is Errc::corrupt naming the field.
+Result<BitmapSuper> decode_bitmap(std::span<const uint8_t> block, const Uuid& array_uuid,
+                                  uint64_t space_bytes);
 
-// Checks a bitmap about to be created; "" or what is wrong.
-std::string validate_new_bitmap(uint64_t sync_size, uint32_t chunk_bytes, uint64_t space_bytes);
+// Checks a bitmap about to be created: Errc::invalid_argument saying what
+// is wrong (the chunk size, or bits that would overlap the data).
+Status validate_new_bitmap(uint64_t sync_size, uint32_t chunk_bytes, uint64_t space_bytes);
 
 }  // namespace rs::ondisk

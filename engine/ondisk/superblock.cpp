@@ -199,7 +199,10 @@ std::array<uint8_t, 4096> encode(const Superblock& sb) {
   return b;
 }
 
-std::string validate(const Superblock& sb, uint64_t device_bytes) {
+namespace {
+
+// The first reason `sb` is not valid on a device of `device_bytes`, or "".
+std::string first_problem(const Superblock& sb, uint64_t device_bytes) {
   const uint64_t dev_sectors = device_bytes / 512;
   const size_t max_dev = sb.dev_roles.size();
   if (sb.major_version != 1)
@@ -270,13 +273,15 @@ std::string validate(const Superblock& sb, uint64_t device_bytes) {
   return "";
 }
 
-DecodeResult decode(std::span<const uint8_t> block, uint64_t device_bytes) {
-  DecodeResult r;
-  auto fail = [&r](std::string why) {
-    r.ok = false;
-    r.error = std::move(why);
-    return r;
-  };
+}  // namespace
+
+Status validate(const Superblock& sb, uint64_t device_bytes) {
+  if (std::string why = first_problem(sb, device_bytes); !why.empty()) return make_error(Errc::corrupt, why);
+  return {};
+}
+
+Result<Superblock> decode(std::span<const uint8_t> block, uint64_t device_bytes) {
+  auto fail = [](std::string why) { return make_error(Errc::corrupt, std::move(why)); };
   if (block.size() < kHeaderBytes)
     return fail(strformat("superblock buffer is %zu bytes, shorter than the 256-byte header", block.size()));
   if (device_bytes < kSbOffsetBytes + kHeaderBytes)
@@ -308,7 +313,7 @@ DecodeResult decode(std::span<const uint8_t> block, uint64_t device_bytes) {
   if (std::any_of(p + kPad3, p + kPad3 + kPad3Bytes, [](uint8_t c) { return c != 0; }))
     return fail("reserved field pad3 is not zero (unknown newer format?)");
 
-  Superblock& sb = r.sb;
+  Superblock sb;
   sb.major_version = major;
   sb.feature_map = le::get32(p + kFeatureMap);
   std::memcpy(sb.set_uuid.data(), p + kSetUuid, 16);
@@ -340,9 +345,8 @@ DecodeResult decode(std::span<const uint8_t> block, uint64_t device_bytes) {
   sb.dev_roles.resize(max_dev);
   for (size_t i = 0; i < max_dev; ++i) sb.dev_roles[i] = le::get16(p + kDevRoles + 2 * i);
 
-  if (auto e = validate(sb, device_bytes); !e.empty()) return fail(std::move(e));
-  r.ok = true;
-  return r;
+  if (Status st = validate(sb, device_bytes); !st) return st.error();
+  return sb;
 }
 
 std::string level_name(int32_t level) {

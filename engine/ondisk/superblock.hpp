@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
+
 namespace rs::ondisk {
 
 inline constexpr uint32_t kSbMagic = 0xa92b4efc;
@@ -80,23 +82,19 @@ std::array<uint8_t, 4096> encode(const Superblock& sb);
 // (or than 256 bytes) is summed as far as it goes.
 uint32_t checksum(std::span<const uint8_t> block);
 
-struct DecodeResult {
-  bool ok = false;
-  std::string error;  // why it was rejected, e.g. "bad magic 0x00000000 (expected 0xa92b4efc)"
-  Superblock sb;
-};
-
 // Decodes the 4 KiB block read at byte 4096 of a member of `device_bytes`
 // bytes and validates every field against that device: magic, version,
 // checksum, max_dev bound, super_offset, data_offset/data_size/size inside
 // the device, bitmap inside the metadata area, level/layout/chunk sanity,
 // raid_disks within max_dev, dev_number within max_dev, roles in range.
-// On success every invariant listed at validate() holds for result.sb.
-DecodeResult decode(std::span<const uint8_t> block, uint64_t device_bytes);
+// On success every invariant listed at validate() holds for the result; a
+// rejection is Errc::corrupt naming the field, e.g. "not an md superblock
+// (magic 0x00000000, expected 0xa92b4efc)".
+Result<Superblock> decode(std::span<const uint8_t> block, uint64_t device_bytes);
 
 // The field checks decode() applies after the checksum, usable on a
-// Superblock built in memory before it is written. Returns "" when valid,
-// else the first reason. Invariants of a valid superblock on a device of
+// Superblock built in memory before it is written. Returns the first reason
+// it is not valid (Errc::corrupt).  Invariants of a valid superblock on a device of
 // device_bytes (S = device_bytes / 512 sectors):
 //   major_version 1; feature_map only kFeaturesSupported bits; max_dev
 //   (dev_roles.size()) <= kMaxDevLimit; super_offset == 8;
@@ -113,7 +111,7 @@ DecodeResult decode(std::span<const uint8_t> block, uint64_t device_bytes);
 //   or kMaxSector; dev_number < max_dev;
 //   every dev_roles entry is < raid_disks or spare/faulty/journal, and no
 //   active role appears twice; devflags only kDevflagsKnown bits.
-std::string validate(const Superblock& sb, uint64_t device_bytes);
+Status validate(const Superblock& sb, uint64_t device_bytes);
 
 // Level / layout helpers for printing like mdadm.
 std::string level_name(int32_t level);            // "raid1", "raid10", "raid5"

@@ -44,13 +44,19 @@ Status Array::init(const LevelTable& levels, const Shape& shape) {
 }
 
 void Array::start_metadata() {
-  if (!simulated_ && !read_only_) metadata_ = std::make_unique<MetadataWriter>([this] { sync_superblocks(); });
+  if (!simulated_ && !read_only_)
+    metadata_ = std::make_unique<MetadataWriter>([this] { sync_superblocks(); });
 }
 
 void Array::register_front_tunables() {
   using telemetry::TunableSpec;
   using telemetry::TunableType;
-  TunableSpec wm{"write_mostly", TunableType::boolean, 0, 1, {}, "",
+  TunableSpec wm{"write_mostly",
+                 TunableType::boolean,
+                 0,
+                 1,
+                 {},
+                 "",
                  "md's writemostly: reads avoid this member while another copy can serve them"};
   wm.per_member = true;
   tunables_.add(
@@ -60,10 +66,15 @@ void Array::register_front_tunables() {
         request_sync();  // recorded in the member's superblock (devflags)
         return Status{};
       });
-  TunableSpec opt{"io_opt", TunableType::bytes, 0, 64ll << 20, {}, "bytes",
+  TunableSpec opt{"io_opt",
+                  TunableType::bytes,
+                  0,
+                  64ll << 20,
+                  {},
+                  "bytes",
                   "the member's optimal I/O size as the read policies see it (0: what the device reports)"};
   opt.per_member = true;
-  opt.check = [](int64_t v) { return v % 512 == 0 ? std::string() : std::string("not a multiple of 512"); };
+  opt.check = telemetry::multiple_of_rule(512);
   tunables_.add(
       opt,
       [this](int m) {
@@ -74,7 +85,12 @@ void Array::register_front_tunables() {
         runtime(m).io_opt_override.store(uint32_t(v.number));
         return Status{};
       });
-  TunableSpec rot{"rotational", TunableType::choice, 0, 0, {"auto", "no", "yes"}, "",
+  TunableSpec rot{"rotational",
+                  TunableType::choice,
+                  0,
+                  0,
+                  {"auto", "no", "yes"},
+                  "",
                   "whether the read policies treat the member as a spinning disk (auto: what the device "
                   "reports; a loop device or image file reports the disk under it)"};
   rot.per_member = true;
@@ -120,15 +136,13 @@ void Array::publish(MemberTable t) {
   table_version_.store(t.version, std::memory_order_release);
 }
 
-uint32_t Array::io_unit_bytes(const Personality& p, const MemberTable& t, std::string* why) {
-  uint32_t unit = p.io_unit_bytes();
-  if (why) *why = p.io_unit_reason();
+Array::IoUnit Array::io_unit(const Personality& p, const MemberTable& t) {
+  IoUnit unit{p.io_unit_bytes(), p.io_unit_reason()};
   for (const Member& m : t.members) {
-    const uint32_t lbs = m.model ? m.model->logical_block_size() : m.dev ? m.dev->info().logical_block_size : 0;
-    if (lbs > unit) {
-      unit = lbs;
-      if (why) *why = m.name + " has " + std::to_string(lbs) + "-byte logical blocks";
-    }
+    const uint32_t lbs = m.model ? m.model->logical_block_size()
+                         : m.dev ? m.dev->info().logical_block_size
+                                 : 0;
+    if (lbs > unit.bytes) unit = {lbs, m.name + " has " + std::to_string(lbs) + "-byte logical blocks"};
   }
   return unit;
 }
@@ -199,28 +213,29 @@ std::string Array::state_text() const {
 
 Status Array::set_member_model(int slot, std::shared_ptr<io::DeviceModel> model, const std::string& label) {
   if (slot < 0 || slot >= raid_disks())
-    return make_error(Errc::invalid_argument, "no member " + std::to_string(slot) + " (0.." +
-                                                  std::to_string(raid_disks() - 1) + ")");
+    return make_error(Errc::invalid_argument,
+                      "no member " + std::to_string(slot) + " (0.." + std::to_string(raid_disks() - 1) + ")");
   std::lock_guard lock(meta_mutex_);
   MemberTable t = *table();
   Member& m = t.members[size_t(slot)];
   if (!m.dev)
-    return make_error(Errc::unsupported, "member " + std::to_string(slot) + " has no device to emulate a disk on");
+    return make_error(Errc::unsupported,
+                      "member " + std::to_string(slot) + " has no device to emulate a disk on");
   m.model = std::move(model);
   publish(std::move(t));
   events_.record({0, 0, "member", m.name, "device_profile " + label, ""});
   return {};
 }
 
-std::unique_ptr<io::Backend> Array::make_backend(unsigned depth, std::string* note) const {
+io::RealBackend Array::open_backend(unsigned depth) const {
   const TableRef t = table();
   std::vector<io::MemberDevice*> devs;
   for (const auto& m : t->members) devs.push_back(m.dev.get());
   // Each array I/O may fan out to every copy of a few chunks.
-  auto backend = io::make_real_backend(devs, depth * unsigned(std::max(2, raid_disks())) * 2, note);
-  if (observer_) backend = std::make_unique<io::RecordingBackend>(std::move(backend), devs);
-  if (faults_) backend = std::make_unique<io::FaultBackend>(std::move(backend), devs);
-  return backend;
+  auto real = io::make_real_backend(devs, depth * unsigned(std::max(2, raid_disks())) * 2);
+  if (observer_) real.backend = std::make_unique<io::RecordingBackend>(std::move(real.backend), devs);
+  if (faults_) real.backend = std::make_unique<io::FaultBackend>(std::move(real.backend), devs);
+  return real;
 }
 
 // ---- telemetry ----
@@ -270,10 +285,9 @@ std::vector<telemetry::Section> Array::read_sections() const {
 
 Status Array::flush() {
   const TableRef t = table();
-  for (const Member& m : t->members) {
-    std::string err;
-    if (m.dev && m.writable() && !m.dev->flush(&err)) return make_error(Errc::io_error, err);
-  }
+  for (const Member& m : t->members)
+    if (m.dev && m.writable())
+      if (Status s = m.dev->flush(); !s) return s;
   return {};
 }
 

@@ -93,7 +93,7 @@ struct CreateOptions {
   bool force = false;               // overwrite signatures / other arrays' members
   uint64_t create_files_bytes = 0;  // create missing image files of this size
   BitmapMode bitmap = BitmapMode::automatic;
-  uint32_t bitmap_chunk_bytes = 0;  // 0: 64 MiB, doubled until the bits fit
+  uint32_t bitmap_chunk_bytes = 0;              // 0: 64 MiB, doubled until the bits fit
   std::shared_ptr<io::WriteObserver> observer;  // as AssembleOptions::observer
   std::shared_ptr<io::FaultPlan> faults;        // as AssembleOptions::faults
 };
@@ -113,7 +113,8 @@ struct RunningTask {
 class Array final : public ArrayCore, public telemetry::TelemetrySource {
  public:
   // Assembles from the given members (the array is the set given).
-  static Result<std::unique_ptr<Array>> assemble(const LevelTable& levels, const std::vector<std::string>& paths,
+  static Result<std::unique_ptr<Array>> assemble(const LevelTable& levels,
+                                                 const std::vector<std::string>& paths,
                                                  const AssembleOptions& options = {});
   // How many times assemble() was called in this process (whatever the
   // outcome): tests assert that an open array is driven by one owner and
@@ -161,7 +162,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   SlotRuntime& runtime(int slot) override { return *runtime_[size_t(slot)]; }
   const SlotRuntime& runtime(int slot) const override { return *runtime_[size_t(slot)]; }
   int slot_of(const std::string& path) const;  // -1 if not a member (by identity, not only by path)
-  std::string member_note(int slot) const;    // why a member is missing or faulty
+  std::string member_note(int slot) const;     // why a member is missing or faulty
   int working_members() const;
   bool degraded() const { return working_members() < raid_disks(); }
   // Some data still has a second copy (or parity) to compare with: false
@@ -187,13 +188,19 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // ---- I/O ----
   // The smallest span array I/O may address: the level's unit or a member's
   // logical block size, whichever is larger. Array I/O off it (or past the
-  // end) completes with -EINVAL; never rounded. `why` (optional) says what
-  // sets it, for messages.
-  static uint32_t io_unit_bytes(const Personality& p, const MemberTable& t, std::string* why = nullptr);
-  uint32_t io_unit_bytes(std::string* why = nullptr) const { return io_unit_bytes(*personality_, *table(), why); }
+  // end) completes with -EINVAL; never rounded. `reason` says what sets it,
+  // for messages.
+  struct IoUnit {
+    uint32_t bytes = 512;
+    std::string reason;
+  };
+  static IoUnit io_unit(const Personality& p, const MemberTable& t);
+  IoUnit io_unit() const { return io_unit(*personality_, *table()); }
+  uint32_t io_unit_bytes() const { return io_unit().bytes; }
   // A backend over the current members for a context that will open an
-  // ArrayPort; `note` receives why io_uring is not used, if it is not.
-  std::unique_ptr<io::Backend> make_backend(unsigned depth, std::string* note = nullptr) const;
+  // ArrayPort, and why io_uring is not used, if it is not.
+  io::RealBackend open_backend(unsigned depth) const;
+  std::unique_ptr<io::Backend> make_backend(unsigned depth) const { return open_backend(depth).backend; }
 
   // ---- management (any thread that has no array I/O of its own in flight) ----
   // Marks a member faulty (mdadm --fail) and records it in the superblocks.
@@ -241,7 +248,8 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   Result<bool> correct_block(const MemberTable& table, int slot, uint64_t dev_sector, void* member_buf,
                              const void* good, uint64_t bytes, const std::string& from) override;
   void complete(ArrayIo& io, int result) override;
-  Status read_member(const MemberTable& table, int slot, uint64_t dev_sector, void* buf, uint64_t bytes) override;
+  Status read_member(const MemberTable& table, int slot, uint64_t dev_sector, void* buf,
+                     uint64_t bytes) override;
   Status write_member(const MemberTable& table, int slot, uint64_t dev_sector, const void* buf,
                       uint64_t bytes) override;
 
@@ -267,6 +275,11 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   bool enter_write_gate(ArrayIo& io);
   void resubmit(ArrayIo& io);
   void finish_io(ArrayIo& io, int result);
+  // A port's context lost its ring: an array event, once per port.
+  void report_context_failure(ArrayPort& port);
+  // A write failed because its ring failed, possibly after reaching some
+  // members: the array is not clean until a resync (an event, once).
+  void write_torn_by_ring();
   // The metadata thread's work: compose every member's superblock from the
   // current state, write and flush them, fail members that cannot take it.
   void sync_superblocks();
@@ -307,7 +320,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
                                          uint64_t sync_size);
   // The bitmap of an array being assembled (resync_point() already set).
   Status load_bitmap(const std::vector<MemberCandidate>& cands, size_t fresh);
-  void start_bitmap_thread();
+  Status start_bitmap_thread();
   void register_bitmap_tunables();
   // The write gate's bitmap stage: false when the write waits for a page.
   bool bitmap_gate(ArrayIo& io);
@@ -362,16 +375,17 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // the first write; recovery_cp_: md's recovery_cp, the resync point.
   std::atomic<bool> dirty_{false};
   std::atomic<uint64_t> recovery_cp_{ondisk::kMaxSector};
+  std::atomic<bool> torn_by_ring_{false};  // write_torn_by_ring(): never marked clean again
   std::atomic<uint64_t> mismatch_cnt_{0};
 
-  mutable std::mutex meta_mutex_;   // member changes, superblock image, notes
-  std::vector<std::string> notes_;   // per slot: why missing/faulty
-  ondisk::Superblock sb_;            // the array's view: the freshest superblock
+  mutable std::mutex meta_mutex_;              // member changes, superblock image, notes
+  std::vector<std::string> notes_;             // per slot: why missing/faulty
+  ondisk::Superblock sb_;                      // the array's view: the freshest superblock
   std::vector<ondisk::Superblock> member_sb_;  // per slot: what its superblock says (dev_number, uuid...)
-  std::vector<uint64_t> fail_epoch_;  // per slot: the update that records its failure
+  std::vector<uint64_t> fail_epoch_;           // per slot: the update that records its failure
   std::vector<uint64_t> kept_error_ns_;  // per slot: when an error it was kept in after was last an event
-  bool dirty_requested_ = false;     // the next sync marks the array active
-  std::string last_sync_error_;      // members the last sync could not write
+  bool dirty_requested_ = false;         // the next sync marks the array active
+  std::string last_sync_error_;          // members the last sync could not write
   uint64_t dirty_epoch_ = 0;
   std::unique_ptr<MetadataWriter> metadata_;
   ResyncBarrier barrier_;
@@ -407,7 +421,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   };
   std::vector<PageWrite> page_writes_;
   BitmapPageIo daemon_timer_;  // the simulator's daemon
-  std::thread daemon_thread_;   // real arrays' daemon
+  std::thread daemon_thread_;  // real arrays' daemon
   std::mutex daemon_mutex_;
   std::condition_variable daemon_cv_;
   std::atomic<bool> bitmap_stopping_{false};

@@ -36,15 +36,11 @@ Result<std::vector<MemberCandidate>> open_candidates(const std::vector<std::stri
   for (const auto& p : paths) {
     for (const auto& c : cands)
       if (c.path == p) return make_error(Errc::invalid_argument, p + ": given twice");
-    std::string err;
-    auto dev = io::MemberDevice::open(p, read_only ? io::OpenMode::ReadOnly : io::OpenMode::ReadWrite, &err);
-    if (!dev) return make_error(err.find("in use") != std::string::npos || err.find("busy") != std::string::npos
-                                    ? Errc::busy
-                                    : Errc::not_found,
-                                err);
-    auto res = read_superblock(*dev);
-    if (!res.ok) return make_error(res.has_magic ? Errc::corrupt : Errc::not_found, res.error);
-    cands.push_back({p, std::shared_ptr<io::MemberDevice>(std::move(dev)), std::move(res.sb)});
+    auto dev = io::MemberDevice::open(p, read_only ? io::OpenMode::ReadOnly : io::OpenMode::ReadWrite);
+    if (!dev) return dev.take_error();
+    auto sb = read_superblock(**dev);
+    if (!sb) return sb.take_error();
+    cands.push_back({p, std::shared_ptr<io::MemberDevice>(std::move(*dev)), std::move(*sb)});
   }
   return cands;
 }
@@ -57,7 +53,8 @@ uint64_t Array::assemble_count() {
   return assemble_calls.load(std::memory_order_relaxed);
 }
 
-Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const std::vector<std::string>& paths,
+Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels,
+                                               const std::vector<std::string>& paths,
                                                const AssembleOptions& opt) {
   assemble_calls.fetch_add(1, std::memory_order_relaxed);
   if (paths.empty()) return make_error(Errc::invalid_argument, "no members given");
@@ -85,10 +82,10 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
   size_t fresh = 0;
   for (size_t i = 0; i < cands.size(); ++i) {
     if (cands[i].sb.set_uuid != cands[0].sb.set_uuid)
-      return make_error(Errc::refused,
-                        cands[i].path + " and " + cands[0].path + " belong to different arrays (array UUID " +
-                            ondisk::uuid_to_string(cands[i].sb.set_uuid) + " vs " +
-                            ondisk::uuid_to_string(cands[0].sb.set_uuid) + ")");
+      return make_error(Errc::refused, cands[i].path + " and " + cands[0].path +
+                                           " belong to different arrays (array UUID " +
+                                           ondisk::uuid_to_string(cands[i].sb.set_uuid) + " vs " +
+                                           ondisk::uuid_to_string(cands[0].sb.set_uuid) + ")");
     if (cands[i].sb.events > cands[fresh].sb.events) fresh = i;
   }
   const ondisk::Superblock fsb = cands[fresh].sb;
@@ -113,7 +110,8 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels, const s
   if (Status s = arr->place_members(cands, opt); !s) return s.error();
   if (Status s = arr->take_sync_state(cands, fresh, opt); !s) return s.error();
   arr->start_metadata();
-  if (arr->bitmap_ && !read_only) arr->start_bitmap_thread();
+  if (arr->bitmap_ && !read_only)
+    if (Status s = arr->start_bitmap_thread(); !s) return s.error();
   if (opt.resync && !read_only) arr->start_resync();
   return arr;
 }
@@ -149,7 +147,8 @@ Status Array::place_members(const std::vector<MemberCandidate>& cands, const Ass
     }
     Member& m = placed.members[role];
     if (m.dev)
-      return make_error(Errc::corrupt, c.path + " and " + m.name + " both claim role " + std::to_string(role));
+      return make_error(Errc::corrupt,
+                        c.path + " and " + m.name + " both claim role " + std::to_string(role));
     const bool recovering = (c.sb.feature_map & ondisk::kFeatureRecoveryOffset) != 0;
     m.dev = c.dev;
     m.name = c.path;
@@ -262,15 +261,15 @@ Result<std::unique_ptr<Array>> Array::simulated(const LevelTable& levels, const 
     // Where mdadm puts an internal bitmap: 8 sectors after the superblock,
     // up to a 1 MiB data offset.
     BitmapLayout layout{8192, (1 << 20) - 8192, arr->personality_->bitmap_sectors(), bitmap_chunk_bytes};
-    if (std::string why = ondisk::validate_new_bitmap(layout.sync_size, bitmap_chunk_bytes, layout.space_bytes);
-        !why.empty())
-      return make_error(Errc::invalid_argument, why);
+    if (Status st = ondisk::validate_new_bitmap(layout.sync_size, bitmap_chunk_bytes, layout.space_bytes);
+        !st)
+      return st.error();
     ondisk::BitmapSuper bsb;
     bsb.sync_size = layout.sync_size;
     bsb.chunksize = bitmap_chunk_bytes;
     arr->bitmap_ = std::make_unique<WriteIntentBitmap>(layout, bsb, std::vector<uint8_t>{});
     arr->register_bitmap_tunables();
-    arr->start_bitmap_thread();
+    if (Status s = arr->start_bitmap_thread(); !s) return s.error();
   }
   return arr;
 }

@@ -23,21 +23,22 @@ Result<Array::BitmapImage> Array::read_bitmap(io::MemberDevice& dev, const ondis
   BitmapLayout& layout = img.layout;
   layout.offset_bytes = (sb.super_offset + uint64_t(int64_t(sb.bitmap_offset))) * kSectorBytes;
   layout.space_bytes = sb.data_offset * kSectorBytes - layout.offset_bytes;
-  io::AlignedBuffer head(4096);
-  std::string err;
-  if (!dev.read_at(layout.offset_bytes, head.data(), 4096, &err)) return make_error(Errc::io_error, err);
-  auto dec = ondisk::decode_bitmap({head.data(), 4096}, sb.set_uuid, layout.space_bytes);
-  if (!dec.ok) return make_error(Errc::corrupt, dev.path() + ": bitmap: " + dec.error);
-  if (dec.sb.sync_size != sync_size)
-    return make_error(Errc::corrupt, dev.path() + ": bitmap: it covers " + std::to_string(dec.sb.sync_size) +
+  auto head = io::AlignedBuffer::allocate(4096);
+  if (!head) return head.take_error();
+  if (Status s = dev.read_at(layout.offset_bytes, head->data(), 4096); !s) return s.error();
+  auto dec = ondisk::decode_bitmap({head->data(), 4096}, sb.set_uuid, layout.space_bytes);
+  if (!dec) return make_error(Errc::corrupt, dev.path() + ": bitmap: " + dec.error().message);
+  if (dec->sync_size != sync_size)
+    return make_error(Errc::corrupt, dev.path() + ": bitmap: it covers " + std::to_string(dec->sync_size) +
                                          " sectors but the array has " + std::to_string(sync_size));
   layout.sync_size = sync_size;
-  layout.chunk_bytes = dec.sb.chunksize;
-  img.sb = dec.sb;
-  const uint64_t pages = ondisk::bitmap_pages(ondisk::bitmap_chunks(sync_size, dec.sb.chunksize));
-  io::AlignedBuffer image(pages * ondisk::kBitmapPageBytes);
-  if (!dev.read_at(layout.offset_bytes, image.data(), image.size(), &err)) return make_error(Errc::io_error, err);
-  img.bytes.assign(image.data(), image.data() + image.size());
+  layout.chunk_bytes = dec->chunksize;
+  img.sb = *dec;
+  const uint64_t pages = ondisk::bitmap_pages(ondisk::bitmap_chunks(sync_size, dec->chunksize));
+  auto image = io::AlignedBuffer::allocate(pages * ondisk::kBitmapPageBytes);
+  if (!image) return image.take_error();
+  if (Status s = dev.read_at(layout.offset_bytes, image->data(), image->size()); !s) return s.error();
+  img.bytes.assign(image->data(), image->data() + image->size());
   return img;
 }
 
@@ -72,10 +73,23 @@ Status Array::load_bitmap(const std::vector<MemberCandidate>& cands, size_t fres
   return {};
 }
 
-void Array::start_bitmap_thread() {
+Status Array::start_bitmap_thread() {
+  // Each page's write buffer, made now so that a page write never needs
+  // memory: a whole page, the last one up to the data (seed 001 may round
+  // its write up to the member's io_opt), at most 1 MiB.
   page_writes_.resize(bitmap_->pages());
-  if (simulated_) return;  // attach_bitmap_context() gives it the simulator's context
+  const BitmapLayout& lay = bitmap_->layout();
+  for (uint64_t p = 0; p < page_writes_.size(); ++p) {
+    const uint64_t room = lay.space_bytes - p * ondisk::kBitmapPageBytes;
+    const bool last = p + 1 == page_writes_.size();
+    auto buf =
+        io::AlignedBuffer::allocate(last ? std::min<uint64_t>(room, 1 << 20) : ondisk::kBitmapPageBytes);
+    if (!buf) return buf.take_error();
+    page_writes_[p].buf = std::move(*buf);
+  }
+  if (simulated_) return {};  // attach_bitmap_context() gives it the simulator's context
   bitmap_thread_ = std::make_unique<io::ContextThread>("md-bitmap", [this] { return make_backend(4); });
+  if (!bitmap_thread_->status()) return bitmap_thread_->status().error();
   std::mutex m;
   std::condition_variable cv;
   bool ready = false;
@@ -91,6 +105,7 @@ void Array::start_bitmap_thread() {
   cv.wait(lock, [&] { return ready; });
   std::lock_guard live(bitmap_live_mutex_);
   bitmap_live_ = true;
+  return {};
 }
 
 void Array::attach_bitmap_context(io::IoContext& context) {
@@ -103,28 +118,40 @@ void Array::attach_bitmap_context(io::IoContext& context) {
 void Array::register_bitmap_tunables() {
   using telemetry::TunableSpec;
   using telemetry::TunableType;
-  tunables_.add(TunableSpec{"daemon_sleep", TunableType::integer, 1, 86400, {}, "seconds",
-                            "write-intent bitmap: a chunk's bit is cleared once it had no writes this long"},
-                [this](int) { return std::to_string(bitmap_->daemon_sleep_s.load()); },
-                [this](int, const telemetry::TunableValue& v) {
-                  {
-                    // Under the daemon's lock: it is waiting, or has not yet
-                    // computed its next wake, so the new value counts at once.
-                    std::lock_guard lock(daemon_mutex_);
-                    bitmap_->daemon_sleep_s = uint32_t(v.number);
-                  }
-                  daemon_cv_.notify_all();
-                  return Status{};
-                });
-  tunables_.add(TunableSpec{"bitmap_io_opt", TunableType::boolean, 0, 1, {}, "",
-                            "write-intent bitmap: round the last page's write up to the member's "
-                            "io_opt when it fits (a write of part of a device's unit costs it a "
-                            "read-modify-write)"},
-                [this](int) { return std::string(bitmap_->io_opt_sizing.load() ? "on" : "off"); },
-                [this](int, const telemetry::TunableValue& v) {
-                  bitmap_->io_opt_sizing = v.number != 0;
-                  return Status{};
-                });
+  tunables_.add(
+      TunableSpec{"daemon_sleep",
+                  TunableType::integer,
+                  1,
+                  86400,
+                  {},
+                  "seconds",
+                  "write-intent bitmap: a chunk's bit is cleared once it had no writes this long"},
+      [this](int) { return std::to_string(bitmap_->daemon_sleep_s.load()); },
+      [this](int, const telemetry::TunableValue& v) {
+        {
+          // Under the daemon's lock: it is waiting, or has not yet
+          // computed its next wake, so the new value counts at once.
+          std::lock_guard lock(daemon_mutex_);
+          bitmap_->daemon_sleep_s = uint32_t(v.number);
+        }
+        daemon_cv_.notify_all();
+        return Status{};
+      });
+  tunables_.add(
+      TunableSpec{"bitmap_io_opt",
+                  TunableType::boolean,
+                  0,
+                  1,
+                  {},
+                  "",
+                  "write-intent bitmap: round the last page's write up to the member's "
+                  "io_opt when it fits (a write of part of a device's unit costs it a "
+                  "read-modify-write)"},
+      [this](int) { return std::string(bitmap_->io_opt_sizing.load() ? "on" : "off"); },
+      [this](int, const telemetry::TunableValue& v) {
+        bitmap_->io_opt_sizing = v.number != 0;
+        return Status{};
+      });
 }
 
 // md keeps the bits a missing or recovering member needs, and those of
@@ -139,7 +166,8 @@ bool Array::may_clear_bits() const {
 
 bool Array::bitmap_gate(ArrayIo& io) {
   if (!io.bitmap_counted) {
-    const auto [lo, hi] = personality_->bitmap_range(io.offset / kSectorBytes, (io.offset + io.length) / kSectorBytes);
+    const auto [lo, hi] =
+        personality_->bitmap_range(io.offset / kSectorBytes, (io.offset + io.length) / kSectorBytes);
     io.bitmap_lo = lo;
     io.bitmap_hi = hi;
     const auto waits = bitmap_->start_write(lo, hi);
@@ -161,7 +189,8 @@ bool Array::bitmap_gate(ArrayIo& io) {
     ArrayPort* port = io.port;
     // Wake the bitmap context to write the page; come back when it is on disk.
     bitmap_ctx_->post([this, p] { write_bitmap_page(p); });
-    bitmap_->when_durable(p, e, [port, &io] { port->context().post([port, &io] { port->array().resubmit(io); }); });
+    bitmap_->when_durable(p, e,
+                          [port, &io] { port->context().post([port, &io] { port->array().resubmit(io); }); });
     return false;
   }
   return true;
@@ -195,7 +224,6 @@ void Array::write_bitmap_page(uint64_t p) {
   const BitmapLayout& lay = bitmap_->layout();
   const uint64_t start = lay.offset_bytes + p * ondisk::kBitmapPageBytes;
   const uint64_t room = lay.space_bytes - p * ondisk::kBitmapPageBytes;  // up to the data
-  if (w.buf.size() == 0) w.buf = io::AlignedBuffer(std::min<uint64_t>(room, 1 << 20));
   if (!bitmap_->take_page(p, events, w.buf)) return;
   bitmap_port_->refresh();
   w.table = bitmap_port_->tables_.back().table;
@@ -238,8 +266,9 @@ void Array::bitmap_page_done(io::MemberIo& mio, int result) {
     // md fails a member it cannot write the bitmap to.
     self.runtime(io.member).counters.errors.fetch_add(1, std::memory_order_relaxed);
     std::lock_guard lock(self.meta_mutex_);
-    (void)self.fail_locked(io.member, "bitmap write failed: " +
-                                          std::string(result < 0 ? std::strerror(-result) : "short transfer"));
+    (void)self.fail_locked(
+        io.member,
+        "bitmap write failed: " + std::string(result < 0 ? std::strerror(-result) : "short transfer"));
   }
   if (--w.outstanding > 0) return;
   w.table.reset();
@@ -412,16 +441,22 @@ std::vector<std::pair<int, std::string>> Array::write_bitmap_super() {
     return sb_.events;
   }();
   const BitmapLayout& lay = bitmap_->layout();
-  io::AlignedBuffer buf(ondisk::kBitmapPageBytes);
+  auto page = io::AlignedBuffer::allocate(ondisk::kBitmapPageBytes);
+  if (!page) {  // no member is at fault: each is told why its bitmap was not written
+    for (int m = 0; m < table()->size(); ++m)
+      failed.emplace_back(m, "bitmap write failed: " + page.error().message);
+    return failed;
+  }
+  io::AlignedBuffer& buf = *page;
   if (!bitmap_->take_page(0, events, buf)) return failed;
   const TableRef t = table();
   for (int m = 0; m < t->size(); ++m) {
     const Member& mem = (*t)[m];
     if (!mem.dev || !mem.writable()) continue;
     const uint64_t size = bitmap_write_bytes(mem, m, 0, std::min<uint64_t>(lay.space_bytes, buf.size()));
-    if (std::string err;
-        !mem.dev->write_at(lay.offset_bytes, buf.data(), size, &err) || !mem.dev->flush(&err))
-      failed.emplace_back(m, "bitmap write failed: " + err);
+    Status st = mem.dev->write_at(lay.offset_bytes, buf.data(), size);
+    if (st) st = mem.dev->flush();
+    if (!st) failed.emplace_back(m, "bitmap write failed: " + st.error().message);
   }
   (void)bitmap_->page_written(0);  // no writer runs to take it again
   return failed;

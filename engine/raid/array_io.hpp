@@ -51,6 +51,10 @@ struct ArrayIo {
   HeldTable* held = nullptr;  // the member table this I/O holds until it completes
   uint64_t submit_ns = 0;
   int error = 0;
+  // -errno of the port's ring when a member I/O of this request failed
+  // because the ring failed (MemberIo::ring_failed): the request fails with
+  // it, and no member is failed for it.
+  int ring_error = 0;
   uint64_t metadata_epoch = 0;  // a superblock update that must be durable before completion
   enum class Gate : uint8_t { none, counted } barrier = Gate::none;  // counted: in the resync barrier's buckets
   // How far a write got through the front's gate (active mark, barrier,

@@ -37,7 +37,7 @@ void ArrayPort::refresh() {
   }
   if (!tables_.empty() && tables_.back().inflight == 0) tables_.pop_back();
   tables_.push_back({next, 0});
-  unit_ = Array::io_unit_bytes(array_.personality(), *next);
+  unit_ = Array::io_unit(array_.personality(), *next).bytes;
   size_bytes_ = array_.size_bytes();
 }
 
@@ -69,8 +69,17 @@ void ArrayPort::submit(ArrayIo& io) {
   io.submit_ns = backend().now_ns();
   io.gate_stage = 0;
   io.bitmap_counted = false;
+  io.ring_error = 0;
   ++in_flight_;
   hold(io);
+  if (context_.failed()) [[unlikely]] {
+    // The ring is gone: nothing reaches a member, and no member is to blame.
+    io.barrier = ArrayIo::Gate::none;
+    array_.report_context_failure(*this);
+    io.ring_error = -context_.backend().failed_errno();
+    array_.finish_io(io, io.ring_error);
+    return;
+  }
   // A request off the array's unit or past its end is the submitter's
   // mistake: refused as a block device refuses it, never rounded.
   if (io.length == 0 || io.offset % unit_ || io.length % unit_ || io.offset > size_bytes_ ||
@@ -153,6 +162,7 @@ void Array::issue(ArrayIo& io, MemberChild& child, int slot) {
   // rest is this context's own.
   runtime(slot).counters.nr_pending.fetch_add(1, std::memory_order_relaxed);
   io.port->counters_[slot].issued(io.port->backend().now_ns());
+  child.ring_failed = false;
   io.port->backend().queue(child);
 }
 
@@ -163,7 +173,31 @@ bool Array::child_finished(MemberChild& child, int result) {
   c.head_position.store(child.dev_sector + child.sectors, std::memory_order_relaxed);
   const bool ok = result == int(child.length);
   port.counters_[child.member].completed(port.backend().batch_now_ns(), child.write, ok, child.length);
+  if (!ok && child.ring_failed) [[unlikely]] {
+    // Not the member's error: member_failed() leaves the member alone and
+    // the request fails with the ring's errno.
+    ArrayIo& io = *child.parent;
+    if (!io.ring_error) io.ring_error = result < 0 ? result : -EIO;
+    report_context_failure(*io.port);
+  }
   return ok;
+}
+
+void Array::write_torn_by_ring() {
+  if (torn_by_ring_.exchange(true)) return;
+  events_.record({0, 0, "array", "", "needs resync",
+                  "a write failed when its I/O context's ring failed and may have reached some members only; "
+                  "the array stays marked unclean, so its next assemble resyncs it"});
+  request_sync();
+}
+
+void Array::report_context_failure(ArrayPort& port) {
+  if (port.failure_reported_) return;
+  port.failure_reported_ = true;
+  const Status why = port.context().failure();
+  events_.record({0, 0, "context", port.context().name(), "failed",
+                  (why ? std::string("its ring failed") : why.error().message) +
+                      "; the I/O it carried fails with that error, no member is failed for it"});
 }
 
 void Array::complete(ArrayIo& io, int result) {
@@ -181,9 +215,15 @@ void Array::complete(ArrayIo& io, int result) {
 
 void Array::finish_io(ArrayIo& io, int result) {
   ArrayPort& port = *io.port;
+  if (io.ring_error && result < 0) [[unlikely]] {
+    result = io.ring_error;
+    if (io.write) write_torn_by_ring();
+  }
   if (io.write) barrier_.leave(io);
   if (io.bitmap_counted) {
-    bitmap_->end_write(io.bitmap_lo, io.bitmap_hi, port.backend().batch_now_ns());
+    // A write its ring failed may have reached some members only: its bits
+    // stay until a resync (md's bitmap_endwrite of a failed write).
+    bitmap_->end_write(io.bitmap_lo, io.bitmap_hi, port.backend().batch_now_ns(), io.ring_error != 0);
     io.bitmap_counted = false;
   }
   if (result > 0) {

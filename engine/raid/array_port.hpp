@@ -61,7 +61,8 @@ class ArrayPort {
   std::shared_ptr<telemetry::LiveHistogram> latency_;
   // This context's counts: one slot per member, then the array's.
   telemetry::CounterSlot* counters_ = nullptr;
-  uint32_t unit_ = 512;  // Array::io_unit_bytes for tables_.back()
+  uint32_t unit_ = 512;            // Array::io_unit_bytes for tables_.back()
+  bool failure_reported_ = false;  // the context's ring failure is an array event already
   uint64_t size_bytes_ = 0;
   unsigned in_flight_ = 0;
 };

@@ -56,7 +56,9 @@ void Array::sync_superblocks() {
     // md writes resync_offset 0 while the array is active, and its resync
     // point (recovery_cp) once it is clean.
     marks_active = dirty_requested_;
-    sb_.resync_offset = marks_active ? 0 : recovery_cp_.load();
+    // A write a failed ring tore may differ between members: never clean
+    // until a resync (write_torn_by_ring).
+    sb_.resync_offset = marks_active || torn_by_ring_.load() ? 0 : recovery_cp_.load();
     for (int i = 0; i < t->size(); ++i) {
       const Member& m = (*t)[i];
       if (!m.dev || !m.writable()) continue;
@@ -93,8 +95,8 @@ void Array::sync_superblocks() {
   // come back clean with copies that differ.
   if (!marks_active)
     for (auto& j : jobs)
-      if (std::string err; !j.dev->flush(&err))
-        failed.emplace_back(j.slot, "flush before the superblock failed: " + err);
+      if (Status s = j.dev->flush(); !s)
+        failed.emplace_back(j.slot, "flush before the superblock failed: " + s.error().message);
   // md_update_sb writes the bitmap superblock, with the new event count,
   // before the members' superblocks.
   if (!jobs.empty())
@@ -103,17 +105,22 @@ void Array::sync_superblocks() {
   for (auto& j : jobs) {
     if (has_failed(j.slot)) continue;
     const auto block = ondisk::encode(j.sb);
-    io::AlignedBuffer buf(4096);
-    std::memcpy(buf.data(), block.data(), block.size());
-    std::string err;
-    if (!j.dev->write_at(ondisk::kSbOffsetBytes, buf.data(), 4096, &err) || !j.dev->flush(&err))
-      failed.emplace_back(j.slot, "superblock write failed: " + err);
+    auto buf = io::AlignedBuffer::allocate(4096);
+    Status st = buf ? Status{} : Status(buf.error());
+    if (st) {
+      std::memcpy(buf->data(), block.data(), block.size());
+      st = j.dev->write_at(ondisk::kSbOffsetBytes, buf->data(), 4096);
+    }
+    if (st) st = j.dev->flush();
+    if (!st)
+      failed.emplace_back(j.slot, "superblock write failed: " + st.error().message);
     else
       any_ok = true;
   }
   std::lock_guard lock(meta_mutex_);
   last_sync_error_.clear();
-  for (auto& [slot, why] : failed) last_sync_error_ += (last_sync_error_.empty() ? "" : "; ") + (*table())[slot].name + ": " + why;
+  for (auto& [slot, why] : failed)
+    last_sync_error_ += (last_sync_error_.empty() ? "" : "; ") + (*table())[slot].name + ": " + why;
   for (auto& j : jobs)
     if (!has_failed(j.slot)) member_sb_[size_t(j.slot)] = j.sb;
   // A member we cannot write metadata to is failed, as md does; that is a
@@ -146,10 +153,12 @@ Status Array::fail_member(int slot, const std::string& reason) {
   {
     std::lock_guard lock(meta_mutex_);
     const Member& m = (*table())[slot];
-    if (!m.present()) return make_error(Errc::invalid_argument, "role " + std::to_string(slot) + " has no member to fail");
+    if (!m.present())
+      return make_error(Errc::invalid_argument, "role " + std::to_string(slot) + " has no member to fail");
     epoch = fail_locked(slot, reason);
     if (!epoch)
-      return make_error(Errc::refused, m.name + " holds the last working copy of some data; refusing to fail it");
+      return make_error(Errc::refused,
+                        m.name + " holds the last working copy of some data; refusing to fail it");
   }
   if (metadata_) metadata_->wait(*epoch);
   return {};
@@ -189,6 +198,9 @@ std::optional<uint64_t> Array::fail_or_keep_locked(int slot, const std::string& 
 }
 
 bool Array::member_failed(ArrayIo& io, int slot, bool write, int result, uint64_t dev_sector) {
+  // The request's context lost its ring (child_finished saw it): the
+  // member did nothing wrong, and the request fails with the ring's errno.
+  if (io.ring_error) return false;
   runtime(slot).counters.errors.fetch_add(1, std::memory_order_relaxed);
   const std::string reason = std::string(write ? "write" : "read") + " error at device sector " +
                              std::to_string(dev_sector) + ": " +

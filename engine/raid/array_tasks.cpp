@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "base/unique_fd.hpp"
 #include "discovery/signature.hpp"
 #include "io/uring_backend.hpp"
 #include "raid/array.hpp"
@@ -116,9 +117,11 @@ Status Array::maintenance_transfer(const MemberTable& t, int slot, bool write, u
                                    uint64_t bytes) {
   const Member& m = t[slot];
   if (!m.dev) return make_error(Errc::unsupported, "member " + std::to_string(slot) + " has no device");
-  std::string err;
   const uint64_t at = (shape_.data_offset + dev_sector) * kSectorBytes;
-  if (write ? m.dev->write_at(at, buf, bytes, &err) : m.dev->read_at(at, buf, bytes, &err)) return {};
+  const Status done = write ? m.dev->write_at(at, buf, bytes) : m.dev->read_at(at, buf, bytes);
+  if (done) return {};
+  if (done.error().code != Errc::io_error) return done;  // no bounce buffer: not the member's fault
+  const std::string& err = done.error().message;
   auto& c = runtime(slot).counters;
   c.errors.fetch_add(1, std::memory_order_relaxed);
   if (!write) c.read_errors.fetch_add(1, std::memory_order_relaxed);
@@ -198,8 +201,9 @@ Status Array::run_rebuild(io::TaskState& task, int slot) {
   const uint64_t total = shape_.dev_sectors;
   SlotRuntime& rt = runtime(slot);
   task.set_total(total * kSectorBytes);
-  // Writes from here on take part in the barrier (the ones that started
-  // before did not write the new member; the Scope waits for them).
+  // Every write counts in the barrier's buckets, so each piece waits for
+  // the writes running in its units, also those that started before the
+  // rebuild and do not write the new member.
   uint64_t since_checkpoint = 0;
   // Walk the new member's device sectors in order, so recovery_offset only
   // grows.
@@ -230,8 +234,7 @@ Status Array::run_rebuild(io::TaskState& task, int slot) {
     }
     if (piece_hook_) piece_hook_("rebuild", dev_sector * kSectorBytes);
   }
-  std::string err;
-  if (!(*table())[slot].dev->flush(&err)) return make_error(Errc::io_error, err);
+  if (Status s = (*table())[slot].dev->flush(); !s) return s;
   {
     std::lock_guard lock(meta_mutex_);
     MemberTable t = *table();
@@ -308,12 +311,10 @@ Status check_add_target(const std::string& path, const ondisk::Uuid& array_uuid,
   std::string sig = discovery::existing_signature(path);
   // A former member of this array may come back without --force.
   bool ours = false;
-  std::string err;
-  if (auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly, &err)) {
-    auto res = read_superblock(*dev);
-    ours = res.ok && res.sb.set_uuid == array_uuid;
-    if (res.ok && !ours)
-      sig = "an md superblock of another array (" + ondisk::uuid_to_string(res.sb.set_uuid) + ")";
+  if (auto dev = io::MemberDevice::open(path, io::OpenMode::ReadOnly)) {
+    auto sb = read_superblock(**dev);
+    ours = sb && sb->set_uuid == array_uuid;
+    if (sb && !ours) sig = "an md superblock of another array (" + ondisk::uuid_to_string(sb->set_uuid) + ")";
   }
   if (!ours && !sig.empty() && !force)
     return overridable_refusal(path + ": holds " + sig + "; adding it would destroy it");
@@ -346,28 +347,27 @@ Result<io::TaskHandle> Array::start_add(const std::string& path, const AddOption
       if (!opt.create_files_bytes)
         return make_error(Errc::not_found,
                           path + ": does not exist (use --create-files=SIZE to create an image file)");
-      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-      if (fd < 0 || ::ftruncate(fd, off_t(opt.create_files_bytes)) != 0) {
+      UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+      if (!fd || ::ftruncate(fd.get(), off_t(opt.create_files_bytes)) != 0) {
         const std::string why = std::strerror(errno);
-        if (fd >= 0) ::close(fd), ::unlink(path.c_str());
+        if (fd) ::unlink(path.c_str());
         return make_error(Errc::io_error, path + ": cannot create: " + why);
       }
-      ::close(fd);
       created = true;
     } else if (Status s = check_add_target(path, superblock().set_uuid, opt.force); !s) {
       return s.error();
     }
-    std::string err;
-    auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
-    if (dev) observe(*dev);
+    auto opened = io::MemberDevice::open(path, io::OpenMode::ReadWrite);
     const uint64_t need = (shape_.data_offset + shape_.dev_sectors) * kSectorBytes;
-    if (dev && dev->size_bytes() < need)
-      err = path + ": too small (" + std::to_string(dev->size_bytes()) + " bytes; the array needs " +
-            std::to_string(need) + " per member)";
-    if (!dev || dev->size_bytes() < need) {
+    if (!opened || (*opened)->size_bytes() < need) {
       if (created) ::unlink(path.c_str());
-      return make_error(dev ? Errc::refused : Errc::busy, err);
+      if (!opened) return opened.take_error();
+      return make_error(Errc::refused, path + ": too small (" + std::to_string((*opened)->size_bytes()) +
+                                           " bytes; the array needs " + std::to_string(need) +
+                                           " per member)");
     }
+    std::unique_ptr<io::MemberDevice> dev = std::move(*opened);
+    observe(*dev);
     std::lock_guard lock(meta_mutex_);
     MemberTable t = *table();
     // A device number no present member uses (md's desc_nr).

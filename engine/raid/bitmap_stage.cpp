@@ -70,7 +70,7 @@ std::vector<std::pair<uint64_t, uint64_t>> WriteIntentBitmap::start_write(uint64
   return wait;
 }
 
-void WriteIntentBitmap::end_write(uint64_t lo, uint64_t hi, uint64_t now_ns) {
+void WriteIntentBitmap::end_write(uint64_t lo, uint64_t hi, uint64_t now_ns, bool keep_bits) {
   const uint64_t cs = chunk_sectors();
   const uint64_t c0 = lo / cs, c1 = std::min<uint64_t>((hi + cs - 1) / cs, chunks_);
   for (uint64_t c = c0; c < c1;) {
@@ -79,7 +79,10 @@ void WriteIntentBitmap::end_write(uint64_t lo, uint64_t hi, uint64_t now_ns) {
     std::lock_guard lock(pg.m);
     for (; c < c1 && page_index(c) == p; ++c) {
       if (counters_[c]) --counters_[c];
-      idle_since_[c] = now_ns;
+      if (keep_bits || idle_since_[c] == kNeedsResync)
+        idle_since_[c] = kNeedsResync;
+      else
+        idle_since_[c] = now_ns;
     }
   }
 }

@@ -53,8 +53,11 @@ class WriteIntentBitmap {
   // Returns, for each page whose new content must be durable first, the
   // page and the content epoch to wait for (empty: the write may go now).
   std::vector<std::pair<uint64_t, uint64_t>> start_write(uint64_t lo, uint64_t hi);
-  // The write is done: counters down, chunks idle from `now_ns`.
-  void end_write(uint64_t lo, uint64_t hi, uint64_t now_ns);
+  // The write is done: counters down, chunks idle from `now_ns`. A write
+  // that failed where it may have reached some members only (`keep_bits`)
+  // leaves its chunks needing a resync: their bits are never cleared while
+  // the array runs (md's NEEDED after bitmap_endwrite of a failed write).
+  void end_write(uint64_t lo, uint64_t hi, uint64_t now_ns, bool keep_bits = false);
 
   // ---- page writes ----
   uint64_t content_epoch(uint64_t p) const;
@@ -111,23 +114,29 @@ class WriteIntentBitmap {
   };
   Page& page_of_chunk(uint64_t chunk) { return *pages_[(ondisk::kBitmapSuperBytes + chunk / 8) / 4096]; }
   uint64_t page_index(uint64_t chunk) const { return (ondisk::kBitmapSuperBytes + chunk / 8) / 4096; }
-  bool get_bit(uint64_t chunk) const { return image_[ondisk::kBitmapSuperBytes + chunk / 8] & (1u << (chunk % 8)); }
+  bool get_bit(uint64_t chunk) const {
+    return image_[ondisk::kBitmapSuperBytes + chunk / 8] & (1u << (chunk % 8));
+  }
   void put_bit(uint64_t chunk, bool v);
   // Chunks [first, last) whose bits live in page p.
   std::pair<uint64_t, uint64_t> page_chunks(uint64_t p) const;
   // A set bit with no write in flight since before `before_ns` (page lock held).
   bool idle(uint64_t chunk, uint64_t before_ns) const {
-    return get_bit(chunk) && counters_[chunk] == 0 && idle_since_[chunk] <= before_ns;
+    return get_bit(chunk) && counters_[chunk] == 0 && idle_since_[chunk] != kNeedsResync &&
+           idle_since_[chunk] <= before_ns;
   }
+  // A chunk end_write(keep_bits) marked: idle_since_ holds this instead of
+  // a time, and it is never idle.
+  static constexpr uint64_t kNeedsResync = ~uint64_t{0};
 
   BitmapLayout layout_;
   uint64_t chunks_ = 0;
-  std::vector<uint8_t> image_;  // superblock + bits, page-padded; each byte under its page's lock
-  std::vector<uint32_t> counters_;  // per chunk, under its page's lock
+  std::vector<uint8_t> image_;        // superblock + bits, page-padded; each byte under its page's lock
+  std::vector<uint32_t> counters_;    // per chunk, under its page's lock
   std::vector<uint64_t> idle_since_;  // per chunk, under its page's lock
   std::vector<std::unique_ptr<Page>> pages_;
   std::atomic<uint64_t> dirty_{0};  // bits set
-  mutable std::mutex meta_;  // the superblock fields and the size counts
+  mutable std::mutex meta_;         // the superblock fields and the size counts
   ondisk::BitmapSuper sb_;
   std::map<uint32_t, uint64_t> sizes_;
 };

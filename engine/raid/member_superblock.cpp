@@ -4,21 +4,20 @@
 
 namespace rs::raid {
 
-MemberSuperblock read_superblock(io::MemberDevice& dev) {
-  MemberSuperblock r;
-  if (dev.size_bytes() < ondisk::kSbOffsetBytes + 4096) {
-    r.error =
-        dev.path() + ": too small to hold an md superblock (" + std::to_string(dev.size_bytes()) + " bytes)";
-    return r;
-  }
-  io::AlignedBuffer block(4096);
-  if (!dev.read_at(ondisk::kSbOffsetBytes, block.data(), 4096, &r.error)) return r;
+Result<ondisk::Superblock> read_superblock(io::MemberDevice& dev) {
+  if (dev.size_bytes() < ondisk::kSbOffsetBytes + 4096)
+    return make_error(Errc::not_found, dev.path() + ": too small to hold an md superblock (" +
+                                           std::to_string(dev.size_bytes()) + " bytes)");
+  auto block = io::AlignedBuffer::allocate(4096);
+  if (!block) return block.take_error();
+  if (Status s = dev.read_at(ondisk::kSbOffsetBytes, block->data(), 4096); !s) return s.error();
   uint32_t magic;
-  std::memcpy(&magic, block.data(), sizeof magic);
-  r.has_magic = magic == ondisk::kSbMagic;
-  static_cast<ondisk::DecodeResult&>(r) = ondisk::decode({block.data(), 4096}, dev.size_bytes());
-  if (!r.ok) r.error = dev.path() + ": " + r.error;
-  return r;
+  std::memcpy(&magic, block->data(), sizeof magic);
+  auto sb = ondisk::decode({block->data(), 4096}, dev.size_bytes());
+  if (sb) return sb;
+  // Only md's magic makes it a (damaged) superblock; anything else is none.
+  return make_error(magic == ondisk::kSbMagic ? Errc::corrupt : Errc::not_found,
+                    dev.path() + ": " + sb.error().message);
 }
 
 }  // namespace rs::raid

@@ -76,6 +76,9 @@ class Personality {
   // sector; a stripe cache's page), and why, for messages.
   virtual uint32_t io_unit_bytes() const { return uint32_t(kSectorBytes); }
   virtual std::string io_unit_reason() const { return "the level addresses 512-byte sectors"; }
+  // The write size that costs least (md's io_opt): a full stripe where
+  // parity makes smaller writes read first; 0 when no size is better.
+  virtual uint64_t optimal_io_bytes() const { return 0; }
 
   // ---- the I/O path (the port's context thread) ----
   // Sizes io.priv for requests up to max_length bytes.

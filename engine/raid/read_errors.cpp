@@ -190,16 +190,15 @@ Result<bool> Array::correct_block(const MemberTable& t, int slot, uint64_t dev_s
     const uint64_t len = std::min<uint64_t>(4096, bytes - off);
     const uint64_t sector = dev_sector + off / kSectorBytes;
     const uint64_t at = (shape_.data_offset + sector) * kSectorBytes;
-    std::string err;
-    if (m.dev->read_at(at, out + off, len, &err)) continue;
-    if (!m.dev->write_at(at, src + off, len, &err)) {
+    if (m.dev->read_at(at, out + off, len)) continue;
+    if (Status w = m.dev->write_at(at, src + off, len); !w) {
       fail_during_correction(slot, "write error at device sector " + std::to_string(sector) +
-                                       " while rewriting a block it could not read: " + err);
+                                       " while rewriting a block it could not read: " + w.error().message);
       return false;
     }
-    if (!m.dev->read_at(at, out + off, len, &err)) {
+    if (Status r = m.dev->read_at(at, out + off, len); !r) {
       fail_during_correction(slot, "read error at device sector " + std::to_string(sector) +
-                                       " right after it was rewritten: " + err);
+                                       " right after it was rewritten: " + r.error().message);
       return false;
     }
     if (corrected == 0) first = sector;

@@ -38,7 +38,9 @@ void piece_done(ArrayIo& io, int result) {
 }  // namespace
 
 SyncIo::SyncIo(Array& array) : array_(array) {
-  ctx_ = std::make_unique<io::IoContext>(array.make_backend(unsigned(kDepth), &note_), "sync-io");
+  io::RealBackend real = array.open_backend(unsigned(kDepth));
+  note_ = std::move(real.fallback_note);
+  ctx_ = std::make_unique<io::IoContext>(std::move(real.backend), "sync-io");
   port_ = std::make_unique<ArrayPort>(array, *ctx_);
 }
 
@@ -51,9 +53,10 @@ SyncIo::~SyncIo() {
 Status SyncIo::check_range(const char* what, uint64_t offset, size_t len) const {
   const uint64_t size = array_.size_bytes();
   if (offset > size || len > size - offset)  // no wrap-around
-    return make_error(Errc::invalid_argument, std::string(what) + " of " + std::to_string(len) + " bytes at offset " +
-                                                  std::to_string(offset) + " runs past the end of the array (" +
-                                                  std::to_string(size) + " bytes)");
+    return make_error(Errc::invalid_argument, std::string(what) + " of " + std::to_string(len) +
+                                                  " bytes at offset " + std::to_string(offset) +
+                                                  " runs past the end of the array (" + std::to_string(size) +
+                                                  " bytes)");
   return {};
 }
 
@@ -62,8 +65,10 @@ Status SyncIo::run_aligned(bool write, uint64_t offset, uint8_t* buf, size_t len
   // Slots and bounce buffers of kPiece each, made on first use.
   const uint32_t piece = kPiece;
   if (ios_.empty()) {
+    auto bounce = io::AlignedBuffer::allocate(size_t(piece) * kDepth);
+    if (!bounce) return bounce.take_error();
+    bounce_ = std::move(*bounce);
     ios_ = std::vector<ArrayIo>(kDepth);
-    bounce_ = io::AlignedBuffer(size_t(piece) * kDepth);
     for (size_t i = 0; i < kDepth; ++i) {
       port_->prepare(ios_[i], piece);
       ios_[i].buffer = bounce_.data() + i * piece;

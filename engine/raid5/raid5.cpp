@@ -16,14 +16,18 @@ Raid5Personality::Raid5Personality(const raid::Shape& shape, const layout::Raid5
       all_readable_(size_t(geometry.raid_disks), 1),
       towrite_scratch_(size_t(geometry.raid_disks), 0) {}
 
-uint64_t Raid5Personality::array_sectors() const { return layout::raid5_array_sectors(geo_); }
+uint64_t Raid5Personality::array_sectors() const {
+  return layout::raid5_array_sectors(geo_);
+}
 
 std::string Raid5Personality::describe() const {
   return "layout " + layout_name() + ", chunk " + std::to_string(geo_.chunk_sectors / 2) + "K, " +
          std::to_string(geo_.data_disks()) + " data + 1 parity per stripe";
 }
 
-std::string Raid5Personality::layout_name() const { return layout::raid5_algorithm_name(geo_.algorithm); }
+std::string Raid5Personality::layout_name() const {
+  return layout::raid5_algorithm_name(geo_.algorithm);
+}
 
 // md runs raid5 with at most one member short of in sync (max_degraded 1).
 bool Raid5Personality::can_run(const raid::MemberTable& table, const std::vector<uint64_t>&) const {
@@ -73,36 +77,56 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
   using telemetry::TunableType;
   // md's limits: raid5_store_stripe_cache_size refuses <= 16 and > 32768.
   reg.add(
-      TunableSpec{"stripe_cache_size", TunableType::integer, 17, 32768, {}, "stripes",
+      TunableSpec{"stripe_cache_size",
+                  TunableType::integer,
+                  17,
+                  32768,
+                  {},
+                  "stripes",
                   "stripe heads (one 4 KiB page per member) the stripe cache may hold"},
       [this](int) { return std::to_string(stripe_cache_size()); },
       [this](int, const telemetry::TunableValue& v) {
         cache_size_.store(int(v.number), std::memory_order_relaxed);
+        raid5d(nullptr);  // at once: the cache shrinks or grows now
         return Status{};
       });
-  TunableSpec bypass{"preread_bypass_threshold", TunableType::integer, 0, 32768, {}, "stripes",
+  TunableSpec bypass{"preread_bypass_threshold",
+                     TunableType::integer,
+                     0,
+                     32768,
+                     {},
+                     "stripes",
                      "priority scheduling: times a stripe needing pre-reads may be passed over by "
                      "full-stripe writes (0: it waits until no full-stripe write is pending)"};
   // md: 0..stripe_cache_size (raid5_store_preread_threshold).
-  bypass.check = [this](int64_t v) {
+  bypass.check = [this](int64_t v) -> Status {
     const int size = stripe_cache_size();
-    return v > size ? "above stripe_cache_size (" + std::to_string(size) + "): valid 0.." + std::to_string(size)
-                    : std::string();
+    if (v <= size) return {};
+    return make_error(Errc::invalid_argument, "above stripe_cache_size (" + std::to_string(size) +
+                                                  "): valid 0.." + std::to_string(size));
   };
   reg.add(
       bypass, [this](int) { return std::to_string(bypass_threshold()); },
       [this](int, const telemetry::TunableValue& v) {
         bypass_threshold_.store(int(v.number), std::memory_order_relaxed);
+        raid5d(nullptr);  // at once: a waiting pre-read stripe it lets pass is handled now
         return Status{};
       });
   reg.add(
-      TunableSpec{"stripe_scheduling", TunableType::choice, 0, 0, {"legacy", "priority"}, "",
+      TunableSpec{"stripe_scheduling",
+                  TunableType::choice,
+                  0,
+                  0,
+                  {scheduling_name(Scheduling::legacy), scheduling_name(Scheduling::priority)},
+                  "",
                   "which stripe raid5d handles next: legacy (in arrival order) or priority "
                   "(full-stripe writes first; stripes needing pre-reads wait, see "
                   "preread_bypass_threshold)"},
       [this](int) { return std::string(scheduling_name(scheduling())); },
       [this](int, const telemetry::TunableValue& v) {
-        scheduling_.store(uint8_t(*scheduling_from_name(v.text)), std::memory_order_relaxed);
+        // The choice's index is the enum (the names are listed in its order).
+        scheduling_.store(uint8_t(v.number), std::memory_order_relaxed);
+        raid5d(nullptr);  // at once: to legacy, hold_list's stripes go to handle_list now
         return Status{};
       });
 }
@@ -130,21 +154,21 @@ void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const
                 {"pending_full_writes", double(queues_.pending_full_writes())},
                 {"delayed_released_total", double(queues_.released_total())}};
   }
-  s.values.insert(s.values.end(),
-                  {{"stripe_cache_size", double(stripe_cache_size())},
-                   {"preread_bypass_threshold", double(bypass_threshold())},
-                   {"stripe_scheduling", scheduling() == Scheduling::priority ? 1.0 : 0.0},
-                   // per interval (since the previous sample)
-                   {"full_stripe_writes", double(full - last_full_)},
-                   {"rmw_writes", double(rmw - last_rmw_)},
-                   {"rcw_writes", double(rcw - last_rcw_)},
-                   {"prereads", double(pre - last_prereads_)},
-                   // since the array started
-                   {"full_stripe_writes_total", double(full)},
-                   {"rmw_writes_total", double(rmw)},
-                   {"rcw_writes_total", double(rcw)},
-                   {"prereads_total", double(pre)},
-                   {"degraded_reads_total", double(counters_.degraded_reads.load(std::memory_order_relaxed))}});
+  s.values.insert(s.values.end(), {{"stripe_cache_size", double(stripe_cache_size())},
+                                   {"preread_bypass_threshold", double(bypass_threshold())},
+                                   {"stripe_scheduling", scheduling() == Scheduling::priority ? 1.0 : 0.0},
+                                   // per interval (since the previous sample)
+                                   {"full_stripe_writes", double(full - last_full_)},
+                                   {"rmw_writes", double(rmw - last_rmw_)},
+                                   {"rcw_writes", double(rcw - last_rcw_)},
+                                   {"prereads", double(pre - last_prereads_)},
+                                   // since the array started
+                                   {"full_stripe_writes_total", double(full)},
+                                   {"rmw_writes_total", double(rmw)},
+                                   {"rcw_writes_total", double(rcw)},
+                                   {"prereads_total", double(pre)},
+                                   {"degraded_reads_total",
+                                    double(counters_.degraded_reads.load(std::memory_order_relaxed))}});
   last_full_ = full;
   last_rmw_ = rmw;
   last_rcw_ = rcw;
@@ -155,22 +179,23 @@ void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const
 // ---- factory ----
 
 Result<std::unique_ptr<raid::Personality>> make_raid5(const raid::Shape& shape, raid::ArrayCore& core) {
-  std::string err;
-  auto g = layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors, &err);
-  if (!g) return make_error(Errc::invalid_argument, err);
-  return std::unique_ptr<raid::Personality>(new Raid5Personality(shape, *g, core));
+  auto g = layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors);
+  if (!g) return g.take_error();
+  auto p = std::unique_ptr<Raid5Personality>(new Raid5Personality(shape, *g, core));
+  if (Status s = p->cache_.reserve(); !s) return s.error();
+  return std::unique_ptr<raid::Personality>(std::move(p));
 }
 
 Result<uint64_t> raid5_used_dev_sectors(const raid::Shape& shape, uint64_t member_sectors) {
-  std::string err;
-  if (!layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, member_sectors, &err))
-    return make_error(Errc::invalid_argument, err);
+  if (auto g = layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, member_sectors);
+      !g)
+    return g.take_error();
   const uint64_t used = member_sectors / shape.chunk_sectors * shape.chunk_sectors;  // md: whole chunks
   if (used == 0)
     return make_error(Errc::invalid_argument,
                       "the chunk (" + std::to_string(uint64_t(shape.chunk_sectors) * 512) +
-                          " bytes) is larger than a member's data area (" + std::to_string(member_sectors * 512) +
-                          " bytes): the array would hold nothing");
+                          " bytes) is larger than a member's data area (" +
+                          std::to_string(member_sectors * 512) + " bytes): the array would hold nothing");
   return used;
 }
 

@@ -49,7 +49,10 @@ class Raid5Personality final : public raid::Personality {
   std::string layout_name() const override;
   // The stripe cache moves data a 4 KiB page per member at a time.
   uint32_t io_unit_bytes() const override { return kPageBytes; }
-  std::string io_unit_reason() const override { return "RAID5 moves data one 4 KiB stripe-cache page at a time"; }
+  std::string io_unit_reason() const override {
+    return "RAID5 moves data one 4 KiB stripe-cache page at a time";
+  }
+  uint64_t optimal_io_bytes() const override { return row_sectors() * raid::kSectorBytes; }
   bool can_run(const raid::MemberTable& table, const std::vector<uint64_t>& recovery_offsets) const override;
   bool can_resync(const raid::MemberTable& table) const override;
 
@@ -81,6 +84,8 @@ class Raid5Personality final : public raid::Personality {
   Scheduling scheduling() const { return Scheduling(scheduling_.load(std::memory_order_relaxed)); }
 
  private:
+  friend Result<std::unique_ptr<raid::Personality>> make_raid5(const raid::Shape& shape,
+                                                               raid::ArrayCore& core);
   struct Io;
   struct Child;
   struct Seg;

@@ -15,9 +15,13 @@ using raid::MemberState;
 
 namespace {
 // One block per member plus one, per maintenance thread.
-std::vector<uint8_t*> member_blocks(size_t members, size_t bytes) {
+Result<std::vector<uint8_t*>> member_blocks(size_t members, size_t bytes) {
   thread_local io::AlignedBuffer buf;
-  if (buf.size() < members * bytes) buf = io::AlignedBuffer(members * bytes);
+  if (buf.size() < members * bytes) {
+    auto more = io::AlignedBuffer::allocate(members * bytes);
+    if (!more) return more.take_error();
+    buf = std::move(*more);
+  }
   std::vector<uint8_t*> v(members);
   for (size_t i = 0; i < members; ++i) v[i] = buf.data() + i * bytes;
   return v;
@@ -39,7 +43,9 @@ Status Raid5Personality::rebuild_piece(const raid::MemberTable& table, int targe
   if (range.array_lo == range.array_hi) return {};  // beyond the last whole chunk: unused
   const int disks = geo_.raid_disks;
   const uint64_t bytes = range.dev_sectors * kSectorBytes;
-  auto blocks = member_blocks(size_t(disks), bytes);
+  auto made = member_blocks(size_t(disks), bytes);
+  if (!made) return made.take_error();
+  std::vector<uint8_t*>& blocks = *made;
   uint8_t* out = blocks[size_t(target)];
   // With the target missing no other copy of a block another member cannot
   // read exists: md's "read error not correctable".
@@ -102,7 +108,9 @@ Result<raid::CheckPieceResult> Raid5Personality::check_piece(const raid::MemberT
   const uint64_t chunk = geo_.chunk_sectors, stripe = range.array_lo / row_sectors();
   const uint64_t dev = stripe * chunk, bytes = chunk * kSectorBytes;
   const int pd = layout::raid5_parity_disk(geo_, stripe);
-  auto blocks = member_blocks(size_t(disks) + 1, bytes);
+  auto made = member_blocks(size_t(disks) + 1, bytes);
+  if (!made) return made.take_error();
+  std::vector<uint8_t*>& blocks = *made;
   std::vector<int> unreadable;
   for (int i = 0; i < disks; ++i)
     if (!core_.read_member(table, i, dev, blocks[size_t(i)], bytes)) unreadable.push_back(i);
@@ -160,7 +168,9 @@ Status Raid5Personality::fix_read_error(const raid::MemberTable& table, int slot
                                         uint64_t sectors) {
   const int disks = geo_.raid_disks;
   const uint64_t bytes = sectors * kSectorBytes;
-  auto blocks = member_blocks(size_t(disks) + 1, bytes);
+  auto made = member_blocks(size_t(disks) + 1, bytes);
+  if (!made) return made.take_error();
+  std::vector<uint8_t*>& blocks = *made;
   uint8_t* good = blocks[size_t(disks)];
   if (Status s = reconstruct(table, slot, dev_sector, bytes, blocks, good); !s) return s;
   auto fixed = core_.correct_block(table, slot, dev_sector, blocks[size_t(slot)], good, bytes,

@@ -3,21 +3,29 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <new>
+#include <cerrno>
+#include <cstring>
 
 namespace rs::raid5 {
 
 // The arena is reserved, not committed: only pages of slots in use are
 // ever touched (stripe_cache_size 256 of 4 members: 4 MiB).
-StripeCache::StripeCache(int disks) : disks_(disks) {
-  arena_bytes_ = size_t(disks) * kMaxStripeCache * kPageBytes;
-  void* p = ::mmap(nullptr, arena_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
+Status StripeCache::reserve() {
+  const size_t bytes = size_t(disks_) * kMaxStripeCache * kPageBytes;
+  void* p =
+      ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return make_error(Errc::out_of_memory, "the stripe cache cannot reserve " + std::to_string(bytes >> 20) +
+                                               " MiB of address space: " + std::strerror(errno));
   arena_ = static_cast<uint8_t*>(p);
+  arena_bytes_ = bytes;
   heads_.resize(kMaxStripeCache);
+  return {};
 }
 
-StripeCache::~StripeCache() { ::munmap(arena_, arena_bytes_); }
+StripeCache::~StripeCache() {
+  if (arena_) ::munmap(arena_, arena_bytes_);
+}
 
 StripeHead* StripeCache::find(uint64_t column) const {
   auto it = by_column_.find(column);
@@ -78,10 +86,12 @@ StripeHead* StripeCache::get(uint64_t column) {
   }
   StripeHead* h = nullptr;
   // Next to the left neighbour's pages, when that slot can be had.
-  if (StripeHead* left = column ? find(column - 1) : nullptr; left && left->slot + 1 < uint32_t(kMaxStripeCache)) {
+  if (StripeHead* left = column ? find(column - 1) : nullptr;
+      left && left->slot + 1 < uint32_t(kMaxStripeCache)) {
     const uint32_t want = left->slot + 1;
     StripeHead* there = heads_[want].get();
-    if (there ? !there->active && !there->in_round : total_ < capacity_ && slot_free(want)) h = take_slot(want);
+    if (there ? !there->active && !there->in_round : total_ < capacity_ && slot_free(want))
+      h = take_slot(want);
   }
   if (!h && total_ < capacity_) h = take_slot(free_below_.empty() ? next_fresh_ : *free_below_.begin());
   if (!h && !inactive_.empty()) h = take_slot(inactive_.front()->slot);

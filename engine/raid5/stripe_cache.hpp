@@ -22,6 +22,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/result.hpp"
+
 namespace rs::raid {
 struct ArrayIo;
 }
@@ -39,12 +41,12 @@ struct HeadRead {
 };
 
 struct StripeHead {
-  uint64_t column = 0;  // member sector / kPageSectors
-  uint32_t slot = 0;    // its pages: StripeCache::page(member, slot)
-  bool active = false;  // has pending work or a round in progress (not on the inactive list)
+  uint64_t column = 0;    // member sector / kPageSectors
+  uint32_t slot = 0;      // its pages: StripeCache::page(member, slot)
+  bool active = false;    // has pending work or a round in progress (not on the inactive list)
   bool in_round = false;  // a batch owns its pages (raid5d handed it out)
   uint64_t generation = 0;
-  uint64_t touch_pass = 0;  // the attach pass that last gave it work
+  uint64_t touch_pass = 0;        // the attach pass that last gave it work
   std::vector<uint8_t> uptodate;  // per member: the page holds that member's current block
   // Attached since the last round started (under the owner's lock):
   std::vector<uint8_t*> towrite;  // per member: where the new block comes from; null: not written
@@ -60,8 +62,12 @@ struct StripeHead {
 
 class StripeCache {
  public:
-  explicit StripeCache(int disks);
+  // Reserve() must succeed before any other call.
+  explicit StripeCache(int disks) : disks_(disks) {}
   ~StripeCache();
+  // Reserves the page arena (address space only: pages are touched as
+  // heads use them). Errc::out_of_memory when the mapping is refused.
+  Status reserve();
   StripeCache(const StripeCache&) = delete;
   StripeCache& operator=(const StripeCache&) = delete;
 
@@ -106,8 +112,8 @@ class StripeCache {
   int total_ = 0;  // heads that exist (active + inactive)
   uint64_t generation_ = 0;
   std::vector<std::unique_ptr<StripeHead>> heads_;  // by slot; null: free
-  std::set<uint32_t> free_below_;  // free slots below next_fresh_
-  uint32_t next_fresh_ = 0;        // slots from here on were never used
+  std::set<uint32_t> free_below_;                   // free slots below next_fresh_
+  uint32_t next_fresh_ = 0;                         // slots from here on were never used
   std::unordered_map<uint64_t, StripeHead*> by_column_;
   std::list<StripeHead*> inactive_;  // least recently used first
   std::vector<uint64_t> evicted_;

@@ -6,7 +6,7 @@
 #include <ctime>
 #include <fstream>
 
-#include "workload/fio_json.hpp"
+#include "fio/json_output.hpp"
 
 namespace rs::report {
 
@@ -127,7 +127,7 @@ Json bench_document(const workload::RunResults& results, const BenchCapture& c) 
       for (const auto& e : s["events"]) events.push_back(e);
     samples.push_back(std::move(s));
   }
-  d["fio"] = workload::fio_json_document(results);
+  d["fio"] = fio::fio_json_document(results);
   return d;
 }
 

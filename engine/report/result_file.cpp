@@ -12,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/unique_fd.hpp"
+
 namespace rs::report {
 
 namespace fs = std::filesystem;
@@ -26,10 +28,13 @@ Error bad(const std::string& name, const std::string& why) {
 
 Status check_result(const Json& doc, const std::string& name) {
   if (!doc.is_object() || !doc.contains("format") || doc["format"] != kResultFormat)
-    return bad(name, "not a raidscope result (no \"format\": \"raidscope-result\"; save one with bench/simulate --save)");
+    return bad(
+        name,
+        "not a raidscope result (no \"format\": \"raidscope-result\"; save one with bench/simulate --save)");
   if (!doc.contains("format_version") || !doc["format_version"].is_number_integer() ||
       doc["format_version"].get<int>() != kResultFormatVersion)
-    return bad(name, "result format version " + (doc.contains("format_version") ? doc["format_version"].dump() : "?") +
+    return bad(name, "result format version " +
+                         (doc.contains("format_version") ? doc["format_version"].dump() : "?") +
                          " is not one this raidscope reads (" + std::to_string(kResultFormatVersion) + ")");
   const Json kind = doc.value("kind", Json());
   if (kind == "bench") {
@@ -43,7 +48,8 @@ Status check_result(const Json& doc, const std::string& name) {
     return bad(name, "unknown result kind " + kind.dump() + " (bench or simulate)");
   }
   for (const char* key : {"telemetry", "events", "tunables"})
-    if (doc.contains(key) && !doc[key].is_array()) return bad(name, std::string("\"") + key + "\" is not a list");
+    if (doc.contains(key) && !doc[key].is_array())
+      return bad(name, std::string("\"") + key + "\" is not a list");
   return {};
 }
 
@@ -66,24 +72,28 @@ Status write_file_atomic(const std::string& path, const std::string& text) {
     return make_error(Errc::not_found, path + ": directory " + dir.string() + " does not exist");
   if (fs::is_directory(target, ec)) return make_error(Errc::invalid_argument, path + ": is a directory");
   std::string tmp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return make_error(Errc::io_error, path + ": cannot create a file in " + dir.string() + ": " + std::strerror(errno));
+  UniqueFd fd(::mkstemp(tmp.data()));
+  if (!fd)
+    return make_error(Errc::io_error,
+                      path + ": cannot create a file in " + dir.string() + ": " + std::strerror(errno));
   size_t done = 0;
   while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    const ssize_t n = ::write(fd.get(), text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       const std::string why = std::strerror(errno);
-      ::close(fd);
+      fd.reset();
       ::unlink(tmp.c_str());
       return make_error(Errc::io_error, path + ": writing failed: " + why);
     }
     done += size_t(n);
   }
   // mkstemp makes the file 0600; an output file is an ordinary document.
-  ::fchmod(fd, 0644);
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  ::fchmod(fd.get(), 0644);
+  // close() too may report a lost write (NFS), so its result counts.
+  if (::fsync(fd.get()) != 0 || fd.close_checked() != 0) {
     const std::string why = std::strerror(errno);
+    fd.reset();
     ::unlink(tmp.c_str());
     return make_error(Errc::io_error, path + ": writing failed: " + why);
   }

@@ -2,7 +2,6 @@
 // member emulates, switchable while I/O runs) and the scale that slows
 // every emulated member alike so together they fit the host disk.
 #include <algorithm>
-#include <exception>
 
 #include "session/array_session.hpp"
 #include "session/command_impl.hpp"
@@ -37,9 +36,9 @@ void ArraySession::register_profile_tunable() {
       [this, arr](int m, const telemetry::TunableValue& v) -> Status {
         std::optional<io::DeviceProfile> profile;
         if (v.text != "none") {
-          std::string err;
-          profile = io::find_profile(v.text, options_.profile_dirs, &err);
-          if (!profile) return make_error(Errc::not_found, err);
+          auto found = io::find_profile(v.text, options_.profile_dirs);
+          if (!found) return found.take_error();
+          profile = std::move(*found);
         }
         return apply_profile(*arr, m, std::move(profile), v.text);
       });
@@ -56,11 +55,9 @@ Status ArraySession::apply_profile(raid::Array& array, int slot, std::optional<i
   if (profile) {
     io::DeviceProfile scaled = *profile;
     scaled.scale *= scale;
-    try {
-      model = io::make_model(scaled);
-    } catch (const std::exception& e) {  // a profile that does not validate
-      return make_error(Errc::invalid_argument, "profile " + label + ": " + e.what());
-    }
+    auto made = io::make_model(scaled);
+    if (!made) return make_error(Errc::invalid_argument, "profile " + label + ": " + made.error().message);
+    model = std::move(*made);
   }
   if (Status st = array.set_member_model(slot, std::move(model), label); !st) return st;
   std::lock_guard lock(profiles_mutex_);

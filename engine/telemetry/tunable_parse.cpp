@@ -170,8 +170,7 @@ Result<TunableValue> TunableRegistry::parse(const TunableSpec& spec, std::string
     }
   }
   if (spec.check) {
-    const std::string wrong = spec.check(v.number);
-    if (!wrong.empty()) return refusal(shown, raw, wrong);
+    if (const Status rule = spec.check(v.number); !rule) return refusal(shown, raw, rule.error().message);
   }
   v.text = canonical_text(spec, v.number);
   return v;

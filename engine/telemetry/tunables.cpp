@@ -35,6 +35,18 @@ int TunableRegistry::member_count() const {
   return members_;
 }
 
+std::function<Status(int64_t)> multiple_of_rule(int64_t unit) {
+  return [unit](int64_t v) -> Status {
+    if (v % unit == 0) return {};
+    return make_error(Errc::invalid_argument, "not a multiple of " + std::to_string(unit));
+  };
+}
+
+Status power_of_two_rule(int64_t v) {
+  if (v > 0 && (v & (v - 1)) == 0) return {};
+  return make_error(Errc::invalid_argument, "not a power of two");
+}
+
 void TunableRegistry::add(TunableSpec spec, Getter get, Setter set) {
   auto entry = std::make_shared<const Entry>(Entry{std::move(spec), std::move(get), std::move(set)});
   std::lock_guard lock(mutex_);

@@ -52,11 +52,15 @@ struct TunableSpec {
   std::string help;                  // one line
   bool per_member = false;           // addressed as rdN/name
   // Further rule beyond the range (a power of two, a multiple of 4096...),
-  // called with TunableValue::number once the range check passed: returns ""
-  // when the value is acceptable, else what is wrong with it ("not a
-  // multiple of 4096"), which set() shows as "name=text: <that>".
-  std::function<std::string(int64_t)> check;
+  // called with TunableValue::number once the range check passed: ok when
+  // the value is acceptable, else an error saying what is wrong with it
+  // ("not a multiple of 4096"), which set() shows as "name=text: <that>".
+  std::function<Status(int64_t)> check;
 };
+
+// Common rules for TunableSpec::check.
+std::function<Status(int64_t)> multiple_of_rule(int64_t unit);  // "not a multiple of <unit>"
+Status power_of_two_rule(int64_t v);                           // "not a power of two"
 
 // A parsed value: `number` for integer/bytes, 0/1 for boolean, the index
 // into `choices` for choice; `text` its canonical spelling (decimal for

@@ -29,7 +29,7 @@ long io_getevents(aio_context_t ctx, long min_nr, long max_nr, io_event* events,
 }  // namespace
 
 std::unique_ptr<AioBackend> AioBackend::make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                             std::string* error) {
+                                             unsigned max_per_reap, std::string* error) {
   for (io::MemberDevice* d : devs)
     if (d && d->model()) {
       *error = "Linux AIO has no emulated-disk model";
@@ -43,6 +43,7 @@ std::unique_ptr<AioBackend> AioBackend::make(std::vector<io::MemberDevice*> devs
     return nullptr;
   }
   b->devs_ = std::move(devs);
+  b->reap_limit_ = max_per_reap ? max_per_reap : ~0u;
   b->events_.resize(nr);
   b->pool_.grow(nr);
   b->pending_.reserve(nr);

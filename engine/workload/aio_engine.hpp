@@ -6,7 +6,7 @@
 //
 // A queued I/O waits for submit(), which hands the whole batch to one
 // io_submit (fio's commit); reap() takes what io_getevents returns, at most
-// the reap limit per call (fio's iodepth_batch_complete_max). I/O
+// the job's iodepth_batch_complete_max per call, as fio's getevents. I/O
 // priorities go in the iocb (IOCB_FLAG_IOPRIO), as fio's cmdprio does.
 // Members with an emulated disk model are not handled: make() refuses them.
 #pragma once
@@ -28,8 +28,11 @@ class AioBackend final : public io::Backend {
  public:
   // Null, with `error` set, when the kernel has no AIO (io_setup fails,
   // e.g. fs.aio-max-nr reached) or a member has a device model.
+  // max_per_reap: most events one reap() asks io_getevents for (fio's
+  // getevents max, iodepth_batch_complete_max), so a job pays the same
+  // system calls as fio's; 0: as many as fit.
   static std::unique_ptr<AioBackend> make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                          std::string* error);
+                                          unsigned max_per_reap, std::string* error);
   ~AioBackend() override;
 
   void queue(io::MemberIo& io) override;
@@ -37,7 +40,6 @@ class AioBackend final : public io::Backend {
   void queue_timer(io::MemberIo& io, uint64_t delay_ns) override;
   unsigned reap(unsigned min_complete) override { return reap_until(min_complete, io::kNoDeadline); }
   unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override;
-  void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   uint64_t now_ns() override { return io::monotonic_ns(); }
   uint64_t batch_now_ns() override { return batch_now_; }
   unsigned in_flight() const override { return unsigned(pending_.size() + submitted_ + timers_.size()); }

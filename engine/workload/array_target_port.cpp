@@ -9,12 +9,13 @@
 
 namespace rs::workload {
 
-uint32_t array_unit_bytes(const raid::Array& array) { return array.io_unit_bytes(); }
+uint32_t array_unit_bytes(const raid::Array& array) {
+  return array.io_unit_bytes();
+}
 
 std::string describe_array_unit(const raid::Array& array) {
-  std::string why;
-  const uint32_t unit = array.io_unit_bytes(&why);
-  return std::to_string(unit) + " bytes (" + why + ")";
+  const raid::Array::IoUnit unit = array.io_unit();
+  return std::to_string(unit.bytes) + " bytes (" + unit.reason + ")";
 }
 
 namespace {
@@ -75,7 +76,14 @@ class ArrayTargetPort final : public TargetPort {
     }
     s.lo = io.offset / unit_ * unit_;
     s.hi = (io.offset + io.length + unit_ - 1) / unit_ * unit_;
-    if (!s.bounce.data()) s.bounce = io::AlignedBuffer(s.max_span);
+    if (!s.bounce.data()) {
+      auto bounce = io::AlignedBuffer::allocate(s.max_span);
+      if (!bounce) {  // no memory for the span: answered on the context as any completion
+        port_.context().post([&io] { io.done(io, -ENOMEM); });
+        return;
+      }
+      s.bounce = std::move(*bounce);
+    }
     if (!io.write) {
       s.step = Slot::Step::read_span;
       issue(s, false, s.lo, uint32_t(s.hi - s.lo), s.bounce.data());

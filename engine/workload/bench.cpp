@@ -15,6 +15,7 @@
 #include <mutex>
 #include <thread>
 
+#include "base/unique_fd.hpp"
 #include "discovery/signature.hpp"
 #include "io/uring_backend.hpp"
 #include "levels/levels.hpp"
@@ -146,15 +147,15 @@ Result<uint64_t> prepare_fill(std::vector<JobOptions>& jobs, const std::string& 
     if (j.fill_device && does_read(j.rw))
       lay_out_to = std::max(lay_out_to, j.size ? j.offset + j.size : UINT64_MAX);
   if (lay_out_to) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return make_error(Errc::io_error, path + ": cannot open: " + std::strerror(errno));
+    const UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+    if (!fd) return make_error(Errc::io_error, path + ": cannot open: " + std::strerror(errno));
     struct stat st {};
-    const uint64_t from = ::fstat(fd, &st) == 0 ? uint64_t(st.st_size) : 0;
-    Result<uint64_t> end = from < lay_out_to ? write_random(fd, path, from, lay_out_to, true, nullptr) : from;
+    const uint64_t from = ::fstat(fd.get(), &st) == 0 ? uint64_t(st.st_size) : 0;
+    Result<uint64_t> end =
+        from < lay_out_to ? write_random(fd.get(), path, from, lay_out_to, true, nullptr) : from;
     // A filesystem that allocates at writeback says ENOSPC here, not later.
-    if (end && ::fsync(fd) != 0)
+    if (end && ::fsync(fd.get()) != 0)
       end = make_error(Errc::io_error, path + ": laying out failed: " + std::strerror(errno));
-    ::close(fd);
     if (!end) return end.error();
     notes->info.push_back("laid out " + path + " (" + std::to_string((*end - from) >> 20) + " MiB" +
                           (*end < lay_out_to ? ", until its filesystem was full)" : ")"));
@@ -205,10 +206,10 @@ void note_fill_on_device(const std::vector<JobOptions>& jobs, const std::string&
 
 Status lay_out_file(const std::string& path, uint64_t bytes, const std::function<void(uint64_t)>& progress) {
   if (Status st = check_room(path, bytes); !st) return st;
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return make_error(Errc::io_error, path + ": cannot create: " + std::strerror(errno));
-  Status st = grow(fd, path, 0, bytes, true, progress);
-  ::close(fd);
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+  if (!fd) return make_error(Errc::io_error, path + ": cannot create: " + std::strerror(errno));
+  Status st = grow(fd.get(), path, 0, bytes, true, progress);
+  fd.reset();
   if (!st) ::unlink(path.c_str());
   return st;
 }
@@ -219,10 +220,10 @@ Status extend_file(const std::string& path, uint64_t bytes, bool fill) {
   const uint64_t have = exists ? uint64_t(st.st_size) : 0;
   if (have >= bytes) return {};
   if (Status s = check_room(path, bytes - have); !s) return s;
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) return make_error(Errc::io_error, path + ": cannot create: " + std::strerror(errno));
-  Status s = grow(fd, path, have, bytes, fill, nullptr);
-  ::close(fd);
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+  if (!fd) return make_error(Errc::io_error, path + ": cannot create: " + std::strerror(errno));
+  Status s = grow(fd.get(), path, have, bytes, fill, nullptr);
+  fd.reset();
   if (!s && !exists) ::unlink(path.c_str());
   return s;
 }
@@ -235,6 +236,9 @@ Result<std::unique_ptr<BenchSession>> BenchSession::open(BenchSpec spec, BenchNo
     return usage("the status interval must give 1 to 50 samples per second (20..1000 ms)");
   if (!(s->spec_.profile_scale > 0 && s->spec_.profile_scale <= 1))
     return usage("the profile scale must be above 0 and at most 1");
+  for (const auto& j : s->spec_.jobs)
+    if (wants_logs(j) && !s->spec_.job_logs)
+      return usage("job '" + j.name + "' asks for log files, and this run has no log writer");
   if (Status st = s->open_target(notes); !st) return st.error();
   std::string bad = check_jobs(s->spec_.jobs, *s->target_);
   if (!bad.empty()) return usage(bad);
@@ -302,9 +306,8 @@ Status BenchSession::open_target(BenchNotes* notes) {
     // fio creates a fill_device file without reserving anything: the jobs
     // write it (prepare_fill below).
     if (Status dir = check_directory(filename); !dir) return dir;
-    const int fd = ::open(filename.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return make_error(Errc::io_error, filename + ": cannot create: " + std::strerror(errno));
-    ::close(fd);
+    if (!UniqueFd(::open(filename.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)))
+      return make_error(Errc::io_error, filename + ": cannot create: " + std::strerror(errno));
   } else if (!exists) {
     if (!size) return usage(filename + " does not exist; give --size to create it");
     // fio lays a new file out before reading it: so do we.
@@ -316,10 +319,9 @@ Status BenchSession::open_target(BenchNotes* notes) {
     std::string sig = discovery::existing_signature(filename);
     if (!sig.empty()) return overridable_refusal(filename + ": holds " + sig + "; " + harm);
   }
-  std::string err;
-  auto dev =
-      io::MemberDevice::open(filename, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
-  if (!dev) return make_error(Errc::busy, err);
+  auto opened = io::MemberDevice::open(filename, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly);
+  if (!opened) return opened.take_error();
+  auto dev = std::move(*opened);
   // Laid out and sized once the file is ours (its lock is held).
   uint64_t fill_bytes = 0;
   if (fill_file) {
@@ -613,7 +615,7 @@ RunOutcome BenchSession::run(RunProgress& progress, std::function<void(const tel
       lock.lock();
     }
   });
-  RunOutcome out = run_jobs(spec_.jobs, spec_.global_options, *target_, &progress);
+  RunOutcome out = run_jobs(spec_.jobs, spec_.global_options, *target_, &progress, spec_.job_logs);
   unlink_files();
   {
     std::lock_guard lock(mutex);

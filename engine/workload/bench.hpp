@@ -26,7 +26,7 @@
 #include "session/array_session.hpp"
 #include "telemetry/sampler.hpp"
 #include "workload/job_options.hpp"
-#include "workload/job_parser.hpp"
+#include "workload/job_log.hpp"
 #include "workload/runner.hpp"
 #include "workload/target.hpp"
 
@@ -40,6 +40,9 @@ struct TimedSet {
 struct BenchSpec {
   std::vector<JobOptions> jobs;
   OptionList global_options;
+  // Writes the log files jobs ask for (fio::open_job_logs); a job that asks
+  // for one is refused without it.
+  JobLogOpener job_logs;
 
   // The target: an open array session, or array members (a session is
   // opened for the run), else the jobs' filename (or null).

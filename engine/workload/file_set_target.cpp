@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/unique_fd.hpp"
 #include "workload/discard.hpp"
 #include "workload/file_set.hpp"
 #include "workload/targets.hpp"
@@ -23,10 +24,9 @@ Result<std::unique_ptr<FileSetTarget>> FileSetTarget::open(std::vector<std::stri
     f->path = std::move(p);
     std::error_code ec;
     if (std::filesystem::exists(f->path, ec)) {
-      std::string err;
-      f->dev =
-          io::MemberDevice::open(f->path, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly, &err);
-      if (!f->dev) return make_error(Errc::busy, err);
+      auto dev = io::MemberDevice::open(f->path, writes ? io::OpenMode::ReadWrite : io::OpenMode::ReadOnly);
+      if (!dev) return dev.take_error();
+      f->dev = std::move(*dev);
     }
     t->files_.push_back(std::move(f));
   }
@@ -57,21 +57,26 @@ io::MemberDevice* FileSetTarget::device(size_t index, const JobOptions& job, uin
     *error = f.path + ": does not exist";
     return nullptr;
   }
-  const int fd = ::open(f.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) {
+  UniqueFd fd(::open(f.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+  if (!fd) {
     *error = f.path + ": cannot create: " + std::strerror(errno);
     return nullptr;
   }
   // fio's mmap engine extends a file it writes to the job's region.
-  const bool grow = min_size && ::ftruncate(fd, off_t(min_size)) != 0;
+  const bool grow = min_size && ::ftruncate(fd.get(), off_t(min_size)) != 0;
   const int grow_errno = errno;
-  ::close(fd);
+  fd.reset();
   if (grow) {
     *error =
         f.path + ": cannot extend to " + std::to_string(min_size) + " bytes: " + std::strerror(grow_errno);
     return nullptr;
   }
-  f.dev = io::MemberDevice::open(f.path, io::OpenMode::ReadWrite, error);
+  auto dev = io::MemberDevice::open(f.path, io::OpenMode::ReadWrite);
+  if (!dev) {
+    *error = dev.error().message;
+    return nullptr;
+  }
+  f.dev = std::move(*dev);
   return f.dev.get();
 }
 
@@ -97,8 +102,12 @@ JobIo FileSetTarget::open_job_io(const JobOptions& job, unsigned clone, std::str
     if (!dev) return j;
     const bool direct = job.direct && dev->info().direct;
     if (job.direct && !direct) all_direct = false, direct_note = dev->info().direct_note;
-    auto own = dev->reopen(direct, error);
-    if (!own) return j;
+    auto reopened = dev->reopen(direct);
+    if (!reopened) {
+      *error = reopened.error().message;
+      return j;
+    }
+    auto own = std::move(*reopened);
     // fio at job start: drop the region's cached pages, hint the pattern.
     if (job.invalidate) ::posix_fadvise(own->fd(), off_t(job.offset), off_t(jf.size), POSIX_FADV_DONTNEED);
     if (job.fadvise_hint)

@@ -12,8 +12,10 @@ double probe_read_bandwidth(io::MemberDevice& dev, uint64_t offset, uint64_t spa
   constexpr unsigned kDepth = 8;
   constexpr uint64_t kProbeNs = 250'000'000;
   io::MemberDevice* devs[] = {&dev};
-  auto backend = io::make_real_backend(devs, kDepth);
-  io::AlignedBuffer buf(size_t(kBlock) * kDepth);
+  auto backend = io::make_real_backend(devs, kDepth).backend;
+  auto memory = io::AlignedBuffer::allocate(size_t(kBlock) * kDepth);
+  if (!memory) return 0;  // no probe buffer: nothing measured
+  io::AlignedBuffer& buf = *memory;
   struct Probe {
     uint64_t bytes = 0;
     std::vector<io::MemberIo*> free;

@@ -81,7 +81,12 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   const uint64_t slot_bytes =
       (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
   slots_.resize(job.iodepth);
-  buffers_ = io::AlignedBuffer(slot_bytes * job.iodepth, kSlotAlign);
+  if (auto buffers = io::AlignedBuffer::allocate(slot_bytes * job.iodepth, kSlotAlign)) {
+    buffers_ = std::move(*buffers);
+  } else {  // no slot memory: the job's I/O fails and the run says why
+    out_.error = ENOMEM;
+    out_.error_text = buffers.error().message;
+  }
   free_.reserve(job.iodepth);
   unstamped_.reserve(job.iodepth);
   submit_batch_ = submit_batch(job);
@@ -157,17 +162,10 @@ void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
   if (verifying_job_) written_.cover_files(job_.offset, sizes, job_.bs[kDdirWrite]);
 }
 
-void JobDriver::set_iolog(std::FILE* file, std::vector<std::string> paths) {
-  iolog_ = file;
-  iolog_paths_ = std::move(paths);
-  if (iolog_) std::fprintf(iolog_, "fio version 3 iolog\n");
-}
-
-void JobDriver::iolog_files(const char* action) {
-  if (!iolog_) return;
+void JobDriver::log_files(JobLog::FileEvent event) {
+  if (!log_) return;
   const uint64_t now = backend_.now_ns();
-  const unsigned long long us = now > start_ns_ ? (now - start_ns_) / 1000 : 0;
-  for (const auto& p : iolog_paths_) std::fprintf(iolog_, "%llu %s %s\n", us, p.c_str(), action);
+  log_->files(now > start_ns_ ? now - start_ns_ : 0, event);
 }
 
 // fio's __get_next_file: stay on the current file for file_service_nr I/Os
@@ -206,6 +204,13 @@ size_t JobDriver::pick_file() {
   return file_cur_;
 }
 
+Status JobDriver::generators_status() const {
+  if (!gen_.status()) return gen_.status();
+  for (const auto& f : files_)
+    if (f->gen && !f->gen->status()) return f->gen->status();
+  return {};
+}
+
 IoRequest JobDriver::next_request() {
   if (files_.empty()) {
     // fio's loop_cache_invalidate: a time based buffered job drops the
@@ -242,13 +247,20 @@ void JobDriver::start() {
     budget_bytes_ = pass_bytes_;
   else
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
+  // A generator that refused the job (not resolved against the target)
+  // hands out nothing: the job issues no I/O and ends with the reason.
+  if (const Status g = generators_status(); !g) {
+    if (!out_.error) out_.error = EINVAL, out_.error_text = g.error().message;
+    budget_bytes_ = 0;
+    deadline_ns_ = start_ns_;
+  }
   pass_start_ns_ = stats_start_ns_;
   rate_.restart(start_ns_);
   rate_ramp_pending_ = job_.ramp_time.count() > 0;
   lat_.start(start_ns_);
   if (steady_.enabled()) ss_next_ns_ = stats_start_ns_ + ns(job_.ss_ramp) + ns(job_.ss_interval);
-  iolog_files("add");
-  iolog_files("open");
+  log_files(JobLog::FileEvent::add);
+  log_files(JobLog::FileEvent::open);
   phase_ = Phase::Waiting;
   pump();
 }
@@ -422,14 +434,14 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   io.issue_ns = filled ? now_ns() : now;
   io.served_by = -1;
   ++in_flight_;
-  if (iolog_) {
-    const size_t k = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
-    std::fprintf(iolog_, "%llu %s %s %llu %u\n", static_cast<unsigned long long>((now - start_ns_) / 1000),
-                 k < iolog_paths_.size() ? iolog_paths_[k].c_str() : "?",
-                 io.trim    ? "trim"
-                 : io.write ? "write"
-                            : "read",
-                 static_cast<unsigned long long>(offset_in_file(io.offset)), io.length);
+  if (log_) {
+    LoggedIo l;
+    l.at_ns = now - start_ns_;
+    l.ddir = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
+    l.file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+    l.offset = offset_in_file(io.offset);
+    l.length = io.length;
+    log_->issued(l);
   }
   out_.depth_dist.record_depth(in_flight_, 1);
   if (io.trim) {
@@ -497,7 +509,34 @@ bool JobDriver::cancelled() const {
 
 void JobDriver::on_done(TargetIo& io, int result) {
   Slot& slot = *static_cast<Slot*>(io.owner);
-  slot.driver->complete(slot, result);
+  JobDriver& d = *slot.driver;
+  if (d.reap_room_ == 0) {  // past this reap's limit: the next reap handles it
+    d.parked_.emplace_back(&slot, result);
+    return;
+  }
+  if (d.reap_room_ != ~0u) --d.reap_room_, ++d.reaped_;
+  d.complete(slot, result);
+}
+
+unsigned JobDriver::begin_reap() {
+  reap_room_ = reap_batch_max(job_);
+  if (reap_room_ == 0) reap_room_ = 1;
+  reaped_ = 0;
+  // Parked completions came in after the last reap's clock reading.
+  unparking_ = true;
+  while (!parked_.empty() && reap_room_ > 0) {
+    const auto [slot, result] = parked_.front();
+    parked_.pop_front();
+    --reap_room_, ++reaped_;
+    complete(*slot, result);
+  }
+  unparking_ = false;
+  return reaped_;
+}
+
+unsigned JobDriver::end_reap() {
+  reap_room_ = ~0u;
+  return reaped_;
 }
 
 void JobDriver::drain_inline() {
@@ -513,7 +552,9 @@ void JobDriver::drain_inline() {
 
 void JobDriver::complete(Slot& slot, int result) {
   // A trim completes outside any reap: the reap's clock would be stale.
-  const uint64_t now = job_.gtod_reduce ? now_ns() : draining_ ? backend_.now_ns() : backend_.batch_now_ns();
+  const uint64_t now = job_.gtod_reduce          ? now_ns()
+                       : draining_ || unparking_ ? backend_.now_ns()
+                                                 : backend_.batch_now_ns();
   TargetIo& io = slot.io;
   --in_flight_;
   if (slot.zbd_held) {  // fio's zbd_put_io: the zone is free for other jobs again
@@ -590,9 +631,7 @@ void JobDriver::complete(Slot& slot, int result) {
         out_.latency_dist.record(now - io.submit_ns);
         if (!d.prios.empty()) record_prio_latency(d, io, now);
       }
-      if (logs_)
-        logs_->record(now - start_ns_, ddir, io.length, offset_in_file(io.offset), io.submit_ns - io.issue_ns,
-                      now - io.submit_ns, now - io.issue_ns, io.ioprio);
+      if (log_) log_completion(io, ddir, now);
       if (rate_.checks_minimum()) check_rate_minimum(now, ddir);
     }
     // fio's account_io_completion: an I/O over the latency target counts
@@ -719,6 +758,20 @@ void JobDriver::record_prio_latency(DirectionResults& d, const TargetIo& io, uin
     }
 }
 
+void JobDriver::log_completion(const TargetIo& io, int ddir, uint64_t now) {
+  LoggedIo l;
+  l.at_ns = now - start_ns_;
+  l.ddir = ddir;
+  l.file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+  l.offset = offset_in_file(io.offset);
+  l.length = io.length;
+  l.slat_ns = io.submit_ns - io.issue_ns;
+  l.clat_ns = now - io.submit_ns;
+  l.lat_ns = now - io.issue_ns;
+  l.ioprio = io.ioprio;
+  log_->completed(l);
+}
+
 void JobDriver::check_rate_minimum(uint64_t now, int ddir) {
   const DirectionResults& d = out_.dir(ddir);
   std::string why = rate_.check_minimum(now, ddir, d.io_bytes, d.total_ios);
@@ -761,8 +814,8 @@ void JobDriver::finish() {
     flow_->issued.fetch_sub(flow_issued_, std::memory_order_relaxed);
     flow_->total_weight.fetch_sub(job_.flow, std::memory_order_relaxed);
   }
-  if (logs_) logs_->finish(end_ns_ > start_ns_ ? end_ns_ - start_ns_ : 0);
-  iolog_files("close");
+  if (log_) log_->finish(end_ns_ > start_ns_ ? end_ns_ - start_ns_ : 0);
+  log_files(JobLog::FileEvent::close);
   if (lat_.enabled()) out_.iodepth = lat_.depth();  // fio's latency_depth: where the search stood
   out_.job_runtime_ns = (end_ns_ > stats_start_ns_ ? end_ns_ - stats_start_ns_ : 0);
   if (!first_verify_error_.empty() && out_.error_text.empty()) out_.error_text = first_verify_error_;

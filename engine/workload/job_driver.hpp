@@ -22,8 +22,8 @@
 #include "io/member_device.hpp"
 #include "workload/buffer_contents.hpp"
 #include "workload/file_choice.hpp"
-#include "workload/fio_logs.hpp"
 #include "workload/io_priority.hpp"
+#include "workload/job_log.hpp"
 #include "workload/job_options.hpp"
 #include "workload/latency_search.hpp"
 #include "workload/offset_generator.hpp"
@@ -70,8 +70,9 @@ class JobDriver {
   void set_stop_flag(const std::atomic<bool>* flag) { stop_flag_ = flag; }
   // zonemode=zbd: the run's emulated zones, shared by its zbd jobs.
   void set_zones(ZbdZones* zones) { zbd_ = zones; }
-  // fio's log files for this job (may be null); must outlive the driver.
-  void set_logs(JobLogs* logs) { logs_ = logs; }
+  // The job's log (its bw/iops/lat logs and I/O trace; may be null): told
+  // every I/O issued and completed. Must outlive the driver.
+  void set_log(JobLog* log) { log_ = log; }
   // The job's flow group when it has a flow weight (may be null).
   void set_flow(FlowGroup* flow) { flow_ = flow; }
   // A multi-file job (file_set.hpp): each file's region size, in the job's
@@ -79,11 +80,6 @@ class JobDriver {
   // has its own offset sequence over [offset, offset + size), and fio's
   // file_service_type picks the file of each I/O. Set before start().
   void set_files(const std::vector<uint64_t>& sizes);
-  // fio's write_iolog: every I/O issued goes to `file` (fio's iolog version
-  // 3: "usec path read|write|trim offset length", each file's add, open and
-  // close); `paths` names the job's files (one, or file k of a multi-file
-  // job). The caller owns `file`. Set before start().
-  void set_iolog(std::FILE* file, std::vector<std::string> paths);
 
   void start();
   // Issues what the job may issue now; returns when it wants to be called
@@ -95,6 +91,17 @@ class JobDriver {
   // The loop's reap call handled `completions` member completions (fio's
   // "complete" distribution).
   void record_reap(unsigned completions);
+  // One reap of the job's loop, handling at most reap_batch_max(job)
+  // completions (fio's iodepth_batch_complete_max): begin_reap() opens it
+  // and first handles completions parked by the last reap; completions the
+  // backend delivers past the limit are parked for the next one (the
+  // backend knows no limit). end_reap() closes it and returns how many
+  // completions it handled. Outside a reap every completion is handled.
+  unsigned begin_reap();
+  unsigned end_reap();
+  // Room left in the open reap, and completions waiting for the next one.
+  unsigned reap_room() const { return reap_room_; }
+  bool has_parked() const { return !parked_.empty(); }
   bool finished() const { return phase_ == Phase::Done; }
   // Fills the result's totals; call once after finished().
   void finish();
@@ -123,6 +130,8 @@ class JobDriver {
   void flow_pause(uint64_t now);
   // The next offset: the job's generator, or the chosen file's.
   IoRequest next_request();
+  // Why a generator refused the job (OffsetGenerator::status()), if one did.
+  Status generators_status() const;
   size_t pick_file();
   void end_phase(uint64_t now);
   // Completes the trims done at issue, one after another (a completion may
@@ -153,7 +162,7 @@ class JobDriver {
   JobResults& out_;
   RunProgress* progress_;
   const std::atomic<bool>* stop_flag_ = nullptr;
-  JobLogs* logs_ = nullptr;
+  JobLog* log_ = nullptr;
   FlowGroup* flow_ = nullptr;
   // steady state: samples every ss_interval after ss_ramp
   SteadyState steady_;
@@ -171,6 +180,7 @@ class JobDriver {
   // fio's check_min_rate after a completion of `ddir`: a rate below
   // rate_min / rate_iops_min fails the job with EIO, as fio.
   void check_rate_minimum(uint64_t now, int ddir);
+  void log_completion(const TargetIo& io, int ddir, uint64_t now);
   void reset_stats(uint64_t now);
   // zonemode=zbd: fio's zbd_adjust_block for the request about to be
   // issued. False: not issued now (a zone to wait for, or the job's end).
@@ -201,9 +211,7 @@ class JobDriver {
   unsigned file_left_ = 0;
   bool file_chosen_ = false;
   std::optional<RandomFileChoice> file_choice_;  // file_service_type=random, zipf, pareto, normal
-  std::FILE* iolog_ = nullptr;
-  std::vector<std::string> iolog_paths_;
-  void iolog_files(const char* action);
+  void log_files(JobLog::FileEvent event);
   std::optional<BufferContents> contents_;  // dedupe/compress/refill: the write buffers' contents
   uint64_t seed_;
   bool verifying_job_;
@@ -218,6 +226,11 @@ class JobDriver {
   // Trims run at issue, as fio's engines do them (do_io_u_trim); their
   // completions wait here for drain_inline().
   std::deque<std::pair<Slot*, int>> inline_done_;
+  // The reap window (begin_reap/end_reap): completions it may still handle
+  // (~0u: no reap open), those it handled, and those past its limit.
+  unsigned reap_room_ = ~0u, reaped_ = 0;
+  std::deque<std::pair<Slot*, int>> parked_;
+  bool unparking_ = false;
   bool draining_ = false;
   // trimwrite: the block just trimmed, to be written next.
   bool write_after_trim_ = false;

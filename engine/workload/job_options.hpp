@@ -205,7 +205,7 @@ struct JobOptions {
   std::chrono::microseconds flow_sleep{0};
   bool exitall = false;  // exitall: when this job finishes, end the others (exit_what says which)
   enum class ExitWhat { group, stonewall, all } exit_what = ExitWhat::group;
-  // fio's log files (fio_logs.hpp): write_bw_log, write_iops_log,
+  // fio's log files (workload/job_log.hpp, fio/log_files.hpp): write_bw_log, write_iops_log,
   // write_lat_log with an optional file prefix (empty: the job's name).
   bool bw_log = false, iops_log = false, lat_log = false;
   std::string bw_log_prefix, iops_log_prefix, lat_log_prefix;
@@ -316,18 +316,5 @@ std::string_view to_string(RwMode m) noexcept;
 std::string_view to_string(IoEngine e) noexcept;
 std::string_view to_string(Distribution d) noexcept;  // "random", "zipf", "pareto", "normal", "zoned"
 std::string_view to_string(VerifyKind v) noexcept;    // "0", "crc32c", "md5", "sha256", ... (fio's names)
-
-// fio's canonical name for an option or alias RaidScope supports
-// ("readwrite" -> "rw", "wait_for_previous" -> "stonewall"); empty if unsupported.
-std::string_view canonical_option_name(std::string_view name) noexcept;
-// True for options that may be written without a value (fio's "empty or
-// boolean" options: time_based, group_reporting, norandommap, stonewall, thread).
-bool option_value_optional(std::string_view canonical_name) noexcept;
-
-// Applies one option to `job`. `name` may be an alias; `value` is nullopt
-// when the option was written bare. Returns an error message without a
-// location ("bad size '4q': ..."), empty on success. Does not touch
-// job.given/inherited and does no cross-option checks (see job_parser.hpp).
-std::string apply_option(JobOptions& job, std::string_view name, std::optional<std::string_view> value);
 
 }  // namespace rs::workload

@@ -30,8 +30,11 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
       offset_rng_(seed),
       direction_rng_(mix64(seed ^ 0xd1b54a32d192ed03ULL)),
       length_rng_(mix64(seed ^ 0x9e3779b97f4a7c15ULL)) {
-  if (job.size == 0 || job.size_percent || job.offset_percent)
-    throw std::invalid_argument("job '" + job.name + "': size/offset not resolved against the target");
+  if (job.size == 0 || job.size_percent || job.offset_percent) {
+    status_ = make_error(Errc::invalid_argument,
+                         "job '" + job.name + "': size/offset not resolved against the target");
+    return;
+  }
 
   if (!is_random(rw_))
     pattern_ = Pattern::sequential;
@@ -66,9 +69,11 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
     s.max_bs = max_bs(job, d);
     if (!job.bssplit[size_t(d)].empty()) s.split = &job.bssplit[size_t(d)];
     s.blocks = s.bs ? job.size / s.bs : 0;
-    if (s.blocks == 0)
-      throw std::invalid_argument("job '" + job.name + "': bs " + std::to_string(s.bs) +
-                                  " does not fit in size " + std::to_string(job.size));
+    if (s.blocks == 0) {
+      status_ = make_error(Errc::invalid_argument, "job '" + job.name + "': bs " + std::to_string(s.bs) +
+                                                       " does not fit in size " + std::to_string(job.size));
+      return;
+    }
     if (pattern_ == Pattern::random_map && !map_unit_) s.perm.reset(s.blocks, offset_rng_.next());
     if (pattern_ == Pattern::skewed)
       s.skew.emplace(job.random_distribution, s.blocks, job.distribution_param, job.distribution_center,
@@ -208,6 +213,7 @@ uint64_t OffsetGenerator::next_byte_offset(Stream& s, uint32_t length) noexcept 
 }
 
 IoRequest OffsetGenerator::next() noexcept {
+  if (!status_) return {};  // nothing to generate in (status() says why)
   bool write;
   switch (rw_) {
     case RwMode::read:

@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "base/result.hpp"
 #include "workload/block_map.hpp"
 #include "workload/job_options.hpp"
 #include "workload/rand.hpp"
@@ -65,9 +66,12 @@ uint64_t job_seed(const JobOptions& job, unsigned job_index);
 class OffsetGenerator {
  public:
   // `job` must be resolved (validate_against_target): size > 0, no
-  // percentages, every used bs <= size. Throws std::invalid_argument if not.
+  // percentages, every used bs <= size. If not, status() says why
+  // (Errc::invalid_argument) and next() yields only empty requests
+  // (length 0): the driver fails the job instead of issuing them.
   OffsetGenerator(const JobOptions& job, uint64_t seed);
 
+  const Status& status() const { return status_; }
   IoRequest next() noexcept;
 
  private:
@@ -104,16 +108,17 @@ class OffsetGenerator {
   // zonemode=strided: the current zone and the bytes done in it.
   uint64_t zone_size_ = 0, zone_range_ = 0, zone_step_ = 0;
   uint64_t zone_start_ = 0, zone_done_ = 0;
-  bool bytewise_;  // variable block sizes, a sequence postfix, or blockalign
+  bool bytewise_;       // variable block sizes, a sequence postfix, or blockalign
   uint32_t align_ = 0;  // bytewise random offsets: multiples of this (blockalign, else the smallest bs)
   std::vector<JobOptions::Zone> zones_;
   BlockMap map_;           // variable sizes with the random map: done blocks
   uint32_t map_unit_ = 0;  // its block: the smallest bs (0: no map)
-  bool shared_;  // both directions draw from streams_[0]
+  bool shared_;            // both directions draw from streams_[0]
   std::array<Stream, 2> streams_;
   Rng offset_rng_;
   Rng direction_rng_;
   Rng length_rng_;
+  Status status_;  // not ok: the job was not resolved, and nothing is generated
 };
 
 }  // namespace rs::workload

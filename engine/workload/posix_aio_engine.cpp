@@ -8,7 +8,7 @@
 namespace rs::workload {
 
 std::unique_ptr<PosixAioBackend> PosixAioBackend::make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                                       std::string* error) {
+                                                       unsigned max_per_reap, std::string* error) {
   for (io::MemberDevice* d : devs)
     if (d && d->model()) {
       *error = "POSIX AIO has no emulated-disk model";
@@ -16,6 +16,7 @@ std::unique_ptr<PosixAioBackend> PosixAioBackend::make(std::vector<io::MemberDev
     }
   std::unique_ptr<PosixAioBackend> b(new PosixAioBackend());
   b->devs_ = std::move(devs);
+  b->reap_limit_ = max_per_reap ? max_per_reap : ~0u;
   const unsigned nr = std::max(depth, 1u);
   b->pool_.grow(nr);
   b->pending_.reserve(nr);

@@ -30,8 +30,10 @@ namespace rs::workload {
 class PosixAioBackend final : public io::Backend {
  public:
   // Null, with `error` set, when a member has a device model.
+  // max_per_reap: most finished requests one reap() hands on (the job's
+  // iodepth_batch_complete_max, as fio's getevents); 0: all there are.
   static std::unique_ptr<PosixAioBackend> make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                               std::string* error);
+                                               unsigned max_per_reap, std::string* error);
   ~PosixAioBackend() override;
 
   void queue(io::MemberIo& io) override;
@@ -39,7 +41,6 @@ class PosixAioBackend final : public io::Backend {
   void queue_timer(io::MemberIo& io, uint64_t delay_ns) override;
   unsigned reap(unsigned min_complete) override { return reap_until(min_complete, io::kNoDeadline); }
   unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override;
-  void set_reap_limit(unsigned max_per_reap) override { reap_limit_ = max_per_reap ? max_per_reap : 1; }
   uint64_t now_ns() override { return io::monotonic_ns(); }
   uint64_t batch_now_ns() override { return batch_now_; }
   unsigned in_flight() const override { return unsigned(pending_.size() + running_.size() + timers_.size()); }
@@ -58,12 +59,12 @@ class PosixAioBackend final : public io::Backend {
   unsigned collect(unsigned room);
 
   std::vector<io::MemberDevice*> devs_;
+  unsigned reap_limit_ = ~0u;
   StablePool<Request> pool_;  // glibc holds a request's aiocb while it runs
   std::vector<Request*> pending_, running_;
   std::vector<std::pair<io::MemberIo*, int>> finished_;
   std::vector<const aiocb*> suspend_list_;
   SoftCompletions timers_;  // timers, and I/O that failed before the kernel saw it
-  unsigned reap_limit_ = ~0u;
   uint64_t batch_now_ = 0;
 };
 

@@ -1,5 +1,5 @@
 // The result model of one workload run: what the job runner fills while and
-// after jobs run, and what the fio-format writers (fio_json, fio_text) read.
+// after jobs run, and what the fio-format writers (fio/json_output.hpp, fio/normal_output.hpp) read.
 //
 // Units follow fio's internals so the writers can apply fio's own formulas:
 // latencies and times in nanoseconds, bytes in bytes, bandwidth samples in

@@ -16,7 +16,7 @@
 #include "io/sim_backend.hpp"
 #include "io/uring_backend.hpp"
 #include "workload/file_set.hpp"
-#include "workload/job_parser.hpp"
+#include "workload/job_checks.hpp"
 #include "workload/posix_aio_port.hpp"
 #include "workload/rate_control.hpp"
 #include "workload/zbd_zones.hpp"
@@ -79,7 +79,18 @@ void on_job_finished(const JobOptions& job, ExitFlags& exit) {
 
 using FlowGroups = std::map<unsigned, FlowGroup>;
 
-void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags* exit, FlowGroups* flows) {
+// The job's log, when it asks for one; on failure the job records the error.
+std::unique_ptr<JobLog> open_log(Instance& inst, const JobLogOpener& open, std::vector<std::string> paths) {
+  if (!wants_logs(*inst.job)) return nullptr;
+  auto made = open(*inst.job, JobLogSetup{inst.index + 1, std::move(paths)});
+  if (made) return std::move(*made);
+  inst.result.error = EIO;
+  inst.result.error_text = made.error().message;
+  return nullptr;
+}
+
+void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags* exit, FlowGroups* flows,
+                const JobLogOpener* open_logs) {
   const rusage ru0 = thread_rusage();
   std::string error;
   JobIo jio = target.open_job_io(*inst.job, inst.clone, &error);  // outlives the context and its backend
@@ -91,19 +102,18 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   inst.engine = jio.engine;
   if (does_trim(inst.job->rw)) inst.engine += "; trims done at issue: " + target.trim_method();
   inst.io_mode = jio.io_mode;
-  jio.backend->set_reap_limit(reap_batch_max(*inst.job));
   io::IoContext context(std::move(jio.backend), "job");
   io::Backend& backend = context.backend();
   std::unique_ptr<TargetPort> port = target.open_job_port(context, jio);
   if (jio.one_in_flight_per_file)
     port = std::make_unique<PosixAioPort>(std::move(port), jio.file_sizes.size());
   const unsigned complete_min = inst.job->iodepth_batch_complete_min;
-  auto logs = JobLogs::open(*inst.job, inst.index + 1, &error);
-  if (!logs && !error.empty()) {
-    inst.result.error = EIO;
-    inst.result.error_text = error;
-    return;
-  }
+  const std::vector<std::string> paths =
+      jio.file_paths.empty()
+          ? std::vector<std::string>{inst.job->filename.empty() ? std::string("null") : inst.job->filename}
+          : jio.file_paths;
+  std::unique_ptr<JobLog> log = open_log(inst, *open_logs, paths);
+  if (inst.result.error) return;
   // fio's prio= / prioclass=: the job thread's I/O priority (ioprio_set on
   // the calling thread, before any I/O).
   if (inst.job->prio >= 0 || inst.job->prioclass >= 0) {
@@ -117,34 +127,27 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   }
   JobDriver driver(*inst.job, inst.index, target, *port, inst.result, progress, inst.run_jobs);
   driver.set_stop_flag(&exit->group);
-  driver.set_logs(logs.get());
+  driver.set_log(log.get());
   if (inst.job->flow) driver.set_flow(&flows->at(inst.job->flow_id));
   if (!jio.file_sizes.empty()) driver.set_files(jio.file_sizes);
   driver.set_zones(inst.zones);
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> iolog(nullptr, &std::fclose);
-  if (!inst.job->write_iolog.empty()) {
-    iolog.reset(std::fopen(inst.job->write_iolog.c_str(), "a"));  // fio appends (init_iolog)
-    if (!iolog) {
-      inst.result.error = errno;
-      inst.result.error_text = "write_iolog=" + inst.job->write_iolog + ": " + std::strerror(errno);
-      return;
-    }
-    driver.set_iolog(iolog.get(), jio.file_paths.empty() ? std::vector<std::string>{inst.job->filename.empty()
-                                                                                        ? std::string("null")
-                                                                                        : inst.job->filename}
-                                                         : jio.file_paths);
-  }
   driver.start();
   while (!driver.finished()) {
     const uint64_t wake = driver.pump();
     driver.commit();
     if (driver.finished()) break;  // pump() may end the job (deadline passed, nothing in flight)
-    if (backend.in_flight() > 0)
+    if (backend.in_flight() > 0 || driver.has_parked()) {
+      // fio's iodepth_batch_complete_min/max: wait for the minimum, handle
+      // at most the maximum (the driver parks the rest for the next reap).
       // gtod_reduce: no deadline for the reap, whose check reads the clock;
       // the driver sees the runtime end at its next (cached) clock reading.
-      driver.record_reap(context.run_once(std::min(complete_min, backend.in_flight()),
-                                          inst.job->gtod_reduce ? io::kNoDeadline : wake));
-    else if (wake > backend.now_ns())
+      const unsigned parked = driver.begin_reap();
+      const unsigned want = std::min(complete_min, backend.in_flight() + parked);
+      if (backend.in_flight() > 0 && driver.reap_room() > 0)
+        context.run_once(want > parked ? std::min(want - parked, backend.in_flight()) : 0,
+                         inst.job->gtod_reduce ? io::kNoDeadline : wake);
+      driver.record_reap(driver.end_reap());
+    } else if (wake > backend.now_ns())
       // A start time, a rate limit, think time, or a write parked by the
       // array: a plain timed wait to the time, as fio's usec_sleep sleeps.
       // (A yielding spin before it gave the CPU away for a scheduler tick on
@@ -172,13 +175,12 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
 
 // Every instance of a group on the shared virtual-time backend.
 void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext& context,
-                   RunProgress* progress, ExitFlags* exit, FlowGroups* flows) {
+                   RunProgress* progress, ExitFlags* exit, FlowGroups* flows, const JobLogOpener& open_logs) {
   io::Backend& shared = context.backend();
   auto* sim = dynamic_cast<io::SimBackend*>(&shared);
   std::vector<std::unique_ptr<TargetPort>> ports;
   std::vector<std::unique_ptr<JobDriver>> drivers;
-  std::vector<std::unique_ptr<JobLogs>> logs;
-  std::vector<std::unique_ptr<std::FILE, int (*)(std::FILE*)>> iologs;  // write_iolog files
+  std::vector<std::unique_ptr<JobLog>> logs;
   for (Instance* inst : group) {
     inst->engine = "simulated: no engine is modelled, the queue depth as written (ioengine=" +
                    std::string(to_string(inst->job->ioengine)) + ")";
@@ -186,20 +188,11 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
     ports.push_back(target.open_port(context));
     drivers.push_back(std::make_unique<JobDriver>(*inst->job, inst->index, target, *ports.back(),
                                                   inst->result, progress, inst->run_jobs));
-    std::string error;
-    logs.push_back(JobLogs::open(*inst->job, inst->index + 1, &error));
-    if (!error.empty()) inst->result.error = EIO, inst->result.error_text = error;
-    drivers.back()->set_logs(logs.back().get());
+    // The logs run on the virtual clock.
+    logs.push_back(open_log(*inst, open_logs,
+                            {inst->job->filename.empty() ? std::string("simulated") : inst->job->filename}));
+    drivers.back()->set_log(logs.back().get());
     if (inst->job->flow) drivers.back()->set_flow(&flows->at(inst->job->flow_id));
-    if (!inst->job->write_iolog.empty()) {  // fio's write_iolog, on the virtual clock
-      iologs.emplace_back(std::fopen(inst->job->write_iolog.c_str(), "a"), &std::fclose);
-      if (!iologs.back())
-        inst->result.error = errno,
-        inst->result.error_text = "write_iolog=" + inst->job->write_iolog + ": " + std::strerror(errno);
-      else
-        drivers.back()->set_iolog(iologs.back().get(), {inst->job->filename.empty() ? std::string("simulated")
-                                                                                    : inst->job->filename});
-    }
   }
   for (auto& d : drivers) d->set_stop_flag(&exit->group), d->start();
   std::vector<bool> seen_done(drivers.size(), false);
@@ -471,8 +464,13 @@ uint64_t planned_ns(const std::vector<JobOptions>& jobs) {
 }
 
 RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& global_options, Target& target,
-                    RunProgress* progress) {
+                    RunProgress* progress, const JobLogOpener& open_logs) {
   RunOutcome out;
+  for (const auto& job : jobs)
+    if (wants_logs(job) && !open_logs) {
+      out.error = "job '" + job.name + "' asks for log files, and this run has no log writer";
+      return out;
+    }
   std::vector<std::unique_ptr<Instance>> instances;
   // fio's groups: stonewall starts a new reporting group and waits for the
   // jobs before it; new_group only starts a reporting group; wait_for only
@@ -530,11 +528,12 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
     const auto before = target.members();
     const uint64_t t0 = target_now();
     if (shared) {
-      run_simulated(group, target, *shared, progress, &exit, &flows);
+      run_simulated(group, target, *shared, progress, &exit, &flows, open_logs);
     } else {
       std::vector<std::thread> threads;
       for (Instance* inst : group)
-        threads.emplace_back(run_thread, std::ref(*inst), std::ref(target), progress, &exit, &flows);
+        threads.emplace_back(run_thread, std::ref(*inst), std::ref(target), progress, &exit, &flows,
+                             &open_logs);
       for (auto& t : threads) t.join();
     }
     const uint64_t span = std::max<uint64_t>(target_now() - t0, 1);

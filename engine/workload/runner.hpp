@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "workload/job_driver.hpp"
+#include "workload/job_log.hpp"
 #include "workload/job_options.hpp"
 #include "workload/results.hpp"
 #include "workload/target.hpp"
@@ -44,8 +45,10 @@ std::vector<std::string> engine_notes(const std::vector<JobOptions>& jobs);
 uint64_t planned_bytes(const std::vector<JobOptions>& jobs);
 uint64_t planned_ns(const std::vector<JobOptions>& jobs);
 
-// `jobs` must have passed check_jobs(). `progress` may be null.
+// `jobs` must have passed check_jobs(). `progress` may be null. Jobs that
+// ask for log files get theirs from `open_logs` (fio::open_job_logs for
+// fio's files); without one such a job is refused.
 RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& global_options, Target& target,
-                    RunProgress* progress);
+                    RunProgress* progress, const JobLogOpener& open_logs = {});
 
 }  // namespace rs::workload

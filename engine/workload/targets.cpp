@@ -57,7 +57,7 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
   } else {
     std::string why_not_aio;
     if (job.ioengine == IoEngine::posixaio) {
-      if (auto aio = PosixAioBackend::make(devs, job.iodepth, &why_not_aio)) {
+      if (auto aio = PosixAioBackend::make(devs, job.iodepth, reap_batch_max(job), &why_not_aio)) {
         j.engine = aio->describe();
         j.backend = std::move(aio);
         return true;
@@ -65,7 +65,7 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
       j.one_in_flight_per_file = true;  // glibc's rule, kept by the job's port
     }
     if (job.ioengine == IoEngine::libaio) {
-      if (auto aio = AioBackend::make(devs, job.iodepth, &why_not_aio)) {
+      if (auto aio = AioBackend::make(devs, job.iodepth, reap_batch_max(job), &why_not_aio)) {
         j.engine = aio->describe();
         // Linux AIO is asynchronous only with O_DIRECT: on a buffered file
         // io_submit does each I/O before it returns, for fio as for us.
@@ -74,8 +74,9 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
         return true;
       }
     }
-    std::string fallback;
-    j.backend = io::make_real_backend(devs, job.iodepth, &fallback);
+    auto real = io::make_real_backend(devs, job.iodepth);
+    const std::string fallback = std::move(real.fallback_note);
+    j.backend = std::move(real.backend);
     j.engine = queued_engine_label(job.ioengine, j.backend->describe());
     if (!why_not_aio.empty())
       j.engine += std::string(job.ioengine == IoEngine::posixaio ? " (POSIX AIO: " : " (Linux AIO: ") +
@@ -183,7 +184,7 @@ std::string SimArrayTarget::describe() const {
 
 std::unique_ptr<io::Backend> DeviceTarget::make_backend(unsigned depth) {
   io::MemberDevice* devs[] = {dev_.get()};
-  return io::make_real_backend(devs, depth);
+  return io::make_real_backend(devs, depth).backend;
 }
 
 namespace {
@@ -251,8 +252,12 @@ JobIo DeviceTarget::open_job_io(const JobOptions& job, unsigned, std::string* er
   // The filesystem may refuse O_DIRECT (tmpfs): then the job runs buffered
   // and says so.
   const bool direct = job.direct && dev_->info().direct;
-  auto dev = std::shared_ptr<io::MemberDevice>(dev_->reopen(direct, error));
-  if (!dev) return j;
+  auto reopened = dev_->reopen(direct);
+  if (!reopened) {
+    *error = reopened.error().message;
+    return j;
+  }
+  auto dev = std::shared_ptr<io::MemberDevice>(std::move(*reopened));
   // fio at job start (filesetup.c, ioengines.c): drop the region's cached
   // pages (invalidate=1; for a block device fio's BLKFLSBUF needs root and
   // fio only warns without it: the fadvise is tried the same way) and give
@@ -295,20 +300,18 @@ class NullBackend final : public io::Backend {
       return unsigned(due.size());
     }
     // Take the batch out first: callbacks queue the next I/O into pending_.
-    const size_t n = std::min<size_t>(pending_.size(), limit_);
-    batch_.assign(pending_.begin(), pending_.begin() + std::ptrdiff_t(n));
-    pending_.erase(pending_.begin(), pending_.begin() + std::ptrdiff_t(n));
+    batch_.swap(pending_);
+    pending_.clear();
+    const size_t n = batch_.size();
     for (io::MemberIo* io : batch_) io->done(*io, int(io->length));
     return unsigned(n);
   }
-  void set_reap_limit(unsigned max_per_reap) override { limit_ = max_per_reap ? max_per_reap : 1; }
   uint64_t now_ns() override { return io::monotonic_ns(); }
   unsigned in_flight() const override { return unsigned(pending_.size() + timers_.size()); }
   std::string describe() const override { return "null"; }
 
  private:
   std::vector<io::MemberIo*> pending_, batch_, timers_;
-  unsigned limit_ = ~0u;
 };
 
 struct NullIo : io::MemberIo {

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "../common/result_helpers.hpp"
 #include "io/context.hpp"
 #include "io/member_device.hpp"
 #include "io/uring_backend.hpp"
@@ -77,7 +78,7 @@ double posts_per_second(const char* label, ContextThread::BackendFactory factory
 struct Workload {
   Backend* backend = nullptr;
   std::vector<MemberIo> ios = std::vector<MemberIo>(kDepth);
-  AlignedBuffer buf{size_t(kDepth) * kBlock};
+  AlignedBuffer buf = rs::test::must(AlignedBuffer::allocate(size_t(kDepth) * kBlock));
   uint64_t issued = 0, completed = 0, total = 0, errors = 0;
   std::mt19937_64 rng{42};
 
@@ -180,16 +181,14 @@ int main(int argc, char** argv) {
   const uint64_t completions = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1'000'000;
   const std::string dir = argc > 3 ? argv[3] : "/dev/shm";
 
-  auto uring_none = [] { return std::make_unique<UringBackend>(std::span<MemberDevice* const>{}, 8); };
+  auto uring_none = [] { return std::unique_ptr<Backend>(rs::test::must(UringBackend::create({}, 8))); };
   auto sync_none = [] { return std::make_unique<SyncBackend>(std::span<MemberDevice* const>{}); };
   std::printf("posts into a ContextThread (%llu per posting thread)\n",
               static_cast<unsigned long long>(posts));
-  try {
-    UringBackend probe({}, 8);
+  if (auto probe = UringBackend::create({}, 8); probe)
     for (unsigned threads : {1u, 2u}) posts_per_second("io_uring context", uring_none, threads, posts);
-  } catch (const std::exception& e) {
-    std::printf("  io_uring context: %s\n", e.what());
-  }
+  else
+    std::printf("  io_uring context: %s\n", probe.error().message.c_str());
   for (unsigned threads : {1u, 2u})
     posts_per_second("pread-fallback context (poll)", sync_none, threads, posts);
 
@@ -199,7 +198,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::string err;
-  auto dev = MemberDevice::open(path, OpenMode::ReadOnly, &err);
+  auto dev = rs::test::or_empty(MemberDevice::open(path, OpenMode::ReadOnly), &err);
   ::unlink(path.c_str());  // the open descriptor keeps it
   if (!dev) {
     std::printf("%s\n", err.c_str());
@@ -210,13 +209,13 @@ int main(int argc, char** argv) {
       "\n4 KiB random reads, QD%u, %llu completions per loop, file on %s%s (per completion, best of 5)\n",
       kDepth, static_cast<unsigned long long>(completions), dir.c_str(),
       dev->info().direct ? " (O_DIRECT)" : "");
-  try {
-    UringBackend probe({}, 8);
+  if (auto probe = UringBackend::create({}, 8); probe)
     compare_loops(
-        "io_uring", [&] { return std::make_unique<UringBackend>(members, kDepth); }, completions);
-  } catch (const std::exception& e) {
-    std::printf("  io_uring: %s\n", e.what());
-  }
+        "io_uring",
+        [&] { return std::unique_ptr<Backend>(rs::test::must(UringBackend::create(members, kDepth))); },
+        completions);
+  else
+    std::printf("  io_uring: %s\n", probe.error().message.c_str());
   compare_loops(
       "pread fallback", [&] { return std::make_unique<SyncBackend>(members); }, completions);
   return 0;

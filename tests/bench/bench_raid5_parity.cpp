@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../common/result_helpers.hpp"
 #include "io/member_device.hpp"
 #include "raid5/parity.hpp"
 
@@ -44,7 +45,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   // The data blocks, the parity block and a copy target of the data's size.
-  rs::io::AlignedBuffer data(size_t(dd) * block), parity(block), copy(size_t(dd) * block);
+  auto data = rs::test::must(rs::io::AlignedBuffer::allocate(size_t(dd) * block));
+  auto parity = rs::test::must(rs::io::AlignedBuffer::allocate(block));
+  auto copy = rs::test::must(rs::io::AlignedBuffer::allocate(size_t(dd) * block));
   for (size_t i = 0; i < data.size(); ++i) data.data()[i] = uint8_t(i * 131 + 7);
   std::memset(copy.data(), 0, copy.size());
   std::vector<uint8_t*> src;
@@ -54,10 +57,11 @@ int main(int argc, char** argv) {
   // each reads are the same (dd blocks).
   double xor_best = 0, copy_best = 0;
   for (int round = 0; round < 3; ++round) {
-    const double x = rate(secs / 3, data.size(), [&] { rs::raid5::xor_into(parity.data(), src.data(), dd, block); });
+    const double x =
+        rate(secs / 3, data.size(), [&] { rs::raid5::xor_into(parity.data(), src.data(), dd, block); });
     const double c = rate(secs / 3, data.size(), [&] { std::memcpy(copy.data(), data.data(), data.size()); });
-    std::printf("round %d: ISA-L xor_gen %6.2f GB/s of data   memcpy %6.2f GB/s   ratio %.2f\n", round + 1, x / 1e9,
-                c / 1e9, x / c);
+    std::printf("round %d: ISA-L xor_gen %6.2f GB/s of data   memcpy %6.2f GB/s   ratio %.2f\n", round + 1,
+                x / 1e9, c / 1e9, x / c);
     xor_best = std::max(xor_best, x);
     copy_best = std::max(copy_best, c);
   }

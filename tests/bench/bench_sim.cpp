@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "workload/scenario.hpp"
+#include "scenario/scenario.hpp"
 
 #ifndef RAIDSCOPE_SOURCE_DIR
 #define RAIDSCOPE_SOURCE_DIR "."
@@ -72,14 +72,14 @@ int main(int argc, char** argv) {
     std::string err;
     std::vector<io::DeviceProfile> profiles;
     for (auto& m : c.members) {
-      auto p = io::find_profile(m, {dir + "/profiles"}, &err);
+      auto p = io::find_profile(m, {dir + "/profiles"});
       if (!p) {
-        std::fprintf(stderr, "bench_sim: %s\n", err.c_str());
+        std::fprintf(stderr, "bench_sim: %s\n", p.error().message.c_str());
         return 1;
       }
       profiles.push_back(*p);
     }
-    workload::ScenarioRow row;
+    scenario::ScenarioRow row;
     row.label = c.what;
     row.members = c.members;
     row.job = c.job;
@@ -88,7 +88,8 @@ int main(int argc, char** argv) {
     row.job.push_back({"time_based", "1"});
     const double cpu0 = cpu_seconds();
     const auto t0 = std::chrono::steady_clock::now();
-    auto f = workload::simulate_row(row, c.policy, profiles, {}, &err);
+    auto f = scenario::simulate_row(row, c.policy, profiles, {});
+    if (!f) err = f.error().message;
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double cpu = cpu_seconds() - cpu0;
     if (!f) {

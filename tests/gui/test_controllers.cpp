@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "../common/result_helpers.hpp"
 #include "arrays_controller.hpp"
 #include "benchmark_controller.hpp"
 #include "io/member_device.hpp"
@@ -35,13 +36,14 @@ struct OnDisk {
 };
 OnDisk onDisk(const QString& member) {
   std::string err;
-  auto dev = rs::io::MemberDevice::open(member.toStdString(), rs::io::OpenMode::ReadOnly, &err);
+  auto dev =
+      rs::test::or_empty(rs::io::MemberDevice::open(member.toStdString(), rs::io::OpenMode::ReadOnly), &err);
   if (!dev) return {};
   auto sb = rs::raid::read_superblock(*dev);
-  if (!sb.ok) return {};
+  if (!sb) return {};
   OnDisk d;
-  for (uint16_t role : sb.sb.dev_roles) d.active += role < sb.sb.raid_disks ? 1 : 0;
-  d.clean = sb.sb.resync_offset == rs::ondisk::kMaxSector;
+  for (uint16_t role : sb->dev_roles) d.active += role < sb->raid_disks ? 1 : 0;
+  d.clean = sb->resync_offset == rs::ondisk::kMaxSector;
   return d;
 }
 
@@ -104,7 +106,8 @@ void ControllersTest::createRefusesBadInputAndWritesNothing() {
     QVERIFY(held.write(QByteArray(16 << 20, 'x')) == (16 << 20));
   }
   std::string err;
-  auto holder = rs::io::MemberDevice::open(path("held.img").toStdString(), rs::io::OpenMode::ReadWrite, &err);
+  auto holder = rs::test::or_empty(
+      rs::io::MemberDevice::open(path("held.img").toStdString(), rs::io::OpenMode::ReadWrite), &err);
   QVERIFY2(holder, err.c_str());
   QVERIFY(arrays_->create(1, {}, {}, {path("held.img"), path("fresh.img")}, "16M", {}));
   QTRY_VERIFY_WITH_TIMEOUT(arrays_->status() != ArraysController::Working, 20000);

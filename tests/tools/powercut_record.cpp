@@ -12,6 +12,7 @@
 #include <fstream>
 #include <thread>
 
+#include "../common/result_helpers.hpp"
 #include "io/context.hpp"
 #include "layout/layout_names.hpp"
 #include "levels/levels.hpp"
@@ -33,7 +34,7 @@ class BatchWriter {
   explicit BatchWriter(raid::Array& arr)
       : ctx_(arr.make_backend(kMaxInFlight), "powercut"), port_(arr, ctx_) {
     for (auto& s : slots_) {
-      s.buf = io::AlignedBuffer(kMaxWrite);
+      s.buf = rs::test::must(io::AlignedBuffer::allocate(kMaxWrite));
       port_.prepare(s.io, kMaxWrite);
       s.io.buffer = s.buf.data();
       s.io.done = &BatchWriter::done;

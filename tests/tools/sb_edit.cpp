@@ -43,8 +43,8 @@ int main(int argc, char** argv) {
   f.seekg(4096);
   f.read(reinterpret_cast<char*>(block.data()), 4096);
   auto res = rs::ondisk::decode(block, size);
-  if (!res.ok) return std::fprintf(stderr, "%s: %s\n", argv[1], res.error.c_str()), 1;
-  rs::ondisk::Superblock sb = res.sb;
+  if (!res) return std::fprintf(stderr, "%s: %s\n", argv[1], res.error().message.c_str()), 1;
+  rs::ondisk::Superblock sb = *res;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto eq = arg.find('=');
@@ -52,9 +52,12 @@ int main(int argc, char** argv) {
     const std::string key = arg.substr(0, eq), val = arg.substr(eq + 1);
     uint64_t v = 0;
     bool ok = true;
-    if (key == "events") ok = apply(sb.events, val);
-    else if (key == "resync_offset") ok = apply(sb.resync_offset, val);
-    else if (key == "recovery_offset") ok = apply(sb.recovery_offset, val);
+    if (key == "events")
+      ok = apply(sb.events, val);
+    else if (key == "resync_offset")
+      ok = apply(sb.resync_offset, val);
+    else if (key == "recovery_offset")
+      ok = apply(sb.recovery_offset, val);
     else if (key.rfind("role", 0) == 0) {
       const size_t n = std::stoul(key.substr(4));
       if (n >= sb.dev_roles.size()) return std::fprintf(stderr, "no role %zu\n", n), 2;
@@ -64,12 +67,16 @@ int main(int argc, char** argv) {
     } else {
       uint64_t* target = nullptr;
       uint64_t fm = sb.feature_map, dn = sb.dev_number, df = sb.devflags, cr = sb.cnt_corrected_read;
-      if (key == "feature_map") target = &fm;
-      else if (key == "dev_number") target = &dn;
-      else if (key == "devflags") target = &df;
+      if (key == "feature_map")
+        target = &fm;
+      else if (key == "dev_number")
+        target = &dn;
+      else if (key == "devflags")
+        target = &df;
       else if (key == "cnt_corrected_read")
         target = &cr;
-      else return std::fprintf(stderr, "unknown field %s\n", key.c_str()), 2;
+      else
+        return std::fprintf(stderr, "unknown field %s\n", key.c_str()), 2;
       ok = apply(*target, val);
       sb.feature_map = uint32_t(fm);
       sb.dev_number = uint32_t(dn);

@@ -23,48 +23,49 @@ TEST_CASE("policy names round-trip", "[policy]") {
 }
 
 TEST_CASE("validate accepts the defaults and the edges", "[policy]") {
-  CHECK(validate(Tunables{}).empty());
+  CHECK(validate(Tunables{}).ok());
   Tunables t;
   t.rot_round_down = 1;
   t.nonrot_round_down = 64;
   t.min_contig_read = 0;
-  CHECK(validate(t).empty());
+  CHECK(validate(t).ok());
   t.min_contig_read = 64u << 20;
-  CHECK(validate(t).empty());
+  CHECK(validate(t).ok());
   t.min_contig_read = 4096;
-  CHECK(validate(t).empty());
+  CHECK(validate(t).ok());
 }
 
 TEST_CASE("validate names the bad tunable and its value", "[policy]") {
   Tunables t;
   SECTION("rot_round_down not a power of two") {
     t.rot_round_down = 12;
-    const std::string e = validate(t);
+    const std::string e = validate(t).error().message;
     CHECK_THAT(e, Catch::Contains("rot_round_down") && Catch::Contains("12"));
     CHECK_THAT(e, !Catch::Contains("nonrot_round_down") && !Catch::Contains("min_contig_read"));
   }
   SECTION("rot_round_down 0") {
     t.rot_round_down = 0;
-    CHECK_THAT(validate(t), Catch::Contains("rot_round_down") && Catch::Contains("got 0"));
+    CHECK_THAT(validate(t).error().message, Catch::Contains("rot_round_down") && Catch::Contains("got 0"));
   }
   SECTION("nonrot_round_down above 64") {
     t.nonrot_round_down = 128;
-    const std::string e = validate(t);
+    const std::string e = validate(t).error().message;
     CHECK_THAT(e, Catch::StartsWith("nonrot_round_down") && Catch::Contains("128"));
   }
   SECTION("min_contig_read not a multiple of 4096") {
     t.min_contig_read = 5000;
-    CHECK_THAT(validate(t), Catch::StartsWith("min_contig_read") && Catch::Contains("5000"));
+    CHECK_THAT(validate(t).error().message, Catch::StartsWith("min_contig_read") && Catch::Contains("5000"));
   }
   SECTION("min_contig_read above 64 MiB") {
     t.min_contig_read = (64u << 20) + 4096;
-    CHECK_THAT(validate(t), Catch::Contains("min_contig_read") && Catch::Contains("67112960"));
+    CHECK_THAT(validate(t).error().message,
+               Catch::Contains("min_contig_read") && Catch::Contains("67112960"));
   }
   SECTION("every bad value is reported") {
     t.rot_round_down = 3;
     t.nonrot_round_down = 65;
     t.min_contig_read = 1;
-    const std::string e = validate(t);
+    const std::string e = validate(t).error().message;
     CHECK_THAT(e, Catch::Contains("rot_round_down") && Catch::Contains("got 3"));
     CHECK_THAT(e, Catch::Contains("nonrot_round_down") && Catch::Contains("got 65"));
     CHECK_THAT(e, Catch::Contains("min_contig_read") && Catch::Contains("got 1"));

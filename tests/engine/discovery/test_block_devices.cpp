@@ -50,7 +50,7 @@ ondisk::Uuid write_md_member(const std::string& node, uint64_t bytes) {
   sb.dev_number = 1;
   sb.dev_roles = {0, 1};
   sb.events = 42;
-  REQUIRE(ondisk::validate(sb, bytes).empty());
+  REQUIRE(ondisk::validate(sb, bytes).ok());
   const auto block = ondisk::encode(sb);
   FILE* f = std::fopen(node.c_str(), "r+b");
   REQUIRE(f);
@@ -65,10 +65,21 @@ ondisk::Uuid write_md_member(const std::string& node, uint64_t bytes) {
 TEST_CASE("fixture: an NVMe disk and a SATA HDD report what their queues say") {
   TempDir dir;
   FixtureSystem sys(dir);
-  sys.add_disk({.name = "nvme0n1", .dev = "259:0", .sectors = 2000409264, .rotational = 0, .io_opt = 0,
-                .model = "Samsung SSD 980 PRO 1TB", .serial = "S5GXNF0R123456"});
-  sys.add_disk({.name = "sda", .dev = "8:0", .sectors = 7814037168, .rotational = 1, .io_opt = 0,
-                .logical_block_size = 512, .physical_block_size = 4096, .model = "ST4000DM004-2CV1",
+  sys.add_disk({.name = "nvme0n1",
+                .dev = "259:0",
+                .sectors = 2000409264,
+                .rotational = 0,
+                .io_opt = 0,
+                .model = "Samsung SSD 980 PRO 1TB",
+                .serial = "S5GXNF0R123456"});
+  sys.add_disk({.name = "sda",
+                .dev = "8:0",
+                .sectors = 7814037168,
+                .rotational = 1,
+                .io_opt = 0,
+                .logical_block_size = 512,
+                .physical_block_size = 4096,
+                .model = "ST4000DM004-2CV1",
                 .serial = "ZFN0ABCD"});
   sys.add_node("nvme0n1", 1 << 20);
   sys.add_node("sda", 1 << 20);

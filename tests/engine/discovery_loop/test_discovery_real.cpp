@@ -34,7 +34,8 @@ std::string name_of(const std::string& node) {
 int rotational_of_disk_under(const std::string& file) {
   struct stat st {};
   REQUIRE(::stat(file.c_str(), &st) == 0);
-  const std::string base = "/sys/dev/block/" + std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
+  const std::string base =
+      "/sys/dev/block/" + std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
   for (const char* q : {"/queue/rotational", "/../queue/rotational"}) {
     std::string out;
     if (run("cat " + base + q, &out) && (out == "0" || out == "1")) return out == "1";
@@ -43,12 +44,9 @@ int rotational_of_disk_under(const std::string& file) {
 }
 
 std::unique_ptr<io::IoContext> uring_context_or_skip() {
-  try {
-    return std::make_unique<io::IoContext>(std::make_unique<io::UringBackend>(std::span<io::MemberDevice* const>{}, 8),
-                                           "hotplug-test");
-  } catch (const std::exception& e) {
-    skip(std::string("io_uring is not available here: ") + e.what());
-  }
+  auto backend = io::UringBackend::create({}, 8);
+  if (!backend) skip("io_uring is not available here: " + backend.error().message);
+  return std::make_unique<io::IoContext>(std::move(*backend), "hotplug-test");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "../../common/result_helpers.hpp"
 #include "../discovery/discovery_test_util.hpp"
 #include "io/member_device.hpp"
 #include "loop_test_util.hpp"
@@ -20,7 +21,7 @@ using namespace rs::discovery::test;
 namespace {
 
 std::unique_ptr<io::MemberDevice> open_mode(const std::string& path, io::OpenMode mode, std::string* error) {
-  return io::MemberDevice::open(path, mode, error);
+  return rs::test::or_empty(io::MemberDevice::open(path, mode), error);
 }
 
 // A loop device set up read-only (losetup -r), detached when this goes.

@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "../../common/result_helpers.hpp"
 #include "../discovery/discovery_test_util.hpp"
 #include "io/member_device.hpp"
 #include "loop_test_util.hpp"
@@ -26,7 +27,7 @@ using namespace rs::discovery::test;
 namespace {
 
 std::unique_ptr<io::MemberDevice> open_for_write(const std::string& path, std::string* error) {
-  return io::MemberDevice::open(path, io::OpenMode::ReadWrite, error);
+  return rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), error);
 }
 
 // Partitions 1 and 2 of a loop device, made with addpart (BLKPG): removed

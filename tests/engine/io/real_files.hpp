@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "io/backend.hpp"
 #include "io/device_model.hpp"
 #include "io/member_device.hpp"
@@ -45,7 +46,7 @@ struct TempFile {
 
 inline std::unique_ptr<MemberDevice> open_file(const TempFile& f) {
   std::string err;
-  auto dev = MemberDevice::open(f.path, OpenMode::ReadOnly, &err);
+  auto dev = rs::test::or_empty(MemberDevice::open(f.path, OpenMode::ReadOnly), &err);
   INFO(err);
   REQUIRE(dev);
   return dev;
@@ -86,7 +87,8 @@ struct Reads {
   AlignedBuffer buf;
   std::vector<MemberIo> ios;
   std::vector<Completion> done;
-  explicit Reads(unsigned n) : buf(size_t(n) * kBlock), ios(n), done(n) {
+  explicit Reads(unsigned n)
+      : buf(rs::test::must(AlignedBuffer::allocate(size_t(n) * kBlock))), ios(n), done(n) {
     std::memset(buf.data(), 0, buf.size());
     for (unsigned i = 0; i < n; ++i) {
       ios[i].member = 0;
@@ -117,13 +119,17 @@ struct Reads {
 // For test cases tagged [needs-uring] (registered with SKIP_RETURN_CODE 77):
 // where io_uring is unusable the case exits 77, so CTest shows it skipped.
 inline void require_uring() {
-  try {
-    UringBackend probe({}, 8);
-  } catch (const std::runtime_error& e) {
-    std::printf("skipped: %s\n", e.what());
+  if (auto probe = UringBackend::create({}, 8); !probe) {
+    std::printf("skipped: %s\n", probe.error().message.c_str());
     std::fflush(stdout);
     std::_Exit(77);
   }
+}
+
+// An io_uring backend over `members` (an exception Catch2 reports where
+// io_uring is unusable: call require_uring() first to skip instead).
+inline std::unique_ptr<UringBackend> uring(std::span<MemberDevice* const> members, unsigned depth) {
+  return rs::test::must(UringBackend::create(members, depth));
 }
 
 }  // namespace rs::io::test

@@ -30,7 +30,7 @@ namespace {
 constexpr uint64_t kMs = 1'000'000;
 
 std::unique_ptr<Backend> no_member_uring() {
-  return std::make_unique<UringBackend>(std::span<MemberDevice* const>{}, 8);
+  return uring({}, 8);
 }
 std::unique_ptr<Backend> no_member_sync() {
   return std::make_unique<SyncBackend>(std::span<MemberDevice* const>{});
@@ -47,7 +47,10 @@ struct ReadLoop {
   uint64_t completed = 0, bad = 0;
 
   ReadLoop(Backend& b, unsigned depth, unsigned file_blocks)
-      : backend(b), blocks(file_blocks), buf(size_t(depth) * kBlock), ios(depth) {
+      : backend(b),
+        blocks(file_blocks),
+        buf(rs::test::must(AlignedBuffer::allocate(size_t(depth) * kBlock))),
+        ios(depth) {
     for (unsigned i = 0; i < depth; ++i) {
       ios[i].member = 0;
       ios[i].offset = uint64_t(i % blocks) * kBlock;
@@ -83,7 +86,7 @@ struct HeldRead {
   static std::unique_ptr<Backend> make(MemberDevice& dev, uint64_t latency_ns) {
     dev.set_model(std::make_shared<FixedLatencyModel>(latency_ns));
     MemberDevice* members[] = {&dev};
-    return std::make_unique<UringBackend>(members, 8);
+    return uring(members, 8);
   }
   void finish() {
     while (ctx.backend().in_flight() > 0) ctx.run_once(1);
@@ -167,7 +170,7 @@ TEST_CASE(
   TempFile file(64);
   auto dev = open_file(file);
   MemberDevice* members[] = {dev.get()};
-  IoContext ctx(std::make_unique<UringBackend>(members, 32), "many-posters");
+  IoContext ctx(uring(members, 32), "many-posters");
   ReadLoop loop(ctx.backend(), 16, 64);
 
   constexpr unsigned kThreads = 3, kPosts = 20000;
@@ -262,10 +265,11 @@ TEST_CASE("io context: I/O queued by posted work completes through run_once()", 
   TempFile file(16);
   auto dev = open_file(file);
   MemberDevice* members[] = {dev.get()};
-  std::string note;
   auto backend = GENERATE(0, 1);  // 0: pread fallback built directly, 1: io_uring where allowed
-  IoContext ctx(backend == 0 ? std::make_unique<SyncBackend>(members) : make_real_backend(members, 16, &note),
-                "posted-io");
+  RealBackend real =
+      backend == 0 ? RealBackend{std::make_unique<SyncBackend>(members), {}} : make_real_backend(members, 16);
+  const std::string note = real.fallback_note;
+  IoContext ctx(std::move(real.backend), "posted-io");
   INFO(ctx.backend().describe() << " " << note);
   Reads reads(16);
   std::thread poster([&] { ctx.post([&] { reads.queue_all(ctx.backend()); }); });
@@ -286,7 +290,11 @@ TEST_CASE("context thread: stop() runs the work posted before it and completes t
   dev->set_model(model);
   MemberDevice* members[] = {dev.get()};
   std::string note;
-  ContextThread thread("drain", [&] { return make_real_backend(members, 16, &note); });
+  ContextThread thread("drain", [&] {
+    auto real = make_real_backend(members, 16);
+    note = real.fallback_note;
+    return std::move(real.backend);
+  });
   REQUIRE(thread.status().ok());
   Reads reads(8);
   std::vector<int> order;  // written on the context thread, read after stop()

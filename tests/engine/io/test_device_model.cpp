@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "../../common/result_helpers.hpp"
 #include "io/block_layer.hpp"
 #include "io/device_profile.hpp"
 #include "io/hdd_model.hpp"
@@ -32,8 +33,8 @@ const std::string kProfileDir = std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/
 
 DeviceProfile shipped(const std::string& name) {
   std::string err;
-  auto p = find_profile(name, {kProfileDir}, &err);
-  INFO(err);
+  auto p = find_profile(name, {kProfileDir});
+  INFO(rs::test::error_text(p));
   REQUIRE(p);
   return *p;
 }
@@ -46,7 +47,7 @@ LoopResult run_model(DeviceModel& m, const LoopSpec& s, bool record = false) {
 
 // The whole emulated device (block layer + timing model).
 LoopResult run_on(const DeviceProfile& p, const LoopSpec& s, bool record = false) {
-  auto m = make_model(p);
+  auto m = rs::test::must(make_model(p));
   return run_model(*m, s, record);
 }
 
@@ -93,8 +94,8 @@ json hdd_base() {
 
 DeviceProfile parse_ok(const json& j) {
   std::string err;
-  auto p = parse_profile(sourced(j).dump(), "test.json", &err);
-  INFO(err);
+  auto p = parse_profile(sourced(j).dump(), "test.json");
+  INFO(rs::test::error_text(p));
   REQUIRE(p);
   return *p;
 }
@@ -141,7 +142,7 @@ TEST_CASE("every shipped profile loads, names a source for every parameter and b
       CHECK(p.sources.at(k).size() >= 10);
     }
     CHECK(p.capacity_bytes >= (1ull << 30));  // every profile says how big the device is
-    auto m = make_model(p);
+    auto m = rs::test::must(make_model(p));
     REQUIRE(m);
     CHECK(m->rotational() == p.rotational);
     CHECK(m->io_opt() == p.io_opt);
@@ -169,11 +170,13 @@ TEST_CASE("every shipped profile loads, names a source for every parameter and b
 
 TEST_CASE("find_profile names what it could not find", "[profile]") {
   std::string err;
-  CHECK_FALSE(find_profile("no-such-disk", {kProfileDir}, &err));
+  err = rs::test::error_text(find_profile("no-such-disk", {kProfileDir}));
+  CHECK_FALSE(err.empty());
   CHECK(err.find("no-such-disk") != std::string::npos);
   CHECK(err.find(kProfileDir) != std::string::npos);
-  CHECK_FALSE(find_profile("../etc/passwd", {kProfileDir}, &err));
-  CHECK(find_profile("ssd-sata", {"/nonexistent", kProfileDir}, &err));
+  err = rs::test::error_text(find_profile("../etc/passwd", {kProfileDir}));
+  CHECK_FALSE(err.empty());
+  CHECK(find_profile("ssd-sata", {"/nonexistent", kProfileDir}));
 }
 
 TEST_CASE("profile parser accepts defaults and both timing models", "[profile]") {
@@ -329,39 +332,48 @@ TEST_CASE("profile parser rejects bad input naming file, key and value", "[profi
     c.edit(j);
     std::string err;
     INFO(c.what);
-    CHECK_FALSE(parse_profile(j.dump(), "dir/test.json", &err));
+    err = rs::test::error_text(parse_profile(j.dump(), "dir/test.json"));
+    CHECK_FALSE(err.empty());
     INFO(err);
     CHECK(err.rfind("dir/test.json: ", 0) == 0);
     for (const std::string& s : c.expect) CHECK(err.find(s) != std::string::npos);
   }
 
   std::string err;
-  CHECK_FALSE(parse_profile("{\"name\": \"x\",", "broken.json", &err));
+  err = rs::test::error_text(parse_profile("{\"name\": \"x\",", "broken.json"));
+  CHECK_FALSE(err.empty());
   CHECK(err.find("broken.json: not valid JSON") != std::string::npos);
   // A number past a double's range is an error to report, not an exception
   // to escape (found by fuzz_device_profile).
-  CHECK_FALSE(parse_profile("{\"name\": \"x\", \"capacity_bytes\": 2E000398934016}", "huge.json", &err));
+  err = rs::test::error_text(
+      parse_profile("{\"name\": \"x\", \"capacity_bytes\": 2E000398934016}", "huge.json"));
+  CHECK_FALSE(err.empty());
   CHECK(err.find("huge.json: not valid JSON") != std::string::npos);
   CHECK(err.find("number overflow") != std::string::npos);
-  CHECK_FALSE(parse_profile("[1, 2]", "array.json", &err));
+  err = rs::test::error_text(parse_profile("[1, 2]", "array.json"));
+  CHECK_FALSE(err.empty());
   CHECK(err.find("array.json: expected a JSON object") != std::string::npos);
   std::string dup = sourced(ssd_base()).dump();
   dup.insert(1, "\"parallelism\": 4, ");
-  CHECK_FALSE(parse_profile(dup, "dup.json", &err));
+  err = rs::test::error_text(parse_profile(dup, "dup.json"));
+  CHECK_FALSE(err.empty());
   CHECK(err.find("\"parallelism\" appears more than once") != std::string::npos);
-  CHECK_FALSE(load_profile_file("/nonexistent/p.json", &err));
+  err = rs::test::error_text(load_profile_file("/nonexistent/p.json"));
+  CHECK_FALSE(err.empty());
   CHECK(err.find("/nonexistent/p.json") != std::string::npos);
 }
 
 TEST_CASE("validate_profile checks a profile edited in code", "[profile]") {
   DeviceProfile p = shipped("nvme-gm9000");
   p.scale = 0.25;
-  CHECK(validate_profile(p, nullptr));
+  CHECK(validate_profile(p));
   p.scale = 0;
-  std::string err;
-  CHECK_FALSE(validate_profile(p, &err));
-  CHECK(err.find("\"scale\"") != std::string::npos);
-  CHECK_THROWS_AS(make_model(p), std::invalid_argument);
+  const rs::Status v = validate_profile(p);
+  REQUIRE_FALSE(v);
+  CHECK(v.error().message.find("\"scale\"") != std::string::npos);
+  const auto m = make_model(p);
+  REQUIRE_FALSE(m);
+  CHECK(m.error().message == v.error().message);
 }
 
 // ---- seek curve ----
@@ -516,7 +528,7 @@ TEST_CASE("sub-4K write penalty applies only to writes not covering whole 4 KiB 
   const double base_w = p.base_write_latency_us, base_r = p.base_read_latency_us;
   const double pen = p.sub4k_write_penalty_us;
   auto lat = [&](bool write, uint64_t off, uint32_t len) {
-    auto m = make_model(p);
+    auto m = rs::test::must(make_model(p));
     return single_io_us(*m, 1000, write, off, len);
   };
   auto xfer_w = [&](uint32_t len) { return len / p.seq_write_bw * 1e6; };
@@ -535,7 +547,7 @@ TEST_CASE("sub-4K write penalty applies only to writes not covering whole 4 KiB 
 
   // A drive without the penalty (the default) treats them alike.
   DeviceProfile g = shipped("nvme-gm9000");
-  auto m = make_model(g);
+  auto m = rs::test::must(make_model(g));
   CHECK(single_io_us(*m, 0, true, 12288, 3584) < 30);
 
   // The rotational model applies it too (a 512e disk's read-modify-write):
@@ -710,7 +722,7 @@ TEST_CASE("models are deterministic and thread-safe on the io_uring path", "[ssd
     CHECK(run_on(p, s, true).completions == run_on(p, s, true).completions);
 
     // Four threads feed one model, as real submitting contexts do.
-    auto m = make_model(p);
+    auto m = rs::test::must(make_model(p));
     std::vector<uint64_t> last(4);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
@@ -747,7 +759,7 @@ TEST_CASE("one device reproduces the seeds' single-device (before) figures", "[s
   const DeviceProfile virtio = shipped("virtio-100mbs");
   CHECK(run_on(virtio, {.bs = 128 << 10, .qd = 4, .ios = 2000}).bytes_per_s() == Approx(100e6).epsilon(0.01));
   {
-    auto m = make_model(virtio);
+    auto m = rs::test::must(make_model(virtio));
     DeviceModel* members[] = {m.get()};
     SimBackend be(members);
     ClosedLoop r(be, {.bs = 1 << 20, .qd = 4, .ios = 500});
@@ -942,7 +954,7 @@ TEST_CASE("block layer in front of an NCQ disk: split pieces and waiting request
   p.max_sectors_kb = 256;
   p.queue_depth = 2;
   p.nr_requests = 4;
-  auto m = make_model(p);
+  auto m = rs::test::must(make_model(p));
   // Random 1 MiB reads at QD8: 4 pieces each, 2 at the disk, the rest waiting.
   LoopResult r =
       run_model(*m, {.bs = 1 << 20, .random = true, .span = 64ull << 30, .qd = 8, .ios = 2000}, true);
@@ -952,7 +964,7 @@ TEST_CASE("block layer in front of an NCQ disk: split pieces and waiting request
   REQUIRE(bl);
   CHECK(bl->requests_dispatched() >= 4 * 2000 - 4);
   // Sequential 1 MiB through 256 KiB requests still streams at the media rate.
-  auto seq = make_model(p);
+  auto seq = rs::test::must(make_model(p));
   CHECK(run_model(*seq, {.bs = 1 << 20, .qd = 8, .ios = 1000}).bytes_per_s() ==
         Approx(p.seq_read_bw).epsilon(0.01));
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "io/fault_backend.hpp"
 #include "io/member_device.hpp"
 #include "io/uring_backend.hpp"
@@ -20,7 +21,7 @@ namespace {
 
 std::unique_ptr<MemberDevice> open_rw(const TempFile& f) {
   std::string err;
-  auto dev = MemberDevice::open(f.path, OpenMode::ReadWrite, &err);
+  auto dev = rs::test::or_empty(MemberDevice::open(f.path, OpenMode::ReadWrite), &err);
   INFO(err);
   REQUIRE(dev);
   return dev;
@@ -56,9 +57,8 @@ TEST_CASE("fault backend: chosen blocks fail with the rule's errno, the rest pas
   plan->add({file.path, 2 * kBlock, kBlock, true, false, 2, EIO, false});
   plan->add({file.path, 5 * kBlock + 512, 512, true, false, -1, ENODATA, false});
   MemberDevice* members[] = {dev.get()};
-  std::string note;
-  FaultBackend backend(make_real_backend(members, 8, &note), members);
-  AlignedBuffer buf(kBlock);
+  FaultBackend backend(make_real_backend(members, 8).backend, members);
+  AlignedBuffer buf = rs::test::must(AlignedBuffer::allocate(kBlock));
 
   CHECK(one_io(backend, false, 1 * kBlock, buf.data()) == int(kBlock));
   CHECK(buf.data()[0] == 2);
@@ -78,10 +78,12 @@ TEST_CASE("fault backend: chosen blocks fail with the rule's errno, the rest pas
 
   // The synchronous path sees the same plan.
   std::string err;
-  CHECK_FALSE(dev->read_at(5 * kBlock, buf.data(), kBlock, &err));
+  err = rs::test::error_text(dev->read_at(5 * kBlock, buf.data(), kBlock));
+  CHECK_FALSE(err.empty());
   CHECK(err.find(strerror(ENODATA)) != std::string::npos);
   CHECK(err.find(file.path) != std::string::npos);
-  CHECK(dev->read_at(4 * kBlock, buf.data(), kBlock, &err));
+  err = rs::test::error_text(dev->read_at(4 * kBlock, buf.data(), kBlock));
+  CHECK(err.empty());
   CHECK(buf.data()[0] == 5);
 }
 
@@ -92,13 +94,13 @@ TEST_CASE("fault backend: a failed write leaves the media as it was", "[io][faul
   dev->set_faults(plan);
   plan->add({file.path, kBlock, kBlock, false, true, -1, EIO, false});
   MemberDevice* members[] = {dev.get()};
-  std::string note;
-  FaultBackend backend(make_real_backend(members, 8, &note), members);
-  AlignedBuffer buf(kBlock);
+  FaultBackend backend(make_real_backend(members, 8).backend, members);
+  AlignedBuffer buf = rs::test::must(AlignedBuffer::allocate(kBlock));
   std::memset(buf.data(), 0x99, kBlock);
   CHECK(one_io(backend, true, kBlock, buf.data()) == -EIO);
   std::string err;
-  CHECK_FALSE(dev->write_at(kBlock, buf.data(), kBlock, &err));
+  err = rs::test::error_text(dev->write_at(kBlock, buf.data(), kBlock));
+  CHECK_FALSE(err.empty());
   // Reads of it are fine, and the bytes are the old ones.
   CHECK(one_io(backend, false, kBlock, buf.data()) == int(kBlock));
   CHECK(buf.data()[100] == 2);
@@ -111,16 +113,22 @@ TEST_CASE("fault backend: an unreadable sector stops failing once it is written"
   auto plan = std::make_shared<FaultPlan>();
   dev->set_faults(plan);
   plan->add({file.path, 2 * kBlock, kBlock, true, false, -1, EIO, true});
-  AlignedBuffer buf(kBlock);
+  AlignedBuffer buf = rs::test::must(AlignedBuffer::allocate(kBlock));
   std::string err;
-  CHECK_FALSE(dev->read_at(2 * kBlock, buf.data(), kBlock, &err));
-  CHECK_FALSE(dev->read_at(2 * kBlock, buf.data(), kBlock, &err));
+  err = rs::test::error_text(dev->read_at(2 * kBlock, buf.data(), kBlock));
+  CHECK_FALSE(err.empty());
+  err = rs::test::error_text(dev->read_at(2 * kBlock, buf.data(), kBlock));
+  CHECK_FALSE(err.empty());
   // A write elsewhere changes nothing; a write over it remaps it.
   std::memset(buf.data(), 0x42, kBlock);
-  REQUIRE(dev->write_at(3 * kBlock, buf.data(), kBlock, &err));
-  CHECK_FALSE(dev->read_at(2 * kBlock, buf.data(), kBlock, &err));
+  err = rs::test::error_text(dev->write_at(3 * kBlock, buf.data(), kBlock));
+  REQUIRE(err.empty());
+  err = rs::test::error_text(dev->read_at(2 * kBlock, buf.data(), kBlock));
+  CHECK_FALSE(err.empty());
   std::memset(buf.data(), 0x42, kBlock);
-  REQUIRE(dev->write_at(2 * kBlock, buf.data(), kBlock, &err));
-  REQUIRE(dev->read_at(2 * kBlock, buf.data(), kBlock, &err));
+  err = rs::test::error_text(dev->write_at(2 * kBlock, buf.data(), kBlock));
+  REQUIRE(err.empty());
+  err = rs::test::error_text(dev->read_at(2 * kBlock, buf.data(), kBlock));
+  REQUIRE(err.empty());
   CHECK(buf.data()[0] == 0x42);
 }

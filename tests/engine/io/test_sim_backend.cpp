@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "io/device_profile.hpp"
 #include "io/memory_store.hpp"
 #include "io/sim_backend.hpp"
@@ -210,11 +211,11 @@ TEST_CASE("memory store: sparse pages, partial pages, zeros where unwritten", "[
 
 TEST_CASE("sim backend: several loops share one backend on one thread", "[sim]") {
   std::string err;
-  auto prof = find_profile("nvme-gm9000", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"}, &err);
-  INFO(err);
+  auto prof = find_profile("nvme-gm9000", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"});
+  INFO(rs::test::error_text(prof));
   REQUIRE(prof);
   auto run = [&] {
-    auto a = make_model(*prof), b = make_model(*prof);
+    auto a = rs::test::must(make_model(*prof)), b = rs::test::must(make_model(*prof));
     DeviceModel* members[] = {a.get(), b.get()};
     SimBackend be(members);
     ClosedLoop j1(
@@ -243,10 +244,9 @@ TEST_CASE("sim backend: several loops share one backend on one thread", "[sim]")
 }
 
 TEST_CASE("sim backend: callback time is monotonic across a long run", "[sim]") {
-  auto prof =
-      find_profile("hdd-hdwg740", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"}, nullptr);
+  auto prof = find_profile("hdd-hdwg740", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"});
   REQUIRE(prof);
-  auto m = make_model(*prof);
+  auto m = rs::test::must(make_model(*prof));
   DeviceModel* members[] = {m.get()};
   SimBackend be(members, nullptr, 4);  // grows past the reservation if it must
   auto r =

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "layout/raid10.hpp"
 
 using namespace rs::layout;
@@ -19,9 +20,9 @@ using Copy = std::pair<int, uint64_t>;  // (disk, device chunk)
 
 Raid10Geometry make(uint32_t layout, int disks, uint64_t dev_chunks, uint32_t chunk = kChunk) {
   std::string err;
-  auto g = raid10_from_layout(layout, disks, chunk, dev_chunks * chunk, &err);
+  auto g = raid10_from_layout(layout, disks, chunk, dev_chunks * chunk);
   INFO("layout " << std::hex << layout << std::dec << " disks " << disks << ": " << err);
-  REQUIRE(g.has_value());
+  REQUIRE(g.ok());
   return *g;
 }
 
@@ -326,7 +327,7 @@ TEST_CASE("raid10 properties over every chunk of small geometries", "[raid10]") 
   for (int disks = 2; disks <= 7; ++disks) {
     for (uint32_t layout : layouts) {
       for (uint64_t dev_chunks : {1u, 2u, 3u, 5u, 7u, 8u, 9u, 16u}) {
-        auto og = raid10_from_layout(layout, disks, kChunk, dev_chunks * kChunk, nullptr);
+        auto og = raid10_from_layout(layout, disks, kChunk, dev_chunks * kChunk);
         if (!og) continue;
         const auto& g = *og;
         ++geometries;
@@ -382,24 +383,24 @@ TEST_CASE("raid10 layout word parsing and validation", "[raid10]") {
   std::string err;
 
   SECTION("mdadm's words") {
-    auto n2 = raid10_from_layout(0x102, 4, 1024, 1 << 20, &err);
+    auto n2 = raid10_from_layout(0x102, 4, 1024, 1 << 20);
     REQUIRE(n2);
     CHECK(n2->near_copies == 2);
     CHECK(n2->far_copies == 1);
     CHECK_FALSE(n2->far_offset);
     CHECK(n2->chunk_sectors == 1024);
     CHECK(n2->dev_sectors == (1u << 20));
-    auto f2 = raid10_from_layout(0x201, 4, 1024, 1 << 20, &err);
+    auto f2 = raid10_from_layout(0x201, 4, 1024, 1 << 20);
     REQUIRE(f2);
     CHECK(f2->near_copies == 1);
     CHECK(f2->far_copies == 2);
     CHECK_FALSE(f2->far_offset);
-    auto o2 = raid10_from_layout(0x10201, 4, 1024, 1 << 20, &err);
+    auto o2 = raid10_from_layout(0x10201, 4, 1024, 1 << 20);
     REQUIRE(o2);
     CHECK(o2->far_copies == 2);
     CHECK(o2->far_offset);
     for (uint32_t w : {0x102u, 0x201u, 0x10201u, 0x103u, 0x202u, 0x10202u})
-      CHECK(raid10_layout_word(*raid10_from_layout(w, 4, 8, 64, &err)) == w);
+      CHECK(raid10_layout_word(*raid10_from_layout(w, 4, 8, 64)) == w);
   }
 
   SECTION("rejections say why") {
@@ -426,10 +427,11 @@ TEST_CASE("raid10 layout word parsing and validation", "[raid10]") {
     for (const auto& b : bad) {
       INFO("layout 0x" << std::hex << b.layout << std::dec << " disks " << b.disks << " chunk " << b.chunk);
       err.clear();
-      CHECK_FALSE(raid10_from_layout(b.layout, b.disks, b.chunk, 1 << 20, &err));
+      err = rs::test::error_text(raid10_from_layout(b.layout, b.disks, b.chunk, 1 << 20));
+      CHECK_FALSE(err.empty());
       CHECK_THAT(err, Catch::Contains(b.says));
     }
-    CHECK_FALSE(raid10_from_layout(0x101, 4, 1024, 1 << 20, nullptr));  // null error is fine
+    CHECK_FALSE(raid10_from_layout(0x101, 4, 1024, 1 << 20));  // null error is fine
   }
 }
 

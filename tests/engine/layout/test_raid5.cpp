@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "layout/raid5.hpp"
 
 using namespace rs::layout;
@@ -17,9 +18,9 @@ constexpr uint32_t kRaid5Chunk = 8;
 
 Raid5Geometry make_raid5(uint32_t layout, int disks, uint64_t dev_sectors = 64 * kRaid5Chunk) {
   std::string err;
-  auto g = raid5_from_layout(layout, disks, kRaid5Chunk, dev_sectors, &err);
-  INFO(err);
-  REQUIRE(g.has_value());
+  auto g = raid5_from_layout(layout, disks, kRaid5Chunk, dev_sectors);
+  INFO(rs::test::error_text(g));
+  REQUIRE(g.ok());
   return *g;
 }
 
@@ -142,7 +143,7 @@ TEST_CASE("raid5 properties over every chunk of small geometries", "[raid5]") {
 
 TEST_CASE("raid5 layout parsing and validation", "[raid5]") {
   std::string err;
-  const auto g = raid5_from_layout(2, 4, 1024, 1 << 20, &err);
+  const auto g = raid5_from_layout(2, 4, 1024, 1 << 20);
   REQUIRE(g);
   CHECK(g->algorithm == Raid5Algorithm::LeftSymmetric);
   CHECK(g->raid_disks == 4);
@@ -171,7 +172,8 @@ TEST_CASE("raid5 layout parsing and validation", "[raid5]") {
   for (const auto& b : bad) {
     INFO("layout " << b.layout << " disks " << b.disks << " chunk " << b.chunk);
     err.clear();
-    CHECK_FALSE(raid5_from_layout(b.layout, b.disks, b.chunk, 1 << 20, &err));
+    err = rs::test::error_text(raid5_from_layout(b.layout, b.disks, b.chunk, 1 << 20));
+    CHECK_FALSE(err.empty());
     CHECK_THAT(err, Catch::Contains(b.says));
   }
 }

@@ -213,6 +213,6 @@ TEST_CASE("mdadm --examine sees a corrupted checksum, and so do we", "[examine][
   REQUIRE(m.count("Checksum"));
   CHECK(m.at("Checksum").find(" - expected ") != std::string::npos);
   const auto d = decode(block, kDevBytes);
-  CHECK_FALSE(d.ok);
-  CHECK(d.error.find("does not match computed") != std::string::npos);
+  CHECK_FALSE(d.ok());
+  CHECK(d.error().message.find("does not match computed") != std::string::npos);
 }

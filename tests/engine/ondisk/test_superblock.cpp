@@ -7,6 +7,7 @@
 #include <set>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "ondisk/superblock.hpp"
 #include "sb_fixtures.hpp"
 
@@ -156,10 +157,10 @@ TEST_CASE("encode matches a hand-made md v1.2 superblock byte for byte", "[super
     REQUIRE(enc[i] == hand[i]);
   }
   const auto d = decode(hand, (131072 + 8192) * 512ull);
-  INFO(d.error);
-  REQUIRE(d.ok);
-  CHECK(d.sb == sb);
-  CHECK(d.sb.role() == 2);
+  INFO(rs::test::error_text(d));
+  REQUIRE(d.ok());
+  CHECK(*d == sb);
+  CHECK(d->role() == 2);
 }
 
 TEST_CASE("encode/decode round trip of every field", "[superblock]") {
@@ -184,11 +185,11 @@ TEST_CASE("encode/decode round trip of every field", "[superblock]") {
         sb.dev_roles[383] = kRoleJournal;
         const auto block = encode(sb);
         const auto d = decode(block, kDevBytes);
-        INFO(d.error);
-        REQUIRE(d.ok);
-        CHECK(d.sb == sb);
-        CHECK(d.sb.role() == dev);
-        CHECK(encode(d.sb) == block);
+        INFO(rs::test::error_text(d));
+        REQUIRE(d.ok());
+        CHECK(*d == sb);
+        CHECK(d->role() == dev);
+        CHECK(encode(*d) == block);
       }
     }
   }
@@ -199,22 +200,22 @@ TEST_CASE("names, times and the uuid", "[superblock]") {
     Superblock sb = make_sb(kRaid1x2);
     sb.set_name = std::string(32, 'n');
     auto d = decode(encode(sb), kDevBytes);
-    REQUIRE(d.ok);
-    CHECK(d.sb.set_name == sb.set_name);
+    REQUIRE(d.ok());
+    CHECK(d->set_name == sb.set_name);
     sb.set_name = std::string(40, 'x');
     d = decode(encode(sb), kDevBytes);
-    REQUIRE(d.ok);
-    CHECK(d.sb.set_name == std::string(32, 'x'));
-    CHECK(validate(sb, kDevBytes).find("set_name is 40 bytes") != std::string::npos);
+    REQUIRE(d.ok());
+    CHECK(d->set_name == std::string(32, 'x'));
+    CHECK(rs::test::error_text(validate(sb, kDevBytes)).find("set_name is 40 bytes") != std::string::npos);
   }
   SECTION("ctime/utime: microseconds in the top 24 bits are dropped") {
     auto b = encode(make_sb(kRaid1x2));
     w64(b.data(), 64, (uint64_t{999999} << 40) | 1700000000);
     w64(b.data(), 192, (uint64_t{5} << 40) | 1700000001);
     const auto d = decode(recsum(b), kDevBytes);
-    REQUIRE(d.ok);
-    CHECK(d.sb.ctime == 1700000000);
-    CHECK(d.sb.utime == 1700000001);
+    REQUIRE(d.ok());
+    CHECK(d->ctime == 1700000000);
+    CHECK(d->utime == 1700000001);
     Superblock sb = make_sb(kRaid1x2);
     sb.ctime = (uint64_t{3} << 40) | 42;
     const auto e = encode(sb);
@@ -334,17 +335,17 @@ TEST_CASE("decode rejects each invalid field with its reason", "[superblock][val
       Superblock sb = make_sb(c.geo, 1);
       c.mutate(sb);
       const auto d = decode(encode(sb), c.device_bytes);
-      CHECK_FALSE(d.ok);
-      INFO("error: " << d.error);
-      CHECK(d.error.find(c.reason) != std::string::npos);
-      CHECK(validate(sb, c.device_bytes) == d.error);
+      CHECK_FALSE(d.ok());
+      INFO("error: " << rs::test::error_text(d));
+      CHECK(rs::test::error_text(d).find(c.reason) != std::string::npos);
+      CHECK(rs::test::error_text(validate(sb, c.device_bytes)) == rs::test::error_text(d));
     }
   }
 }
 
 TEST_CASE("decode rejects damaged blocks and devices", "[superblock][validate]") {
   const auto good = encode(make_sb(kRaid10o2, 3));
-  REQUIRE(decode(good, kDevBytes).ok);
+  REQUIRE(decode(good, kDevBytes).ok());
 
   SECTION("one flipped byte: checksum, with both numbers") {
     auto b = good;
@@ -357,51 +358,53 @@ TEST_CASE("decode rejects damaged blocks and devices", "[superblock][validate]")
                   "superblock checksum 0x%08x does not match computed 0x%08x: the superblock is corrupt",
                   stored, computed);
     const auto d = decode(b, kDevBytes);
-    CHECK_FALSE(d.ok);
-    CHECK(d.error == want);
+    CHECK_FALSE(d.ok());
+    CHECK(rs::test::error_text(d) == want);
   }
   SECTION("a flipped dev_roles byte is covered by the checksum") {
     auto b = good;
     b[256 + 2 * 383] ^= 1;  // last role counted by max_dev 384
-    CHECK(decode(b, kDevBytes).error.find("checksum") != std::string::npos);
+    CHECK(rs::test::error_text(decode(b, kDevBytes)).find("checksum") != std::string::npos);
     auto c = good;
     c[256 + 2 * 384] ^= 1;  // beyond max_dev: not part of the superblock
-    CHECK(decode(c, kDevBytes).ok);
+    CHECK(decode(c, kDevBytes).ok());
   }
   SECTION("bad magic") {
     auto b = good;
     std::memset(b.data(), 0, 4);
-    CHECK(decode(b, kDevBytes).error == "not an md superblock (magic 0x00000000, expected 0xa92b4efc)");
+    CHECK(rs::test::error_text(decode(b, kDevBytes)) ==
+          "not an md superblock (magic 0x00000000, expected 0xa92b4efc)");
     std::array<uint8_t, 4096> zero{};
-    CHECK(decode(zero, kDevBytes).error.find("not an md superblock (magic 0x00000000") == 0);
+    CHECK(rs::test::error_text(decode(zero, kDevBytes)).find("not an md superblock (magic 0x00000000") == 0);
   }
   SECTION("max_dev beyond the kernel's bound") {
     auto b = good;
     w32(b.data(), 220, 5000);
-    CHECK(decode(b, kDevBytes).error == "max_dev 5000 exceeds 1920");
+    CHECK(rs::test::error_text(decode(b, kDevBytes)) == "max_dev 5000 exceeds 1920");
     w32(b.data(), 220, 1921);
-    CHECK(decode(b, kDevBytes).error == "max_dev 1921 exceeds 1920");
+    CHECK(rs::test::error_text(decode(b, kDevBytes)) == "max_dev 1921 exceeds 1920");
   }
   SECTION("reserved padding must be zero") {
     auto b = good;
     b[12] = 1;
-    CHECK(decode(recsum(b), kDevBytes).error.find("pad0") != std::string::npos);
+    CHECK(rs::test::error_text(decode(recsum(b), kDevBytes)).find("pad0") != std::string::npos);
     auto c = good;
     c[250] = 1;
-    CHECK(decode(recsum(c), kDevBytes).error.find("pad3") != std::string::npos);
+    CHECK(rs::test::error_text(decode(recsum(c), kDevBytes)).find("pad3") != std::string::npos);
   }
   SECTION("truncated device") {
-    CHECK(decode(good, 4096 + 100).error.find("too small to hold a v1.2 superblock") != std::string::npos);
-    CHECK(decode(good, 4096 + 512).error.find("ends inside the superblock (needs 5120 bytes)") !=
+    CHECK(rs::test::error_text(decode(good, 4096 + 100)).find("too small to hold a v1.2 superblock") !=
           std::string::npos);
-    CHECK(decode(good, 0).ok == false);
+    CHECK(rs::test::error_text(decode(good, 4096 + 512))
+              .find("ends inside the superblock (needs 5120 bytes)") != std::string::npos);
+    CHECK(decode(good, 0).ok() == false);
   }
   SECTION("short buffer") {
-    CHECK(decode(std::span(good).first(100), kDevBytes).error.find("shorter than the 256-byte header") !=
-          std::string::npos);
-    CHECK(decode(std::span(good).first(600), kDevBytes).error ==
+    CHECK(rs::test::error_text(decode(std::span(good).first(100), kDevBytes))
+              .find("shorter than the 256-byte header") != std::string::npos);
+    CHECK(rs::test::error_text(decode(std::span(good).first(600), kDevBytes)) ==
           "superblock with max_dev 384 needs 1024 bytes but the buffer holds 600");
-    CHECK(decode(std::span(good).first(1024), kDevBytes).ok);
+    CHECK(decode(std::span(good).first(1024), kDevBytes).ok());
   }
 }
 
@@ -409,31 +412,31 @@ TEST_CASE("valid but unusual superblocks are accepted", "[superblock][validate]"
   SECTION("raid10 near=2 far=2 on 4 devices") {
     Superblock sb = make_sb(kRaid10n2);
     sb.layout = 0x202;
-    CHECK(validate(sb, kDevBytes).empty());
+    CHECK(validate(sb, kDevBytes).ok());
   }
   SECTION("spare, faulty and journal roles beyond raid_disks") {
     Superblock sb = make_sb(kRaid5x3, 4);
     sb.dev_roles[3] = kRoleFaulty;
     sb.dev_roles[4] = kRoleJournal;
     const auto d = decode(encode(sb), kDevBytes);
-    REQUIRE(d.ok);
-    CHECK(d.sb.role() == kRoleJournal);
+    REQUIRE(d.ok());
+    CHECK(d->role() == kRoleJournal);
   }
   SECTION("a degraded array (a role nobody holds)") {
     Superblock sb = make_sb(kRaid1x2);
     sb.dev_roles[1] = kRoleFaulty;
-    CHECK(decode(encode(sb), kDevBytes).ok);
+    CHECK(decode(encode(sb), kDevBytes).ok());
   }
   SECTION("max_dev at the kernel bound fills the 4 KiB block") {
     Superblock sb = make_sb(kRaid1x2);
     sb.dev_roles.resize(kMaxDevLimit, kRoleSpare);
     CHECK(superblock_bytes(sb) == 4096);
     const auto d = decode(encode(sb), kDevBytes);
-    INFO(d.error);
-    REQUIRE(d.ok);
-    CHECK(d.sb.dev_roles.size() == kMaxDevLimit);
+    INFO(rs::test::error_text(d));
+    REQUIRE(d.ok());
+    CHECK(d->dev_roles.size() == kMaxDevLimit);
     sb.data_offset = 8 + 7;  // the superblock needs 8 sectors now
-    CHECK(validate(sb, kDevBytes).find("overlaps the superblock") != std::string::npos);
+    CHECK(rs::test::error_text(validate(sb, kDevBytes)).find("overlaps the superblock") != std::string::npos);
   }
   SECTION("smallest raid1: one device, one role, data right after the superblock") {
     Superblock sb = make_sb(Geometry{"raid1x1", 1, 0, 1, 0});
@@ -441,12 +444,12 @@ TEST_CASE("valid but unusual superblocks are accepted", "[superblock][validate]"
     sb.data_offset = 9;
     sb.data_size = sb.size = 100;
     const auto d = decode(encode(sb), 4096 + 109 * 512 - 4096);
-    INFO(d.error);
-    CHECK(d.ok);
+    INFO(rs::test::error_text(d));
+    CHECK(d.ok());
   }
   SECTION("a resync checkpoint inside the array") {
     Superblock sb = make_sb(kRaid5x3);
     sb.resync_offset = sb.size;
-    CHECK(decode(encode(sb), kDevBytes).ok);
+    CHECK(decode(encode(sb), kDevBytes).ok());
   }
 }

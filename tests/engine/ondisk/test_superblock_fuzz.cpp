@@ -100,20 +100,22 @@ TEST_CASE("fuzz: mutated superblocks are rejected with a reason or decode to val
     const uint64_t dev = device_sizes[rng() % std::size(device_sizes)];
     const size_t len = rng() % 16 == 0 ? rng() % 4097 : 4096;  // sometimes a short read
     const auto d = decode(std::span<const uint8_t>(b.data(), len), dev);
-    if (!d.ok) {
+    if (!d.ok()) {
       ++rejected;
-      if (d.error.empty() && bad++ == 0) first_bad = "rejected with an empty reason";
-      reasons[d.error.substr(0, d.error.find_first_of(" 0123456789"))]++;
+      if (d.error().message.empty() && bad++ == 0) first_bad = "rejected with an empty reason";
+      reasons[d.error().message.substr(0, d.error().message.find_first_of(" 0123456789"))]++;
       continue;
     }
     ++accepted;
-    if (auto why = check_invariants(d.sb, dev); !why.empty()) {
+    if (auto why = check_invariants(*d, dev); !why.empty()) {
       if (bad++ == 0) first_bad = "accepted but violates " + why;
       continue;
     }
-    const auto again = decode(encode(d.sb), dev);
-    if (!again.ok || !(again.sb == d.sb)) {
-      if (bad++ == 0) first_bad = "re-encoding changed it: " + again.error;
+    const auto again = decode(encode(*d), dev);
+    if (!again.ok() || !(*again == *d)) {
+      if (bad++ == 0)
+        first_bad =
+            "re-encoding changed it: " + (again ? std::string("another superblock") : again.error().message);
     }
   }
   INFO(first_bad);

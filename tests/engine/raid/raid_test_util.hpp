@@ -8,8 +8,6 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-
-#include "../../common/temp_dir.hpp"
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -20,9 +18,11 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
+#include "../../common/temp_dir.hpp"
 #include "io/backend.hpp"
-#include "io/member_device.hpp"
 #include "io/context.hpp"
+#include "io/member_device.hpp"
 #include "layout/layout_names.hpp"
 #include "levels/levels.hpp"
 #include "mirror/copy_map.hpp"
@@ -138,7 +138,8 @@ inline std::unique_ptr<Array> create_array(const Config& c, const std::vector<st
 // An array of new image files with a write-intent bitmap (raid5: `layout`
 // is mdadm's name, "" for left-symmetric).
 inline std::unique_ptr<Array> create_with_bitmap(const Config& c, const std::vector<std::string>& paths,
-                                                 uint64_t member_bytes = 16ull << 20, uint32_t chunk = kBitmapChunk) {
+                                                 uint64_t member_bytes = 16ull << 20,
+                                                 uint32_t chunk = kBitmapChunk) {
   CreateOptions o;
   o.level = c.level;
   o.raid_disks = c.disks;
@@ -221,10 +222,10 @@ inline void write_file_at(const std::string& path, uint64_t offset, const void* 
 inline void edit_superblock(const std::string& path, const std::function<void(ondisk::Superblock&)>& edit) {
   auto block = read_file_at(path, ondisk::kSbOffsetBytes, 4096);
   auto res = ondisk::decode(block, std::filesystem::file_size(path));
-  INFO(res.error);
-  REQUIRE(res.ok);
-  edit(res.sb);
-  const auto out = ondisk::encode(res.sb);
+  INFO((res ? std::string() : res.error().message));
+  REQUIRE(res.ok());
+  edit(*res);
+  const auto out = ondisk::encode(*res);
   write_file_at(path, ondisk::kSbOffsetBytes, out.data(), out.size());
 }
 
@@ -256,7 +257,8 @@ class TestPort {
   void turn() {
     const uint64_t deadline = backend().now_ns() + 10'000'000'000ull;
     while (ctx_.run_once(1, deadline) == 0)
-      if (backend().now_ns() >= deadline) throw std::runtime_error("array I/O lost: nothing completed in 10 s");
+      if (backend().now_ns() >= deadline)
+        throw std::runtime_error("array I/O lost: nothing completed in 10 s");
   }
 
  private:
@@ -289,10 +291,13 @@ inline int run_io(TestPort& tp, ArrayIo& io) {
 struct OwnedIo {
   ArrayIo io;
   io::AlignedBuffer buf;
-  OwnedIo(TestPort& tp, uint32_t max_length) : buf(max_length) { tp.port().prepare(io, max_length); }
+  OwnedIo(TestPort& tp, uint32_t max_length) : buf(rs::test::must(io::AlignedBuffer::allocate(max_length))) {
+    tp.port().prepare(io, max_length);
+  }
 };
 
-inline int submit_rw(TestPort& tp, bool write, uint64_t offset, void* data, uint32_t length, uint32_t job_id = 0) {
+inline int submit_rw(TestPort& tp, bool write, uint64_t offset, void* data, uint32_t length,
+                     uint32_t job_id = 0) {
   OwnedIo o(tp, length);
   if (write) std::memcpy(o.buf.data(), data, length);
   o.io.write = write;
@@ -336,7 +341,8 @@ class Pipeline {
         Entry* e = free_.back();
         free_.pop_back();
         const Request& r = reqs[next];
-        if (r.length > e->o.buf.size()) throw std::runtime_error("request longer than the pipeline's buffers");
+        if (r.length > e->o.buf.size())
+          throw std::runtime_error("request longer than the pipeline's buffers");
         e->req = next++;
         if (r.write) std::memcpy(e->o.buf.data(), r.data, r.length);
         e->o.io.write = r.write;

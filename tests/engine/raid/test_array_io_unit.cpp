@@ -37,13 +37,15 @@ int submit_one(Array& arr, bool write, uint64_t offset, uint32_t length, void* b
 
 }  // namespace
 
-TEST_CASE("array I/O off the level's unit or past the end fails with EINVAL, nothing written", "[raid][unit]") {
+TEST_CASE("array I/O off the level's unit or past the end fails with EINVAL, nothing written",
+          "[raid][unit]") {
   struct Case {
     Config cfg;
     uint32_t unit;  // md's: raid1/raid10 sectors, raid5 stripe-cache pages
   };
-  const Case c = GENERATE(Case{Config{"raid1 x2", 1, 2, ""}, 512}, Case{Config{"raid10 n2 x4", 10, 4, "n2"}, 512},
-                          Case{Config{"raid5 x3", 5, 3, ""}, 4096});
+  const Case c =
+      GENERATE(Case{Config{"raid1 x2", 1, 2, ""}, 512}, Case{Config{"raid10 n2 x4", 10, 4, "n2"}, 512},
+               Case{Config{"raid5 x3", 5, 3, ""}, 4096});
   INFO(c.cfg.name);
   TempDir dir;
   auto arr = create_array(c.cfg, member_paths(dir, c.cfg.disks));
@@ -52,7 +54,7 @@ TEST_CASE("array I/O off the level's unit or past the end fails with EINVAL, not
   const auto before = random_bytes(rng, 64 * 1024);
   REQUIRE(array_write(*arr, 0, before.data(), before.size()).ok());
 
-  io::AlignedBuffer junk(8192);
+  auto junk = rs::test::must(io::AlignedBuffer::allocate(8192));
   std::memset(junk.data(), 0xEE, 8192);
   const uint64_t size = arr->size_bytes();
   struct Bad {

@@ -28,15 +28,15 @@ OnDiskEvents events_on_disk(const std::string& path) {
   OnDiskEvents e;
   const auto block = read_file_at(path, ondisk::kSbOffsetBytes, 4096);
   const auto sb = ondisk::decode(block, std::filesystem::file_size(path));
-  INFO(path << ": " << sb.error);
-  REQUIRE(sb.ok);
-  e.array = sb.sb.events;
+  INFO(path << ": " << rs::test::error_text(sb));
+  REQUIRE(sb.ok());
+  e.array = sb->events;
   const auto head = read_file_at(path, kBitmapAt, ondisk::kBitmapSuperBytes);
-  const uint64_t space = sb.sb.data_offset * 512 - kBitmapAt;
-  const auto bsb = ondisk::decode_bitmap(head, sb.sb.set_uuid, space);
-  INFO(path << ": " << bsb.error);
-  REQUIRE(bsb.ok);
-  e.bitmap = bsb.sb.events;
+  const uint64_t space = sb->data_offset * 512 - kBitmapAt;
+  const auto bsb = ondisk::decode_bitmap(head, sb->set_uuid, space);
+  INFO(path << ": " << rs::test::error_text(bsb));
+  REQUIRE(bsb.ok());
+  e.bitmap = bsb->events;
   return e;
 }
 

@@ -148,8 +148,8 @@ TEST_CASE("flush order: bitmap bits, then data; data on every member, then clean
   for (const auto& sbw : r.log->writes()) {
     if (sbw.offset != ondisk::kSbOffsetBytes) continue;
     const auto sb = ondisk::decode(sbw.data, 16ull << 20);
-    REQUIRE(sb.ok);
-    if (sb.sb.resync_offset != ondisk::kMaxSector) continue;
+    REQUIRE(sb.ok());
+    if (sb->resync_offset != ondisk::kMaxSector) continue;
     ++clean_marks;
     for (const auto& w : r.log->writes())
       if (w.issued < sbw.issued && w.offset >= r.data_at && !r.log->durable(w, sbw.issued)) ++data_unsure;
@@ -182,8 +182,8 @@ TEST_CASE("flush order: bitmap bits, then data; data on every member, then clean
     ondisk::Uuid uuid;
     std::memcpy(uuid.data(), head.data() + 8, uuid.size());
     const auto bsb = ondisk::decode_bitmap(head, uuid, kMetaBytes - kBitmapAt);
-    REQUIRE(bsb.ok);
-    CHECK(bsb.sb.events_cleared > 0);
-    CHECK(bsb.sb.events_cleared <= r.sb_events);
+    REQUIRE(bsb.ok());
+    CHECK(bsb->events_cleared > 0);
+    CHECK(bsb->events_cleared <= r.sb_events);
   }
 }

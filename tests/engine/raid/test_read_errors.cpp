@@ -76,9 +76,9 @@ std::vector<telemetry::Event> member_events(const Array& arr, const std::string&
 uint32_t cnt_corrected_read(const std::string& path) {
   const auto block = read_file_at(path, ondisk::kSbOffsetBytes, 4096);
   auto res = ondisk::decode(block, std::filesystem::file_size(path));
-  INFO(res.error);
-  REQUIRE(res.ok);
-  return res.sb.cnt_corrected_read;
+  INFO(rs::test::error_text(res));
+  REQUIRE(res.ok());
+  return res->cnt_corrected_read;
 }
 
 // The job id that makes btrfs-pid send a one-segment read to copy `copy`.

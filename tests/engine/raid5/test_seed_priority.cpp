@@ -7,9 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include "../../common/source_dir.hpp"
-#include "workload/scenario.hpp"
+#include "scenario/scenario.hpp"
 
-using namespace rs::workload;
+using namespace rs::scenario;
 
 using rs::test::kProfileDirs;
 using rs::test::kScenarioDirs;
@@ -17,13 +17,15 @@ using rs::test::kScenarioDirs;
 TEST_CASE("seed-raid5-priority: priority >= 1.15 x legacy at stripe_cache_size 256, fewer pre-reads",
           "[raid5][sim][seed]") {
   std::string err;
-  auto sc = find_scenario("seed-raid5-priority", kScenarioDirs, &err);
+  auto sc = find_scenario("seed-raid5-priority", kScenarioDirs);
+  if (!sc) err = sc.error().message;
   INFO(err);
   REQUIRE(sc);
   REQUIRE(sc->policy_tunable == "stripe_scheduling");
   REQUIRE(sc->policy_before == "legacy");
   REQUIRE(sc->policy_after == "priority");
-  auto rows = run_scenario(*sc, {}, kProfileDirs, &err);
+  auto rows = run_scenario(*sc, {}, kProfileDirs);
+  if (!rows) err = rows.error().message;
   INFO(err);
   REQUIRE(rows);
   REQUIRE(rows->size() == 3);
@@ -42,11 +44,13 @@ TEST_CASE("seed-raid5-priority: priority >= 1.15 x legacy at stripe_cache_size 2
             r.after.section("raid5.rmw_writes_total") >=
         heads);
   // A write under the priority order is a full-stripe write far more often.
-  CHECK(r.after.section("raid5.full_stripe_writes_total") > r.before.section("raid5.full_stripe_writes_total"));
+  CHECK(r.after.section("raid5.full_stripe_writes_total") >
+        r.before.section("raid5.full_stripe_writes_total"));
   // The other rows (stripe_cache_size 512; bypass threshold 0) run and gain.
   for (size_t i = 1; i < rows->size(); ++i) {
     INFO((*rows)[i].label);
     CHECK((*rows)[i].after.bw_bytes >= (*rows)[i].before.bw_bytes);
-    CHECK((*rows)[i].after.section("raid5.prereads_total") <= (*rows)[i].before.section("raid5.prereads_total"));
+    CHECK((*rows)[i].after.section("raid5.prereads_total") <=
+          (*rows)[i].before.section("raid5.prereads_total"));
   }
 }

@@ -7,24 +7,26 @@
 #include <fstream>
 
 #include "../../common/source_dir.hpp"
-#include "workload/scenario.hpp"
+#include "scenario/scenario.hpp"
 
-using namespace rs::workload;
+using namespace rs::scenario;
 
 using rs::test::kProfileDirs;
 
 namespace {
 
-Scenario scenario(const std::string& bs, int iodepth) {
-  const auto path = std::filesystem::temp_directory_path() / ("rs_r5_" + std::to_string(::getpid()) + ".json");
+Scenario raid5_scenario(const std::string& bs, int iodepth) {
+  const auto path =
+      std::filesystem::temp_directory_path() / ("rs_r5_" + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << R"({"name": "r5", "policy_tunable": "stripe_scheduling",
     "policy_before": "legacy", "policy_after": "priority",
     "rows": [{"label": "4 x hdd-old", "level": 5, "layout": "left-symmetric", "chunk_bytes": 65536,
               "members": ["hdd-old", "hdd-old", "hdd-old", "hdd-old"], "tunables": {"stripe_cache_size": "512"},
-              "job": {"rw": "write", "bs": ")" + bs + R"(", "iodepth": )" + std::to_string(iodepth) +
-                                   R"(, "size": "96m"}}]})";
+              "job": {"rw": "write", "bs": ")" +
+                             bs + R"(", "iodepth": )" + std::to_string(iodepth) + R"(, "size": "96m"}}]})";
   std::string err;
-  auto sc = load_scenario_file(path.string(), &err);
+  auto sc = load_scenario_file(path.string());
+  if (!sc) err = sc.error().message;
   std::filesystem::remove(path);
   INFO(err);
   REQUIRE(sc);
@@ -38,7 +40,8 @@ TEST_CASE("raid5 on the simulator: stripe writes bounded by the disks, pre-reads
   const double limit = 3 * 126e6;
   std::string err;
   // Full stripes (3 x 64K), no stripe shared by two writes.
-  auto full = run_scenario(scenario("192k", 16), {}, kProfileDirs, &err);
+  auto full = run_scenario(raid5_scenario("192k", 16), {}, kProfileDirs);
+  if (!full) err = full.error().message;
   INFO(err);
   REQUIRE(full);
   const auto& f = (*full)[0].before;
@@ -48,7 +51,8 @@ TEST_CASE("raid5 on the simulator: stripe writes bounded by the disks, pre-reads
   CHECK(f.section("raid5.full_stripe_writes_total") == 96.0 * 1024 * 1024 / (3 * 4096));
   // 512K writes: stripes at their ends are shared with the next write,
   // which waits for the lock; partial stripes pre-read.
-  auto part = run_scenario(scenario("512k", 16), {}, kProfileDirs, &err);
+  auto part = run_scenario(raid5_scenario("512k", 16), {}, kProfileDirs);
+  if (!part) err = part.error().message;
   REQUIRE(part);
   const auto& p = (*part)[0].before;
   CHECK(p.bw_bytes > 0);
@@ -57,5 +61,6 @@ TEST_CASE("raid5 on the simulator: stripe writes bounded by the disks, pre-reads
   CHECK(p.section("raid5.prereads_total") > 0);
   CHECK(p.section("raid5.rcw_writes_total") + p.section("raid5.rmw_writes_total") > 0);
   CHECK((*part)[0].policy_tunable == "stripe_scheduling");
-  CHECK((*part)[0].tunables == std::vector<std::pair<std::string, std::string>>{{"stripe_cache_size", "512"}});
+  CHECK((*part)[0].tunables ==
+        std::vector<std::pair<std::string, std::string>>{{"stripe_cache_size", "512"}});
 }

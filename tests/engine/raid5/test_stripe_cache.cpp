@@ -15,6 +15,7 @@ using namespace rs::raid5::test;
 
 TEST_CASE("stripe cache: bounded, LRU reuse keeps pages until taken over", "[raid5][cache]") {
   StripeCache c(4);
+  REQUIRE(c.reserve().ok());
   c.set_capacity(3);
   StripeHead* a = c.get(100);
   StripeHead* b = c.get(200);
@@ -49,8 +50,10 @@ TEST_CASE("stripe cache: bounded, LRU reuse keeps pages until taken over", "[rai
   CHECK(f->uptodate == std::vector<uint8_t>(4, 0));
 }
 
-TEST_CASE("stripe cache: adjacent columns get adjacent pages; shrinking drops inactive heads", "[raid5][cache]") {
+TEST_CASE("stripe cache: adjacent columns get adjacent pages; shrinking drops inactive heads",
+          "[raid5][cache]") {
   StripeCache c(3);
+  REQUIRE(c.reserve().ok());
   c.set_capacity(8);
   StripeHead* h0 = c.get(40);
   StripeHead* h1 = c.get(41);
@@ -102,6 +105,7 @@ TEST_CASE(
     "stripe cache: a column is evicted when its head is taken over or dropped, not when it goes inactive",
     "[raid5][cache]") {
   StripeCache c(4);
+  REQUIRE(c.reserve().ok());
   c.set_capacity(2);
   StripeHead* a = c.get(100);
   StripeHead* b = c.get(200);

@@ -50,8 +50,8 @@ struct Unsynced {
   // The member holding array byte `offset`, by md's left-symmetric rule.
   int member_of(uint64_t offset) const {
     std::string err;
-    auto g = layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors,
-                                       &err);
+    auto g =
+        layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors);
     REQUIRE(g);
     return layout::raid5_compute_sector(*g, offset / raid::kSectorBytes).dd_idx;
   }
@@ -127,8 +127,8 @@ TEST_CASE("raid5: a member failing during the resync leaves the resync point in 
   for (int i : {0, 1, 3, 4}) {
     const auto block = read_file_at(u.paths[size_t(i)], ondisk::kSbOffsetBytes, 4096);
     const auto sb = ondisk::decode(block, std::filesystem::file_size(u.paths[size_t(i)]));
-    REQUIRE(sb.ok);
-    CHECK(sb.sb.resync_offset < total);
+    REQUIRE(sb.ok());
+    CHECK(sb->resync_offset < total);
   }
 }
 

@@ -16,8 +16,8 @@
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
 #include "session/array_session.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/bench.hpp"
-#include "workload/job_parser.hpp"
 
 namespace rs::session::test {
 
@@ -55,7 +55,7 @@ inline std::shared_ptr<ArraySession> open_session(const std::vector<std::string>
 }
 
 inline workload::BenchSpec bench_spec(const std::vector<std::string>& args) {
-  auto parsed = workload::parse_cli_job(args);
+  auto parsed = fio::parse_cli_job(args);
   INFO(parsed.error);
   REQUIRE(parsed.ok);
   workload::BenchSpec spec;

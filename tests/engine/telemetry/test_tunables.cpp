@@ -30,7 +30,7 @@ TunableSpec min_contig_read() {
   s.type = TunableType::bytes;
   s.min = 0;
   s.max = 67108864;
-  s.check = [](int64_t v) { return v % 4096 ? std::string("not a multiple of 4096") : std::string(); };
+  s.check = multiple_of_rule(4096);
   return s;
 }
 

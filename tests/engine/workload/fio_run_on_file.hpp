@@ -13,12 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
+#include "fio/log_files.hpp"
 #include "workload/bench.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
 namespace rs::workload::fio_test {
+
+using namespace rs::fio;
 
 // A command line's jobs, parsed (the test fails on a parse error).
 inline std::vector<JobOptions> jobs_from_cli(std::vector<std::string> args) {
@@ -33,7 +37,7 @@ inline RunOutcome run_checked(std::vector<JobOptions>& jobs, Target& target) {
   std::string bad = check_jobs(jobs, target);
   INFO(bad);
   REQUIRE(bad.empty());
-  return run_jobs(jobs, {}, target, nullptr);
+  return run_jobs(jobs, {}, target, nullptr, rs::fio::open_job_logs);
 }
 
 inline RunOutcome run_on_file(const std::string& path, std::vector<std::string> args) {
@@ -42,14 +46,14 @@ inline RunOutcome run_on_file(const std::string& path, std::vector<std::string> 
   INFO(r.error);
   REQUIRE(r.ok);
   std::string err;
-  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+  auto dev = rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), &err);
   INFO(err);
   REQUIRE(dev);
   DeviceTarget target(std::move(dev));
   std::string bad = check_jobs(r.jobs, target);
   INFO(bad);
   REQUIRE(bad.empty());
-  return run_jobs(r.jobs, {}, target, nullptr);
+  return run_jobs(r.jobs, {}, target, nullptr, rs::fio::open_job_logs);
 }
 
 // Runs a command line's jobs as `raidscope-cli bench` does (a job's own
@@ -64,6 +68,7 @@ inline BenchRun run_bench(std::vector<std::string> args) {
   REQUIRE(r.ok);
   BenchSpec spec;
   spec.jobs = r.jobs;
+  spec.job_logs = open_job_logs;
   BenchNotes notes;
   auto s = BenchSession::open(std::move(spec), &notes);
   INFO((s ? std::string() : s.error().message));

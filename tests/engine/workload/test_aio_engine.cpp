@@ -1,7 +1,7 @@
 // The queued engines on files: libaio (aio_engine.hpp, Linux AIO through
 // its system calls) and posixaio (posix_aio_engine.hpp, glibc's POSIX AIO).
 // For each: reads return the file's bytes at the right offsets, writes
-// land, a batch of queued I/O is reaped within the reap limit, a timer
+// land, a batch of queued I/O is reaped at most max_per_reap per call, a timer
 // completes with -EAGAIN, an I/O to a missing member fails with -ENODEV and
 // one the kernel refuses with its error.
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 #include <cstring>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "io/member_device.hpp"
@@ -19,6 +20,7 @@
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 
@@ -51,7 +53,7 @@ std::unique_ptr<io::MemberDevice> numbered_blocks_file(const std::string& path) 
   }
   ::close(fd);
   std::string err;
-  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+  auto dev = rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), &err);
   INFO(err);
   REQUIRE(dev);
   REQUIRE(dev->info().direct);
@@ -76,13 +78,12 @@ void check_queued_engine(io::Backend* aio) {
     aio->queue(ios[size_t(i)]);
   }
   CHECK(aio->in_flight() == 8);
-  aio->set_reap_limit(3);
   aio->submit();
   unsigned reaped = 0;
   while (reaped < 8) {
     const unsigned n = aio->reap(1);
     CHECK(n >= 1);
-    CHECK(n <= 3);  // the reap limit
+    CHECK(n <= 3);  // at most max_per_reap per call
     reaped += n;
   }
   CHECK(aio->in_flight() == 0);
@@ -93,7 +94,6 @@ void check_queued_engine(io::Backend* aio) {
     CHECK(p[0] == uint8_t(10 + 3 * i));
     CHECK(p[4095] == uint8_t(10 + 3 * i));
   }
-  aio->set_reap_limit(0);
 
   // A write, then a read of the same block sees it.
   std::memset(bufs[0], 0xc3, 4096);
@@ -139,7 +139,7 @@ TEST_CASE("libaio engine: reads and writes the right bytes, batches, timers, mis
   test::TempDir dir("rs-aio");
   auto dev = numbered_blocks_file(dir.file("data"));
   std::string err;
-  auto aio = AioBackend::make({dev.get(), nullptr}, 8, &err);
+  auto aio = AioBackend::make({dev.get(), nullptr}, 8, 3, &err);
   INFO(err);
   REQUIRE(aio);
   check_queued_engine(aio.get());
@@ -150,7 +150,7 @@ TEST_CASE("posixaio engine: reads and writes the right bytes, batches, timers, m
   test::TempDir dir("rs-paio");
   auto dev = numbered_blocks_file(dir.file("data"));
   std::string err;
-  auto aio = PosixAioBackend::make({dev.get(), nullptr}, 8, &err);
+  auto aio = PosixAioBackend::make({dev.get(), nullptr}, 8, 3, &err);
   INFO(err);
   REQUIRE(aio);
   check_queued_engine(aio.get());

@@ -18,19 +18,21 @@
 #include <cstring>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "io/member_device.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
 #include "raid/sync_io.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 #include "workload/verify.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 using rs::test::TempDir;
 
 // The helpers' own namespace: a unity build compiles this file with others
@@ -347,7 +349,7 @@ void port_io_done(TargetIo& io, int result) {
 
 // Queues a write of `length` bytes of `fill` at `offset` through `port`.
 void queue_write(TargetPort& port, PortIo& p, uint64_t offset, uint32_t length, uint8_t fill) {
-  p.buffer = io::AlignedBuffer(length);
+  p.buffer = rs::test::must(io::AlignedBuffer::allocate(length));
   std::memset(p.buffer.data(), fill, length);
   p.io.write = true;
   p.io.offset = offset;

@@ -17,11 +17,14 @@
 #include <sstream>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "fio_run_on_file.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
-#include "workload/job_parser.hpp"
+#include "workload/job_checks.hpp"
 #include "workload/offset_generator.hpp"
 #include "workload/runner.hpp"
 #include "workload/steady_state.hpp"
@@ -29,6 +32,7 @@
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 
@@ -43,12 +47,12 @@ RunOutcome run(std::vector<JobOptions>& jobs, Target& target) {
   std::string bad = check_jobs(jobs, target);
   INFO(bad);
   REQUIRE(bad.empty());
-  return run_jobs(jobs, {}, target, nullptr);
+  return run_jobs(jobs, {}, target, nullptr, rs::fio::open_job_logs);
 }
 
 std::unique_ptr<DeviceTarget> open_target(const std::string& path) {
   std::string err;
-  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+  auto dev = rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), &err);
   INFO(err);
   REQUIRE(dev);
   return std::make_unique<DeviceTarget>(std::move(dev));

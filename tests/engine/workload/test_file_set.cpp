@@ -11,9 +11,10 @@
 #include "../../common/temp_dir.hpp"
 #include "workload/bench.hpp"
 #include "workload/file_set.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 
 using namespace rs::workload;
+using namespace rs::fio;
 using rs::test::TempDir;
 
 namespace {

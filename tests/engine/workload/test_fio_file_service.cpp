@@ -21,9 +21,10 @@
 #include "fio_run_on_file.hpp"
 #include "workload/bench.hpp"
 #include "workload/file_choice.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 
 using namespace rs::workload;
+using namespace rs::fio;
 using rs::test::TempDir;
 
 namespace {

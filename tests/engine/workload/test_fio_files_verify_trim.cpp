@@ -15,9 +15,10 @@
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "workload/bench.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 
 using namespace rs::workload;
+using namespace rs::fio;
 using rs::test::TempDir;
 
 namespace {

@@ -13,12 +13,15 @@
 #include <vector>
 
 #include "../../common/temp_dir.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
+#include "fio/option_table.hpp"
 #include "workload/bench.hpp"
-#include "workload/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs::workload;
+using namespace rs::fio;
 using rs::test::TempDir;
 
 namespace {
@@ -93,7 +96,7 @@ JobResults fill_run(std::vector<std::string> args, Target& target) {
   std::string bad = check_jobs(r.jobs, target);
   INFO(bad);
   REQUIRE(bad.empty());
-  RunOutcome out = run_jobs(r.jobs, {}, target, nullptr);
+  RunOutcome out = run_jobs(r.jobs, {}, target, nullptr, rs::fio::open_job_logs);
   REQUIRE(out.ok);
   REQUIRE(out.results.jobs.size() == 1);
   return out.results.jobs[0];

@@ -8,11 +8,12 @@
 
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
-#include "workload/fio_text.hpp"  // format_fio_normal
+#include "fio/normal_output.hpp"  // format_fio_normal
 #include "workload/latency_search.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 

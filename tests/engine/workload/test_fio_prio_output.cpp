@@ -12,12 +12,13 @@
 
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
-#include "workload/fio_json.hpp"
-#include "workload/fio_text.hpp"
+#include "fio/json_output.hpp"
+#include "fio/normal_output.hpp"
 #include "workload/io_priority.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 TEST_CASE("the priorities fio keeps figures for: the job's, then each cmdprio once", "[fio][prio]") {
   auto prios = [](std::vector<std::string> args, int ddir) {

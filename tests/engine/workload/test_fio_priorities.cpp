@@ -11,13 +11,15 @@
 #include <sstream>
 #include <string>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "workload/io_priority.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 
@@ -154,7 +156,7 @@ TEST_CASE("cmdprio is refused with a synchronous engine, naming the option", "[f
       parse_cli_job({"--name=s", "--ioengine=psync", "--cmdprio_percentage=10", "--filename=" + path});
   REQUIRE(r.ok);
   std::string err;
-  auto dev = io::MemberDevice::open(path, io::OpenMode::ReadWrite, &err);
+  auto dev = rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), &err);
   REQUIRE(dev);
   DeviceTarget target(std::move(dev));
   const std::string bad = check_jobs(r.jobs, target);

@@ -10,16 +10,19 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "io/device_profile.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/log_files.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/rate_control.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 
@@ -32,14 +35,15 @@ using fio_test::parse_one_job;
 std::unique_ptr<SimArrayTarget> slow_target() {
   std::string err;
   auto profile =
-      io::find_profile("virtio-100mbs", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"}, &err);
-  INFO(err);
+      io::find_profile("virtio-100mbs", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"});
+  INFO(rs::test::error_text(profile));
   REQUIRE(profile);
   raid::Shape shape;
   shape.level = 1;
   shape.raid_disks = 2;
   shape.dev_sectors = (256ull << 20) / 512;
-  std::vector<std::shared_ptr<io::DeviceModel>> models{io::make_model(*profile), io::make_model(*profile)};
+  std::vector<std::shared_ptr<io::DeviceModel>> models{rs::test::must(io::make_model(*profile)),
+                                                       rs::test::must(io::make_model(*profile))};
   auto made = SimArrayTarget::make(shape, models);
   INFO((made ? std::string() : made.error().message));
   REQUIRE(made.ok());
@@ -62,7 +66,7 @@ RatedRun run_rated(std::vector<std::string> args) {
   std::string bad = check_jobs(r.jobs, *target);
   INFO(bad);
   REQUIRE(bad.empty());
-  RunOutcome out = run_jobs(r.jobs, {}, *target, nullptr);
+  RunOutcome out = run_jobs(r.jobs, {}, *target, nullptr, rs::fio::open_job_logs);
   REQUIRE(out.results.jobs.size() == 1);
   RatedRun rr{out.results.jobs[0], {}};
   INFO("ios " << rr.job.read.total_ios << " error " << rr.job.error_text);
@@ -243,7 +247,7 @@ TEST_CASE("rate_iops_min not met fails the job with EIO, as fio's check_min_rate
                              "--rate_iops_min=20000", "--runtime=10", "--time_based", "--direct=1"})
                   .jobs;
   REQUIRE(check_jobs(jobs, *target).empty());
-  RunOutcome out = run_jobs(jobs, {}, *target, nullptr);
+  RunOutcome out = run_jobs(jobs, {}, *target, nullptr, rs::fio::open_job_logs);
   const JobResults& j = out.results.jobs[0];
   CHECK(j.error == EIO);
   CHECK(j.error_text.find("rate_iops_min=20000 not met") != std::string::npos);
@@ -255,7 +259,7 @@ TEST_CASE("rate_iops_min not met fails the job with EIO, as fio's check_min_rate
                         "--runtime=4", "--time_based", "--direct=1"})
              .jobs;
   REQUIRE(check_jobs(jobs, *target).empty());
-  out = run_jobs(jobs, {}, *target, nullptr);
+  out = run_jobs(jobs, {}, *target, nullptr, rs::fio::open_job_logs);
   CHECK(out.results.jobs[0].error == 0);
   CHECK(out.results.jobs[0].read.total_ios == Approx(4000).epsilon(0.01));
 }

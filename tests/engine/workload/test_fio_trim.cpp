@@ -12,13 +12,15 @@
 
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
-#include "workload/fio_json.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/log_files.hpp"
+#include "fio/json_output.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 
@@ -155,7 +157,7 @@ TEST_CASE("trims at a queue depth complete one after another, each counted once"
   REQUIRE(r.ok);
   NullTarget target(1 << 20);
   REQUIRE(check_jobs(r.jobs, target).empty());
-  RunOutcome out = run_jobs(r.jobs, {}, target, nullptr);
+  RunOutcome out = run_jobs(r.jobs, {}, target, nullptr, rs::fio::open_job_logs);
   REQUIRE(out.ok);
   CHECK(out.results.jobs[0].trim.total_ios == 256);
   CHECK(out.results.jobs[0].trim.io_bytes == 1u << 20);
@@ -188,7 +190,7 @@ TEST_CASE("rate_iops's third value limits trims", "[trim]") {
   REQUIRE(r.ok);
   NullTarget target(1 << 20);
   REQUIRE(check_jobs(r.jobs, target).empty());
-  RunOutcome out = run_jobs(r.jobs, {}, target, nullptr);
+  RunOutcome out = run_jobs(r.jobs, {}, target, nullptr, rs::fio::open_job_logs);
   REQUIRE(out.ok);
   CHECK(out.results.jobs[0].trim.total_ios == 200);
   CHECK(out.results.jobs[0].trim.runtime_ns >= 199'000'000u);

@@ -11,13 +11,14 @@
 
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 #include "workload/verify.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 

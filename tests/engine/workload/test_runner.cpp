@@ -12,15 +12,17 @@
 #include <thread>
 
 #include "../../common/needs_tool.hpp"
+#include "../../common/result_helpers.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
-#include "workload/fio_json.hpp"
-#include "workload/job_parser.hpp"
+#include "fio/json_output.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
 
 namespace {
 
@@ -71,7 +73,7 @@ std::unique_ptr<DeviceTarget> file_target(const std::string& file, uint64_t byte
     f.put('x');
   }
   std::string err;
-  auto dev = io::MemberDevice::open(file, io::OpenMode::ReadWrite, &err);
+  auto dev = rs::test::or_empty(io::MemberDevice::open(file, io::OpenMode::ReadWrite), &err);
   INFO(err);
   REQUIRE(dev);
   return std::make_unique<DeviceTarget>(std::move(dev));
@@ -207,7 +209,7 @@ TEST_CASE("verify catches corrupted data and names the offset", "[runner][verify
   }
   std::string err;
   {
-    auto dev = io::MemberDevice::open(file, io::OpenMode::ReadWrite, &err);
+    auto dev = rs::test::or_empty(io::MemberDevice::open(file, io::OpenMode::ReadWrite), &err);
     DeviceTarget target(std::move(dev));
     auto jobs = jobs_from({"--name=w", "--rw=write", "--bs=4k", "--iodepth=4", "--size=8m", "--verify=md5"});
     auto out = run(jobs, target);
@@ -219,7 +221,7 @@ TEST_CASE("verify catches corrupted data and names the offset", "[runner][verify
     f.seekp(100 * 4096 + 2000);
     f.put('\x5a');
   }
-  auto dev = io::MemberDevice::open(file, io::OpenMode::ReadOnly, &err);
+  auto dev = rs::test::or_empty(io::MemberDevice::open(file, io::OpenMode::ReadOnly), &err);
   DeviceTarget target(std::move(dev));
   auto jobs = jobs_from(
       {"--name=r", "--rw=read", "--bs=4k", "--iodepth=4", "--size=8m", "--verify=md5", "--verify_fatal=1"});
@@ -234,7 +236,8 @@ TEST_CASE("submission and reaping follow fio's iodepth_batch options", "[runner]
   const uint64_t ios = (16ull << 20) / 4096;
   NullTarget target(16ull << 20);
   SECTION("fio's defaults: one I/O per submit call, one completion per reap") {
-    auto jobs = jobs_from({"--name=d", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m", "--ioengine=null"});
+    auto jobs =
+        jobs_from({"--name=d", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m", "--ioengine=null"});
     auto out = run(jobs, target);
     const auto& j = out.results.jobs[0];
     REQUIRE(j.read.total_ios == ios);
@@ -245,8 +248,9 @@ TEST_CASE("submission and reaping follow fio's iodepth_batch options", "[runner]
     CHECK(dd.complete[1] == ios);
   }
   SECTION("batches of the queue depth") {
-    auto jobs = jobs_from({"--name=b", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m", "--ioengine=null",
-                           "--iodepth_batch_submit=32", "--iodepth_batch_complete_max=32"});
+    auto jobs =
+        jobs_from({"--name=b", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m", "--ioengine=null",
+                   "--iodepth_batch_submit=32", "--iodepth_batch_complete_max=32"});
     auto out = run(jobs, target);
     const auto& j = out.results.jobs[0];
     REQUIRE(j.read.total_ios == ios);
@@ -258,8 +262,8 @@ TEST_CASE("submission and reaping follow fio's iodepth_batch options", "[runner]
     CHECK(dd.complete[4] >= ios / 32 - 1);
   }
   SECTION("a reap limit between the two") {
-    auto jobs = jobs_from({"--name=m", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m", "--ioengine=null",
-                           "--iodepth_batch_submit=0", "--iodepth_batch_complete_min=2",
+    auto jobs = jobs_from({"--name=m", "--rw=randread", "--bs=4k", "--iodepth=32", "--size=16m",
+                           "--ioengine=null", "--iodepth_batch_submit=0", "--iodepth_batch_complete_min=2",
                            "--iodepth_batch_complete_max=6"});
     auto out = run(jobs, target);
     const auto& j = out.results.jobs[0];

@@ -4,15 +4,19 @@
 // the last page.
 #include <catch2/catch.hpp>
 
+#include "../../common/result_helpers.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "io/device_profile.hpp"
 #include "layout/layout_names.hpp"
-#include "workload/job_parser.hpp"
+#include "scenario/scenario.hpp"
 #include "workload/runner.hpp"
-#include "workload/scenario.hpp"
 #include "workload/targets.hpp"
 
 using namespace rs;
 using namespace rs::workload;
+using namespace rs::fio;
+using namespace rs::scenario;
 
 namespace {
 
@@ -23,9 +27,8 @@ struct Outcome {
 
 Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
   std::string err;
-  auto profile =
-      io::find_profile("nvme-p5520", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"}, &err);
-  INFO(err);
+  auto profile = io::find_profile("nvme-p5520", {std::string(RAIDSCOPE_SOURCE_DIR) + "/resources/profiles"});
+  INFO(rs::test::error_text(profile));
   REQUIRE(profile);
   raid::Shape shape;
   shape.level = 10;
@@ -37,7 +40,7 @@ Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
   shape.dev_sectors = 57228ull * (64ull << 20) / 512 / 2;
   REQUIRE(shape.dev_sectors * 512 <= profile->capacity_bytes);
   std::vector<std::shared_ptr<io::DeviceModel>> models;
-  for (int i = 0; i < 4; ++i) models.push_back(io::make_model(*profile));
+  for (int i = 0; i < 4; ++i) models.push_back(rs::test::must(io::make_model(*profile)));
   auto made = SimArrayTarget::make(shape, models, 64u << 20);
   INFO((made ? std::string() : made.error().message));
   REQUIRE(made.ok());
@@ -53,7 +56,7 @@ Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
   INFO(parsed.error);
   REQUIRE(parsed.ok);
   REQUIRE(check_jobs(parsed.jobs, target).empty());
-  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr);
+  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr, rs::fio::open_job_logs);
   REQUIRE(run.results.jobs.size() == 1);
   const auto& w = run.results.jobs[0].write;
   Outcome o;
@@ -87,11 +90,13 @@ TEST_CASE("simulate --scenario=seed-md-bitmap-io-opt: x5 IOPS, last-page writes 
           "[workload][bitmap][seed001][scenario]") {
   const std::string source = RAIDSCOPE_SOURCE_DIR;
   std::string err;
-  auto sc = find_scenario("seed-md-bitmap-io-opt", {source + "/resources/scenarios"}, &err);
+  auto sc = find_scenario("seed-md-bitmap-io-opt", {source + "/resources/scenarios"});
+  if (!sc) err = sc.error().message;
   INFO(err);
   REQUIRE(sc);
   CHECK(sc->policy_tunable == "bitmap_io_opt");
-  auto rows = run_scenario(*sc, {}, {source + "/resources/profiles"}, &err);
+  auto rows = run_scenario(*sc, {}, {source + "/resources/profiles"});
+  if (!rows) err = rows.error().message;
   INFO(err);
   REQUIRE(rows);
   REQUIRE(rows->size() == 1);

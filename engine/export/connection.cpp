@@ -1,0 +1,419 @@
+#include "export/connection.hpp"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "base/unique_fd.hpp"
+#include "export/negotiation.hpp"
+#include "export/socket_io.hpp"
+
+namespace rs::nbd {
+
+// The socket, reachable from the session's on_stop, which the session may
+// call after this connection detached (it copies its client list first):
+// so it holds this, never the connection.
+struct Connection::Socket {
+  std::mutex mutex;
+  UniqueFd fd;
+  void shutdown(int how) {
+    std::lock_guard lock(mutex);
+    if (fd) ::shutdown(fd.get(), how);
+  }
+  void close() {
+    std::lock_guard lock(mutex);
+    fd.reset();
+  }
+};
+
+struct Connection::Job {
+  Request req;
+  Verdict verdict;
+  io::AlignedBuffer data;  // READ: what the array returns; WRITE: the payload
+  uint64_t next = 0;       // bytes handed to pieces so far
+  unsigned pieces = 0;     // pieces in flight
+  int error = 0;           // the first piece's -errno, or a flush's
+};
+
+struct Connection::Piece {
+  raid::ArrayIo io;
+  Connection* conn = nullptr;
+  Job* job = nullptr;
+};
+
+namespace {
+
+uint32_t nbd_error(int neg_errno) {
+  switch (-neg_errno) {
+    case EINVAL:
+      return kEinval;
+    case ENOSPC:
+      return kEnospc;
+    case EPERM:
+      return kEperm;
+    case ENOMEM:
+      return kEnomem;
+    default:
+      return kEio;
+  }
+}
+
+bool writes(uint16_t type) {
+  return type == kCmdWrite || type == kCmdWriteZeroes || type == kCmdTrim;
+}
+
+}  // namespace
+
+Connection::Connection(int fd, std::string peer, std::shared_ptr<session::ArraySession> session,
+                       ExportInfo info, Log log)
+    : socket_(std::make_shared<Socket>()),
+      peer_(std::move(peer)),
+      session_(std::move(session)),
+      info_(std::move(info)),
+      log_(std::move(log)) {
+  socket_->fd.reset(fd);
+  set_send_timeout(fd, 30);
+  reader_ = std::thread([this] { run(); });
+}
+
+Connection::~Connection() {
+  stop();
+  if (reader_.joinable()) reader_.join();
+}
+
+void Connection::stop() {
+  socket_->shutdown(SHUT_RD);
+}
+
+void Connection::run() {
+  if (negotiate() && open_array()) {
+    read_requests();
+    teardown();
+  }
+  socket_->close();
+  finished_.store(true, std::memory_order_release);
+}
+
+bool Connection::negotiate() {
+  Negotiation n(info_);
+  const int fd = socket_->fd.get();
+  const auto greeting = n.greeting();
+  if (!write_all(fd, greeting.data(), greeting.size())) return false;
+  std::vector<uint8_t> in, out;
+  while (n.phase() != Negotiation::Phase::transmission && n.phase() != Negotiation::Phase::closed) {
+    in.resize(n.need());
+    if (!read_exact(fd, in.data(), in.size())) return false;  // the client left during the handshake
+    out.clear();
+    n.feed(in.data(), in.size(), out);
+    if (!out.empty() && !write_all(fd, out.data(), out.size())) return false;
+  }
+  if (n.phase() == Negotiation::Phase::closed) {
+    if (log_) log_("client " + peer_ + ": handshake ended: " + n.why_closed());
+    return false;
+  }
+  structured_ = n.structured();
+  return true;
+}
+
+bool Connection::open_array() {
+  auto client =
+      session_->attach(session::ClientKind::export_, "nbd " + peer_, [s = socket_] { s->shutdown(SHUT_RD); });
+  if (!client) {
+    if (log_) log_("client " + peer_ + " refused: " + client.error().message);
+    return false;
+  }
+  client_ = std::move(*client);
+  raid::Array& array = client_.array();
+  ctx_ =
+      std::make_unique<io::ContextThread>("nbd-conn", [&array] { return array.make_backend(2 * kPieces); });
+  if (!ctx_->status()) {
+    if (log_) log_("client " + peer_ + ": no I/O context: " + ctx_->status().error().message);
+    ctx_.reset();
+    client_.detach();
+    return false;
+  }
+  ctx_->post([this, &array] {
+    port_ = std::make_unique<raid::ArrayPort>(array, ctx_->context());
+    zeros_ = io::AlignedBuffer(kPieceBytes);
+    std::fill(zeros_.data(), zeros_.data() + kPieceBytes, uint8_t{0});
+    for (unsigned i = 0; i < kPieces; ++i) {
+      auto p = std::make_unique<Piece>();
+      p->conn = this;
+      p->io.owner = p.get();
+      p->io.done = &Connection::piece_done;
+      port_->prepare(p->io, kPieceBytes);
+      free_.push_back(p.get());
+      pieces_.push_back(std::move(p));
+    }
+  });
+  flusher_ = std::thread([this] { flush_loop(); });
+  sender_ = std::thread([this] { send_loop(); });
+  if (log_) log_("client " + peer_ + " connected");
+  return true;
+}
+
+void Connection::read_requests() {
+  const int fd = socket_->fd.get();
+  uint8_t head[kRequestBytes];
+  for (;;) {
+    {
+      std::unique_lock lock(jobs_mutex_);
+      jobs_cv_.wait(lock, [&] { return jobs_ < kMaxJobs && job_bytes_ < kMaxJobBytes; });
+    }
+    if (client_.stop_requested() || !read_exact(fd, head, sizeof head)) return;
+    const auto req = decode_request(head);
+    if (!req) {
+      if (log_) log_("client " + peer_ + ": a request without the NBD magic: disconnected");
+      return;
+    }
+    auto job = std::make_unique<Job>();
+    job->req = *req;
+    job->verdict = check_request(*req, info_, structured_);
+    if (job->verdict.disconnect) {
+      if (log_) log_("client " + peer_ + ": " + job->verdict.message + ": disconnected");
+      return;
+    }
+    if (req->type == kCmdDisc) return;
+    const bool payload = req->type == kCmdWrite;
+    if (payload || (req->type == kCmdRead && !job->verdict.error)) job->data = buffers_.take(req->length);
+    if (payload && !read_exact(fd, job->data.data(), req->length)) {
+      if (log_)
+        log_("client " + peer_ + " left in the middle of a WRITE's data: nothing of that write was written");
+      return;
+    }
+    {
+      std::lock_guard lock(jobs_mutex_);
+      ++jobs_;
+      job_bytes_ += job->data.size();
+    }
+    ctx_->post([this, j = job.release()] { start(j); });
+  }
+}
+
+void Connection::teardown() {
+  // Everything read completes on the array (and is answered, if the client
+  // still listens) before the connection lets go of it.
+  {
+    std::unique_lock lock(jobs_mutex_);
+    jobs_cv_.wait(lock, [&] { return jobs_ == 0; });
+  }
+  {
+    std::lock_guard lock(flush_mutex_);
+    flush_stop_ = true;
+  }
+  flush_cv_.notify_all();
+  flusher_.join();
+  {
+    std::lock_guard lock(out_mutex_);
+    out_stop_ = true;
+  }
+  out_cv_.notify_all();
+  sender_.join();
+  ctx_->post([this] {
+    port_.reset();
+    free_.clear();
+    pieces_.clear();
+  });
+  ctx_->stop();
+  ctx_.reset();
+  const auto io = client_.io().snapshot();
+  if (log_)
+    log_("client " + peer_ + " left (" + std::to_string(io.reads) + " reads, " +
+         std::to_string(io.read_bytes) + " bytes; " + std::to_string(io.writes) + " writes, " +
+         std::to_string(io.write_bytes) + " bytes; " + std::to_string(io.errors) + " errors)");
+  client_.detach();
+}
+
+// ---- the context thread ----
+
+void Connection::start(Job* j) {
+  if (j->verdict.error) return reply(j);
+  switch (j->req.type) {
+    case kCmdFlush:
+      return queue_flush(j);
+    // The array has no discard: TRIM is advisory and leaves the data as it
+    // is (the protocol lets a server ignore it; its FUA then has nothing to
+    // make durable).
+    case kCmdTrim:
+      return reply(j);
+    default:
+      queue_.push_back(j);
+      pump();
+  }
+}
+
+void Connection::pump() {
+  // A piece that completes inside submit() comes back here: the outer loop
+  // goes on.
+  if (pumping_) return;
+  pumping_ = true;
+  while (!free_.empty() && !queue_.empty()) {
+    Job* j = queue_.front();
+    Piece* p = free_.back();
+    free_.pop_back();
+    const uint32_t len = uint32_t(std::min<uint64_t>(kPieceBytes, j->req.length - j->next));
+    raid::ArrayIo& io = p->io;
+    p->job = j;
+    io.write = j->req.type != kCmdRead;
+    io.offset = j->req.offset + j->next;
+    io.length = len;
+    io.buffer = j->req.type == kCmdWriteZeroes ? zeros_.data() : j->data.data() + j->next;
+    j->next += len;
+    ++j->pieces;
+    if (j->next == j->req.length) queue_.pop_front();
+    port_->submit(io);
+  }
+  pumping_ = false;
+}
+
+void Connection::piece_done(raid::ArrayIo& io, int result) {
+  auto* p = static_cast<Piece*>(io.owner);
+  Connection* c = p->conn;
+  Job* j = p->job;
+  if (result < 0 && !j->error) j->error = result;
+  --j->pieces;
+  c->free_.push_back(p);
+  if (j->next == j->req.length && j->pieces == 0) c->finish(j);
+  c->pump();
+}
+
+void Connection::finish(Job* j) {
+  if ((j->req.flags & kCmdFlagFua) && writes(j->req.type) && !j->error) return queue_flush(j);
+  reply(j);
+}
+
+void Connection::reply(Job* j) {
+  const Request& r = j->req;
+  uint32_t error = j->verdict.error;
+  std::string message = j->verdict.message;
+  if (!error && j->error) {
+    error = nbd_error(j->error);
+    message = command_name(r.type) + " at " + std::to_string(r.offset) + " of " + std::to_string(r.length) +
+              " bytes failed on the array (" + std::to_string(-j->error) + ")";
+  }
+  auto& io = client_.io();
+  if (error) {
+    io.errors.fetch_add(1, std::memory_order_relaxed);
+    if (log_ && errors_logged_ < 5)
+      log_("client " + peer_ + ": " + errno_name(error) + ": " + message +
+           (++errors_logged_ == 5 ? " (further errors of this client are not shown)" : ""));
+  } else if (r.type == kCmdRead) {
+    io.reads.fetch_add(1, std::memory_order_relaxed);
+    io.read_bytes.fetch_add(r.length, std::memory_order_relaxed);
+  } else if (r.type == kCmdWrite || r.type == kCmdWriteZeroes) {
+    io.writes.fetch_add(1, std::memory_order_relaxed);
+    io.write_bytes.fetch_add(r.length, std::memory_order_relaxed);
+  }
+  std::vector<uint8_t> head;
+  const uint8_t* data = nullptr;
+  size_t len = 0;
+  if (error && structured_) {
+    encode_structured_error(head, r.cookie, error, message);
+  } else if (r.type == kCmdRead && structured_) {
+    encode_read_chunk_header(head, r.cookie, r.offset, r.length);
+    data = j->data.data();
+    len = r.length;
+  } else {
+    encode_simple_reply(head, error, r.cookie);
+    if (r.type == kCmdRead && !error) {
+      data = j->data.data();
+      len = r.length;
+    }
+  }
+  send(std::move(head), j, data, len);
+}
+
+void Connection::send(std::vector<uint8_t> head, Job* j, const uint8_t* data, size_t len) {
+  size_t sent = 0;
+  {
+    std::lock_guard lock(out_mutex_);
+    if (out_queue_.empty()) {
+      // The sender is idle (it keeps what it sends queued), and only this
+      // thread queues: sending here cannot overtake a queued reply.
+      bool failed = false;
+      if (!send_failed_.load(std::memory_order_relaxed))
+        sent = write_now(socket_->fd.get(), head.data(), head.size(), data, len, &failed);
+      if (failed) fail_send();
+      if (failed || send_failed_.load(std::memory_order_relaxed) || sent == head.size() + len)
+        return release(j);
+    }
+    out_queue_.push_back(Outgoing{std::move(head), j, data, len, sent});
+  }
+  out_cv_.notify_one();
+}
+
+void Connection::release(Job* j) {
+  const size_t bytes = j->data.size();
+  buffers_.give(std::move(j->data));
+  delete j;
+  {
+    std::lock_guard lock(jobs_mutex_);
+    --jobs_;
+    job_bytes_ -= bytes;
+  }
+  jobs_cv_.notify_all();
+}
+
+void Connection::fail_send() {
+  // The client is gone or stopped reading: end the connection (the reader
+  // sees EOF); what is in flight still completes on the array.
+  send_failed_.store(true, std::memory_order_relaxed);
+  socket_->shutdown(SHUT_RDWR);
+}
+
+// ---- the sender ----
+
+void Connection::send_loop() {
+  std::unique_lock lock(out_mutex_);
+  for (;;) {
+    out_cv_.wait(lock, [&] { return out_stop_ || !out_queue_.empty(); });
+    if (out_queue_.empty()) return;  // stopping, nothing left
+    Outgoing& o = out_queue_.front();
+    lock.unlock();
+    if (!send_failed_.load(std::memory_order_relaxed) &&
+        !write_all(socket_->fd.get(), o.head.data(), o.head.size(), o.data, o.len, o.sent))
+      fail_send();
+    Job* j = o.job;
+    lock.lock();
+    out_queue_.pop_front();
+    lock.unlock();
+    release(j);
+    lock.lock();
+  }
+}
+
+// ---- the flusher ----
+
+void Connection::queue_flush(Job* j) {
+  {
+    std::lock_guard lock(flush_mutex_);
+    flush_queue_.push_back(j);
+  }
+  flush_cv_.notify_one();
+}
+
+void Connection::flush_loop() {
+  std::vector<Job*> batch;
+  for (;;) {
+    {
+      std::unique_lock lock(flush_mutex_);
+      flush_cv_.wait(lock, [&] { return flush_stop_ || !flush_queue_.empty(); });
+      if (flush_queue_.empty()) return;  // stopping, nothing left
+      batch.swap(flush_queue_);
+    }
+    // One flush answers every request queued before it began: each one's
+    // writes (and, for FLUSH, those of every write answered before it was
+    // sent) completed before it was queued.
+    const Status s = client_.array().flush();
+    for (Job* j : batch) {
+      if (!s && !j->error) j->error = -EIO;
+      ctx_->post([this, j] { reply(j); });
+    }
+    if (!s && log_) log_("client " + peer_ + ": flush failed: " + s.error().message);
+    batch.clear();
+  }
+}
+
+}  // namespace rs::nbd

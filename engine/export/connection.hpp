@@ -1,0 +1,144 @@
+// One NBD client connection: the handshake, then the transmission phase
+// served as one client of the array session on an I/O context of its own.
+//
+// Threads (per connection):
+//  - the reader: negotiates, then reads requests and their WRITE payloads
+//    from the socket, checks them (check_request) and posts them to the
+//    context. It stops reading while kMaxJobs requests (or kMaxJobBytes of
+//    payload) are unanswered, so a client cannot make the server buffer
+//    without bound.
+//  - the context (io::ContextThread): owns the ArrayPort; splits requests
+//    into array I/Os of at most 1 MiB (kPieces in flight), completes them,
+//    and sends each reply as far as the socket takes it without blocking.
+//  - the sender: sends what the socket did not take at once (a large READ
+//    to a client reading slower than the array), so the context goes on
+//    completing and submitting meanwhile. While it has replies queued, the
+//    context queues behind them: replies never interleave or reorder.
+//  - the flusher: runs raid::Array::flush (md's REQ_PREFLUSH) for FLUSH and
+//    for FUA writes, one flush for every request queued meanwhile, and
+//    hands the replies back to the context.
+//
+// Ending: the client's DISC, EOF or a broken rule (bad magic, a WRITE
+// payload larger than the maximum), stop() (the server stopping, the
+// session closing), or a reply that cannot be sent. Requests already
+// read complete on the array before the connection goes; a WRITE whose
+// payload was cut off is never submitted (nothing of it is written).
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "export/buffer_pool.hpp"
+#include "export/nbd_proto.hpp"
+#include "io/context.hpp"
+#include "raid/array_port.hpp"
+#include "session/array_session.hpp"
+
+namespace rs::nbd {
+
+using Log = std::function<void(const std::string&)>;
+
+class Connection {
+ public:
+  static constexpr uint32_t kPieceBytes = 1u << 20;  // the largest array I/O one request piece makes
+  static constexpr unsigned kPieces = 64;            // array I/Os in flight per connection
+  static constexpr unsigned kMaxJobs = 256;          // requests read and not yet answered
+  static constexpr uint64_t kMaxJobBytes = 256ull << 20;
+
+  // Takes the connected socket `fd` and starts serving it.
+  Connection(int fd, std::string peer, std::shared_ptr<session::ArraySession> session, ExportInfo info,
+             Log log);
+  ~Connection();  // stop() and join
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Any thread, never blocks: ends the connection (what was read still
+  // completes on the array).
+  void stop();
+  bool finished() const { return finished_.load(std::memory_order_acquire); }
+  const std::string& peer() const { return peer_; }
+
+ private:
+  struct Job;
+  struct Piece;
+  struct Socket;  // the fd, shared with the session's on_stop (which may outlive us)
+
+  void run();
+  bool negotiate();
+  bool open_array();
+  void read_requests();
+  void teardown();
+  // ---- the context thread ----
+  void start(Job* j);
+  void pump();
+  static void piece_done(raid::ArrayIo& io, int result);
+  void finish(Job* j);
+  void reply(Job* j);
+  void send(std::vector<uint8_t> head, Job* j, const uint8_t* data, size_t len);
+  void release(Job* j);  // any thread: the reply is sent (or cannot be)
+  void fail_send();
+  // ---- the sender ----
+  void send_loop();
+  // ---- the flusher ----
+  void flush_loop();
+  void queue_flush(Job* j);
+
+  BufferPool buffers_;  // first: the threads below give buffers back until they end
+  std::shared_ptr<Socket> socket_;
+  const std::string peer_;
+  std::shared_ptr<session::ArraySession> session_;
+  const ExportInfo info_;
+  const Log log_;
+  bool structured_ = false;
+  session::Client client_;
+
+  std::unique_ptr<io::ContextThread> ctx_;
+  // The context thread's alone.
+  std::unique_ptr<raid::ArrayPort> port_;
+  std::vector<std::unique_ptr<Piece>> pieces_;
+  std::vector<Piece*> free_;
+  std::deque<Job*> queue_;   // requests with bytes not yet handed to a piece
+  io::AlignedBuffer zeros_;  // WRITE_ZEROES' source
+  bool pumping_ = false;
+  std::atomic<bool> send_failed_{false};
+  unsigned errors_logged_ = 0;
+
+  // Reader <-> context: requests outstanding.
+  std::mutex jobs_mutex_;
+  std::condition_variable jobs_cv_;
+  unsigned jobs_ = 0;
+  uint64_t job_bytes_ = 0;
+
+  std::mutex flush_mutex_;
+  std::condition_variable flush_cv_;
+  std::vector<Job*> flush_queue_;
+  bool flush_stop_ = false;
+  std::thread flusher_;
+
+  // Context -> sender: replies the socket did not take at once, in order;
+  // the front one stays queued while it is being sent.
+  struct Outgoing {
+    std::vector<uint8_t> head;
+    Job* job = nullptr;
+    const uint8_t* data = nullptr;
+    size_t len = 0;
+    size_t sent = 0;  // of head + data
+  };
+  std::mutex out_mutex_;
+  std::condition_variable out_cv_;
+  std::deque<Outgoing> out_queue_;
+  bool out_stop_ = false;
+  std::thread sender_;
+
+  std::atomic<bool> finished_{false};
+  std::thread reader_;
+};
+
+}  // namespace rs::nbd

@@ -1,0 +1,278 @@
+// The NBD server on real arrays (image files), driven by a minimal client
+// over a unix socket: what it offers, data round trips, the protocol's
+// errors, 64 connections at once, a client leaving mid-write, and the
+// session closing under a connected client.
+#include <sys/socket.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "../session/session_test_util.hpp"
+#include "export/server.hpp"
+#include "nbd_test_client.hpp"
+
+using namespace rs;
+using namespace rs::nbd;
+using rs::nbd::test::Bytes;
+using rs::nbd::test::TestClient;
+using rs::session::test::make_array;
+using rs::session::test::TempDir;
+
+namespace {
+
+struct Served {
+  std::shared_ptr<session::ArraySession> session;
+  std::unique_ptr<Server> server;
+  std::string socket;
+  std::mutex log_mutex;
+  std::vector<std::string> log;
+
+  Served(const std::vector<std::string>& members, const TempDir& dir, bool read_only = false) {
+    session::SessionOptions so;
+    so.run_sampler = false;
+    so.keep_open = true;
+    raid::AssembleOptions ao;
+    ao.read_only = read_only;
+    auto s = session::ArraySession::open(members, ao, so);
+    INFO((s ? std::string() : s.error().message));
+    REQUIRE(s);
+    session = *s;
+    socket = dir.file("nbd.sock");
+    ServerOptions o;
+    o.address = *parse_listen_address("unix:" + socket);
+    o.name = "arr";
+    o.log = [this](const std::string& line) {
+      std::lock_guard lock(log_mutex);
+      log.push_back(line);
+    };
+    auto srv = Server::start(session, o);
+    INFO((srv ? std::string() : srv.error().message));
+    REQUIRE(srv);
+    server = std::move(*srv);
+  }
+  ~Served() {
+    if (server) server->stop();
+    if (session) (void)session->close().wait();
+  }
+  bool logged(const std::string& what) {
+    std::lock_guard lock(log_mutex);
+    for (auto& l : log)
+      if (l.find(what) != std::string::npos) return true;
+    return false;
+  }
+  size_t export_clients() const {
+    size_t n = 0;
+    for (auto& c : session->clients()) n += c.kind == session::ClientKind::export_;
+    return n;
+  }
+};
+
+Bytes pattern(size_t n, uint32_t seed) {
+  Bytes b(n);
+  std::mt19937 rng(seed);
+  for (auto& x : b) x = uint8_t(rng());
+  return b;
+}
+
+template <class F>
+bool eventually(F f) {
+  for (int i = 0; i < 1000; ++i) {
+    if (f()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return f();
+}
+
+}  // namespace
+
+TEST_CASE("export of a RAID1: size, block sizes, flags, data round trips and the protocol's errors",
+          "[export]") {
+  TempDir dir;
+  auto members = make_array(dir, 1, 2, 16ull << 20);
+  Served s(members, dir);
+  const uint64_t size = s.session->status().size_bytes;
+  TestClient c(s.socket);
+  REQUIRE(c.go("arr"));
+  CHECK(c.size == size);
+  CHECK(c.minimum == 512);  // md's sector on RAID1 with 512-byte members
+  CHECK(c.preferred == 4096);
+  CHECK(c.maximum == (32u << 20));
+  CHECK((c.flags & (kSendFlush | kSendFua | kSendTrim | kSendWriteZeroes | kCanMultiConn)) ==
+        (kSendFlush | kSendFua | kSendTrim | kSendWriteZeroes | kCanMultiConn));
+  CHECK_FALSE(c.flags & kReadOnly);
+  REQUIRE(eventually([&] { return s.export_clients() == 1; }));
+
+  const Bytes a = pattern(3 << 20, 1);  // three pieces of 1 MiB
+  auto w = c.call(kCmdWrite, 1 << 20, uint32_t(a.size()), kCmdFlagFua, a);
+  REQUIRE(w.ok);
+  CHECK(w.error == 0);
+  auto r = c.call(kCmdRead, 1 << 20, uint32_t(a.size()));
+  REQUIRE(r.ok);
+  CHECK(r.error == 0);
+  CHECK(r.data == a);
+  CHECK(c.call(kCmdFlush, 0, 0).error == 0);
+
+  // WRITE_ZEROES writes zeros (the array has no holes); TRIM leaves data.
+  CHECK(c.call(kCmdWriteZeroes, (1 << 20) + 512, 1024, kCmdFlagNoHole).error == 0);
+  r = c.call(kCmdRead, 1 << 20, 2048);
+  REQUIRE(r.ok);
+  CHECK(std::equal(r.data.begin(), r.data.begin() + 512, a.begin()));
+  CHECK(std::all_of(r.data.begin() + 512, r.data.begin() + 1536, [](uint8_t x) { return x == 0; }));
+  CHECK(std::equal(r.data.begin() + 1536, r.data.end(), a.begin() + 1536));
+  CHECK(c.call(kCmdTrim, 2 << 20, 4096).error == 0);
+  r = c.call(kCmdRead, 2 << 20, 4096);
+  CHECK(std::equal(r.data.begin(), r.data.end(), a.begin() + (1 << 20)));
+
+  // Errors, each answered and the connection going on.
+  CHECK(c.call(kCmdRead, 100, 512).error == kEinval);                   // misaligned
+  CHECK(c.call(kCmdWrite, 0, 100, 0, Bytes(100)).error == kEinval);     // misaligned length
+  CHECK(c.call(kCmdWrite, size, 512, 0, Bytes(512)).error == kEnospc);  // past the end
+  CHECK(c.call(kCmdRead, size - 512, 1024).error == kEinval);           // read past the end
+  CHECK(c.call(kCmdCache, 0, 512).error == kEinval);                    // not offered
+  CHECK(c.call(kCmdRead, 0, 512, kCmdFlagDf).error == kEinval);         // DF not offered
+  r = c.call(kCmdRead, 1 << 20, 512);
+  CHECK(r.error == 0);
+  CHECK(std::equal(r.data.begin(), r.data.end(), a.begin()));
+  CHECK(s.logged("EINVAL"));
+
+  // A second connection without structured replies sees the same data.
+  TestClient simple(s.socket);
+  REQUIRE(simple.go("", false));
+  r = simple.call(kCmdRead, (1 << 20) + 4096, 4096);
+  REQUIRE(r.ok);
+  CHECK(std::equal(r.data.begin(), r.data.end(), a.begin() + 4096));
+  CHECK(simple.call(kCmdRead, 3, 512).error == kEinval);
+
+  // The client's I/O is counted per connection.
+  const auto clients = s.session->clients();
+  bool counted = false;
+  for (auto& cl : clients)
+    if (cl.kind == session::ClientKind::export_ && cl.io.write_bytes >= a.size()) counted = true;
+  CHECK(counted);
+
+  // DISC: the connection leaves the session.
+  REQUIRE(c.send_request(kCmdDisc, 0, 0));
+  REQUIRE(simple.send_request(kCmdDisc, 0, 0));
+  CHECK(eventually([&] { return s.export_clients() == 0; }));
+  CHECK(s.logged("left"));
+}
+
+TEST_CASE("export of a RAID5: the unit is 4096, preferred the stripe's power-of-two part", "[export]") {
+  TempDir dir;
+  auto members = make_array(dir, 5, 4, 16ull << 20);  // 64 KiB chunks, 3 data members
+  Served s(members, dir);
+  TestClient c(s.socket);
+  REQUIRE(c.go());
+  CHECK(c.minimum == 4096);
+  CHECK(c.preferred == 65536);  // a 192 KiB stripe: 3 x 64 KiB
+  CHECK(c.call(kCmdWrite, 512, 4096, 0, Bytes(4096)).error == kEinval);
+  const Bytes a = pattern(192 << 10, 2);
+  CHECK(c.call(kCmdWrite, 192 << 10, uint32_t(a.size()), 0, a).error == 0);
+  auto r = c.call(kCmdRead, 192 << 10, uint32_t(a.size()));
+  CHECK(r.data == a);
+}
+
+TEST_CASE("a read-only export refuses writes with EPERM", "[export]") {
+  TempDir dir;
+  auto members = make_array(dir, 1, 2, 8ull << 20);
+  Served s(members, dir, true);
+  TestClient c(s.socket);
+  REQUIRE(c.go());
+  CHECK(c.flags & kReadOnly);
+  CHECK(c.call(kCmdWrite, 0, 512, 0, Bytes(512)).error == kEperm);
+  CHECK(c.call(kCmdWriteZeroes, 0, 512).error == kEperm);
+  CHECK(c.call(kCmdRead, 0, 512).error == 0);
+}
+
+TEST_CASE("64 connections at once, each writing and reading its own region", "[export]") {
+  TempDir dir;
+  auto members = make_array(dir, 1, 2, 16ull << 20);
+  Served s(members, dir);
+  constexpr int kConns = 64;
+  std::atomic<int> good{0}, connected{0};
+  std::atomic<bool> hold{true};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kConns; ++i)
+    threads.emplace_back([&, i] {
+      TestClient c(s.socket, TestClient::InThread{});
+      if (!c.go()) return;
+      ++connected;
+      const Bytes a = pattern(64 << 10, uint32_t(100 + i));
+      const uint64_t at = uint64_t(i) * (128 << 10);
+      bool ok = c.call(kCmdWrite, at, uint32_t(a.size()), 0, a).error == 0;
+      while (hold.load()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      auto r = c.call(kCmdRead, at, uint32_t(a.size()));
+      ok = ok && r.ok && r.data == a;
+      good += ok;
+    });
+  CHECK(eventually([&] { return connected.load() == kConns && s.export_clients() == kConns; }));
+  CHECK(s.server->connections() == kConns);
+  hold = false;
+  for (auto& t : threads) t.join();
+  CHECK(good == kConns);
+  CHECK(eventually([&] { return s.export_clients() == 0; }));
+}
+
+TEST_CASE("a client leaving in the middle of a WRITE's data: nothing of it is written", "[export]") {
+  TempDir dir;
+  auto members = make_array(dir, 1, 2, 8ull << 20);
+  Served s(members, dir);
+  {
+    TestClient c(s.socket);
+    REQUIRE(c.go());
+    Bytes part(512 << 10, 0xab);
+    // A 1 MiB write with half its data, then gone.
+    Bytes head;
+    encode_request(head, Request{0, kCmdWrite, 1, 0, 1 << 20});
+    REQUIRE(write_all(c.fd(), head.data(), head.size(), part.data(), part.size()));
+    c.close_now();
+  }
+  CHECK(eventually([&] { return s.logged("in the middle of a WRITE"); }));
+  CHECK(eventually([&] { return s.export_clients() == 0; }));
+  TestClient d(s.socket);
+  REQUIRE(d.go());
+  auto r = d.call(kCmdRead, 0, 1 << 20);
+  REQUIRE(r.ok);
+  CHECK(std::all_of(r.data.begin(), r.data.end(), [](uint8_t x) { return x == 0; }));
+}
+
+TEST_CASE("closing the session ends its connections; the array is left clean", "[export][needs-tool]") {
+  rs::test::require_tool(rs::session::test::mdadm_path(), "the clean mark is read back with mdadm --examine");
+  TempDir dir;
+  auto members = make_array(dir, 1, 2, 8ull << 20);
+  Served s(members, dir);
+  TestClient c(s.socket);
+  REQUIRE(c.go());
+  CHECK(c.call(kCmdWrite, 0, 4096, 0, Bytes(4096, 7)).error == 0);
+  auto closed = s.session->close().wait_for(std::chrono::seconds(30));
+  REQUIRE(closed);
+  CHECK(closed->ok());
+  uint8_t b;
+  CHECK_FALSE(read_exact(c.fd(), &b, 1));  // the server hung up
+  CHECK(rs::session::test::mdadm_examine(members[0])["State"] == "clean");
+  s.server->stop();
+}
+
+TEST_CASE("listening: tcp on loopback with a chosen port; exposed addresses refused; a live socket kept",
+          "[export]") {
+  TempDir dir;
+  auto members = make_array(dir, 1, 2, 8ull << 20);
+  Served s(members, dir);
+  ServerOptions o;
+  o.address = *parse_listen_address("tcp:127.0.0.1:0");
+  auto tcp = Server::start(s.session, o);
+  REQUIRE(tcp);
+  CHECK((*tcp)->address().port != 0);
+  CHECK((*tcp)->uri() == "nbd://127.0.0.1:" + std::to_string((*tcp)->address().port) + "/raidscope");
+  o.address = *parse_listen_address("tcp:0.0.0.0:0");
+  auto exposed = Server::start(s.session, o);
+  REQUIRE_FALSE(exposed);
+  CHECK(exposed.error().code == Errc::refused);
+  o.address = *parse_listen_address("unix:" + s.socket);
+  auto twice = Server::start(s.session, o);  // the first server listens there
+  REQUIRE_FALSE(twice);
+  CHECK(twice.error().code == Errc::busy);
+}
