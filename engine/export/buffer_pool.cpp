@@ -20,7 +20,9 @@ io::AlignedBuffer BufferPool::take(size_t bytes) {
       return b;
     }
   }
-  return io::AlignedBuffer(size);
+  // Out of memory: an empty buffer (data() null), as give() accepts.
+  auto fresh = io::AlignedBuffer::allocate(size);
+  return fresh ? std::move(*fresh) : io::AlignedBuffer{};
 }
 
 void BufferPool::give(io::AlignedBuffer buffer) {

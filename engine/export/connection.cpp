@@ -136,8 +136,10 @@ bool Connection::open_array() {
   }
   ctx_->post([this, &array] {
     port_ = std::make_unique<raid::ArrayPort>(array, ctx_->context());
-    zeros_ = io::AlignedBuffer(kPieceBytes);
-    std::fill(zeros_.data(), zeros_.data() + kPieceBytes, uint8_t{0});
+    if (auto zeros = io::AlignedBuffer::allocate(kPieceBytes)) {
+      zeros_ = std::move(*zeros);
+      std::fill(zeros_.data(), zeros_.data() + kPieceBytes, uint8_t{0});
+    }
     for (unsigned i = 0; i < kPieces; ++i) {
       auto p = std::make_unique<Piece>();
       p->conn = this;
