@@ -8,14 +8,15 @@ CounterSlot::Reading CounterSlot::read() const {
   Reading r;
   for (;;) {
     const uint64_t before = seq_.load(std::memory_order_acquire);
-    r.reads = reads_.load(kRelaxed);
-    r.writes = writes_.load(kRelaxed);
-    r.read_bytes = read_bytes_.load(kRelaxed);
-    r.write_bytes = write_bytes_.load(kRelaxed);
-    r.pending_time_ns = pending_time_ns_.load(kRelaxed);
-    r.last_change_ns = last_change_ns_.load(kRelaxed);
-    r.nr_pending = nr_pending_.load(kRelaxed);
-    std::atomic_thread_fence(std::memory_order_acquire);
+    // Acquire loads: the sequence count below is read after them.
+    constexpr auto kAcquire = std::memory_order_acquire;
+    r.reads = reads_.load(kAcquire);
+    r.writes = writes_.load(kAcquire);
+    r.read_bytes = read_bytes_.load(kAcquire);
+    r.write_bytes = write_bytes_.load(kAcquire);
+    r.pending_time_ns = pending_time_ns_.load(kAcquire);
+    r.last_change_ns = last_change_ns_.load(kAcquire);
+    r.nr_pending = nr_pending_.load(kAcquire);
     // Even and unchanged: no write overlapped the reads above.
     if (before % 2 == 0 && seq_.load(kRelaxed) == before) return r;
   }
