@@ -16,10 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The space RaidScope's layout leaves (bitmap at 8 KiB, data at 1 MiB), and none.
   for (uint64_t space : {uint64_t{(1 << 20) - 8192}, uint64_t{0}}) {
     const auto first = rs::ondisk::decode_bitmap(block, uuid, space);
-    if (!first.ok) continue;
-    const auto bytes = rs::ondisk::encode_bitmap(first.sb);
+    if (!first) continue;
+    const auto bytes = rs::ondisk::encode_bitmap(*first);
     const auto again = rs::ondisk::decode_bitmap(bytes, uuid, space);
-    if (!again.ok || !(again.sb == first.sb)) std::abort();
+    if (!again || !(*again == *first)) std::abort();
   }
   return 0;
 }

@@ -10,12 +10,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::string error;
-  const auto p = rs::io::parse_profile(text, "fuzz.json", &error);
-  if (!p && error.empty()) std::abort();
-  if (p) {
-    std::string why;
-    if (!rs::io::validate_profile(*p, &why)) std::abort();
-  }
+  const auto p = rs::io::parse_profile(text, "fuzz.json");
+  if (!p && p.error().message.empty()) std::abort();
+  if (p && !rs::io::validate_profile(*p)) std::abort();
   return 0;
 }

@@ -28,6 +28,38 @@ ScrollView {
     SystemPalette { id: pal }
 
     BenchmarkController { id: bench; session: page.session }
+    property alias bench: bench
+    readonly property var currentPreset: bench.presets[presetBox.currentIndex] || null
+    // "  (3 runs, ±2.1 %)" after a median.
+    function spreadText(side) {
+        const n = (side.runs || []).length
+        return n > 1 ? qsTr(" (%1 runs, ±%2 %)").arg(n).arg((100 * (side.spread || 0)).toFixed(1)) : ""
+    }
+    // A write preset overwrites the array's data, and a running workload
+    // stops for a benchmark: both only once the user said so.
+    function confirmThen(run) {
+        const writes = currentPreset && currentPreset.writes
+        const busy = session && session.busy
+        if (!writes && !busy) { run(false, false); return }
+        runConfirm.run = run
+        runConfirm.text = (writes ? qsTr("%1 writes over the array's data: what the array holds is lost. ").arg(currentPreset.label) : "")
+                        + (busy ? qsTr("The running workload (%1) is stopped first.").arg(session.workloadName) : "")
+        runConfirm.open()
+    }
+    Dialog {
+        id: runConfirm
+        objectName: "runConfirmDialog"
+        property var run: null
+        property string text
+        title: qsTr("Run the benchmark?")
+        modal: true
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        width: 520
+        standardButtons: Dialog.Ok | Dialog.Cancel
+        Label { width: parent.width; wrapMode: Text.Wrap; text: runConfirm.text }
+        onAccepted: if (run) run(true, true)
+    }
 
     // What the before/after may change: every settable value, by address.
     readonly property var changeTargets: session && session.tunables.count > 0 ? session.tunables.addresses() : []
@@ -57,7 +89,9 @@ ScrollView {
                             id: presetBox
                             objectName: "presetBox"
                             model: bench.presets.map(p => p.label)
-                            ToolTip.visible: hovered; ToolTip.text: qsTr("KDiskMark's presets (reads only: the array may hold data)"); ToolTip.delay: 600
+                            implicitContentWidthPolicy: ComboBox.WidestText
+                            ToolTip.visible: hovered; ToolTip.delay: 600
+                            ToolTip.text: page.currentPreset ? page.currentPreset.description : ""
                         }
                     }
                     Row {
@@ -121,6 +155,17 @@ ScrollView {
                         }
                         Label { text: qsTr("s"); height: secondsBox.height; verticalAlignment: Text.AlignVCenter }
                     }
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("repeats"); height: repeatsBox.height; verticalAlignment: Text.AlignVCenter }
+                        SpinBox {
+                            id: repeatsBox
+                            objectName: "repeatsBox"
+                            from: 1; to: 20; value: 3; editable: true
+                            ToolTip.visible: hovered; ToolTip.delay: 600
+                            ToolTip.text: qsTr("Runs per side, interleaved (A B A B …): the result is their median, and their spread tells a difference from the noise")
+                        }
+                    }
                 }
                 RowLayout {
                     spacing: 8
@@ -129,17 +174,22 @@ ScrollView {
                         text: qsTr("Run before/after")
                         highlighted: true
                         enabled: !bench.running && page.currentTarget !== null
-                        onClicked: bench.runBeforeAfter(bench.presets[presetBox.currentIndex].key, page.currentTarget.address,
-                                                        beforeBox.visible ? beforeBox.currentText : beforeField.text,
-                                                        afterBox.visible ? afterBox.currentText : afterField.text,
-                                                        secondsBox.value)
-                        ToolTip.visible: hovered; ToolTip.text: qsTr("Stops the live workload, runs the preset with each value"); ToolTip.delay: 600
+                        onClicked: {
+                            const key = page.currentPreset.key, target = page.currentTarget.address
+                            const a = beforeBox.visible ? beforeBox.currentText : beforeField.text
+                            const b = afterBox.visible ? afterBox.currentText : afterField.text
+                            page.confirmThen((w, s) => bench.runBeforeAfter(key, target, a, b, secondsBox.value, repeatsBox.value, w, s))
+                        }
+                        ToolTip.visible: hovered; ToolTip.text: qsTr("Runs the preset with each value, repeated and interleaved"); ToolTip.delay: 600
                     }
                     Button {
                         objectName: "runPresetButton"
-                        text: qsTr("Run preset once")
-                        enabled: !bench.running
-                        onClicked: bench.runPreset(bench.presets[presetBox.currentIndex].key, secondsBox.value)
+                        text: qsTr("Run preset")
+                        enabled: !bench.running && page.currentPreset !== null
+                        onClicked: {
+                            const key = page.currentPreset.key
+                            page.confirmThen((w, s) => bench.runPreset(key, secondsBox.value, repeatsBox.value, w, s))
+                        }
                     }
                     Button {
                         objectName: "cancelBenchButton"
@@ -160,6 +210,51 @@ ScrollView {
                         elide: Text.ElideRight
                         Layout.fillWidth: !bench.running
                     }
+                }
+                // The user's own presets: a name and the job; saved in the
+                // settings, listed after KDiskMark's.
+                Flow {
+                    objectName: "presetEditor"
+                    Layout.fillWidth: true
+                    spacing: 8
+                    Label { text: qsTr("Your preset"); height: presetName.height; verticalAlignment: Text.AlignVCenter; font.bold: true }
+                    TextField { id: presetName; objectName: "presetNameField"; placeholderText: qsTr("name"); width: 150 }
+                    ComboBox { id: presetRw; objectName: "presetRwBox"; model: ["read", "write", "randread", "randwrite", "rw", "randrw"] }
+                    // Each label with its control: the Flow wraps between them, never inside.
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("bs"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
+                        TextField { id: presetBs; objectName: "presetBsField"; text: "128K"; width: 70 }
+                    }
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("depth"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
+                        SpinBox { id: presetDepth; objectName: "presetDepthBox"; from: 1; to: 1024; value: 16; editable: true; width: 110 }
+                    }
+                    Row {
+                        spacing: 8
+                        Label { text: qsTr("jobs"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
+                        SpinBox { id: presetJobs; objectName: "presetJobsBox"; from: 1; to: 64; value: 1; editable: true; width: 100 }
+                    }
+                    Button {
+                        objectName: "savePresetButton"
+                        text: qsTr("Save preset")
+                        enabled: presetName.text.trim().length > 0
+                        onClicked: {
+                            const why = bench.savePreset({ label: presetName.text, rw: presetRw.currentText, bs: presetBs.text,
+                                                           iodepth: presetDepth.value, numjobs: presetJobs.value,
+                                                           engine: "io_uring", direct: true, rwmixread: 70 })
+                            presetMessage.text = why
+                            if (!why.length) presetBox.currentIndex = bench.presets.findIndex(p => p.label === presetName.text.trim())
+                        }
+                    }
+                    Button {
+                        objectName: "deletePresetButton"
+                        text: qsTr("Delete %1").arg(page.currentPreset ? page.currentPreset.label : "")
+                        visible: page.currentPreset !== null && !page.currentPreset.builtin
+                        onClicked: bench.deletePreset(page.currentPreset.key)
+                    }
+                    Label { id: presetMessage; objectName: "presetMessage"; color: Theme.negative; visible: text.length > 0; height: presetName.height; verticalAlignment: Text.AlignVCenter }
                 }
                 Label {
                     objectName: "benchError"
@@ -183,21 +278,44 @@ ScrollView {
             implicitHeight: cmpCol.implicitHeight + 50
             headerExtras: Label {
                 objectName: "ratioLabel"
+                visible: !bench.comparison.single
                 text: qsTr("after / before: %1×").arg((bench.comparison.ratio || 0).toFixed(2))
                 font.bold: true
                 font.pixelSize: 16
-                color: (bench.comparison.ratio || 0) >= 1 ? Theme.positive : Theme.negative
+                // Within the noise: no colour, it is no verdict.
+                color: bench.comparison.withinNoise ? pal.windowText
+                       : (bench.comparison.ratio || 0) >= 1 ? Theme.positive : Theme.negative
             }
             ColumnLayout {
                 id: cmpCol
                 anchors { left: parent.left; right: parent.right; top: parent.top }
                 spacing: 10
+                Label {
+                    objectName: "verdictLabel"
+                    Layout.fillWidth: true
+                    wrapMode: Text.Wrap
+                    text: bench.comparison.single
+                          ? qsTr("%1: median of %2 run(s) %3, spread ±%4 %").arg(cmp.a.label || "").arg((cmp.a.runs || []).length)
+                                .arg(Theme.bandwidth(cmp.a.bandwidth)).arg((100 * (cmp.a.spread || 0)).toFixed(1))
+                          : (bench.comparison.verdict || "")
+                }
+                Label {
+                    objectName: "p99Warning"
+                    visible: bench.comparison.p99Worse === true && !bench.comparison.single
+                    Layout.fillWidth: true
+                    wrapMode: Text.Wrap
+                    font.bold: true
+                    color: Theme.negative
+                    text: qsTr("The 99th percentile latency got worse: %1 → %2 (×%3)").arg(Theme.ms(cmp.a.p99Ms))
+                          .arg(Theme.ms(cmp.b.p99Ms)).arg((bench.comparison.p99Ratio || 0).toFixed(2))
+                }
                 ResultBars {
                     Layout.fillWidth: true
                     label: qsTr("Bandwidth")
                     beforeName: cmp.a.label || ""; afterName: cmp.b.label || ""
                     before: cmp.a.bandwidth || 0; after: cmp.b.bandwidth || 0
-                    beforeText: Theme.bandwidth(cmp.a.bandwidth); afterText: Theme.bandwidth(cmp.b.bandwidth)
+                    beforeText: Theme.bandwidth(cmp.a.bandwidth) + page.spreadText(cmp.a)
+                    afterText: Theme.bandwidth(cmp.b.bandwidth) + page.spreadText(cmp.b)
                 }
                 ResultBars {
                     Layout.fillWidth: true
@@ -212,18 +330,23 @@ ScrollView {
                     Label { text: "" }
                     Label { text: qsTr("read shares"); opacity: 0.7 }
                     Label { text: "p50"; opacity: 0.7 }
-                    Label { text: "p95"; opacity: 0.7 }
+                    Label { text: "p90"; opacity: 0.7 }
                     Label { text: "p99"; opacity: 0.7 }
                     Label { text: cmp.a.label || "" }
                     ShareBar { Layout.preferredWidth: 260; shares: cmp.a.shares || [] }
                     Label { text: Theme.ms(cmp.a.p50Ms) }
-                    Label { text: Theme.ms(cmp.a.p95Ms) }
+                    Label { text: Theme.ms(cmp.a.p90Ms) }
                     Label { text: Theme.ms(cmp.a.p99Ms) }
                     Label { text: cmp.b.label || "" }
                     ShareBar { Layout.preferredWidth: 260; shares: cmp.b.shares || [] }
                     Label { text: Theme.ms(cmp.b.p50Ms) }
-                    Label { text: Theme.ms(cmp.b.p95Ms) }
-                    Label { text: Theme.ms(cmp.b.p99Ms) }
+                    Label { text: Theme.ms(cmp.b.p90Ms) }
+                    Label {
+                        objectName: "p99After"
+                        text: Theme.ms(cmp.b.p99Ms)
+                        color: bench.comparison.p99Worse ? Theme.negative : pal.windowText
+                        font.bold: bench.comparison.p99Worse === true
+                    }
                 }
                 // Export: the two runs as one report (HTML, PDF, JSON or CSV by
                 // the name's suffix), written by the report code the CLI's
@@ -237,7 +360,7 @@ ScrollView {
                         objectName: "exportPathField"
                         Layout.fillWidth: true
                         selectByMouse: true
-                        text: bench.resultsDir + "/before-after.html"
+                        text: bench.suggestedReport
                         placeholderText: qsTr("file to write: .html, .pdf, .json or .csv")
                         onAccepted: exportButton.clicked()
                         ToolTip.visible: hovered; ToolTip.text: qsTr("Where the report goes; its suffix picks the format"); ToolTip.delay: 600
@@ -360,8 +483,8 @@ ScrollView {
 
         Card {
             Layout.fillWidth: true
-            title: qsTr("Results")
-            subtitle: qsTr("kept as fio JSON in %1").arg(bench.resultsDir)
+            title: qsTr("This session's runs")
+            subtitle: qsTr("every run is kept in %1; all of them are on the History page").arg(bench.resultsDir)
             implicitHeight: resCol.implicitHeight + 50
             ColumnLayout {
                 id: resCol
@@ -369,7 +492,7 @@ ScrollView {
                 Label {
                     objectName: "resultsEmpty"
                     visible: bench.results.length === 0
-                    text: bench.running ? qsTr("The result appears here when the run ends.") : qsTr("No run yet.")
+                    text: bench.running ? qsTr("The result appears here when the run ends.") : qsTr("No run in this session yet: earlier runs are on the History page.")
                     opacity: 0.6
                 }
                 Repeater {

@@ -84,6 +84,7 @@ Flickable {
             Layout.fillWidth: true
             spacing: Theme.spacing
             StatTile {
+                stale: page.session ? !page.session.live : false
                 objectName: "tileBandwidth"
                 Layout.fillWidth: true
                 label: qsTr("Read bandwidth")
@@ -93,6 +94,7 @@ Flickable {
                 accent: Theme.seriesColors[0]
             }
             StatTile {
+                stale: page.session ? !page.session.live : false
                 Layout.fillWidth: true
                 label: qsTr("Write bandwidth")
                 value: page.tm ? Theme.bandwidth(page.tm.writeBandwidth) : "–"
@@ -101,6 +103,7 @@ Flickable {
                 detail: qsTr("Array writes completed per second over the last sample interval")
             }
             StatTile {
+                stale: page.session ? !page.session.live : false
                 objectName: "tileIops"
                 Layout.fillWidth: true
                 label: qsTr("IOPS")
@@ -110,6 +113,7 @@ Flickable {
                 detail: qsTr("Array I/Os (reads and writes) completed per second over the last sample interval")
             }
             StatTile {
+                stale: page.session ? !page.session.live : false
                 Layout.fillWidth: true
                 label: qsTr("Latency p50")
                 value: page.tm ? Theme.ms(page.tm.p50Ms) : "–"
@@ -118,6 +122,7 @@ Flickable {
                 detail: qsTr("Median completion latency of the array I/Os completed in the last sample interval")
             }
             StatTile {
+                stale: page.session ? !page.session.live : false
                 Layout.fillWidth: true
                 objectName: "tileP99"
                 label: qsTr("Latency p99")
@@ -127,6 +132,7 @@ Flickable {
                 detail: qsTr("99th percentile completion latency of the array I/Os completed in the last sample interval; the latency chart's legend gives the peak of the chart's window")
             }
             StatTile {
+                stale: page.session ? !page.session.live : false
                 Layout.fillWidth: true
                 label: qsTr("Pending")
                 value: page.tm ? page.tm.totalPending.toFixed(0) : "–"
@@ -155,7 +161,8 @@ Flickable {
                 readonly property var task: page.tm.tasks[index] || ({})
                 Layout.fillWidth: true
                 title: task.kind || ""
-                subtitle: task.target ? qsTr("%1 · %2 %").arg(task.target).arg(Math.round(100 * task.fraction)) : ""
+                objectName: "taskCard_" + index
+                subtitle: Theme.taskText(task)
                 ProgressBar {
                     anchors { left: parent.left; right: parent.right; top: parent.top }
                     value: task.fraction || 0
@@ -167,13 +174,21 @@ Flickable {
         // share the height left, at least chartMinimum each.
         GridLayout {
             id: charts
-            readonly property int chartMinimum: 170
+            // 170 px, plus what the tallest legend takes beyond one row
+            // (four long member names wrap; the plot keeps its height).
+            readonly property int chartMinimum: {
+                let extra = 0
+                for (let i = 0; i < children.length; ++i)
+                    if (children[i].visible && children[i].legendExtra !== undefined) extra = Math.max(extra, children[i].legendExtra)
+                return 170 + Math.ceil(extra)
+            }
             Layout.fillWidth: true
             Layout.fillHeight: true
             columns: page.availableWidth > 1000 ? 3 : 2
             columnSpacing: Theme.spacing
             rowSpacing: Theme.spacing
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "shareChart"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
@@ -189,6 +204,7 @@ Flickable {
                 help: qsTr("Each member's part of the array's reads, over the last half second")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "pendingChart"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
@@ -202,6 +218,7 @@ Flickable {
                 help: qsTr("Member I/Os in flight, averaged over the last half second")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "bandwidthChart"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
@@ -216,6 +233,7 @@ Flickable {
                 help: qsTr("Array reads and writes completed per second, in MB/s")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "iopsChart"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
@@ -229,6 +247,7 @@ Flickable {
                 help: qsTr("Array reads and writes completed per second")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "latencyChart"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
@@ -243,8 +262,9 @@ Flickable {
                 help: qsTr("Median and 99th percentile completion latency of the array I/Os of each sample interval; the legend gives the highest of the chart's window")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "raid5Chart"
-                visible: page.tm && page.tm.hasRaid5 && chart.lineCount > 0
+                visible: page.tm && page.tm.hasRaid5 && lineCount > 0
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 Layout.minimumHeight: charts.chartMinimum
@@ -257,8 +277,9 @@ Flickable {
                 help: qsTr("Lengths of the stripe lists (handle, hold, delayed, inactive) and the active stripes")
             }
             ChartCard {
+                stale: page.session ? !page.session.live : false
                 objectName: "raid5WritesChart"
-                visible: page.tm && page.tm.hasRaid5 && chart.lineCount > 0
+                visible: page.tm && page.tm.hasRaid5 && lineCount > 0
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 Layout.minimumHeight: charts.chartMinimum

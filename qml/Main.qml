@@ -14,8 +14,8 @@ ApplicationWindow {
     property string startWorkload      // with startMembers: run it once the array is open
     property alias refreshHz: session.refreshHz
     property alias profileScale: session.profileScale
-    readonly property var pageKeys: ["dashboard", "tune", "arrays", "benchmark"]
-    readonly property var pageTitles: [qsTr("Dashboard"), qsTr("Tune"), qsTr("Arrays"), qsTr("Benchmark")]
+    readonly property var pageKeys: ["dashboard", "tune", "arrays", "benchmark", "history"]
+    readonly property var pageTitles: [qsTr("Dashboard"), qsTr("Tune"), qsTr("Arrays"), qsTr("Benchmark"), qsTr("History")]
     property alias session: session
     property alias currentPage: sidebar.currentIndex
 
@@ -24,7 +24,9 @@ ApplicationWindow {
     minimumWidth: 900
     minimumHeight: 600
     visible: true
-    title: session.members.length ? qsTr("RaidScope — %1").arg(session.arrayText) : qsTr("RaidScope")
+    // The array only: the window system adds the application's name
+    // ("… — RaidScope"), so it is not written here a second time.
+    title: session.members.length ? session.arrayText : ""
 
     SystemPalette { id: pal; colorGroup: SystemPalette.Active }
     SystemPalette { id: disabledPal; colorGroup: SystemPalette.Disabled }
@@ -147,6 +149,9 @@ ApplicationWindow {
     Shortcut { sequence: "Ctrl+2"; onActivated: sidebar.currentIndex = 1 }
     Shortcut { sequence: "Ctrl+3"; onActivated: sidebar.currentIndex = 2 }
     Shortcut { sequence: "Ctrl+4"; onActivated: sidebar.currentIndex = 3 }
+    Shortcut { sequence: "Ctrl+5"; onActivated: sidebar.currentIndex = 4 }
+    Shortcut { objectName: "quitShortcut"; sequence: "Ctrl+Q"; context: Qt.ApplicationShortcut; onActivated: win.close() }
+    ColorScheme { id: scheme }
 
     RowLayout {
         anchors.fill: parent
@@ -180,6 +185,20 @@ ApplicationWindow {
                         x: parent.width + 4
                         y: (parent.height - height) / 2
                     }
+                }
+            }
+            // The colour scheme: the desktop's by default, or light or dark, remembered.
+            ColumnLayout {
+                anchors { left: parent.left; right: parent.right; bottom: parent.bottom; margins: 8 }
+                spacing: 2
+                Label { text: qsTr("Colours"); opacity: 0.7 }
+                ComboBox {
+                    objectName: "schemeBox"
+                    Layout.fillWidth: true
+                    readonly property var keys: ["system", "light", "dark"]
+                    model: [qsTr("Desktop's"), qsTr("Light"), qsTr("Dark")]
+                    currentIndex: Math.max(0, keys.indexOf(scheme.scheme))
+                    onActivated: scheme.scheme = keys[currentIndex]
                 }
             }
             Rectangle { anchors { right: parent.right; top: parent.top; bottom: parent.bottom } width: 1; color: pal.mid; opacity: 0.6 }
@@ -225,7 +244,13 @@ ApplicationWindow {
                 DashboardPage { objectName: "dashboardPage"; session: session }
                 TunePage { objectName: "tunePage"; session: session }
                 ArraysPage { objectName: "arraysPage"; session: session }
-                BenchmarkPage { objectName: "benchmarkPage"; session: session }
+                BenchmarkPage {
+                    id: benchmarkPage
+                    objectName: "benchmarkPage"
+                    session: session
+                    Connections { target: benchmarkPage.bench; function onResultSaved() { historyPage.history.refresh() } }
+                }
+                HistoryPage { id: historyPage; objectName: "historyPage" }
             }
         }
     }

@@ -19,6 +19,7 @@ ColumnLayout {
     function fraction(v) { return Math.max(0, Math.min(1, v / maxValue)) }
     spacing: 3
     SystemPalette { id: pal }
+    TextMetrics { id: textWidth; text: rb.beforeText.length > rb.afterText.length ? rb.beforeText : rb.afterText }
     Label { text: rb.label; font.bold: true }
     Repeater {
         model: 2
@@ -40,7 +41,9 @@ ColumnLayout {
                     color: modelData.c
                 }
             }
-            Label { text: modelData.t; Layout.preferredWidth: 110; horizontalAlignment: Text.AlignRight }
+            // As wide as the longer of the two figures (a spread after the
+            // figure ran into the bar at a fixed 110 px).
+            Label { text: modelData.t; Layout.preferredWidth: Math.max(110, textWidth.width + 4); horizontalAlignment: Text.AlignRight }
         }
     }
 }

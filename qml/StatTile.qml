@@ -11,6 +11,9 @@ Card {
     // The window the figure covers ("last 50 ms", "now"), shown under it.
     property string window
     property color accent: Theme.seriesColors[0]
+    // The figure is the last one seen, not live (the workload stopped):
+    // greyed, and its window says so.
+    property bool stale: false
     implicitHeight: 90
     implicitWidth: 170
     ToolTip.visible: hover.hovered && detail.length > 0
@@ -34,6 +37,7 @@ Card {
         Label {
             objectName: "statValue"
             text: tile.value
+            opacity: tile.stale ? 0.4 : 1
             font.pixelSize: 22
             font.weight: Font.DemiBold
             // Smaller rather than cut: an elided figure says nothing.
@@ -43,7 +47,7 @@ Card {
         }
         Label {
             objectName: "statWindow"
-            text: tile.window
+            text: tile.stale ? qsTr("stopped") : tile.window
             visible: text.length > 0
             opacity: 0.6
             font.pointSize: Math.max(7, Qt.application.font.pointSize - 1)

@@ -53,6 +53,30 @@ QtObject {
         const power = "kmgt".indexOf(m[2].toLowerCase()) + 1
         return Number(m[1]) * Math.pow(1024, m[2] ? power : 0)
     }
+    // Sizes in binary units: "512 KiB", "64 MiB", "1.5 GiB".
+    function size(bytes) {
+        if (!(bytes >= 0) || !isFinite(bytes)) return "–"
+        const units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        let v = bytes, u = 0
+        while (v >= 1024 && u < units.length - 1) { v /= 1024; ++u }
+        return (v >= 100 || u === 0 || v === Math.round(v) ? v.toFixed(0) : v.toFixed(1)) + " " + units[u]
+    }
+    // "45 s", "3 min 20 s", "1 h 05 min" ("–" when unknown).
+    function duration(seconds) {
+        if (!(seconds >= 0) || !isFinite(seconds)) return "–"
+        const s = Math.round(seconds)
+        if (s < 60) return s + " s"
+        if (s < 3600) return Math.floor(s / 60) + " min " + (s % 60) + " s"
+        return Math.floor(s / 3600) + " h " + String(Math.floor(s % 3600 / 60)).padStart(2, "0") + " min"
+    }
+    // A running task as the dashboard and the Arrays page say it:
+    // "m2.img · 42 % · 120 MB/s · 35 s left".
+    function taskText(task) {
+        if (!task || !task.kind) return ""
+        let t = (task.target ? task.target + " · " : "") + Math.round(100 * task.fraction) + " %"
+        if (task.speed > 0) t += " · " + bandwidth(task.speed) + " · " + qsTr("%1 left").arg(duration(task.secondsLeft))
+        return t
+    }
     function memberColor(i) { return seriesColors[i % seriesColors.length] }
     // "active sync" -> a colour for the member-state badge.
     function stateColor(state) {

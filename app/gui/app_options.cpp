@@ -4,7 +4,7 @@ namespace rs::gui {
 
 QString appUsage() {
   return QStringLiteral(
-      "usage: raidscope [--demo | MEMBER...] [--page=dashboard|tune|arrays|benchmark]\n"
+      "usage: raidscope [--demo | MEMBER...] [--page=dashboard|tune|arrays|benchmark|history]\n"
       "                 [--screenshot=FILE.png [--after=SECONDS]] [--refresh-hz=N]\n"
       "                 [--color-scheme=light|dark] [--size=WIDTHxHEIGHT] [--profile-scale=F]\n"
       "                 [--start=seqread|randread|mixed|seqwrite]   (with MEMBER...: run it once open)\n"
@@ -25,8 +25,8 @@ bool parseAppOptions(const QStringList& args, AppOptions& o, QString* error) {
     } else if (a == "--demo") {
       o.demo = true;
     } else if (a.startsWith("--page=")) {
-      if (!QStringList{"dashboard", "tune", "arrays", "benchmark"}.contains(value))
-        return fail("--page=" + value + ": one of dashboard, tune, arrays, benchmark");
+      if (!QStringList{"dashboard", "tune", "arrays", "benchmark", "history"}.contains(value))
+        return fail("--page=" + value + ": one of dashboard, tune, arrays, benchmark, history");
       o.page = value;
     } else if (a.startsWith("--screenshot=")) {
       if (value.isEmpty()) return fail("--screenshot needs a file name");
@@ -64,7 +64,8 @@ bool parseAppOptions(const QStringList& args, AppOptions& o, QString* error) {
       o.members << a;
     }
   }
-  if (o.demo && !o.members.isEmpty()) return fail("--demo opens its own array: give either --demo or members");
+  if (o.demo && !o.members.isEmpty())
+    return fail("--demo opens its own array: give either --demo or members");
   if (!o.start.isEmpty() && o.members.isEmpty()) return fail("--start needs the array's members");
   if (o.members.isEmpty()) o.demo = true;
   return true;

@@ -1,27 +1,15 @@
 #include "arrays_controller.hpp"
 
-#include <sys/stat.h>
-
 #include <QFileInfo>
-#include <QVariantMap>
 #include <algorithm>
-#include <chrono>
 
-#include "discovery/in_use.hpp"
-#include "discovery/signature.hpp"
-#include "levels/levels.hpp"
-#include "raid/array.hpp"
+#include "member_names.hpp"
 #include "session/array_session.hpp"
 #include "fio/size_parse.hpp"
 
 namespace rs::gui {
 
 namespace {
-
-bool isBlockDevice(const QString& path) {
-  struct stat st {};
-  return ::stat(path.toLocal8Bit().constData(), &st) == 0 && S_ISBLK(st.st_mode);
-}
 
 // An engine error as the window shows it. A refusal that raidscope-cli
 // would override with --force has no override here: say how to free the
@@ -39,6 +27,14 @@ QString engineError(const rs::Error& e) {
                    " (if it is no longer needed, clear it first: wipefs -a, or delete the image "
                    "file)");
   return m;
+}
+
+// The members in a slot now, by slot (what the session shows from now on).
+QStringList presentMembers(const session::SessionStatus& st) {
+  QStringList out;
+  for (const auto& m : st.members)
+    if (!m.path.empty()) out << QString::fromStdString(m.path);
+  return out;
 }
 
 }  // namespace
@@ -88,134 +84,58 @@ void ArraysController::setStatus(Status s, const QString& message, const QString
   emit statusChanged();
 }
 
-QVariantList ArraysController::levels() const {
-  QVariantList out;
-  for (const auto& l : levels::builtin().levels) {
-    // The layouts a user picks from, for the level's smallest array (the
-    // spellings do not depend on the count beyond that, except raid10's copies).
-    QStringList layouts;
-    for (const auto& name : l.layout_names(std::max(l.min_members, 4)))
-      layouts << QString::fromStdString(name);
-    out.push_back(QVariantMap{{"level", l.level},
-                              {"name", QString::fromLatin1(l.name)},
-                              {"min", l.min_members},
-                              {"max", l.max_members},
-                              {"chunked", l.chunked},
-                              {"defaultLayout", QString::fromStdString(l.layout_name(l.default_layout))},
-                              {"layouts", layouts}});
+bool ArraysController::refuseWhileRunning(bool stopWorkload) {
+  if (!session_ || !session_->busy()) return false;
+  if (!stopWorkload) {
+    setStatus(
+        Error, {},
+        tr("A workload is running on the open array (%1): stop it first").arg(session_->workloadName()));
+    return true;
   }
-  return out;
+  session_->stop();  // asked for: the page confirmed it with the user
+  return false;
 }
 
-void ArraysController::inspect(const QStringList& paths) {
-  if (working()) return;
-  joinWorker();
-  const std::vector<std::string> ps = [&] {
-    std::vector<std::string> v;
-    for (const auto& p : paths)
-      if (!p.trimmed().isEmpty()) v.push_back(p.trimmed().toStdString());
-    return v;
-  }();
-  worker_ = std::thread([this, ps] {
-    QVariantList rows;
-    for (const auto& p : ps) {
-      QVariantMap row;
-      row["path"] = QString::fromStdString(p);
-      struct stat st {};
-      const bool exists = ::stat(p.c_str(), &st) == 0;
-      row["exists"] = exists;
-      row["blockDevice"] = exists && S_ISBLK(st.st_mode);
-      QString note;
-      if (exists) {
-        if (auto dev = io::MemberDevice::open(p, io::OpenMode::ReadOnly)) {
-          row["size"] = double((*dev)->size_bytes());
-          row["rotational"] = (*dev)->info().rotational;
-          row["ioOpt"] = double((*dev)->info().io_opt);
-        } else {
-          note = QString::fromStdString(dev.error().message);
-        }
-        if (note.isEmpty()) note = QString::fromStdString(discovery::member_in_use(p));
-        if (note.isEmpty()) {
-          const std::string sig = discovery::existing_signature(p);
-          if (!sig.empty()) note = QString::fromStdString("holds " + sig);
-        }
-      } else {
-        note = QObject::tr("new image file");
-      }
-      row["note"] = note;
-      rows.push_back(row);
-    }
-    QMetaObject::invokeMethod(
-        this,
-        [this, rows] {
-          candidates_ = rows;
-          emit candidatesChanged();
-        },
-        Qt::QueuedConnection);
-  });
-}
-
-bool ArraysController::create(int level, const QString& layout, const QString& chunk,
-                              const QStringList& pathsIn, const QString& newFileSize,
-                              const QString& confirmation) {
-  if (working()) return false;
-  QStringList paths;
-  for (const auto& p : pathsIn)
-    if (!p.trimmed().isEmpty()) paths << p.trimmed();
-  const raid::LevelInfo* info = levels::builtin().find(level);
+bool ArraysController::create(CreatePlan* plan, bool stopWorkload) {
+  if (working() || !plan) return false;
   creating_ = true;
-  auto refuse = [&](const QString& why) {
-    setStatus(Error, {}, why);
+  if (const QStringList problems = plan->problems(); !problems.isEmpty()) {
+    setStatus(Error, {}, problems.first());
     return false;
-  };
-  if (!info) return refuse(tr("RAID level %1 is not offered by this build").arg(level));
-  if (paths.size() < info->min_members || paths.size() > info->max_members)
-    return refuse(tr("%1 needs %2 to %3 members; %4 given")
-                      .arg(QString::fromLatin1(info->name))
-                      .arg(info->min_members)
-                      .arg(info->max_members)
-                      .arg(paths.size()));
-  raid::CreateOptions o;
-  o.level = level;
-  o.raid_disks = int(paths.size());
-  if (!chunk.trimmed().isEmpty()) {
-    if (!info->chunked) return refuse(tr("%1 has no chunks").arg(QString::fromLatin1(info->name)));
-    auto c = fio::parse_size(chunk.trimmed().toStdString());
-    if (!c.ok() || c->value > raid::kMaxChunkBytes)
-      return refuse(tr("Chunk %1: a power of two from 4K to 1G").arg(chunk));
-    o.chunk_bytes = uint32_t(c->value);
   }
-  if (!layout.trimmed().isEmpty()) {
-    auto w = info->parse_layout(layout.trimmed().toStdString(), o.raid_disks);
-    if (!w) return refuse(engineError(w.error()));
-    o.layout = *w;
+  if (!plan->confirmed()) {
+    setStatus(Error, {}, plan->confirmationPrompt());
+    return false;
   }
-  // The level's rules (chunk range, defaults) before anything is touched.
-  if (auto shape = info->new_shape(o.raid_disks, o.layout, o.chunk_bytes); !shape)
-    return refuse(engineError(shape.error()));
-  bool anyMissing = false;
-  for (const auto& p : paths) anyMissing |= !QFileInfo::exists(p);
-  if (anyMissing) {
-    auto sz = fio::parse_size(newFileSize.trimmed().toStdString());
-    if (newFileSize.trimmed().isEmpty() || !sz.ok() || sz->value < (4u << 20))
-      return refuse(tr("New image files need a size of at least 4M (\"%1\" given)").arg(newFileSize));
-    o.create_files_bytes = sz->value;
-  }
-  QStringList devices;
-  for (const auto& p : paths)
-    if (isBlockDevice(p)) devices << p;
-  if (!devices.isEmpty() && confirmation.trimmed() != "WRITE")
-    return refuse(
-        tr("Creating writes to %1, destroying what it holds: type WRITE to confirm").arg(devices.join(", ")));
-  o.name = "raidscope";
-  joinWorker();
-  cancel_ = false;
+  if (session_ && session_->busy() && !stopWorkload) return refuseWhileRunning(false), false;
+  const raid::CreateOptions o = plan->options();
+  const std::vector<std::string> ps = plan->paths();
+  const QStringList paths = plan->members();
   task_name_ = tr("Create");
   progress_ = -1;
   emit progressChanged();
   setStatus(Working, tr("Checking the members and writing the superblocks…"));
-  std::vector<std::string> ps;
-  for (const auto& p : paths) ps.push_back(p.toStdString());
+  if (session_ && session_->busy()) {
+    // The page asked the user: the run stops first and lets go of its array.
+    setStatus(Working, tr("Stopping the running workload…"));
+    auto conn = std::make_shared<QMetaObject::Connection>();
+    *conn = connect(session_, &LiveSession::statusChanged, this, [this, conn, o, ps, paths] {
+      if (session_->busy()) return;
+      disconnect(*conn);
+      startCreate(o, ps, paths);
+    });
+    session_->stop();
+    return true;
+  }
+  startCreate(o, ps, paths);
+  return true;
+}
+
+void ArraysController::startCreate(const raid::CreateOptions& o, const std::vector<std::string>& ps,
+                                   const QStringList& paths) {
+  joinWorker();
+  cancel_ = false;
+  setStatus(Working, tr("Checking the members and writing the superblocks…"));
   const session::SessionOptions options = session_ ? session_->sessionOptions() : session::SessionOptions{};
   worker_ = std::thread([this, o, ps, paths, options] {
     // The new array is opened as it is made: the live session takes it
@@ -237,24 +157,27 @@ bool ArraysController::create(int level, const QString& layout, const QString& c
         },
         Qt::QueuedConnection);
   });
-  return true;
 }
 
-void ArraysController::open(const QStringList& paths) {
+bool ArraysController::open(const QStringList& paths, bool stopWorkload) {
   QStringList ps;
   for (const auto& p : paths)
     if (!p.trimmed().isEmpty()) ps << p.trimmed();
-  creating_ = true;
+  creating_ = false;
   if (ps.isEmpty()) {
     setStatus(Error, {}, tr("Give the array's members"));
-    return;
+    return false;
   }
-  if (session_) session_->openArray(ps);
+  if (!session_ || refuseWhileRunning(stopWorkload)) return false;
+  session_->openArray(ps);
+  return true;
 }
 
-bool ArraysController::onArray(const QString& name, Work work) {
+bool ArraysController::onArray(const QString& name, Work work, bool checking) {
   if (working() || !session_) return false;
   creating_ = false;
+  // Read when the task has started (later, on the GUI thread): its result is a mismatch count.
+  checking_ = checking;
   auto array = session_->arraySession();
   if (!array) {
     setStatus(Error, {},
@@ -272,7 +195,7 @@ bool ArraysController::onArray(const QString& name, Work work) {
   // A command of the array's session: with or without a run, on the one open array.
   QPointer<ArraysController> self(this);
   std::weak_ptr<session::ArraySession> weak = array;
-  work(*array).on_done([self, weak](const Result<io::TaskHandle>& t) {
+  work(array).on_done([self, weak](const Result<io::TaskHandle>& t) {
     QMetaObject::invokeMethod(
         self,
         [self, t, weak] {
@@ -285,25 +208,26 @@ bool ArraysController::onArray(const QString& name, Work work) {
 
 void ArraysController::started(const Result<io::TaskHandle>& t, std::weak_ptr<session::ArraySession> weak) {
   if (!t) {
-    adding_ = false;
     setStatus(Error, {}, engineError(t.error()));
     return;
   }
   {
     std::lock_guard lock(mutex_);
     task_ = *t;
-    members_after_.clear();
-    if (auto array = weak.lock(); array && adding_)
-      for (const auto& m : array->member_paths())
-        if (!m.empty()) members_after_ << QString::fromStdString(m);
   }
-  adding_ = false;
   if (cancel_) (*t)->cancel();
   joinWorker();
-  worker_ = std::thread([this, task = *t, weak] {
+  worker_ = std::thread([this, task = *t, weak, checking = checking_] {
     rs::Status st = waitFor(task);
     auto array = weak.lock();
-    finished(st, array ? LiveSession::describeState(array->status()) : QString());
+    double mismatches = -1;
+    if (array && checking) {
+      // The check's own record: md's mismatch_cnt once it finished.
+      const auto tasks = array->tasks();
+      auto it = std::find_if(tasks.rbegin(), tasks.rend(), [&](const auto& i) { return i.task == task; });
+      if (it != tasks.rend()) mismatches = double(it->mismatches);
+    }
+    finished(st, array ? LiveSession::describeState(array->status()) : QString(), mismatches);
   });
 }
 
@@ -314,27 +238,31 @@ rs::Status ArraysController::waitFor(io::TaskHandle task) {
   return st;
 }
 
-void ArraysController::finished(rs::Status st, QString state) {
+void ArraysController::finished(rs::Status st, QString state, double mismatches) {
   const bool cancelled = !st && st.error().code == Errc::cancelled;
   const QString err = st ? QString() : engineError(st.error());
   QMetaObject::invokeMethod(
       this,
-      [this, cancelled, err, state] {
+      [this, cancelled, err, state, mismatches] {
+        if (mismatches >= 0) mismatches_ = mismatches;
+        QString done = tr("%1 finished").arg(task_name_);
+        if (mismatches >= 0)
+          done = mismatches == 0 ? tr("%1 finished: no mismatch, the copies agree").arg(task_name_)
+                                 : tr("%1 finished: %2 mismatched sectors (md's mismatch_cnt)%3")
+                                       .arg(task_name_)
+                                       .arg(qulonglong(mismatches))
+                                       .arg(task_name_ == tr("Repair") ? tr(", rewritten") : QString());
         if (cancelled)
           setStatus(Cancelled, tr("%1 cancelled").arg(task_name_));
         else if (!err.isEmpty())
           setStatus(Error, {}, err);
         else
-          setStatus(Done, tr("%1 finished").arg(task_name_));
-        QStringList after;
-        {
-          std::lock_guard lock(mutex_);
-          std::swap(after, members_after_);
-        }
-        if (!err.isEmpty() || cancelled) after.clear();
+          setStatus(Done, done);
         // The header says what the array is now, whatever the outcome (a
         // cancelled rebuild leaves it degraded, a Fail makes it so).
-        if (session_) session_->arrayChanged(after, state);
+        if (session_)
+          if (auto array = session_->arraySession())
+            session_->arrayChanged(presentMembers(array->status()), state);
         progress_ = cancelled || !err.isEmpty() ? progress_ : 1;
         emit progressChanged();
       },
@@ -342,15 +270,16 @@ void ArraysController::finished(rs::Status st, QString state) {
 }
 
 bool ArraysController::check(bool repair) {
-  return onArray(repair ? tr("Repair") : tr("Check"),
-                 [repair](session::ArraySession& a) { return a.check(repair); });
+  return onArray(
+      repair ? tr("Repair") : tr("Check"),
+      [repair](std::shared_ptr<session::ArraySession> a) { return a->check(repair); }, true);
 }
 
 bool ArraysController::failMember(int slot) {
-  return onArray(tr("Fail member %1").arg(slot), [slot](session::ArraySession& a) {
+  return onArray(tr("Fail member %1").arg(slot), [slot](std::shared_ptr<session::ArraySession> a) {
     // A fail is done once the superblocks say so: a task finished at once.
     Started done;
-    a.fail_member(slot, "failed from the GUI").on_done([done](const rs::Status& st) {
+    a->fail_member(slot, "failed from the GUI").on_done([done](const rs::Status& st) {
       if (!st) return done.set(st.error());
       auto t = io::make_task("fail");
       t->finish({});
@@ -360,25 +289,72 @@ bool ArraysController::failMember(int slot) {
   });
 }
 
+bool ArraysController::newFileOptions(const QString& path, const QString& newFileSize, raid::AddOptions& o) {
+  if (QFileInfo::exists(path)) return true;
+  auto sz = fio::parse_size(newFileSize.trimmed().toStdString());
+  if (newFileSize.trimmed().isEmpty() || !sz.ok()) {
+    setStatus(Error, {}, tr("%1 does not exist: give a size to create it as an image file").arg(path));
+    return false;
+  }
+  o.create_files_bytes = sz->value;
+  return true;
+}
+
 bool ArraysController::addMember(const QString& path, const QString& newFileSize) {
   raid::AddOptions o;
-  if (!QFileInfo::exists(path)) {
-    auto sz = fio::parse_size(newFileSize.trimmed().toStdString());
-    if (newFileSize.trimmed().isEmpty() || !sz.ok()) {
-      setStatus(Error, {}, tr("%1 does not exist: give a size to create it as an image file").arg(path));
-      return false;
-    }
-    o.create_files_bytes = sz->value;
-  }
+  if (!newFileOptions(path, newFileSize, o)) return false;
   const std::string p = path.toStdString();
-  // The new member takes a slot as the task starts: the array's members are
-  // then the ones in a slot, by slot (what the session shows from now on,
-  // once the rebuild finished).
-  adding_ = true;  // started() takes the member list once the new member has its slot
-  const bool ok = onArray(tr("Add %1").arg(QFileInfo(path).fileName()),
-                          [p, o](session::ArraySession& a) { return a.add_member(p, o); });
-  adding_ = ok;
-  return ok;
+  return onArray(tr("Add %1").arg(QFileInfo(path).fileName()),
+                 [p, o](std::shared_ptr<session::ArraySession> a) { return a->add_member(p, o); });
+}
+
+bool ArraysController::replaceMember(int slot, const QString& path, const QString& newFileSize) {
+  raid::AddOptions o;
+  if (!newFileOptions(path, newFileSize, o)) return false;
+  auto array = session_ ? session_->arraySession() : nullptr;
+  const auto st = array ? array->status() : session::SessionStatus{};
+  if (slot < 0 || size_t(slot) >= st.members.size()) {
+    setStatus(Error, {}, tr("The array has no member %1").arg(slot));
+    return false;
+  }
+  const bool failFirst =
+      st.members[size_t(slot)].state != "faulty" && st.members[size_t(slot)].state != "missing";
+  const std::string p = path.toStdString();
+  return onArray(
+      tr("Replace member %1 by %2").arg(slot).arg(QFileInfo(path).fileName()),
+      [slot, p, o, failFirst](std::shared_ptr<session::ArraySession> a) {
+        if (!failFirst) return a->add_member(p, o);
+        // In order on the session's command thread: the fail, then the add.
+        Started done;
+        a->fail_member(slot, "replaced from the GUI").on_done([done, a, p, o](const rs::Status& st) {
+          if (!st) return done.set(st.error());
+          a->add_member(p, o).on_done([done](const Result<io::TaskHandle>& t) { done.set(t); });
+        });
+        return done;
+      });
+}
+
+QString ArraysController::describeFail(int slot) const {
+  auto array = session_ ? session_->arraySession() : nullptr;
+  if (!array) return {};
+  const auto st = array->status();
+  if (slot < 0 || size_t(slot) >= st.members.size()) return {};
+  QStringList paths, keep;
+  for (const auto& m : st.members) paths << QString::fromStdString(m.path);
+  const QStringList names = distinctNames(paths);
+  for (size_t i = 0; i < st.members.size(); ++i)
+    if (int(i) != slot && st.members[i].state == "active sync") keep << names[qsizetype(i)];
+  const int working = st.working - (st.members[size_t(slot)].state == "active sync" ? 1 : 0);
+  QString after = tr("%1 of %2 members, %3 of them working: %4")
+                      .arg(QString::fromStdString(st.level))
+                      .arg(st.raid_disks)
+                      .arg(working)
+                      .arg(keep.isEmpty() ? tr("none") : keep.join(", "));
+  return tr("Mark %1 (member %2) faulty? The array goes on degraded as %3; its data is no longer on %1 until "
+            "a new member is added and rebuilt.")
+      .arg(names[slot])
+      .arg(slot)
+      .arg(after);
 }
 
 void ArraysController::cancel() {

@@ -1,13 +1,14 @@
-// The Arrays page: candidates for members (size, rotational, io_opt, what
-// holds them), create an array (level, layout, chunk, new image files of a
-// size or existing files/devices; the engine's safety checks run before
-// anything is written; a typed confirmation before writing to a block
-// device), open an existing array from its members, and the long
-// operations (check, repair, fail a member, add one) as tasks with progress
-// and Cancel. Those are commands of the open array's session (the one the
-// live session holds, with or without a run: never a second owner of the
-// members); a create runs on a worker thread and hands its array's session
-// to the live session.
+// The Arrays page's commands: create an array from the wizard's plan (the
+// engine's safety checks run before anything is written), open one from
+// its members, and the operations on the open array (check, repair, fail,
+// add, replace a member) as tasks with progress, Cancel and a result (a
+// check's or repair's mismatch count). Those are commands of the open
+// array's session (the one the live session holds, with or without a run:
+// never a second owner of the members); a create runs on a worker thread
+// and hands its array's session to the live session.
+//
+// A running workload is never stopped silently: create and open refuse
+// while one runs unless told to stop it (the page asks first).
 #pragma once
 #include <QtQml/qqmlregistration.h>
 
@@ -19,6 +20,7 @@
 #include <mutex>
 #include <thread>
 
+#include "create_plan.hpp"
 #include "io/task.hpp"
 #include "live_session.hpp"
 
@@ -34,10 +36,12 @@ class ArraysController : public QObject {
   Q_PROPERTY(QString taskName READ taskName NOTIFY statusChanged)
   Q_PROPERTY(double progress READ progress NOTIFY progressChanged)  // 0..1, -1 unknown
   Q_PROPERTY(bool working READ working NOTIFY statusChanged)
-  // The last operation was a create (shown by the create form) rather than
-  // a task on the open array (shown by the array's card).
+  // The last operation was a create (shown by the wizard) rather than a
+  // task on the open array (shown by the array's panel).
   Q_PROPERTY(bool creating READ creating NOTIFY statusChanged)
-  Q_PROPERTY(QVariantList candidates READ candidates NOTIFY candidatesChanged)
+  // The last check's or repair's mismatch count (md's mismatch_cnt, in
+  // 512-byte sectors); -1 before one finished.
+  Q_PROPERTY(double mismatches READ mismatches NOTIFY statusChanged)
   Q_PROPERTY(QVariantList levels READ levels CONSTANT)
 
  public:
@@ -56,56 +60,61 @@ class ArraysController : public QObject {
   double progress() const { return progress_; }
   bool working() const { return status_ == Working; }
   bool creating() const { return creating_; }
-  QVariantList candidates() const { return candidates_; }
-  QVariantList levels() const;  // [{level, name, min, max}]
+  double mismatches() const { return mismatches_; }
+  QVariantList levels() const { return levelRows(); }
 
-  // Describes each path (off the GUI thread): exists, kind, size, rotational,
-  // io_opt, and what would stop it from being a member ("" when free).
-  Q_INVOKABLE void inspect(const QStringList& paths);
-  // Creates the array; `newFileSize` ("256M") creates missing image files of
-  // that size. Writing to a block device needs `confirmation` to be the
-  // word WRITE. On success the session opens the new array.
-  Q_INVOKABLE bool create(int level, const QString& layout, const QString& chunk, const QStringList& paths,
-                          const QString& newFileSize, const QString& confirmation);
-  Q_INVOKABLE void open(const QStringList& paths);
+  // Creates the plan's array (refused with the plan's first problem, or
+  // while a workload runs unless `stopWorkload`). On success the session
+  // opens the new array.
+  Q_INVOKABLE bool create(rs::gui::CreatePlan* plan, bool stopWorkload);
+  // Opens the array of these members (refused while a workload runs unless
+  // `stopWorkload`).
+  Q_INVOKABLE bool open(const QStringList& paths, bool stopWorkload);
   Q_INVOKABLE bool check(bool repair);
   Q_INVOKABLE bool failMember(int slot);
   Q_INVOKABLE bool addMember(const QString& path, const QString& newFileSize);
+  // Fails the member in `slot` (when it is not faulty already) and rebuilds
+  // onto `path` in its place.
+  Q_INVOKABLE bool replaceMember(int slot, const QString& path, const QString& newFileSize);
+  // What failing `slot` leaves, in words for the confirmation: "raid1 of 2
+  // members, degraded: only j0.img holds the data".
+  Q_INVOKABLE QString describeFail(int slot) const;
   Q_INVOKABLE void cancel();
 
  signals:
   void sessionChanged();
   void statusChanged();
   void progressChanged();
-  void candidatesChanged();
   void created(const QStringList& members);
 
  private:
   using Started = session::Pending<Result<io::TaskHandle>>;
-  using Work = std::function<Started(session::ArraySession&)>;
+  using Work = std::function<Started(std::shared_ptr<session::ArraySession>)>;
   void setStatus(Status s, const QString& message, const QString& error = {});
+  bool refuseWhileRunning(bool stopWorkload);
+  void startCreate(const raid::CreateOptions& o, const std::vector<std::string>& paths,
+                   const QStringList& members);
   // Runs `work` (a command) on the open array's session and follows the
   // task it answers with.
-  bool onArray(const QString& name, Work work);
+  bool onArray(const QString& name, Work work, bool checking = false);
   // Worker thread: waits for `task`, then reports on the GUI thread with
   // the array's state after it.
   rs::Status waitFor(io::TaskHandle task);
-  void finished(rs::Status st, QString state);
+  void finished(rs::Status st, QString state, double mismatches);
   // GUI thread: the command's answer came.
   void started(const Result<io::TaskHandle>& task, std::weak_ptr<session::ArraySession> array);
+  bool newFileOptions(const QString& path, const QString& newFileSize, raid::AddOptions& o);
   void joinWorker();
 
   QPointer<LiveSession> session_;
   Status status_ = Idle;
   QString error_, message_, task_name_;
-  double progress_ = -1;
+  double progress_ = -1, mismatches_ = -1;
   bool creating_ = false;
-  QVariantList candidates_;
+  bool checking_ = false;  // the task being followed is a check or repair
   QTimer poll_;
   std::mutex mutex_;
-  io::TaskHandle task_;        // the task being followed (under mutex_)
-  QStringList members_after_;  // an add's member list once it finished (under mutex_)
-  bool adding_ = false;        // the task being started is an add
+  io::TaskHandle task_;  // the task being followed (under mutex_)
   std::atomic<bool> cancel_{false};
   std::thread worker_;
 };

@@ -2,59 +2,26 @@
 
 #include <QDateTime>
 #include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QUrl>
-#include <QRegularExpression>
+#include <algorithm>
 
 #include "report/report.hpp"
+#include "report/result_file.hpp"
+#include "result_files.hpp"
 #include "fio/job_parser.hpp"
-#include "fio/json_output.hpp"
 #include "scenario/scenario.hpp"
 
 namespace rs::gui {
 
-namespace {
-
-struct Preset {
-  const char* key;
-  const char* label;
-  std::vector<std::string> args;
-};
-
-// KDiskMark's default presets, reads only: an array may hold data. The
-// engine is io_uring (KDiskMark's libaio): fio's default, psync, keeps one
-// I/O in flight whatever the iodepth.
-const std::vector<Preset>& allPresets() {
-  static const std::vector<Preset> p = {
-      {"SEQ1M_Q8T1", "SEQ1M Q8T1", {"--rw=read", "--bs=1M", "--iodepth=8", "--ioengine=io_uring"}},
-      {"SEQ1M_Q1T1", "SEQ1M Q1T1", {"--rw=read", "--bs=1M", "--iodepth=1", "--ioengine=io_uring"}},
-      {"RND4K_Q32T1", "RND4K Q32T1", {"--rw=randread", "--bs=4k", "--iodepth=32", "--ioengine=io_uring"}},
-      {"RND4K_Q1T1", "RND4K Q1T1", {"--rw=randread", "--bs=4k", "--iodepth=1", "--ioengine=io_uring"}},
-  };
-  return p;
-}
-
-const Preset* findPreset(const QString& key) {
-  for (const auto& p : allPresets())
-    if (key == QLatin1String(p.key)) return &p;
-  return nullptr;
-}
-
-QString safeName(QString s) {
-  s.replace(QRegularExpression("[^A-Za-z0-9._-]+"), "_");
-  return s.left(60);
-}
-
-}  // namespace
-
 BenchmarkController::BenchmarkController(QObject* parent) : QObject(parent) {
   const QByteArray env = qgetenv("RAIDSCOPE_RESULTS_DIR");
-  results_dir_ = env.isEmpty()
-                     ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + "/raidscope/results"
-                     : QString::fromLocal8Bit(env);
+  results_dir_ = env.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) +
+                                     "/raidscope/results"
+                               : QString::fromLocal8Bit(env);
   timer_.setInterval(200);
   connect(&timer_, &QTimer::timeout, this, &BenchmarkController::tick);
 }
@@ -71,8 +38,47 @@ void BenchmarkController::setSession(LiveSession* s) {
 
 QVariantList BenchmarkController::presets() const {
   QVariantList out;
-  for (const auto& p : allPresets()) out.push_back(QVariantMap{{"key", p.key}, {"label", p.label}});
+  for (const auto& p : builtinPresets()) out.push_back(presetToMap(p));
+  for (const auto& p : loadUserPresets()) out.push_back(presetToMap(p));
   return out;
+}
+
+std::optional<Preset> BenchmarkController::findPreset(const QString& key) const {
+  for (const auto& list : {builtinPresets(), loadUserPresets()})
+    for (const auto& p : list)
+      if (p.key == key) return p;
+  return std::nullopt;
+}
+
+QVariantMap BenchmarkController::preset(const QString& key) const {
+  auto p = findPreset(key);
+  return p ? presetToMap(*p) : QVariantMap();
+}
+
+QString BenchmarkController::savePreset(const QVariantMap& fields) {
+  QString error;
+  auto p = presetFromMap(fields, &error);
+  if (!p) return error;
+  for (const auto& b : builtinPresets())
+    if (b.label == p->label)
+      return tr("'%1' is one of KDiskMark's presets: give yours another name").arg(p->label);
+  auto mine = loadUserPresets();
+  auto it = std::find_if(mine.begin(), mine.end(), [&](const Preset& x) { return x.key == p->key; });
+  if (it != mine.end())
+    *it = *p;
+  else
+    mine.push_back(*p);
+  saveUserPresets(mine);
+  emit presetsChanged();
+  return {};
+}
+
+void BenchmarkController::deletePreset(const QString& key) {
+  auto mine = loadUserPresets();
+  mine.erase(std::remove_if(mine.begin(), mine.end(), [&](const Preset& x) { return x.key == key; }),
+             mine.end());
+  saveUserPresets(mine);
+  emit presetsChanged();
 }
 
 QVariantList BenchmarkController::scenarios() const {
@@ -95,37 +101,49 @@ void BenchmarkController::setStatus(Status s, const QString& phase, const QStrin
 }
 
 // A preset run for `seconds` as a step, or null (and the error shown).
-std::optional<BenchmarkController::Step> BenchmarkController::presetStep(const QString& preset, double seconds) {
-  const Preset* p = findPreset(preset);
+std::optional<BenchmarkController::Step> BenchmarkController::presetStep(const QString& key, double seconds,
+                                                                         bool allowWrites) {
+  const auto p = findPreset(key);
   if (!p) {
-    setStatus(Error, {}, tr("Unknown preset '%1'").arg(preset));
+    setStatus(Error, {}, tr("Unknown preset '%1'").arg(key));
     return std::nullopt;
   }
   if (!(seconds >= 1 && seconds <= 3600)) {
     setStatus(Error, {}, tr("The duration must be 1 to 3600 seconds"));
     return std::nullopt;
   }
-  Step st{QString::fromLatin1(p->label), {}};
-  st.request.label = st.label;
-  st.request.job_args = p->args;
-  for (const std::string& a :
-       std::vector<std::string>{"--direct=1", "--time_based", "--runtime=" + std::to_string(int(seconds))})
-    st.request.job_args.push_back(a);
+  if (p->writes() && !allowWrites) {
+    setStatus(Error, {},
+              tr("%1 writes over the array's data: confirm that its contents may be lost").arg(p->label));
+    return std::nullopt;
+  }
+  Step st{p->label, 0, {}};
+  st.request.label = p->label;
+  workload::JobSpec job = p->job;
+  // The job's name is what a report calls it: the preset and what it does.
+  job.name = (p->label + ": " + describeJob(p->job)).toStdString();
+  job.time_based = true;
+  job.runtime = std::chrono::seconds(int(seconds));
+  st.request.jobs = {job};
+  preset_label_ = p->label;
   return st;
 }
 
-bool BenchmarkController::runPreset(const QString& preset, double seconds) {
+bool BenchmarkController::runPreset(const QString& preset, double seconds, int repeats, bool allowWrites,
+                                    bool stopWorkload) {
   if (running() || !session_) return false;
-  auto st = presetStep(preset, seconds);
+  auto st = presetStep(preset, seconds, allowWrites);
   if (!st) return false;
   seconds_ = seconds;
-  return startSteps({*st}, {});
+  std::vector<Step> steps(size_t(std::clamp(repeats, 1, 20)), *st);
+  return startSteps(std::move(steps), {}, stopWorkload);
 }
 
 bool BenchmarkController::runBeforeAfter(const QString& preset, const QString& tunable, const QString& before,
-                                         const QString& after, double seconds) {
+                                         const QString& after, double seconds, int repeats, bool allowWrites,
+                                         bool stopWorkload) {
   if (running() || !session_) return false;
-  auto base = presetStep(preset, seconds);
+  auto base = presetStep(preset, seconds, allowWrites);
   if (!base) return false;
   for (const QString& v : {before, after})
     if (QString bad = session_->tunables()->check(tunable, v); !bad.isEmpty()) {
@@ -133,15 +151,20 @@ bool BenchmarkController::runBeforeAfter(const QString& preset, const QString& t
       return false;
     }
   seconds_ = seconds;
+  // Interleaved (A B A B ...): a drift of the host over the runs falls on
+  // both sides alike.
   std::vector<Step> steps;
-  for (const QString& v : {before, after}) {
-    Step st = *base;
-    st.label = tunable + "=" + v;
-    st.request.label = base->label + " · " + st.label;
-    st.request.set = {{tunable.toStdString(), v.trimmed().toStdString()}};
-    steps.push_back(std::move(st));
-  }
-  return startSteps(std::move(steps), tunable);
+  for (int r = 0; r < std::clamp(repeats, 1, 20); ++r)
+    for (int side = 0; side < 2; ++side) {
+      const QString v = side ? after : before;
+      Step st = *base;
+      st.side = side;
+      st.label = tunable + "=" + v.trimmed();
+      st.request.label = base->label + " · " + st.label;
+      st.request.set = {{tunable.toStdString(), v.trimmed().toStdString()}};
+      steps.push_back(std::move(st));
+    }
+  return startSteps(std::move(steps), tunable, stopWorkload);
 }
 
 QVariantMap BenchmarkController::checkJobFile(const QString& text) const {
@@ -170,33 +193,38 @@ QVariantMap BenchmarkController::checkJobFile(const QString& text) const {
   return out;
 }
 
-bool BenchmarkController::runJobFile(const QString& text, double seconds) {
+bool BenchmarkController::runJobFile(const QString& text, double seconds, bool stopWorkload) {
   const QVariantMap check = checkJobFile(text);
   if (!check["ok"].toBool()) {
     setStatus(Error, {}, check["error"].toString());
     return false;
   }
   seconds_ = seconds;
-  Step st{tr("job file"), {}};
+  Step st{tr("job file"), 0, {}};
   st.request.label = tr("fio job file");
   st.request.job_file = text.toStdString();
-  st.request.job_args = {};
-  return startSteps({st}, {});
+  preset_label_ = tr("job file");
+  return startSteps({st}, {}, stopWorkload);
 }
 
-bool BenchmarkController::startSteps(std::vector<Step> steps, const QString& change) {
+bool BenchmarkController::startSteps(std::vector<Step> steps, const QString& change, bool stopWorkload) {
   if (running() || !session_) return false;
+  if (session_->busy() && !stopWorkload) {
+    setStatus(Error, {},
+              tr("A workload is running on the array (%1): stop it first").arg(session_->workloadName()));
+    return false;
+  }
   steps_ = std::move(steps);
   step_ = 0;
   change_ = change;
   cancel_ = false;
-  step_results_.clear();
+  sides_[0].clear(), sides_[1].clear();
   documents_.clear();
   for (auto& st : steps_) st.request.keep_document = true;
   progress_ = 0;
   emit progressChanged();
   if (session_->busy()) {
-    // A live workload holds the array: stop it and go on once it stopped.
+    // The user agreed to stop the live workload: go on once it stopped.
     setStatus(Waiting, tr("Stopping the live workload…"));
     wait_conn_ = connect(session_, &LiveSession::statusChanged, this, [this] {
       if (session_->busy()) return;
@@ -216,64 +244,52 @@ bool BenchmarkController::startSteps(std::vector<Step> steps, const QString& cha
 void BenchmarkController::next() {
   if (step_ >= steps_.size()) return;
   const Step& st = steps_[step_];
-  setStatus(Running, steps_.size() > 1 ? tr("Run %1 of %2: %3").arg(step_ + 1).arg(steps_.size()).arg(st.label)
-                                       : tr("Running %1").arg(st.request.label));
+  setStatus(Running, steps_.size() > 1
+                         ? tr("Run %1 of %2: %3").arg(step_ + 1).arg(steps_.size()).arg(st.label)
+                         : tr("Running %1").arg(st.request.label));
   clock_.start();
   timer_.start();
   const bool ok = session_->beginRun(st.request, [this](const RunReport& r) { finished(r); });
   if (!ok) {
     timer_.stop();
-    setStatus(Error, {}, session_->errorString().isEmpty() ? tr("The array is busy") : session_->errorString());
+    setStatus(Error, {},
+              session_->errorString().isEmpty() ? tr("The array is busy") : session_->errorString());
   }
 }
 
 void BenchmarkController::tick() {
   if (steps_.empty() || seconds_ <= 0) return;
-  const double done = (double(step_) + std::min(1.0, double(clock_.elapsed()) / 1000.0 / seconds_)) / double(steps_.size());
+  const double done =
+      (double(step_) + std::min(1.0, double(clock_.elapsed()) / 1000.0 / seconds_)) / double(steps_.size());
   if (done != progress_) {
     progress_ = done;
     emit progressChanged();
   }
 }
 
-QVariantMap BenchmarkController::summarize(const Step& step, const RunReport& r) const {
-  double bw = 0, iops = 0;
-  const workload::LatencyHistogram* clat = nullptr;
-  for (const auto& j : r.results.jobs) {
-    bw += double(j.read.bw_bytes() + j.write.bw_bytes());
-    iops += j.read.iops() + j.write.iops();
-    if (!clat) clat = j.read.total_ios ? &j.read.clat : j.write.total_ios ? &j.write.clat : nullptr;
-  }
-  QVariantList shares;
-  for (int i = 0; i < r.members; ++i) shares.push_back(r.share[i]);
-  QVariantMap m;
-  m["label"] = step.label;
-  m["title"] = step.request.label;
-  m["bandwidth"] = bw;
-  m["iops"] = iops;
-  m["p50Ms"] = clat ? double(clat->percentile(50)) / 1e6 : 0.0;
-  m["p95Ms"] = clat ? double(clat->percentile(95)) / 1e6 : 0.0;
-  m["p99Ms"] = clat ? double(clat->percentile(99)) / 1e6 : 0.0;
-  m["shares"] = shares;
-  return m;
-}
-
 void BenchmarkController::finished(const RunReport& r) {
   timer_.stop();
   const Step& st = steps_[step_];
-  if (!r.ok) {
+  if (!r.ok || r.document.is_null()) {
     if (r.cancelled || cancel_)
       setStatus(Cancelled, tr("Cancelled: %1").arg(st.label));
     else
       setStatus(Error, {}, r.error.isEmpty() ? tr("The run failed") : r.error);
     return;
   }
-  QVariantMap summary = summarize(st, r);
-  save(st.request.label, r);
-  if (!r.document.is_null()) documents_.push_back({st.label.toStdString(), r.document});
+  report::Json doc = r.document;
+  nameMembersShort(doc);
+  save(st, doc);
+  const RunFigures f = figuresOf(doc);
+  sides_[st.side].push_back(f);
+  const int repeat = int(sides_[st.side].size());
+  documents_.push_back(
+      {(st.label + (steps_.size() > 2 ? QStringLiteral(" #%1").arg(repeat) : QString())).toStdString(), doc});
+  QVariantMap summary = toMap(f);
+  summary["label"] = st.label;
+  summary["title"] = st.request.label;
   summary["when"] = QDateTime::currentDateTime().toString("yyyy-MM-dd hh:mm:ss");
   results_.prepend(summary);
-  step_results_.push_back(summary);
   ++step_;
   if (step_ < steps_.size()) {
     emit resultsChanged();
@@ -282,28 +298,39 @@ void BenchmarkController::finished(const RunReport& r) {
   }
   progress_ = 1;
   emit progressChanged();
-  if (step_results_.size() == 2) {
-    const QVariantMap a = step_results_[0].toMap(), b = step_results_[1].toMap();
-    comparison_ = {{"change", change_},
-                   {"before", a},
-                   {"after", b},
-                   {"ratio", a["bandwidth"].toDouble() > 0 ? b["bandwidth"].toDouble() / a["bandwidth"].toDouble() : 0.0}};
-  }
+  compare();
   emit resultsChanged();
   setStatus(Done, tr("Finished"));
 }
 
-// The fio JSON the CLI writes, one file per run, written off the GUI thread.
-void BenchmarkController::save(const QString& label, const RunReport& r) {
+void BenchmarkController::compare() {
+  if (sides_[1].empty()) {
+    // One preset, repeated: its spread, no sides to compare.
+    comparison_ = compareRuns(sides_[0], sides_[0], steps_[0].label, steps_[0].label, {});
+    comparison_["single"] = true;
+    return;
+  }
+  comparison_ = compareRuns(sides_[0], sides_[1], steps_[0].label, steps_[1].label, change_);
+  comparison_["preset"] = preset_label_;
+}
+
+// The run's result document, as `raidscope-cli bench --save` keeps it,
+// written off the GUI thread under a name no other run has.
+void BenchmarkController::save(const Step& step, const report::Json& doc) {
   if (!session_) return;
-  const QString dir = results_dir_;
-  const QString file = dir + "/" + QDateTime::currentDateTime().toString("yyyyMMdd-hhmmss-zzz") + "-" +
-                       safeName(label) + ".json";
-  const std::string text = fio::format_fio_json(r.results);
-  session_->post([dir, file, text] {
-    QDir().mkpath(dir);
-    QFile f(file);
-    if (f.open(QIODevice::WriteOnly | QIODevice::Truncate)) f.write(text.data(), qint64(text.size()));
+  QDir().mkpath(results_dir_);
+  const QString file = stampedPath(results_dir_, step.request.label, "json");
+  // The name is taken now (an empty file), so the next run's differs.
+  QFile(file).open(QIODevice::WriteOnly);
+  const std::string text = doc.dump(1);
+  session_->post([this, file, text] {
+    rs::Status st = report::write_file_atomic(file.toStdString(), text);
+    QMetaObject::invokeMethod(
+        this,
+        [this, file, ok = bool(st)] {
+          if (ok) emit resultSaved(file);
+        },
+        Qt::QueuedConnection);
   });
 }
 
@@ -371,8 +398,13 @@ void BenchmarkController::cancel() {
   if (status_ == Running && session_) session_->stop();
 }
 
+QString BenchmarkController::suggestedReport() const {
+  if (documents_.empty()) return results_dir_ + "/report.html";
+  return stampedPath(results_dir_, preset_label_ + (change_.isEmpty() ? QString() : " " + change_), "html");
+}
+
 QString BenchmarkController::chooseExportFile(const QString& suggested) {
-  return QFileDialog::getSaveFileName(nullptr, tr("Export the before/after report"), suggested,
+  return QFileDialog::getSaveFileName(nullptr, tr("Export the report"), suggested,
                                       tr("HTML report (*.html);;PDF (*.pdf);;JSON (*.json);;CSV (*.csv)"));
 }
 
@@ -385,16 +417,24 @@ bool BenchmarkController::exportReport(const QString& pathIn) {
   };
   if (running()) return refuse(tr("Wait for the run to finish"));
   if (documents_.empty()) return refuse(tr("Nothing to export yet: run a before/after or a preset first"));
-  const QString path = pathIn.startsWith("file:") ? QUrl(pathIn).toLocalFile() : pathIn.trimmed();
-  if (path.isEmpty()) return refuse(tr("Choose a file to write the report to"));
-  const QFileInfo fi(path);
+  const QString asked = pathIn.startsWith("file:") ? QUrl(pathIn).toLocalFile() : pathIn.trimmed();
+  if (asked.isEmpty()) return refuse(tr("Choose a file to write the report to"));
+  const QFileInfo fi(asked);
   const auto format = report::format_from_name(fi.suffix().toLower().toStdString());
   if (!format) return refuse(tr("%1: end the name with .html, .pdf, .json or .csv").arg(fi.fileName()));
-  if (fi.isDir()) return refuse(tr("%1 is a folder").arg(path));
+  if (fi.isDir()) return refuse(tr("%1 is a folder").arg(asked));
   if (!fi.absoluteDir().exists()) return refuse(tr("The folder %1 does not exist").arg(fi.absolutePath()));
-  auto done = [this, path](const rs::Status& st) {
+  // Never over an earlier report: the next free name, said.
+  const QString path = uniquePath(asked);
+  QFile(path).open(QIODevice::WriteOnly);  // taken now: a second Export before this one ends gets another
+  auto done = [this, path, asked](const rs::Status& st) {
     export_ok_ = bool(st);
-    export_message_ = st ? tr("Report written to %1").arg(path) : QString::fromStdString(st.error().message);
+    exported_path_ = st ? path : QString();
+    export_message_ =
+        !st             ? QString::fromStdString(st.error().message)
+        : path == asked ? tr("Report written to %1").arg(path)
+                        : tr("Report written to %1 (%2 exists: kept)").arg(path, QFileInfo(asked).fileName());
+    if (!st) QFile::remove(path);
     emit exportedChanged();
   };
   // PDF is drawn with Qt's painter, which belongs to the GUI thread (see
@@ -405,7 +445,8 @@ bool BenchmarkController::exportReport(const QString& pathIn) {
   }
   session_->post([this, docs = documents_, format = *format, path, done] {
     rs::Status st = report::render(format, docs, path.toStdString());
-    QMetaObject::invokeMethod(this, [st, done] { done(st); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [st, done] { done(st); }, Qt::QueuedConnection);
   });
   return true;
 }

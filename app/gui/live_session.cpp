@@ -5,18 +5,22 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QPointer>
 #include <QStandardPaths>
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 
+#include "array_memory.hpp"
 #include "io/device_profile.hpp"
 #include "io/member_device.hpp"
 #include "levels/levels.hpp"
+#include "member_names.hpp"
 #include "raid/array.hpp"
 #include "workload/host_probe.hpp"
 #include "fio/job_parser.hpp"
 #include "fio/log_files.hpp"
+#include "workload/job_spec.hpp"
 
 namespace rs::gui {
 
@@ -31,24 +35,30 @@ const char* const kDemoProfiles[] = {"ssd-sata", "optane-pmem"};
 struct Workload {
   const char* key;
   const char* label;
-  std::vector<std::string> args;
+  workload::JobSpec spec;
 };
 
-// io_uring explicitly: fio's default engine (psync) runs one I/O at a time.
+// A live workload: time based until Stop (a day at most), direct, io_uring
+// (fio's default engine, psync, runs one I/O at a time).
+workload::JobSpec liveJob(workload::RwMode rw, uint32_t bs, unsigned depth, unsigned mix = 50) {
+  workload::JobSpec j;
+  j.name = "live";
+  j.rw = rw;
+  j.block_bytes = bs;
+  j.iodepth = depth;
+  j.rwmixread = mix;
+  j.time_based = true;
+  j.runtime = std::chrono::hours(24);
+  return j;
+}
+
 const std::vector<Workload>& liveWorkloads() {
+  using workload::RwMode;
   static const std::vector<Workload> w = {
-      {"seqread",
-       "Sequential read, 1 MiB blocks, queue depth 16",
-       {"--rw=read", "--bs=1M", "--iodepth=16", "--ioengine=io_uring"}},
-      {"randread",
-       "Random read, 4 KiB blocks, queue depth 32",
-       {"--rw=randread", "--bs=4k", "--iodepth=32", "--ioengine=io_uring"}},
-      {"mixed",
-       "Random 70 % read / 30 % write, 64 KiB, QD16",
-       {"--rw=randrw", "--rwmixread=70", "--bs=64k", "--iodepth=16", "--ioengine=io_uring"}},
-      {"seqwrite",
-       "Sequential write, 1 MiB blocks, queue depth 8",
-       {"--rw=write", "--bs=1M", "--iodepth=8", "--ioengine=io_uring"}},
+      {"seqread", "Sequential read, 1 MiB blocks, queue depth 16", liveJob(RwMode::read, 1 << 20, 16)},
+      {"randread", "Random read, 4 KiB blocks, queue depth 32", liveJob(RwMode::randread, 4096, 32)},
+      {"mixed", "Random 70 % read / 30 % write, 64 KiB, QD16", liveJob(RwMode::randrw, 64 << 10, 16, 70)},
+      {"seqwrite", "Sequential write, 1 MiB blocks, queue depth 8", liveJob(RwMode::write, 1 << 20, 8)},
   };
   return w;
 }
@@ -158,8 +168,7 @@ session::SessionOptions LiveSession::sessionOptions() const {
 }
 
 void LiveSession::composeArrayText() {
-  QStringList names;
-  for (const auto& m : members_) names << QFileInfo(m).fileName();
+  const QStringList names = distinctNames(members_);
   if (demo_) {
     // The demo keeps its own words; its state once known (degraded after a Fail).
     array_text_ = tr("Demo: RAID1 of two image files, emulated as %1 and %2")
@@ -181,7 +190,7 @@ void LiveSession::openArray(const QStringList& members) {
 void LiveSession::useArray(const QStringList& members, std::shared_ptr<session::ArraySession> array) {
   stop();
   joinRun();
-  if (members != members_) overrides_.clear();
+  if (members != members_) overrides_.clear(), array_key_.clear();
   members_ = members;
   demo_ = false;
   state_.clear();
@@ -209,6 +218,8 @@ void LiveSession::useArray(const QStringList& members, std::shared_ptr<session::
         if (auto a = arraySession()) {
           rep.tunables = a->tunables();
           rep.array_text = describeState(a->status());
+          rep.array_key = memory::arrayKey(a->member_paths());
+          rep.array_name = memory::arrayName(a->member_paths());
         }
         rep.ok = true;
         return rep;
@@ -228,7 +239,7 @@ void LiveSession::openDemo() {
   if (busy()) return;
   joinRun();
   QStringList m = {demo_dir_ + "/member0.img", demo_dir_ + "/member1.img"};
-  if (m != members_) overrides_.clear();
+  if (m != members_) overrides_.clear(), array_key_.clear();
   members_ = m;
   demo_ = true;
   state_.clear();
@@ -250,8 +261,7 @@ void LiveSession::start(const QString& key) {
   }
   RunRequest r;
   r.label = QString::fromUtf8(w->label);
-  r.job_args = w->args;
-  for (const char* a : {"--direct=1", "--time_based", "--runtime=86400"}) r.job_args.push_back(a);
+  r.jobs = {w->spec};
   beginRun(std::move(r), nullptr);
 }
 
@@ -296,6 +306,7 @@ void LiveSession::launch(std::function<RunReport()> body, bool opening,
           if (!arraySession()) timer_.stop();
           if (!report.tunables.empty()) tunables_.refresh(std::move(report.tunables));
           if (!report.array_text.isEmpty()) arrayChanged({}, report.array_text);
+          if (report.ok && !report.array_key.isEmpty()) arrayOpened(report);
           if (opening && report.ok)
             setStatus(Idle, tr("Ready"));
           else if (report.ok || report.cancelled)
@@ -328,6 +339,34 @@ void LiveSession::remember(const std::string& name, const std::string& value) {
       std::find_if(overrides_.begin(), overrides_.end(), [&](const auto& kv) { return kv.first == name; });
   if (it != overrides_.end()) overrides_.erase(it);
   overrides_.emplace_back(name, value);
+  memory::saveTunables(array_key_, overrides_);  // kept for this array across restarts
+}
+
+void LiveSession::arrayOpened(const RunReport& report) {
+  const bool another = report.array_key != array_key_;
+  array_key_ = report.array_key;
+  memory::rememberArray({array_key_, report.array_name, state_, members_, {}});
+  if (!another) return;
+  // The values the user set on this array before (in an earlier session of
+  // the app): applied again, after the ones set since it was chosen.
+  for (const auto& [name, value] : memory::tunables(array_key_)) {
+    const bool set =
+        std::any_of(overrides_.begin(), overrides_.end(), [&](const auto& kv) { return kv.first == name; });
+    if (!set) (void)setTunable(QString::fromStdString(name), QString::fromStdString(value));
+  }
+  memory::saveTunables(array_key_, overrides_);
+}
+
+void LiveSession::refreshFromArray(const session::SessionStatus& st) {
+  QStringList present;
+  for (const auto& m : st.members)
+    if (!m.path.empty()) present << QString::fromStdString(m.path);
+  const QString now = describeState(st);
+  if (!present.isEmpty() && present != members_) {
+    arrayChanged(present, now);
+    return;
+  }
+  if (!now.isEmpty() && now != state_) arrayChanged({}, now);
 }
 
 QString LiveSession::setTunable(const QString& name, const QString& value) {
@@ -382,12 +421,21 @@ void LiveSession::tick() {
   // The registry's values and the array's state twice a second (a set from
   // elsewhere, a profile switched by a run, a member failed, a rebuild's
   // progress): the getters never block.
-  if (array && (ticks_++ % std::max(1, refresh_hz_ / 2)) == 0) {
+  // While a task runs (a rebuild), at every tick: the header follows the
+  // member table as the task changes it, not half a second late.
+  const bool tasks = !telemetry_.tasks().isEmpty();
+  const bool every = tasks || tasks != had_tasks_;
+  had_tasks_ = tasks;
+  if (array && ((ticks_++ % std::max(1, refresh_hz_ / 2)) == 0 || every)) {
     tunables_.refresh(array->tunables());
-    if (!busy() || status_ == Running) {
-      const QString now = describeState(array->status());
-      if (!now.isEmpty() && now != state_) arrayChanged({}, now);
-    }
+    if (!busy() || status_ == Running) refreshFromArray(array->status());
+  }
+  // Live: a run goes on, or array I/O completed in the newest sample (an
+  // export's client). Otherwise the figures are the last ones seen.
+  const bool live = array && (run || telemetry_.readIops() + telemetry_.writeIops() > 0);
+  if (live != live_) {
+    live_ = live;
+    emit liveChanged();
   }
 }
 
@@ -463,11 +511,14 @@ rs::Status LiveSession::prepareDemo(const RunRequest& req) {
   if (!sparse(m0) && !sparse(m1)) return {};
   // Written through once, so reads reach the disk (holes read as zeros for free).
   workload::BenchSpec spec;
-  auto parsed = fio::parse_cli_job(
-      {"--name=fill", "--rw=write", "--bs=1M", "--iodepth=8", "--ioengine=io_uring", "--direct=1"});
-  if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
-  spec.jobs = parsed.jobs;
-  spec.global_options = parsed.global.given;
+  workload::JobSpec fillJob;
+  fillJob.name = "fill";
+  fillJob.rw = workload::RwMode::write;
+  fillJob.block_bytes = 1 << 20;
+  fillJob.iodepth = 8;
+  auto fill_options = workload::to_job_options(fillJob);
+  if (!fill_options) return fill_options.error();
+  spec.jobs = {*fill_options};
   spec.session = arraySession();
   spec.profile_scale = 1;  // written at the host disk's speed
   workload::BenchNotes notes;
@@ -502,16 +553,13 @@ rs::Status LiveSession::prepareDemo(const RunRequest& req) {
 
 namespace {
 
-// The run's jobs: fio command-line options, then a job file's.
+// The run's jobs: the typed ones, then a job file's.
 rs::Status parseJobs(const RunRequest& req, workload::BenchSpec& spec) {
   spec.job_logs = fio::open_job_logs;  // the jobs' fio log files, when they ask for them
-  if (!req.job_args.empty()) {
-    std::vector<std::string> args = {"--name=gui"};
-    args.insert(args.end(), req.job_args.begin(), req.job_args.end());
-    auto parsed = fio::parse_cli_job(args);
-    if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
-    spec.jobs = parsed.jobs;
-    spec.global_options = parsed.global.given;
+  for (const auto& job : req.jobs) {
+    auto options = workload::to_job_options(job);
+    if (!options) return options.error();
+    spec.jobs.push_back(std::move(*options));
   }
   if (!req.job_file.empty()) {
     auto parsed = fio::parse_job_file(req.job_file, "job file");
@@ -602,7 +650,7 @@ workload::RunOutcome LiveSession::runBench(workload::BenchSession& run, const Ru
   report::BenchCapture capture;
   if (req.keep_document) {
     capture.command = {"raidscope", "(GUI) " + req.label.toStdString()};
-    capture.command.insert(capture.command.end(), req.job_args.begin(), req.job_args.end());
+    for (const auto& job : req.jobs) capture.command.push_back(describeJob(job).toStdString());
     capture.target = run.target().describe();
     if (raid::Array* a = run.array()) {
       capture.array = report::array_facts(*a);

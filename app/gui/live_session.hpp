@@ -29,20 +29,22 @@
 #include <vector>
 
 #include "command_thread.hpp"
+#include "presets.hpp"
 #include "report/result_doc.hpp"
 #include "sample_feed.hpp"
 #include "session/array_session.hpp"
 #include "telemetry_model.hpp"
 #include "tunables_model.hpp"
 #include "workload/bench.hpp"
+#include "workload/job_spec.hpp"
 
 namespace rs::gui {
 
-// What one run does: fio job options, tunables to set for it, and a label.
+// What one run does: its jobs, tunables to set for it, and a label.
 struct RunRequest {
-  QString label;                      // "Sequential read 1 MiB, QD16"
-  std::vector<std::string> job_args;  // fio command-line options ("--rw=read", ...)
-  std::string job_file;               // fio job file text (its jobs run after job_args' ones)
+  QString label;                        // "Sequential read 1 MiB, QD16"
+  std::vector<workload::JobSpec> jobs;  // typed jobs (a preset's, a live workload's)
+  std::string job_file;                 // fio job file text the user wrote (its jobs run after `jobs`)
   std::vector<std::pair<std::string, std::string>> set;  // applied after the remembered ones
   bool keep_overrides = true;  // a run that opens the array applies the user's remembered tunables
   // Keep the run as a result document (RunReport::document) for reports:
@@ -66,6 +68,8 @@ struct RunReport {
   int members = 0;
   std::vector<telemetry::TunableInfo> tunables;  // the registry at the end of the run
   QString array_text;                            // "raid5 of 4 members, 192 MiB, clean" as the run left it
+  QString array_key;                             // the array's UUID (an open: memory::arrayKey)
+  QString array_name;                            // its name in the superblocks
   // The run as `raidscope-cli bench --save` keeps it (report/result_doc.hpp),
   // when the request asked for it; null otherwise.
   report::Json document;
@@ -82,6 +86,12 @@ class LiveSession : public QObject {
   Q_PROPERTY(bool busy READ busy NOTIFY statusChanged)  // preparing, running or stopping
   Q_PROPERTY(QStringList members READ members NOTIFY membersChanged)
   Q_PROPERTY(QString arrayText READ arrayText NOTIFY membersChanged)
+  // The open array's UUID ("" when none is open or it has none).
+  Q_PROPERTY(QString arrayKey READ arrayKey NOTIFY membersChanged)
+  // The figures are live: an array is open and a workload runs on it, or
+  // something else (an export's client) does array I/O. Not live: the
+  // dashboard greys its figures and says "stopped".
+  Q_PROPERTY(bool live READ live NOTIFY liveChanged)
   Q_PROPERTY(QString workloadName READ workloadName NOTIFY statusChanged)
   Q_PROPERTY(QString demoDir READ demoDir CONSTANT)
   Q_PROPERTY(int refreshHz READ refreshHz WRITE setRefreshHz NOTIFY refreshHzChanged)
@@ -110,6 +120,8 @@ class LiveSession : public QObject {
   }
   QStringList members() const { return members_; }
   QString arrayText() const { return array_text_; }
+  QString arrayKey() const { return array_key_; }
+  bool live() const { return live_; }
   QString workloadName() const { return workload_name_; }
   QString demoDir() const { return demo_dir_; }
   int refreshHz() const { return refresh_hz_; }
@@ -169,6 +181,7 @@ class LiveSession : public QObject {
   void progressChanged();
   void membersChanged();
   void refreshHzChanged();
+  void liveChanged();
   void runFinished(bool ok, const QString& message);
   void tunableFailed(const QString& name, const QString& message);
 
@@ -179,6 +192,13 @@ class LiveSession : public QObject {
   void remember(const std::string& name, const std::string& value);
   // arrayText from the members' names and state_ (the last description).
   void composeArrayText();
+  // The header and the member list from the open array's status (GUI
+  // thread, twice a second): the members by slot as they are now (an added
+  // member from the moment it has its slot), and its state.
+  void refreshFromArray(const session::SessionStatus& status);
+  // An array was opened: remembered (its members, its state) and the
+  // tunables set on it before applied again.
+  void arrayOpened(const RunReport& report);
   // Starts `body` on the run thread; `done` (and the status that follows)
   // on the GUI thread with its report. `opening`: no workload runs.
   void launch(std::function<RunReport()> body, bool opening, std::function<void(const RunReport&)> done);
@@ -205,6 +225,9 @@ class LiveSession : public QObject {
   double profile_scale_ = 0;
   int ticks_ = 0;
   bool demo_ = false;
+  bool live_ = false;
+  bool had_tasks_ = false;  // the last tick saw a task running on the array
+  QString array_key_;       // the open array's UUID: what its remembered tunables are kept under
 
   TelemetryModel telemetry_;
   TunablesModel tunables_;

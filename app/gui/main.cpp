@@ -1,17 +1,18 @@
 // raidscope: the desktop app. Parses the command line, sets up Fusion on
 // the system palette, loads the RaidScope QML module's Main.qml and, for
 // --screenshot, saves the window after --after seconds and exits.
+#include <QtQml/qqmlextensionplugin.h>
+
 #include <QApplication>
 #include <QCursor>
-#include <QScreen>
 #include <QIcon>
 #include <QPalette>
 #include <QQmlApplicationEngine>
 #include <QQmlContext>
 #include <QQuickStyle>
 #include <QQuickWindow>
+#include <QScreen>
 #include <QTimer>
-#include <QtQml/qqmlextensionplugin.h>
 #include <cstdio>
 
 #include "app_options.hpp"
@@ -40,7 +41,9 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName("RaidScope");
   QApplication::setOrganizationName("RaidScope");
   QApplication::setApplicationDisplayName("RaidScope");
-  if (!opt.color_scheme.isEmpty()) QApplication::setPalette(rs::gui::schemePalette(opt.color_scheme == "dark"));
+  // The desktop's colours unless the user picked a scheme (in the window, or
+  // --color-scheme for this start).
+  rs::gui::ColorScheme::applyAtStart(opt.color_scheme);
   QQuickStyle::setStyle("Fusion");
   rs::gui::chooseRenderer();
 

@@ -1,5 +1,9 @@
 #include "palette.hpp"
 
+#include <QApplication>
+
+#include "app_settings.hpp"
+
 namespace rs::gui {
 
 QPalette schemePalette(bool dark) {
@@ -27,9 +31,63 @@ QPalette schemePalette(bool dark) {
   p.setColor(QPalette::Light, dark ? QColor(0x3b, 0x40, 0x45) : QColor(0xff, 0xff, 0xff));
   p.setColor(QPalette::Link, QColor(0x1d, 0x99, 0xf3));
   p.setColor(QPalette::Disabled, QPalette::Text, dark ? QColor(0x6e, 0x73, 0x78) : QColor(0xa0, 0xa4, 0xa8));
-  p.setColor(QPalette::Disabled, QPalette::WindowText, dark ? QColor(0x6e, 0x73, 0x78) : QColor(0xa0, 0xa4, 0xa8));
-  p.setColor(QPalette::Disabled, QPalette::ButtonText, dark ? QColor(0x6e, 0x73, 0x78) : QColor(0xa0, 0xa4, 0xa8));
+  p.setColor(QPalette::Disabled, QPalette::WindowText,
+             dark ? QColor(0x6e, 0x73, 0x78) : QColor(0xa0, 0xa4, 0xa8));
+  p.setColor(QPalette::Disabled, QPalette::ButtonText,
+             dark ? QColor(0x6e, 0x73, 0x78) : QColor(0xa0, 0xa4, 0xa8));
   return p;
+}
+
+}  // namespace rs::gui
+
+namespace rs::gui {
+
+namespace {
+
+// The desktop's palette as the platform theme gave it at start, and the
+// scheme in use now (one per process: the application has one palette).
+QPalette& desktopPalette() {
+  static QPalette p = QApplication::palette();  // taken before the first change
+  return p;
+}
+QString& current() {
+  static QString s = QStringLiteral("system");
+  return s;
+}
+
+void apply(const QString& scheme) {
+  (void)desktopPalette();
+  current() = scheme;
+  QApplication::setPalette(scheme == "dark"    ? schemePalette(true)
+                           : scheme == "light" ? schemePalette(false)
+                                               : desktopPalette());
+}
+
+}  // namespace
+
+ColorScheme::ColorScheme(QObject* parent) : QObject(parent) {}
+
+QString ColorScheme::scheme() const {
+  return current();
+}
+
+void ColorScheme::setScheme(const QString& scheme) {
+  if (scheme != "system" && scheme != "light" && scheme != "dark") return;
+  if (scheme == current()) return;
+  apply(scheme);
+  appSettings()->setValue("colorScheme", scheme);
+  emit schemeChanged();
+}
+
+bool ColorScheme::dark() const {
+  return QApplication::palette().color(QPalette::Window).lightness() < 128;
+}
+
+void ColorScheme::applyAtStart(const QString& forced) {
+  (void)desktopPalette();
+  const QString saved = appSettings()->value("colorScheme", "system").toString();
+  const QString scheme = forced.isEmpty() ? saved : forced;
+  if (scheme == "light" || scheme == "dark") apply(scheme);
 }
 
 }  // namespace rs::gui

@@ -1,9 +1,10 @@
 #include "telemetry_model.hpp"
 
-#include <QFileInfo>
 #include <QVariantMap>
 #include <algorithm>
 #include <cmath>
+
+#include "member_names.hpp"
 
 namespace rs::gui {
 
@@ -16,14 +17,10 @@ const std::vector<SeriesLine> kNoLines;
 const char* const kRaid5Lists[] = {"handle", "hold", "delayed", "inactive", "active_stripes"};
 // Its per-interval write counts, charted as rates per second (short names:
 // four legends share a third of the window).
-const std::pair<const char*, const char*> kRaid5Writes[] = {
-    {"full_stripe_writes", "full-stripe"}, {"rmw_writes", "rmw"}, {"rcw_writes", "rcw"}, {"prereads", "prereads"}};
-
-QString shortName(const std::string& path) {
-  const QString p = QString::fromStdString(path);
-  const QString base = QFileInfo(p).fileName();
-  return base.isEmpty() ? p : base;
-}
+const std::pair<const char*, const char*> kRaid5Writes[] = {{"full_stripe_writes", "full-stripe"},
+                                                            {"rmw_writes", "rmw"},
+                                                            {"rcw_writes", "rcw"},
+                                                            {"prereads", "prereads"}};
 
 }  // namespace
 
@@ -58,6 +55,11 @@ const std::vector<SeriesLine>& TelemetryModel::lines(const QString& metric) cons
   return it == series_.end() ? kNoLines : it->second;
 }
 
+QString TelemetryModel::shortName(const std::string& path) const {
+  const qsizetype i = member_paths_.indexOf(QString::fromStdString(path));
+  return i >= 0 ? member_names_[i] : QString::fromStdString(path);
+}
+
 SeriesLine& TelemetryModel::line(const QString& metric, size_t index, const QString& name) {
   auto& v = series_[metric];
   if (v.size() <= index) v.resize(index + 1);
@@ -76,6 +78,9 @@ void TelemetryModel::take(const telemetry::Sample& s) {
   const double t = double(s.t_ns) / 1e9;
   const double dt = double(s.interval_ns) / 1e9;
   const size_t n = s.members.size();
+  QStringList paths;
+  for (const auto& m : s.members) paths << QString::fromStdString(m.name);
+  if (paths != member_paths_) member_paths_ = paths, member_names_ = distinctNames(paths);
   has_data_ = true;
   ++sample_count_;
   elapsed_ = t;
@@ -112,7 +117,7 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     const double pending = seconds > 0 ? pending_time[i] / seconds : double(m.nr_pending);
     total_pending_ += m.nr_pending;
     QVariantMap row;
-    row["name"] = shortName(m.name);
+    row["name"] = member_names_[qsizetype(i)];
     row["path"] = QString::fromStdString(m.name);
     row["state"] = QString::fromStdString(m.state);
     row["share"] = share;
@@ -127,8 +132,8 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     members_.push_back(row);
     // No read in the window: no share to draw (0 % for every member would
     // be a false point, and pull the legend's mean down).
-    if (all_reads) line("share", i, shortName(m.name)).points.push_back({t, share});
-    line("pending", i, shortName(m.name)).points.push_back({t, pending});
+    if (all_reads) line("share", i, member_names_[qsizetype(i)]).points.push_back({t, share});
+    line("pending", i, member_names_[qsizetype(i)]).points.push_back({t, pending});
   }
   line("bandwidth", 0, "read").points.push_back({t, s.array.read_bw_bytes / 1e6});
   line("bandwidth", 1, "write").points.push_back({t, s.array.write_bw_bytes / 1e6});
@@ -139,7 +144,14 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     line("latency", 1, "p99").points.push_back({t, double(s.array.clat_p99_ns) / 1e6});
   }
 
+  takeTasks(s, t);
+  takeSections(s, t, dt);
+  takeEvents(s);
+}
+
+void TelemetryModel::takeTasks(const telemetry::Sample& s, double t) {
   tasks_.clear();
+  QStringList seen;
   for (const auto& task : s.array.tasks) {
     QVariantMap row;
     row["kind"] = QString::fromStdString(task.kind);
@@ -147,9 +159,21 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     row["fraction"] = task.total ? double(task.done) / double(task.total) : 0.0;
     row["done"] = double(task.done);
     row["total"] = double(task.total);
+    // Speed over the task's life as seen here, and the time left at it.
+    const QString key = row["kind"].toString() + "|" + QString::fromStdString(task.target);
+    const auto [it, fresh] = task_start_.try_emplace(key, t, double(task.done));
+    const double secs = t - it->second.first;
+    const double speed = !fresh && secs > 0 ? (double(task.done) - it->second.second) / secs : 0.0;
+    row["speed"] = speed;  // bytes/s, 0 until known
+    row["secondsLeft"] = speed > 0 ? double(task.total - std::min(task.done, task.total)) / speed : -1.0;
+    seen << key;
     tasks_.push_back(row);
   }
+  for (auto it = task_start_.begin(); it != task_start_.end();)
+    it = seen.contains(it->first) ? std::next(it) : task_start_.erase(it);
+}
 
+void TelemetryModel::takeSections(const telemetry::Sample& s, double t, double dt) {
   // Sections are shown generically (name, key = value), so a personality's
   // new section (raid5 once it lands) appears without GUI work.
   sections_.clear();
@@ -169,7 +193,8 @@ void TelemetryModel::take(const telemetry::Sample& s) {
     if (sec.name == "raid5") {
       has_raid5_ = true;
       auto find = [&](const char* key) {
-        return std::find_if(sec.values.begin(), sec.values.end(), [&](const auto& kv) { return kv.first == key; });
+        return std::find_if(sec.values.begin(), sec.values.end(),
+                            [&](const auto& kv) { return kv.first == key; });
       };
       size_t idx = 0;
       for (const char* list : kRaid5Lists)
@@ -178,18 +203,23 @@ void TelemetryModel::take(const telemetry::Sample& s) {
       idx = 0;
       for (const auto& [count, label] : kRaid5Writes)
         if (auto it = find(count); it != sec.values.end())
-          line("raid5_writes", idx++, QString::fromLatin1(label)).points.push_back({t, dt > 0 ? it->second / dt : 0});
+          line("raid5_writes", idx++, QString::fromLatin1(label))
+              .points.push_back({t, dt > 0 ? it->second / dt : 0});
     }
   }
+}
 
+void TelemetryModel::takeEvents(const telemetry::Sample& s) {
   for (const auto& e : s.events) {
     QString label = QString::fromStdString(e.name);
     if (!e.value.empty()) label += "=" + QString::fromStdString(e.value);
-    if (e.kind != "tunable" && !e.kind.empty() && e.value.empty()) label = QString::fromStdString(e.kind) + " " + label;
-    marks_.push_back({double(e.t_ns) / 1e9, label});
+    if (e.kind != "tunable" && !e.kind.empty() && e.value.empty())
+      label = QString::fromStdString(e.kind) + " " + label;
+    // A member by its short name (a temporary folder's path cut the label).
+    marks_.push_back({double(e.t_ns) / 1e9, withShortNames(label, member_paths_, member_names_)});
     if (e.kind == "member" && e.value == "faulty")
       member_alert_ << tr("Member %1 failed: %2. The array is degraded.")
-                           .arg(QString::fromStdString(e.name), QString::fromStdString(e.message));
+                           .arg(shortName(e.name), QString::fromStdString(e.message));
   }
 }
 

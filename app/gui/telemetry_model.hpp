@@ -115,6 +115,13 @@ class TelemetryModel : public QObject {
 
  private:
   void take(const telemetry::Sample& s);
+  // Parts of take(): the tasks with their speed, the level's sections (and
+  // RAID5's series), the events as marks and alerts.
+  void takeTasks(const telemetry::Sample& s, double t);
+  void takeSections(const telemetry::Sample& s, double t, double dt);
+  void takeEvents(const telemetry::Sample& s);
+  // A member's short distinct name from its path (the path if not a member).
+  QString shortName(const std::string& path) const;
   SeriesLine& line(const QString& metric, size_t index, const QString& name);
   void trim(double now);
 
@@ -131,7 +138,11 @@ class TelemetryModel : public QObject {
   std::deque<Window> window_;
   telemetry::ArraySample last_;
   QVariantList members_, tasks_, sections_;
+  // Each running task's (kind+target) first sight: time (s) and bytes done,
+  // for its speed and time left.
+  std::map<QString, std::pair<double, double>> task_start_;
   QStringList member_alert_;
+  QStringList member_paths_, member_names_;  // the newest sample's members and their distinct short names
   double elapsed_ = 0, total_pending_ = 0, interval_ms_ = 0;
   bool has_data_ = false, has_raid5_ = false;
   int sample_count_ = 0;

@@ -2,6 +2,8 @@
 
 #include <QVariantMap>
 
+#include "workload/job_checks.hpp"
+
 namespace rs::gui {
 
 namespace {
@@ -26,28 +28,43 @@ QStringList toList(const std::vector<std::string>& v) {
 }  // namespace
 
 QHash<int, QByteArray> TunablesModel::roleNames() const {
-  return {{NameRole, "name"},   {TypeRole, "type"},           {MinRole, "minimum"},     {MaxRole, "maximum"},
-          {ChoicesRole, "choices"}, {UnitRole, "unit"},       {HelpRole, "help"},       {PerMemberRole, "perMember"},
-          {ValuesRole, "values"}, {RangeTextRole, "rangeText"}};
+  return {{NameRole, "name"},          {TypeRole, "type"},           {MinRole, "minimum"},
+          {MaxRole, "maximum"},        {ChoicesRole, "choices"},     {UnitRole, "unit"},
+          {HelpRole, "help"},          {PerMemberRole, "perMember"}, {ValuesRole, "values"},
+          {RangeTextRole, "rangeText"}};
 }
 
 QVariant TunablesModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= int(rows_.size())) return {};
   const auto& r = rows_[size_t(index.row())];
   switch (role) {
-    case NameRole: return QString::fromStdString(r.spec.name);
-    case TypeRole: return QString::fromLatin1(telemetry::tunable_type_name(r.spec.type));
-    case MinRole: return double(r.spec.min);
-    case MaxRole: return double(r.spec.max);
-    case ChoicesRole: return toList(r.spec.choices);
+    case NameRole:
+      return QString::fromStdString(r.spec.name);
+    case TypeRole:
+      return QString::fromLatin1(telemetry::tunable_type_name(r.spec.type));
+    case MinRole:
+      return double(r.spec.min);
+    case MaxRole:
+      return double(r.spec.max);
+    case ChoicesRole:
+      return toList(r.spec.choices);
     case UnitRole:
       return QString::fromStdString(r.spec.unit.empty() && r.spec.type == telemetry::TunableType::bytes
                                         ? std::string("bytes")
                                         : r.spec.unit);
-    case HelpRole: return QString::fromStdString(r.spec.help);
-    case PerMemberRole: return r.spec.per_member;
-    case ValuesRole: return toList(r.values);
-    case RangeTextRole: return QString::fromStdString(r.range_text);
+    case HelpRole:
+      return QString::fromStdString(r.spec.help);
+    case PerMemberRole:
+      return r.spec.per_member;
+    case ValuesRole:
+      return toList(r.values);
+    case RangeTextRole:
+      // Sizes as people write them ("0..64MiB"), not 67108864.
+      if (r.spec.type == telemetry::TunableType::bytes && r.spec.max > r.spec.min) {
+        auto size = [](double v) { return v == 0 ? std::string("0") : workload::format_size(uint64_t(v)); };
+        return QString::fromStdString(size(double(r.spec.min)) + ".." + size(double(r.spec.max)));
+      }
+      return QString::fromStdString(r.range_text);
   }
   return {};
 }
@@ -90,9 +107,11 @@ QString TunablesModel::check(const QString& name, const QString& value) const {
   const auto* info = find(name);
   if (!info) return name + ": no such tunable";
   if (info->spec.per_member && (member < 0 || member >= int(info->values.size())))
-    return name + ": give the member as rdN/" + base + " (rd0.." + QString::number(int(info->values.size()) - 1) + ")";
+    return name + ": give the member as rdN/" + base + " (rd0.." +
+           QString::number(int(info->values.size()) - 1) + ")";
   if (!info->spec.per_member && member >= 0) return name + ": " + base + " is not a per-member setting";
-  auto parsed = telemetry::TunableRegistry::parse(info->spec, value.trimmed().toStdString(), name.toStdString());
+  auto parsed =
+      telemetry::TunableRegistry::parse(info->spec, value.trimmed().toStdString(), name.toStdString());
   return parsed ? QString() : QString::fromStdString(parsed.error().message);
 }
 
@@ -110,9 +129,10 @@ QVariantList TunablesModel::addresses() const {
     const QString name = QString::fromStdString(r.spec.name);
     const int n = r.spec.per_member ? int(r.values.size()) : 1;
     for (int m = 0; m < n; ++m)
-      out.push_back(QVariantMap{{"address", r.spec.per_member ? "rd" + QString::number(m) + "/" + name : name},
-                                {"type", QString::fromLatin1(telemetry::tunable_type_name(r.spec.type))},
-                                {"choices", toList(r.spec.choices)}});
+      out.push_back(
+          QVariantMap{{"address", r.spec.per_member ? "rd" + QString::number(m) + "/" + name : name},
+                      {"type", QString::fromLatin1(telemetry::tunable_type_name(r.spec.type))},
+                      {"choices", toList(r.spec.choices)}});
   }
   return out;
 }

@@ -8,7 +8,7 @@ size_t BufferPool::rounded(size_t bytes) {
   return std::bit_ceil(bytes < 4096 ? size_t{4096} : bytes);
 }
 
-io::AlignedBuffer BufferPool::take(size_t bytes) {
+Result<io::AlignedBuffer> BufferPool::take(size_t bytes) {
   const size_t size = rounded(bytes);
   {
     std::lock_guard lock(mutex_);
@@ -20,9 +20,7 @@ io::AlignedBuffer BufferPool::take(size_t bytes) {
       return b;
     }
   }
-  // Out of memory: an empty buffer (data() null), as give() accepts.
-  auto fresh = io::AlignedBuffer::allocate(size);
-  return fresh ? std::move(*fresh) : io::AlignedBuffer{};
+  return io::AlignedBuffer::allocate(size);
 }
 
 void BufferPool::give(io::AlignedBuffer buffer) {

@@ -17,8 +17,8 @@ class BufferPool {
  public:
   static constexpr size_t kKeepBytes = 64u << 20;
 
-  // A buffer of at least `bytes` (4096-aligned); any thread.
-  io::AlignedBuffer take(size_t bytes);
+  // A buffer of at least `bytes` (4096-aligned), or out_of_memory; any thread.
+  Result<io::AlignedBuffer> take(size_t bytes);
   // Hands a buffer back (kept if there is room, freed otherwise); any thread.
   void give(io::AlignedBuffer buffer);
   static size_t rounded(size_t bytes);

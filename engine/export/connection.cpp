@@ -134,12 +134,19 @@ bool Connection::open_array() {
     client_.detach();
     return false;
   }
+  // Allocated here, where a failure can still refuse the client; the
+  // context sees it after the post.
+  auto zeros = io::AlignedBuffer::allocate(kPieceBytes);
+  if (!zeros) {
+    if (log_) log_("client " + peer_ + ": " + zeros.error().message);
+    ctx_.reset();
+    client_.detach();
+    return false;
+  }
+  zeros_ = std::move(*zeros);
   ctx_->post([this, &array] {
     port_ = std::make_unique<raid::ArrayPort>(array, ctx_->context());
-    if (auto zeros = io::AlignedBuffer::allocate(kPieceBytes)) {
-      zeros_ = std::move(*zeros);
-      std::fill(zeros_.data(), zeros_.data() + kPieceBytes, uint8_t{0});
-    }
+    std::fill(zeros_.data(), zeros_.data() + kPieceBytes, uint8_t{0});
     for (unsigned i = 0; i < kPieces; ++i) {
       auto p = std::make_unique<Piece>();
       p->conn = this;
@@ -179,7 +186,14 @@ void Connection::read_requests() {
     }
     if (req->type == kCmdDisc) return;
     const bool payload = req->type == kCmdWrite;
-    if (payload || (req->type == kCmdRead && !job->verdict.error)) job->data = buffers_.take(req->length);
+    if (payload || (req->type == kCmdRead && !job->verdict.error)) {
+      auto buffer = buffers_.take(req->length);
+      if (!buffer) {  // a WRITE's payload cannot be skipped over without one: the stream ends
+        if (log_) log_("client " + peer_ + ": " + buffer.error().message + ": disconnected");
+        return;
+      }
+      job->data = std::move(*buffer);
+    }
     if (payload && !read_exact(fd, job->data.data(), req->length)) {
       if (log_)
         log_("client " + peer_ + " left in the middle of a WRITE's data: nothing of that write was written");

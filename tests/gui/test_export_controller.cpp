@@ -17,6 +17,8 @@
 #include <thread>
 
 #include "arrays_controller.hpp"
+#include "create_plan.hpp"
+#include "device_picker.hpp"
 #include "export/nbd_proto.hpp"
 #include "export/socket_io.hpp"
 #include "export_controller.hpp"
@@ -120,7 +122,17 @@ void ExportControllerTest::refusalsServeNothing() {
   ArraysController arrays;
   arrays.setSession(session_);
   QSignalSpy created(&arrays, &ArraysController::created);
-  QVERIFY(arrays.create(1, {}, {}, {path("m0.img"), path("m1.img")}, "32M", {}));
+  // Created as the wizard does: two new image files picked, the plan made.
+  DevicePicker picker;
+  picker.setNewFileSize("32M");
+  picker.addImageFiles({path("m0.img"), path("m1.img")});
+  QTRY_VERIFY_WITH_TIMEOUT(!picker.scanning(), 20000);
+  CreatePlan plan;
+  plan.setPicker(&picker);
+  plan.setLevel(1);
+  plan.setMembers({path("m0.img"), path("m1.img")});
+  QVERIFY2(plan.problems().isEmpty(), qPrintable(plan.problems().join("; ")));
+  QVERIFY(arrays.create(&plan, false));
   QTRY_VERIFY_WITH_TIMEOUT(created.count() == 1, 30000);
   QTRY_VERIFY_WITH_TIMEOUT(session_->status() == LiveSession::Idle && session_->arraySession(), 30000);
 

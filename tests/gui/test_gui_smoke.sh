@@ -10,7 +10,7 @@ CHECK=${3:?}
 command -v xvfb-run >/dev/null || { echo "SKIP: xvfb-run missing (./run.sh test installs xvfb)"; exit 77; }
 WORK=$(mktemp -d /tmp/raidscope-gui.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-export RAIDSCOPE_DEMO_DIR=$WORK/demo RAIDSCOPE_RESULTS_DIR=$WORK/results
+export RAIDSCOPE_DEMO_DIR=$WORK/demo RAIDSCOPE_RESULTS_DIR=$WORK/results XDG_CONFIG_HOME=$WORK/config
 ART=${RAIDSCOPE_ARTIFACTS:-/tmp}
 mkdir -p "$ART"
 shot() {  # shot NAME ARGS...: one screenshot under a fresh Xvfb
@@ -24,7 +24,7 @@ shot() {  # shot NAME ARGS...: one screenshot under a fresh Xvfb
 shot dashboard-early --demo --page=dashboard --after=3
 shot dashboard --demo --page=dashboard --after=6
 "$CHECK" "$WORK/dashboard.png" "$WORK/dashboard-early.png"
-for page in tune arrays benchmark; do
+for page in tune arrays benchmark history; do
   shot "$page" --demo --page=$page --after=4
   "$CHECK" "$WORK/$page.png"
 done

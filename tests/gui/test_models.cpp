@@ -3,16 +3,22 @@
 // real Sampler on a scripted clock. Expected values are computed by hand
 // from the script.
 #include <QGuiApplication>
-#include <QImage>
-#include <QPainter>
+#include <QLineSeries>
 #include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QValueAxis>
 #include <QtTest>
 
+#include "chart_feed.hpp"
+#include "chart_scale.hpp"
+#include "comparison.hpp"
+#include "member_names.hpp"
+#include "presets.hpp"
+#include "result_files.hpp"
 #include "telemetry/event_log.hpp"
 #include "telemetry/sampler.hpp"
 #include "telemetry/tunables.hpp"
 #include "telemetry_model.hpp"
-#include "time_chart.hpp"
 #include "tunables_model.hpp"
 
 using namespace rs;
@@ -33,7 +39,12 @@ class ScriptedSource : public telemetry::TelemetrySource {
   std::vector<telemetry::Section> read_sections() const override {
     if (!raid5) return {};
     return {{"raid5",
-             {{"handle", handle}, {"hold", 2}, {"delayed", 3}, {"inactive", 4}, {"bypass_count", 7}, {"rmw_writes", 10}}}};
+             {{"handle", handle},
+              {"hold", 2},
+              {"delayed", 3},
+              {"inactive", 4},
+              {"bypass_count", 7},
+              {"rmw_writes", 10}}}};
   }
   // Advances by one interval: member i completed reads[i] 1 MiB reads.
   void step(std::vector<uint64_t> reads) {
@@ -86,12 +97,18 @@ class ModelsTest : public QObject {
   void eventsBecomeMarksAndSectionsAreGeneric();
   void memberFailureRaisesTheBanner();
   void historyIsTrimmed();
+  void memberNamesAreShortAndDistinct();
   void tunablesModelChecksRangesFromTheRegistry();
   void tunablesRefreshKeepsRowsWhenNamesStay();
   void chartAxisCeiling();
   void tilesAndLegendsSayTheirWindows();
-  void denseSeriesDrawALineOverALightBand();
+  void denseSeriesAreDecimatedToThePixelWidth();
+  void feedReplacesTheSeriesAndSetsTheAxes();
   void closeMarksAreAllLabelled();
+  void comparisonSaysWhenWithinTheNoise();
+  void exportNamesNeverOverwrite();
+  void presetsNameTheirJob();
+  void taskRowsHaveSpeedAndTimeLeft();
 };
 
 void ModelsTest::sharesFollowTheScriptedReads() {
@@ -147,7 +164,7 @@ void ModelsTest::sharesOnlyWhereThereWereReads() {
   QVERIFY(model.lines("share").empty() || model.lines("share")[0].points.empty());
   for (int i = 0; i < 10; ++i) model.addSample(s.step({30, 10}, 50));
   QCOMPARE(int(model.lines("share")[0].points.size()), 10);
-  TimeChart share;
+  ChartFeed share;
   share.setModel(&model);
   share.setMetric("share");
   share.setLegendStat("mean");
@@ -213,6 +230,27 @@ void ModelsTest::memberFailureRaisesTheBanner() {
   QCOMPARE(model.memberAlert(), QString());
 }
 
+// Four members whose file names share a prefix keep their whole file
+// names (the legend elides in the middle, where they are alike); two that
+// share a file name are told apart by their folders; a member event's
+// mark names the member by that short name, not its temporary path.
+void ModelsTest::memberNamesAreShortAndDistinct() {
+  QCOMPARE(distinctNames(QStringList{"/tmp/x.1/c5-member-a.img", "/tmp/x.1/c5-member-b.img", "/dev/loop3"}),
+           (QStringList{"c5-member-a.img", "c5-member-b.img", "loop3"}));
+  QCOMPARE(distinctNames(QStringList{"/srv/a/disk.img", "/srv/b/disk.img", "/srv/c/other.img"}),
+           (QStringList{"a/disk.img", "b/disk.img", "other.img"}));
+  QCOMPARE(distinctNames(QStringList{"/p/q/a/disk.img", "/p/r/a/disk.img"}),
+           (QStringList{"q/a/disk.img", "r/a/disk.img"}));
+  QCOMPARE(distinctNames(QStringList{"", "/a/m.img"}), (QStringList{"", "m.img"}));
+  Scripted s;
+  s.src.members[1].name = "/tmp/raidscope-x.Q1/b.img";
+  s.events.record({0, 0, "member", "/tmp/raidscope-x.Q1/b.img", "", ""});
+  TelemetryModel model;
+  model.addSample(s.step({1, 1}, 100));
+  QCOMPARE(model.members()[1].toMap()["name"].toString(), QString("b.img"));
+  QCOMPARE(model.marks().back().label, QString("member b.img"));
+}
+
 void ModelsTest::historyIsTrimmed() {
   TelemetryModel model;
   telemetry::Sample s;
@@ -233,15 +271,17 @@ void ModelsTest::tunablesModelChecksRangesFromTheRegistry() {
   telemetry::TunableRegistry reg;
   reg.set_member_count(2);
   int64_t depth = 8;
-  reg.add({"queue_limit", telemetry::TunableType::integer, 1, 64, {}, "requests", "how many"},
-          [&](int) { return std::to_string(depth); },
-          [&](int, const telemetry::TunableValue& v) -> Status {
-            depth = v.number;
-            return {};
-          });
+  reg.add(
+      {"queue_limit", telemetry::TunableType::integer, 1, 64, {}, "requests", "how many"},
+      [&](int) { return std::to_string(depth); },
+      [&](int, const telemetry::TunableValue& v) -> Status {
+        depth = v.number;
+        return {};
+      });
   telemetry::TunableSpec wm{"write_mostly", telemetry::TunableType::boolean, 0, 1, {}, "", "avoid reads"};
   wm.per_member = true;
-  reg.add(wm, [](int m) { return m == 1 ? std::string("on") : std::string("off"); }, nullptr);
+  reg.add(
+      wm, [](int m) { return m == 1 ? std::string("on") : std::string("off"); }, nullptr);
   TunablesModel model;
   model.refresh(reg.list());
   QCOMPARE(model.rowCount(), 2);
@@ -266,11 +306,13 @@ void ModelsTest::tunablesModelChecksRangesFromTheRegistry() {
 void ModelsTest::tunablesRefreshKeepsRowsWhenNamesStay() {
   telemetry::TunableRegistry reg;
   std::string policy = "md-legacy";
-  reg.add({"read_policy", telemetry::TunableType::choice, 0, 0, {"md-legacy", "md-rr"}, "", "policy"},
-          [&](int) { return policy; }, [&](int, const telemetry::TunableValue& v) -> Status {
-            policy = v.text;
-            return {};
-          });
+  reg.add(
+      {"read_policy", telemetry::TunableType::choice, 0, 0, {"md-legacy", "md-rr"}, "", "policy"},
+      [&](int) { return policy; },
+      [&](int, const telemetry::TunableValue& v) -> Status {
+        policy = v.text;
+        return {};
+      });
   TunablesModel model;
   model.refresh(reg.list());
   QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
@@ -285,25 +327,25 @@ void ModelsTest::tunablesRefreshKeepsRowsWhenNamesStay() {
 }
 
 void ModelsTest::chartAxisCeiling() {
-  QCOMPARE(TimeChart::niceCeiling(0), 1.0);
-  QCOMPARE(TimeChart::niceCeiling(0.7), 1.0);
-  QCOMPARE(TimeChart::niceCeiling(1.3), 2.0);
-  QCOMPARE(TimeChart::niceCeiling(2.2), 2.5);
-  QCOMPARE(TimeChart::niceCeiling(412), 500.0);
-  QCOMPARE(TimeChart::niceCeiling(1000), 1000.0);
-  QCOMPARE(TimeChart::niceCeiling(5001), 10000.0);
+  QCOMPARE(chart::niceCeiling(0), 1.0);
+  QCOMPARE(chart::niceCeiling(0.7), 1.0);
+  QCOMPARE(chart::niceCeiling(1.3), 2.0);
+  QCOMPARE(chart::niceCeiling(2.2), 2.5);
+  QCOMPARE(chart::niceCeiling(412), 500.0);
+  QCOMPARE(chart::niceCeiling(1000), 1000.0);
+  QCOMPARE(chart::niceCeiling(5001), 10000.0);
   // Grid rows that keep the labels round: 250 in fifths (50), 200 in
   // quarters (50), 50k in fifths (10k), 100 % in fifths (20).
-  QCOMPARE(TimeChart::gridDivisions(250), 5);
-  QCOMPARE(TimeChart::gridDivisions(200), 4);
-  QCOMPARE(TimeChart::gridDivisions(50000), 5);
-  QCOMPARE(TimeChart::gridDivisions(100), 5);
+  QCOMPARE(chart::gridDivisions(250), 5);
+  QCOMPARE(chart::gridDivisions(200), 4);
+  QCOMPARE(chart::gridDivisions(50000), 5);
+  QCOMPARE(chart::gridDivisions(100), 5);
   // A short plot: fifths of 80 px leave 16 px per row for 15 px labels
   // (they touched on the Tune page): halves; 30 px, no row between.
-  QCOMPARE(TimeChart::gridDivisions(100, 300, 15), 5);
-  QCOMPARE(TimeChart::gridDivisions(100, 80, 15), 2);
-  QCOMPARE(TimeChart::gridDivisions(200, 90, 15), 4);
-  QCOMPARE(TimeChart::gridDivisions(200, 30, 15), 1);
+  QCOMPARE(chart::gridDivisions(100, 300, 15), 5);
+  QCOMPARE(chart::gridDivisions(100, 80, 15), 2);
+  QCOMPARE(chart::gridDivisions(200, 90, 15), 4);
+  QCOMPARE(chart::gridDivisions(200, 30, 15), 1);
 }
 
 namespace {
@@ -359,7 +401,7 @@ void ModelsTest::tilesAndLegendsSayTheirWindows() {
     QCOMPARE(jitter.intervalText(), QString("last 50 ms"));
   }
 
-  TimeChart latency;
+  ChartFeed latency;
   latency.setModel(&model);
   latency.setMetric("latency");
   latency.setUnit("ms");
@@ -370,7 +412,7 @@ void ModelsTest::tilesAndLegendsSayTheirWindows() {
   QCOMPARE(latency.legendText(1), QString("p99: 124 ms"));
   QVERIFY(std::abs(latency.legendFigure(0) - 2.0) < 0.001);
 
-  TimeChart bandwidth;
+  ChartFeed bandwidth;
   bandwidth.setModel(&model);
   bandwidth.setMetric("bandwidth");
   bandwidth.setLegendStat("mean");
@@ -386,107 +428,197 @@ void ModelsTest::tilesAndLegendsSayTheirWindows() {
 }
 
 // A dense noisy series (20 samples a second alternating 10 and 90 on a
-// 60 s chart: three to four samples per pixel column) is drawn as a 2 px
-// line through the columns' means over a faint band from low to high, not
-// as solid bars from 10 to 90.
-void ModelsTest::denseSeriesDrawALineOverALightBand() {
+// 60 s chart 300 px wide: four samples per pixel column) is handed to the
+// chart as one point per column, each the mean of the samples within two
+// columns either side: a line near 50, not 1200 points zig-zagging from
+// 10 to 90. A sparse series keeps its points (and the one before the view,
+// so the line enters from the left edge).
+void ModelsTest::denseSeriesAreDecimatedToThePixelWidth() {
+  std::deque<QPointF> pts;
+  for (int i = 0; i < 1200; ++i) pts.push_back({0.05 * (i + 1), i % 2 ? 10.0 : 90.0});
+  const auto d = chart::decimate(pts, 0, 60, 300);
+  QVERIFY(d.dense);
+  QVERIFY2(d.points.size() <= 300 && d.points.size() >= 290, qPrintable(QString::number(d.points.size())));
+  // Away from the ends every column's window holds 20 samples, half of each value.
+  for (qsizetype i = 3; i + 3 < d.points.size(); ++i)
+    QVERIFY2(std::abs(d.points[i].y() - 50) < 1e-9, qPrintable(QString::number(d.points[i].y())));
+  for (qsizetype i = 1; i < d.points.size(); ++i) QVERIFY(d.points[i].x() > d.points[i - 1].x());
+  // Sparse: 20 points one per 3 s, the view [10, 70]: the point at 9 s first.
+  std::deque<QPointF> few;
+  for (int i = 0; i < 25; ++i) few.push_back({3.0 * i, double(i)});
+  const auto s = chart::decimate(few, 10, 70, 300);
+  QVERIFY(!s.dense);
+  QCOMPARE(s.points.front(), QPointF(9, 3));
+  QCOMPARE(s.points.back(), QPointF(69, 23));
+  QCOMPARE(s.points.size(), qsizetype(21));
+}
+
+// The feed replaces each series' points in bulk, scrolls the time axis
+// (the last 60 s once a minute has passed) and sets the value axis to a
+// round maximum above the data, in thousands when the figures are large.
+void ModelsTest::feedReplacesTheSeriesAndSetsTheAxes() {
   TelemetryModel model;
   feed(
-      model, 60, [](int i) { return i % 2 ? 10.0 : 90.0; }, [](int) { return 95.0; },
-      [](int) { return 0.0; });
-  TimeChart chart;
-  chart.setModel(&model);
-  chart.setMetric("latency");
-  chart.setFixedMax(100);
-  const QColor line(0xff, 0, 0), other(0, 0, 0xff), background(Qt::white);
-  chart.setColors({line, other});
-  chart.setBackgroundColor(background);
-  chart.setSize(QSizeF(420, 220));
-  QImage img(420, 220, QImage::Format_ARGB32);
-  img.fill(background);
-  {
-    QPainter p(&img);
-    chart.paint(&p);
-  }
-  // Pixels of the line's own colour and of the band (its colour faded into
-  // the background: red on white stays red, lighter) per column.
-  int columnsWithData = 0, widestLine = 0, tallestBand = 0;
-  if (qEnvironmentVariableIsSet("RAIDSCOPE_ARTIFACTS"))
-    img.save(qEnvironmentVariable("RAIDSCOPE_ARTIFACTS") + "/chart-dense.png");
-  for (int x = 0; x < img.width(); ++x) {
-    int red = 0, band = 0;
-    for (int y = 30; y < img.height() - 20; ++y) {
-      const QColor c = img.pixelColor(x, y);
-      if (c == line)
-        ++red;
-      else if (c.red() == 255 && c.green() > 100 && c.green() < 255 && std::abs(c.green() - c.blue()) < 4)
-        ++band;
-    }
-    if (red || band) ++columnsWithData;
-    widestLine = std::max(widestLine, red);
-    tallestBand = std::max(tallestBand, band);
-  }
-  qInfo("columns with data %d, most line pixels in a column %d, tallest band %d", columnsWithData, widestLine,
-        tallestBand);
-  QVERIFY2(columnsWithData >= 10, "the 3 s of data cover some columns");
-  QVERIFY2(columnsWithData <= 30, "and only those");
-  // The plot is about 170 px high: 10..90 spans about 136 px. A solid bar
-  // would put all of them in the line's colour; a line a few (its 2 px
-  // and what the mean moves from one column to the next, most at the
-  // newest end, where the mean has only older columns to take in).
-  QVERIFY2(widestLine > 0 && widestLine <= 16, qPrintable(QString::number(widestLine)));
-  QVERIFY2(tallestBand >= 100, qPrintable(QString::number(tallestBand)));
+      model, 1400, [](int) { return 2.0; }, [](int) { return 3.0; },
+      [](int i) { return i <= 200 ? 100.0 : 41000.0; });
+  ChartFeed f;
+  QLineSeries read, write;
+  QValueAxis ax, ay;
+  f.setAxisX(&ax);
+  f.setAxisY(&ay);
+  f.setPlotWidth(300);
+  f.setPlotHeight(150);
+  f.setModel(&model);
+  f.setMetric("bandwidth");
+  f.setSeries({QVariant::fromValue<QObject*>(&read), QVariant::fromValue<QObject*>(&write)});
+  QCOMPARE(f.lineNames(), (QStringList{"read", "write"}));
+  // t in [10, 70]: 1201 samples decimated to at most one per pixel column.
+  QVERIFY2(read.count() <= 300 && read.count() > 250, qPrintable(QString::number(read.count())));
+  QCOMPARE(ax.min(), 10.0);
+  QCOMPARE(ax.max(), 70.0);
+  // 41000 MB/s at most in view: a 50000 ceiling, shown as 50 (thousands).
+  QCOMPARE(ay.max(), 50.0);
+  QCOMPARE(f.axisUnit(), QString("k"));
+  QVERIFY(std::abs(read.at(read.count() / 2).y() - 41.0) < 1e-9);
+  // A fixed maximum (shares in %) is kept whatever the data.
+  f.setFixedMax(100);
+  QCOMPARE(ay.max(), 100.0);
+  QCOMPARE(f.axisUnit(), QString());
+  QVERIFY(f.updates() > 0 && f.pointCount() == read.count() + write.count());
 }
 
-// Two changes 5 s apart on a dashboard-wide 60 s chart: the second label
-// would overlap the first, and goes on a row below rather than being left
+// Two changes 5 s apart on a dashboard-wide 60 s chart: the older label
+// would overlap the newer, and goes on a row below rather than being left
 // out (the dashboard showed min_contig_read's mark as a bare dashed line).
 void ModelsTest::closeMarksAreAllLabelled() {
-  const QColor mark(0, 0xff, 0), background(Qt::white);
-  // Label pixels (green text, antialiased into white) off the dashed lines.
-  auto labelPixels = [&](int marks) {
-    TelemetryModel model;
-    feed(
-        model, 300, [](int) { return 2.0; }, [](int) { return 3.0; }, [](int) { return 100.0; });
-    model.addMark(4, "read_policy=md-rr");
-    if (marks > 1) model.addMark(9, "min_contig_read=131072");
-    TimeChart chart;
-    chart.setModel(&model);
-    chart.setMetric("bandwidth");
-    chart.setMarkColor(mark);
-    chart.setBackgroundColor(background);
-    chart.setColors({QColor(Qt::black), QColor(Qt::black)});
-    chart.setSize(QSizeF(330, 220));
-    QImage img(330, 220, QImage::Format_ARGB32);
-    img.fill(background);
-    {
-      QPainter p(&img);
-      chart.paint(&p);
-    }
-    if (qEnvironmentVariableIsSet("RAIDSCOPE_ARTIFACTS"))
-      img.save(qEnvironmentVariable("RAIDSCOPE_ARTIFACTS") + QString("/chart-marks-%1.png").arg(marks));
-    auto green = [&](int x, int y) {
-      const QColor c = img.pixelColor(x, y);
-      return c.green() - c.red() > 40 && std::abs(c.red() - c.blue()) < 6;  // not the greys of text and grid
-    };
-    std::vector<int> column(size_t(img.width()), 0);
-    for (int x = 0; x < img.width(); ++x)
-      for (int y = 0; y < img.height(); ++y) column[size_t(x)] += green(x, y);
-    int n = 0;
-    for (int x = 0; x < img.width(); ++x) {
-      bool line = false;  // a dashed line's column or beside one (antialiased)
-      for (int d = -2; d <= 2; ++d) line |= x + d >= 0 && x + d < img.width() && column[size_t(x + d)] > 60;
-      if (!line) n += column[size_t(x)];
-    }
-    return n;
-  };
-  const int one = labelPixels(1), two = labelPixels(2);
-  qInfo("label pixels: one mark %d, two marks %d", one, two);
-  QVERIFY2(one > 50, "the first label is drawn");
-  QVERIFY2(two > one * 3 / 2, "the second label is drawn too");
+  TelemetryModel model;
+  feed(
+      model, 300, [](int) { return 2.0; }, [](int) { return 3.0; }, [](int) { return 100.0; });
+  model.addMark(4, "read_policy=md-rr");
+  model.addMark(9, "min_contig_read=131072");
+  model.addMark(40, "member j1.img faulty");
+  ChartFeed f;
+  f.setPlotWidth(330);
+  f.setModel(&model);
+  f.setMetric("bandwidth");
+  const QVariantList marks = f.marks();
+  QCOMPARE(marks.size(), 3);
+  // 330 px for 60 s: 4 s is 22 px in, 9 s 49.5 px.
+  QCOMPARE(marks[0].toMap()["x"].toDouble(), 22.0);
+  QCOMPARE(marks[1].toMap()["x"].toDouble(), 49.5);
+  // Newest first: 40 s on row 0; 9 s ends before 40 s starts (row 0); 4 s
+  // would run into 9 s's label (27 px apart): row 1.
+  QCOMPARE(marks[2].toMap()["row"].toInt(), 0);
+  QCOMPARE(marks[1].toMap()["row"].toInt(), 0);
+  QCOMPARE(marks[0].toMap()["row"].toInt(), 1);
 }
 
-// Painting needs a QGuiApplication (fonts); offscreen unless told otherwise.
+// Figures of runs with the given bandwidths (MB/s) and p99s (ms).
+static std::vector<RunFigures> runs(std::initializer_list<double> mbs, double p99 = 10) {
+  std::vector<RunFigures> out;
+  for (double m : mbs) {
+    RunFigures f;
+    f.bandwidth = m * 1e6;
+    f.p99Ms = p99;
+    f.shares = {m, 100 - m};
+    out.push_back(f);
+  }
+  return out;
+}
+
+// The verdict from the two sides' medians and ranges (computed by hand).
+void ModelsTest::comparisonSaysWhenWithinTheNoise() {
+  // Medians 100 and 101 with runs 98..102 and 99..103: ranges overlap.
+  QVariantMap c = compareRuns(runs({100, 102, 98}), runs({101, 99, 103}), "a", "b", "x");
+  QVERIFY(c["measuredNoise"].toBool());
+  QVERIFY(c["withinNoise"].toBool());
+  QVERIFY2(c["verdict"].toString().contains("within the noise"), qPrintable(c["verdict"].toString()));
+  QCOMPARE(c["ratio"].toDouble(), 1.01);
+  // 100 -> 150 with runs ±1 MB/s: beyond it, faster, ratio 1.5.
+  c = compareRuns(runs({100, 101, 99}), runs({150, 151, 149}), "a", "b", "x");
+  QVERIFY(!c["withinNoise"].toBool());
+  QCOMPARE(c["ratio"].toDouble(), 1.5);
+  QVERIFY2(c["verdict"].toString().contains("faster"), qPrintable(c["verdict"].toString()));
+  QCOMPARE(c["before"].toMap()["spread"].toDouble(), 0.01);  // (101 - 99) / 2 / 100
+  // One run a side (the 0.56x): the noise is not measured, and the verdict says so.
+  c = compareRuns(runs({100}), runs({56}), "a", "b", "x");
+  QVERIFY(!c["measuredNoise"].toBool());
+  QVERIFY2(c["verdict"].toString().contains("one run a side"), qPrintable(c["verdict"].toString()));
+  // p99 10 -> 20 ms: worse, though the bandwidth went up.
+  c = compareRuns(runs({100, 101}, 10), runs({150, 151}, 20), "a", "b", "x");
+  QVERIFY(c["p99Worse"].toBool());
+  QCOMPARE(c["p99Ratio"].toDouble(), 2.0);
+  // Two runs a side: the median is no run's; the shares are the nearest run's.
+  QCOMPARE(c["before"].toMap()["shares"].toList().size(), 2);
+}
+
+void ModelsTest::exportNamesNeverOverwrite() {
+  QTemporaryDir dir;
+  const QString a = dir.path() + "/report.html";
+  QCOMPARE(uniquePath(a), a);
+  QFile(a).open(QIODevice::WriteOnly);
+  QCOMPARE(uniquePath(a), dir.path() + "/report-2.html");
+  QFile(dir.path() + "/report-2.html").open(QIODevice::WriteOnly);
+  QCOMPARE(uniquePath(a), dir.path() + "/report-3.html");
+  QCOMPARE(safeName("SEQ1M Q8T1 read · read_policy=md-rr"), QString("SEQ1M_Q8T1_read_read_policy_md-rr"));
+  const QString first = stampedPath(dir.path(), "SEQ1M Q8T1 read", "json");
+  QVERIFY2(QFileInfo(first).fileName().endsWith("-SEQ1M_Q8T1_read.json"), qPrintable(first));
+  QFile(first).open(QIODevice::WriteOnly);
+  QVERIFY(stampedPath(dir.path(), "SEQ1M Q8T1 read", "json") != first);
+}
+
+void ModelsTest::presetsNameTheirJob() {
+  QStringList keys;
+  for (const auto& p : builtinPresets()) keys << p.key;
+  // KDiskMark's four, as reads and as writes.
+  QCOMPARE(keys,
+           (QStringList{"SEQ1M_Q8T1_read", "SEQ1M_Q1T1_read", "RND4K_Q32T1_read", "RND4K_Q1T1_read",
+                        "SEQ1M_Q8T1_write", "SEQ1M_Q1T1_write", "RND4K_Q32T1_write", "RND4K_Q1T1_write"}));
+  QVERIFY(builtinPresets()[4].writes() && !builtinPresets()[0].writes());
+  QCOMPARE(describeJob(builtinPresets()[0].job), QString("read, bs 1M, iodepth 8, 1 job, io_uring, direct"));
+  QString error;
+  QVERIFY(!presetFromMap({{"label", "mine"}, {"rw", "write"}, {"bs", "1000"}, {"iodepth", 4}, {"numjobs", 1}},
+                         &error));
+  QVERIFY2(error.contains("Block size"), qPrintable(error));
+  auto p = presetFromMap(
+      {{"label", "mine"}, {"rw", "randwrite"}, {"bs", "64K"}, {"iodepth", 16}, {"numjobs", 2}}, &error);
+  QVERIFY(p);
+  QCOMPARE(p->key, QString("user:mine"));
+  QCOMPARE(p->job.block_bytes, 65536u);
+  QCOMPARE(shortJobName(p->job), QString("RND64K Q16T2"));
+  QVERIFY(p->writes());
+}
+
+// A rebuild seen in three samples 0.5 s apart: 16, 32, 48 MiB of 64 MiB
+// done. Speed from its first sight: 32 MiB in 1 s; time left 16 MiB at
+// that speed, 0.5 s. Gone from the sample: gone from the rows.
+void ModelsTest::taskRowsHaveSpeedAndTimeLeft() {
+  TelemetryModel model;
+  const uint64_t mib = 1 << 20;
+  for (int i = 0; i < 3; ++i) {
+    telemetry::Sample s;
+    s.t_ns = uint64_t(1e9 + i * 5e8);
+    s.interval_ns = uint64_t(5e8);
+    s.members = {{"/x/a.img", "active sync"}, {"/x/b.img", "recovering"}};
+    s.array.tasks = {{"rebuild", "/x/b.img", uint64_t(16 * (i + 1)) * mib, 64 * mib}};
+    model.addSample(s);
+  }
+  const QVariantMap row = model.tasks().value(0).toMap();
+  QCOMPARE(row["kind"].toString(), QString("rebuild"));
+  QCOMPARE(row["target"].toString(), QString("b.img"));
+  QCOMPARE(row["fraction"].toDouble(), 0.75);
+  QCOMPARE(row["speed"].toDouble(), double(32 * mib));
+  QCOMPARE(row["secondsLeft"].toDouble(), 0.5);
+  telemetry::Sample done;
+  done.t_ns = uint64_t(3e9);
+  done.interval_ns = uint64_t(5e8);
+  done.members = {{"/x/a.img", "active sync"}, {"/x/b.img", "active sync"}};
+  model.addSample(done);
+  QVERIFY(model.tasks().isEmpty());
+}
+
+// The marks' layout measures text: a QGuiApplication (fonts); offscreen
+// unless told otherwise.
 int main(int argc, char** argv) {
   if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   QGuiApplication app(argc, argv);

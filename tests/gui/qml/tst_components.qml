@@ -135,6 +135,24 @@ Item {
             compare(Theme.parseSize("4096"), 4096)
             compare(Theme.parseSize("64MiB"), 64 * 1048576)
             verify(isNaN(Theme.parseSize("lots")))
+            // Human sizes and times (a range read 67108864).
+            compare(Theme.size(67108864), "64 MiB")
+            compare(Theme.size(1536 * 1048576), "1.5 GiB")
+            compare(Theme.size(512 * 1024), "512 KiB")
+            compare(Theme.duration(45), "45 s")
+            compare(Theme.duration(200), "3 min 20 s")
+            compare(Theme.duration(3900), "1 h 05 min")
+            compare(Theme.taskText({ kind: "rebuild", target: "m2.img", fraction: 0.42, speed: 120e6, secondsLeft: 35 }),
+                    "m2.img · 42 % · 120 MB/s · 35 s left")
+        }
+
+        // A figure that is no longer live is greyed and says "stopped".
+        function test_staleTileSaysStopped() {
+            tile.stale = true
+            compare(findByName(tile, "statWindow").text, "stopped")
+            verify(findByName(tile, "statValue").opacity < 1)
+            tile.stale = false
+            compare(findByName(tile, "statWindow").text, "last 50 ms")
         }
 
         function test_spinBoxOutOfRangeShowsMessage() {
