@@ -10,6 +10,6 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const auto r = rs::fio::parse_job_file(text, "fuzz.fio");
-  if (!r.ok && r.error.empty()) std::abort();  // a refusal that says nothing
+  if (!r && r.error().message.empty()) std::abort();  // a refusal that says nothing
   return 0;
 }

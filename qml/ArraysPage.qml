@@ -123,7 +123,7 @@ ScrollView {
                 }
                 RowLayout {
                     spacing: 8
-                    TextField {
+                    Field {
                         id: openPaths
                         objectName: "openPathsField"
                         placeholderText: qsTr("or open from its members: paths, separated by commas")
@@ -145,6 +145,13 @@ ScrollView {
             Layout.fillWidth: true
             session: page.session
             arrays: arrays
+        }
+
+        // Parity arrays: which member holds each data chunk, P and Q.
+        StripeMapCard {
+            objectName: "stripeMapCard"
+            Layout.fillWidth: true
+            session: page.session
         }
 
         // Serving the open array to other programs over NBD (ServePanel.qml).

@@ -115,7 +115,7 @@ ScrollView {
                             model: page.currentTarget ? page.currentTarget.choices : []
                             implicitContentWidthPolicy: ComboBox.WidestText
                         }
-                        TextField {
+                        Field {
                             id: beforeField
                             objectName: "beforeField"
                             visible: !beforeBox.visible
@@ -135,7 +135,7 @@ ScrollView {
                             onModelChanged: Qt.callLater(() => { if (count > 1) currentIndex = 1 })
                             implicitContentWidthPolicy: ComboBox.WidestText
                         }
-                        TextField {
+                        Field {
                             id: afterField
                             objectName: "afterField"
                             visible: !afterBox.visible
@@ -147,7 +147,7 @@ ScrollView {
                     Row {
                         spacing: 8
                         Label { text: qsTr("for"); height: secondsBox.height; verticalAlignment: Text.AlignVCenter }
-                        SpinBox {
+                        Spin {
                             id: secondsBox
                             objectName: "secondsBox"
                             from: 1; to: 600; value: 5; editable: true
@@ -158,7 +158,7 @@ ScrollView {
                     Row {
                         spacing: 8
                         Label { text: qsTr("repeats"); height: repeatsBox.height; verticalAlignment: Text.AlignVCenter }
-                        SpinBox {
+                        Spin {
                             id: repeatsBox
                             objectName: "repeatsBox"
                             from: 1; to: 20; value: 3; editable: true
@@ -218,23 +218,23 @@ ScrollView {
                     Layout.fillWidth: true
                     spacing: 8
                     Label { text: qsTr("Your preset"); height: presetName.height; verticalAlignment: Text.AlignVCenter; font.bold: true }
-                    TextField { id: presetName; objectName: "presetNameField"; placeholderText: qsTr("name"); width: 150 }
+                    Field { id: presetName; objectName: "presetNameField"; placeholderText: qsTr("name"); width: 150 }
                     ComboBox { id: presetRw; objectName: "presetRwBox"; model: ["read", "write", "randread", "randwrite", "rw", "randrw"] }
                     // Each label with its control: the Flow wraps between them, never inside.
                     Row {
                         spacing: 8
                         Label { text: qsTr("bs"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
-                        TextField { id: presetBs; objectName: "presetBsField"; text: "128K"; width: 70 }
+                        Field { id: presetBs; objectName: "presetBsField"; text: "128K"; width: 70 }
                     }
                     Row {
                         spacing: 8
                         Label { text: qsTr("depth"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
-                        SpinBox { id: presetDepth; objectName: "presetDepthBox"; from: 1; to: 1024; value: 16; editable: true; width: 110 }
+                        Spin { id: presetDepth; objectName: "presetDepthBox"; from: 1; to: 1024; value: 16; editable: true; width: 110 }
                     }
                     Row {
                         spacing: 8
                         Label { text: qsTr("jobs"); height: presetName.height; verticalAlignment: Text.AlignVCenter }
-                        SpinBox { id: presetJobs; objectName: "presetJobsBox"; from: 1; to: 64; value: 1; editable: true; width: 100 }
+                        Spin { id: presetJobs; objectName: "presetJobsBox"; from: 1; to: 64; value: 1; editable: true; width: 100 }
                     }
                     Button {
                         objectName: "savePresetButton"
@@ -355,7 +355,7 @@ ScrollView {
                     Layout.fillWidth: true
                     spacing: 8
                     Label { text: qsTr("Report") }
-                    TextField {
+                    Field {
                         id: exportPath
                         objectName: "exportPathField"
                         Layout.fillWidth: true

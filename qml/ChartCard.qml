@@ -43,9 +43,14 @@ Card {
         plotWidth: view.plotArea.width
         plotHeight: view.plotArea.height
         lineHeight: metrics.height
+        active: cc.visible
         onLinesChanged: cc.makeSeries()
     }
     FontMetrics { id: metrics; font: cc.smallFont }
+    // The feed's lists made JavaScript arrays once per change, not once
+    // per delegate that reads an entry.
+    readonly property var legendEntries: feed.legend
+    readonly property var markEntries: feed.marks
 
     // One line series per line of the model, in its colours (the members'
     // colours, the same in every chart, bar and list).
@@ -70,7 +75,7 @@ Card {
         Repeater {
             model: feed.lineNames.length
             Row {
-                readonly property var entry: feed.legend[index] || ({ name: "", value: "" })
+                readonly property var entry: cc.legendEntries[index] || ({ name: "", value: "" })
                 spacing: 4
                 Rectangle { width: 10; height: 8; radius: 2; color: Theme.memberColor(index); anchors.verticalCenter: parent.verticalCenter }
                 Row {
@@ -141,23 +146,42 @@ Card {
         width: view.plotArea.width
         height: view.plotArea.height
         clip: true
+        // Every mark's dashed line drawn by one item: an item per dash made
+        // thousands of nodes the software renderer visited every frame.
+        Canvas {
+            id: markLines
+            anchors.fill: parent
+            onPaint: {
+                const ctx = getContext("2d")
+                ctx.reset()
+                ctx.strokeStyle = Theme.markColor
+                ctx.lineWidth = 1
+                ctx.setLineDash([4, 3])
+                ctx.beginPath()
+                for (let i = 0; i < cc.markEntries.length; ++i) {
+                    const x = Math.floor(cc.markEntries[i].x) + 0.5
+                    ctx.moveTo(x, 0)
+                    ctx.lineTo(x, height)
+                }
+                ctx.stroke()
+            }
+            Connections {
+                target: cc
+                function onMarkEntriesChanged() { markLines.requestPaint() }
+            }
+            onHeightChanged: requestPaint()
+        }
         Repeater {
-            model: feed.marks.length
+            model: cc.markEntries.length
             Item {
-                readonly property var mark: feed.marks[index] || ({ x: 0, label: "", row: -1, width: 60 })
+                readonly property var mark: cc.markEntries[index] || ({ x: 0, label: "", row: -1, labelX: 3, width: 60 })
                 x: mark.x
                 height: markLayer.height
-                Column {
-                    spacing: 3
-                    Repeater {
-                        model: Math.ceil(markLayer.height / 7)
-                        Rectangle { width: 1; height: 4; color: Theme.markColor }
-                    }
-                }
                 Label {
                     objectName: "markLabel"
                     visible: mark.row >= 0
-                    x: 3
+                    // Right of the line, or left of it near the plot's right edge (the feed decides).
+                    x: mark.labelX
                     y: 1 + mark.row * (metrics.height + 1)
                     width: Math.min(implicitWidth, mark.width)
                     text: mark.label

@@ -84,7 +84,7 @@ Card {
         }
         RowLayout {
             spacing: 8
-            TextField {
+            Field {
                 id: imagePath
                 objectName: "imagePathField"
                 placeholderText: qsTr("image file to add (made if missing)")
@@ -93,7 +93,7 @@ Card {
                 onAccepted: addImage.clicked()
             }
             Label { text: qsTr("new file size") }
-            TextField {
+            Field {
                 objectName: "sizeField"
                 text: picker.newFileSize
                 implicitWidth: 80
@@ -119,10 +119,10 @@ Card {
                 implicitContentWidthPolicy: ComboBox.WidestText
             }
             Label { text: qsTr("Chunk") }
-            TextField {
+            Field {
                 objectName: "chunkField"
                 enabled: plan.levelInfo.chunked === true
-                placeholderText: "512K"
+                placeholderText: plan.levelInfo.defaultChunk || ""
                 text: plan.chunk
                 implicitWidth: 80
                 onEditingFinished: plan.chunk = text
@@ -160,7 +160,7 @@ Card {
         }
         RowLayout {
             spacing: 8
-            TextField {
+            Field {
                 id: confirmField
                 objectName: "confirmField"
                 visible: plan.overwrites.length > 0
@@ -198,7 +198,7 @@ Card {
 
     Component {
         id: pick
-        CheckBox {
+        Check {
             objectName: "pick_" + c.path
             enabled: c.usable === true || plan.members.indexOf(c.path) >= 0
             checked: plan.members.indexOf(c.path) >= 0

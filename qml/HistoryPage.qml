@@ -49,7 +49,7 @@ ScrollView {
                         objectName: "historyRow_" + index
                         Layout.fillWidth: true
                         spacing: 14
-                        CheckBox {
+                        Check {
                             objectName: "historyPick"
                             checked: modelData.selected
                             onClicked: history.toggle(modelData.file)
@@ -106,12 +106,18 @@ ScrollView {
                     Layout.fillWidth: true
                     spacing: 8
                     Label { text: qsTr("Report") }
-                    TextField {
+                    Field {
                         id: exportPath
                         objectName: "historyExportPath"
                         Layout.fillWidth: true
                         text: history.suggestedReport()
-                        Connections { target: history; function onSelectionChanged() { exportPath.text = history.suggestedReport() } }
+                        // After an export, the file it wrote (the message below names it):
+                        // a name taken by another file is written under the next free one.
+                        Connections {
+                            target: history
+                            function onSelectionChanged() { exportPath.text = history.suggestedReport() }
+                            function onExportedChanged() { if (history.lastReport.length > 0) exportPath.text = history.lastReport }
+                        }
                     }
                     Button {
                         objectName: "historyExportButton"

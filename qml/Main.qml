@@ -235,6 +235,31 @@ ApplicationWindow {
                     }
                 }
             }
+            // The array is whole again: the banner gives way to a quiet note.
+            RowLayout {
+                objectName: "memberNote"
+                visible: session.telemetry.memberNote.length > 0
+                Layout.fillWidth: true
+                Layout.leftMargin: 14
+                Layout.rightMargin: 12
+                Layout.topMargin: 8
+                spacing: 8
+                Rectangle { width: 8; height: 8; radius: 4; color: Theme.positive }
+                Label {
+                    objectName: "memberNoteText"
+                    text: session.telemetry.memberNote
+                    wrapMode: Text.Wrap
+                    opacity: 0.8
+                    Layout.fillWidth: true
+                }
+                ToolButton {
+                    objectName: "memberNoteDismiss"
+                    text: "✕"
+                    onClicked: session.telemetry.dismissMemberAlert()
+                    ToolTip.visible: hovered; ToolTip.delay: 600
+                    ToolTip.text: qsTr("Hide this note")
+                }
+            }
             StackLayout {
                 id: pages
                 Layout.fillWidth: true

@@ -1,9 +1,9 @@
 // The open array as an array manager shows it, with or without a workload:
 // its state, the tasks running on it (rebuild, check) with progress, speed
 // and time left, and one row per member with its state; a member is failed
-// or replaced from its own row, after a confirmation that names it and
-// says what the array will be afterwards. Check and Repair are tasks whose
-// result is the mismatch count.
+// or replaced (and, once failed, removed) from its own row, after a
+// confirmation that names it and says what the array will be afterwards.
+// Check and Repair are tasks whose result is the mismatch count.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -85,7 +85,7 @@ Card {
                 ToolTip.visible: hovered; ToolTip.delay: 600
                 ToolTip.text: qsTr("As Check, and rewrite what differs; the result is the mismatch count found")
             }
-            TextField {
+            Field {
                 id: addPath
                 objectName: "addPathField"
                 placeholderText: qsTr("new member: image file or device")
@@ -158,6 +158,16 @@ Card {
                 onClicked: { failDialog.slot = row; failDialog.open() }
             }
             Button {
+                objectName: "removeMember_" + row
+                text: qsTr("Remove…")
+                // md's --remove: only a failed member leaves its slot.
+                visible: m.state === "faulty"
+                enabled: !panel.arrays.working
+                onClicked: { removeDialog.slot = row; removeDialog.open() }
+                ToolTip.visible: hovered; ToolTip.delay: 600
+                ToolTip.text: qsTr("Take this failed member out of the array: its slot is left empty for a new member")
+            }
+            Button {
                 objectName: "replaceMember_" + row
                 text: qsTr("Replace…")
                 enabled: !panel.arrays.working
@@ -185,6 +195,24 @@ Card {
         onAccepted: panel.arrays.failMember(slot)
     }
     Dialog {
+        id: removeDialog
+        objectName: "removeDialog"
+        property int slot: -1
+        title: qsTr("Remove a member")
+        modal: true
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        width: Math.min(560, parent ? parent.width - 40 : 560)
+        standardButtons: Dialog.Ok | Dialog.Cancel
+        Label {
+            objectName: "removeDialogText"
+            width: parent.width
+            wrapMode: Text.Wrap
+            text: removeDialog.visible ? panel.arrays.describeRemove(removeDialog.slot) : ""
+        }
+        onAccepted: panel.arrays.removeMember(slot)
+    }
+    Dialog {
         id: replaceDialog
         objectName: "replaceDialog"
         property int slot: -1
@@ -202,7 +230,7 @@ Card {
                 wrapMode: Text.Wrap
                 text: qsTr("%1 is marked faulty (if it is not already) and the array is rebuilt onto the new member; until the rebuild ends it runs degraded.").arg(replaceDialog.member.name || "")
             }
-            TextField { id: replacePath; objectName: "replacePathField"; Layout.fillWidth: true; placeholderText: qsTr("new member: image file or device") }
+            Field { id: replacePath; objectName: "replacePathField"; Layout.fillWidth: true; placeholderText: qsTr("new member: image file or device") }
         }
         onAccepted: panel.arrays.replaceMember(slot, replacePath.text, "256M")
     }

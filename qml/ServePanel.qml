@@ -31,7 +31,7 @@ Card {
         RowLayout {
             spacing: 8
             Label { text: qsTr("Address") }
-            TextField {
+            Field {
                 id: addressField
                 objectName: "serveAddress"
                 text: panel.controller.defaultAddress
@@ -41,14 +41,14 @@ Card {
                 ToolTip.text: qsTr("unix:PATH for a socket, or tcp:127.0.0.1:PORT (0 picks a free port). Only this machine: NBD has no authentication")
             }
             Label { text: qsTr("Name") }
-            TextField {
+            Field {
                 id: nameField
                 objectName: "serveName"
                 text: "raidscope"
                 enabled: !panel.controller.serving
                 Layout.preferredWidth: 120
             }
-            CheckBox {
+            Check {
                 id: readOnlyBox
                 objectName: "serveReadOnly"
                 text: qsTr("Read-only")
@@ -66,7 +66,7 @@ Card {
             visible: panel.controller.serving
             spacing: 8
             Label { text: qsTr("URI") }
-            TextField {
+            Field {
                 objectName: "serveUri"
                 text: panel.controller.uri
                 readOnly: true

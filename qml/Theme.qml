@@ -9,6 +9,10 @@ QtObject {
     readonly property color negative: "#da4453"
     readonly property color neutral: "#f67400"
     readonly property color markColor: "#f67400"
+    // A parity array's P and Q chunks (the stripe layout): greys, so they
+    // are never read as one of the members' colours.
+    readonly property color parityP: "#7f8c8d"
+    readonly property color parityQ: "#52606d"
     readonly property int spacing: 10
     readonly property int radius: 5
     // One row per member, alike wherever members are listed (the
@@ -76,6 +80,18 @@ QtObject {
         let t = (task.target ? task.target + " · " : "") + Math.round(100 * task.fraction) + " %"
         if (task.speed > 0) t += " · " + bandwidth(task.speed) + " · " + qsTr("%1 left").arg(duration(task.secondsLeft))
         return t
+    }
+    // The colour a field's (text field, check box, spin box) window role
+    // takes so that Fusion's border, which it draws a little darker than the
+    // window (QQuickFusionStyle::outline, 140 %), stands out from the field's
+    // fill: in a dark scheme the window and the fill are nearly one colour,
+    // and the border vanished. The border aimed at is the fill tinted 35 %
+    // toward the text colour (3:1 against the fill, WCAG's contrast for a
+    // control's edge); a light scheme keeps Fusion's own border.
+    function fieldWindow(palette) {
+        if (palette.window.hslLightness >= 0.5) return palette.window
+        const border = Qt.tint(palette.base, Qt.rgba(palette.text.r, palette.text.g, palette.text.b, 0.35))
+        return Qt.lighter(border, 1.4)
     }
     function memberColor(i) { return seriesColors[i % seriesColors.length] }
     // "active sync" -> a colour for the member-state badge.

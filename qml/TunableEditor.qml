@@ -128,7 +128,7 @@ ColumnLayout {
             text: checked ? qsTr("on") : qsTr("off")
             onToggled: ed.submit(checked ? "on" : "off")
         }
-        SpinBox {
+        Spin {
             id: spin
             objectName: "editor_" + ed.address
             visible: ed.fitsSpinBox
@@ -150,7 +150,7 @@ ColumnLayout {
             ToolTip.text: qsTr("%1 (Enter applies)").arg(ed.rangeText)
             ToolTip.delay: 600
         }
-        TextField {
+        Field {
             id: field
             objectName: "editor_" + ed.address
             visible: ed.type === "bytes" || (ed.type === "integer" && !ed.fitsSpinBox)

@@ -22,8 +22,8 @@ ColumnLayout {
         visible: false  // measures only: out of the layout
         Switch { id: probeSwitch; text: qsTr("off") }
         ComboBox { id: probeCombo }
-        TextField { id: probeField }
-        SpinBox { id: probeSpin }
+        Field { id: probeField }
+        Spin { id: probeSpin }
     }
 
     RowLayout {

@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "args.hpp"
+#include "balance/policy.hpp"
 #include "base/printable.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
@@ -195,7 +196,7 @@ void detail_json(raid::Array& arr) {
   j["resync_pending"] = arr.resync_pending();
   if (arr.resync_pending()) j["resync_offset_sectors"] = arr.resync_point();
   j["events"] = sb.events;
-  auto policy = arr.tunables().get("read_policy");
+  auto policy = arr.tunables().get(balance::kReadPolicy.name);
   if (policy) j["read_policy"] = *policy;
   if (const auto* bm = arr.bitmap())
     j["bitmap"] = {
@@ -252,7 +253,7 @@ int cmd_detail(const Argv& argv) {
   std::printf("   Working Devices : %d\n", arr->working_members());
   std::printf("             State : %s\n", arr->state_text().c_str());
   std::printf("            Events : %llu\n", static_cast<unsigned long long>(sb.events));
-  if (auto policy = arr->tunables().get("read_policy"))
+  if (auto policy = arr->tunables().get(balance::kReadPolicy.name))
     std::printf("       Read Policy : %s\n", policy->c_str());
   if (const auto* bm = arr->bitmap())
     std::printf("     Intent Bitmap : Internal, %llu chunks of %s, %llu dirty\n",
@@ -383,38 +384,62 @@ int cmd_fail(const Argv& argv) {
   return 0;
 }
 
+// add --member=A [--member=B]: several targets are rebuilt by one task in
+// one pass (RAID6's two missing members, as md recovers both spares at once).
 int cmd_add(const Argv& argv) {
-  Args a(argv, {"member", "create-files"}, {"force", "run", "force-dirty-degraded"});
-  const std::string target = a.required("member");
+  Args a(argv, {"member", "create-files"}, {"force", "run", "force-dirty-degraded"}, {"member"});
+  std::vector<std::string> targets = a.values("member");
+  if (targets.empty()) throw UsageError("missing required option --member");
   std::vector<std::string> members = a.positional();
-  members.erase(std::remove(members.begin(), members.end(), target), members.end());
-  if (a.value("create-files")) refuse_unknown_existing_files({target});
+  for (const std::string& t : targets)
+    members.erase(std::remove(members.begin(), members.end(), t), members.end());
+  if (a.value("create-files")) refuse_unknown_existing_files(targets);
   raid::AssembleOptions o = writable(a);
-  o.resume_member = target;
+  o.resume_members = targets;
   auto arr = open_or_throw(members, o, "add");
-  if (const int slot = arr->slot_of(target); slot >= 0) {
+  std::vector<std::string> todo;  // those not complete already
+  for (const std::string& target : targets) {
+    const int slot = arr->slot_of(target);
+    if (slot < 0) {
+      todo.push_back(target);
+      continue;
+    }
     const raid::MemberState state = (*arr->table())[slot].state;
     if (state != raid::MemberState::recovering) {
-      std::printf("%s is already a complete member (role %d, %s); nothing to rebuild; array is %s\n",
-                  target.c_str(), slot, raid::member_state_name(state), arr->state_text().c_str());
-      return 0;
+      std::printf("%s is already a complete member (role %d, %s); nothing to rebuild%s\n", target.c_str(),
+                  slot, raid::member_state_name(state),
+                  targets.size() == 1 ? ("; array is " + arr->state_text()).c_str() : "");
+      continue;
     }
+    todo.push_back(target);
     std::fprintf(
         stderr, "raidscope-cli: resuming the interrupted rebuild of %s at %.1f%%\n", target.c_str(),
         100.0 * double(arr->runtime(slot).recovery_offset.load()) / double(arr->shape().dev_sectors));
+  }
+  if (todo.empty()) {
+    if (targets.size() > 1) std::printf("array is %s\n", arr->state_text().c_str());
+    return 0;
   }
   MemberFailures failures(arr.array(), arr.session, false);
   raid::AddOptions ao;
   ao.force = a.flag("force");
   ao.create_files_bytes = a.size("create-files").value_or(0);
-  auto task = check(arr.session->add_member(target, ao).wait());
-  task_outcome(arr, wait_for_task(task, "rebuild " + target));
+  std::string names;
+  for (const std::string& t : todo) names += (names.empty() ? "" : " and ") + t;
+  auto task = check(arr.session->add_members(todo, ao).wait());
+  task_outcome(arr, wait_for_task(task, "rebuild " + names));
   warn_unprotected_members(arr.array(), "add");
-  const int slot = arr->slot_of(target);
+  std::vector<int> slots;
+  for (const std::string& t : todo) slots.push_back(arr->slot_of(t));
   close_or_throw(arr);
   const int status = failures.print();
-  std::printf("%s added as role %d and rebuilt; array is %s\n", target.c_str(), slot,
-              arr.session->status().state.c_str());
+  const std::string state = arr.session->status().state;
+  if (todo.size() == 1) {
+    std::printf("%s added as role %d and rebuilt; array is %s\n", todo[0].c_str(), slots[0], state.c_str());
+    return status;
+  }
+  for (size_t i = 0; i < todo.size(); ++i) std::printf("%s added as role %d\n", todo[i].c_str(), slots[i]);
+  std::printf("%s rebuilt in one pass; array is %s\n", names.c_str(), state.c_str());
   return status;
 }
 
@@ -433,9 +458,11 @@ int cmd_check(const Argv& argv, bool repair) {
   auto task = check(arr.session->check(repair).wait());
   task_outcome(arr, wait_for_task(task, repair ? "repair" : "check"));
   const uint64_t mismatches = arr->mismatch_cnt();
+  const std::string findings = arr->check_findings(repair);  // RAID6: which of P and Q was wrong
   close_or_throw(arr);
   const int status = failures.print();
   std::printf("mismatches: %llu\n", static_cast<unsigned long long>(mismatches));
+  if (!findings.empty()) std::printf("%s\n", findings.c_str());
   return status;
 }
 

@@ -6,11 +6,11 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "fio/option_table.hpp"
 #include "report/result_doc.hpp"
 #include "report/result_file.hpp"
 #include "resources.hpp"
 #include "result_capture.hpp"
-#include "fio/option_table.hpp"
 #include "scenario/scenario.hpp"
 #include "workload_args.hpp"
 
@@ -77,9 +77,17 @@ nlohmann::ordered_json row_json(const scenario::ScenarioRowResult& r, bool compa
   if (!r.seed.after_share.empty()) row["seed_after_share"] = r.seed.after_share;
   if (!r.seed.note.empty()) row["seed_note"] = r.seed.note;
   for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
-    row[key] = {{"bw_bytes", f->bw_bytes},     {"iops", f->iops},
-                {"read_share", f->read_share}, {"mean_clat_us", f->mean_lat_us},
-                {"member_ios", f->member_ios}, {"wall_ns", f->wall_ns}};
+    row[key] = {{"bw_bytes", f->bw_bytes},
+                {"iops", f->iops},
+                {"read_share", f->read_share},
+                {"mean_clat_us", f->mean_lat_us},
+                {"member_ios", f->member_ios},
+                {"wall_ns", f->wall_ns},
+                {"array_writes", f->array_writes},
+                {"member_reads_per_write", f->per_array_write(f->member_reads)},
+                {"member_writes_per_write", f->per_array_write(f->member_writes)},
+                {"member_write_bytes_per_byte",
+                 f->array_write_bytes ? double(f->member_write_bytes) / double(f->array_write_bytes) : 0.0}};
   for (auto [key, f] : {std::pair{"before", &r.before}, std::pair{"after", &r.after}})
     if (!f->sections.empty()) {
       auto& sec = row[key]["sections"] = nlohmann::ordered_json::object();
@@ -99,6 +107,22 @@ nlohmann::ordered_json row_json(const scenario::ScenarioRowResult& r, bool compa
     row["within"] = nullptr;  // overrides: the seed's figures do not apply
   }
   return row;
+}
+
+// What the members did per array write, where the row wrote through a
+// parity level (it has md's rmw/rcw counts): the write cost side by side.
+void print_write_cost(const scenario::ScenarioRowResult& r) {
+  for (auto [label, f] :
+       {std::pair{r.policy_before.c_str(), &r.before}, std::pair{r.policy_after.c_str(), &r.after}}) {
+    if (!f->array_writes || f->in_any_section("rmw_writes_total", -1) < 0) continue;
+    std::printf(
+        "%-44s %-11s per array write: %.2f member reads + %.2f member writes, %.3f member bytes "
+        "written per byte; rmw %.0f, rcw %.0f, full-stripe %.0f\n",
+        "", label, f->per_array_write(f->member_reads), f->per_array_write(f->member_writes),
+        f->array_write_bytes ? double(f->member_write_bytes) / double(f->array_write_bytes) : 0.0,
+        f->in_any_section("rmw_writes_total"), f->in_any_section("rcw_writes_total"),
+        f->in_any_section("full_stripe_writes_total"));
+  }
 }
 
 void print_table(const scenario::Scenario& sc, const std::vector<scenario::ScenarioRowResult>& rows,
@@ -132,6 +156,7 @@ void print_table(const scenario::Scenario& sc, const std::vector<scenario::Scena
         text += (text.empty() ? "" : ", ") + std::to_string(n) + " x " + std::to_string(bytes) + " B";
       std::printf("%-44s %-11s bitmap page writes: %s\n", "", label, text.c_str());
     }
+    print_write_cost(r);
     if (!r.seed.note.empty()) std::printf("%-44s (seed: %s)\n", "", r.seed.note.c_str());
     if (compared)
       for (auto& c : r.checks)
@@ -148,15 +173,16 @@ void print_table(const scenario::Scenario& sc, const std::vector<scenario::Scena
 
 // The scenarios --scenario names: "all", a shipped one by name, or the
 // user's own file (a path: it has a '/' or ends in .json).
-std::vector<scenario::Scenario> chosen_scenarios(const std::string& name, const std::vector<std::string>& dirs) {
+std::vector<scenario::Scenario> chosen_scenarios(const std::string& name,
+                                                 const std::vector<std::string>& dirs) {
   std::vector<scenario::Scenario> scenarios;
   if (name == "all") {
     scenarios = scenario::list_scenarios(dirs);
     if (scenarios.empty()) throw UsageError("no scenarios found");
     return scenarios;
   }
-  const bool is_path =
-      name.find('/') != std::string::npos || (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0);
+  const bool is_path = name.find('/') != std::string::npos ||
+                       (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0);
   auto sc = is_path ? scenario::load_scenario_file(name) : scenario::find_scenario(name, dirs);
   if (!sc) throw UsageError(sc.error().message);
   scenarios.push_back(*sc);
@@ -170,7 +196,8 @@ scenario::ScenarioOverrides overrides_from(Split& s, const std::vector<scenario:
   // Read policies are checked here; other policy tunables by the array's
   // registry when the row runs.
   bool read_policies = true;
-  for (auto& sc : scenarios) read_policies = read_policies && sc.policy_tunable == scenario::kDefaultPolicyTunable;
+  for (auto& sc : scenarios)
+    read_policies = read_policies && sc.policy_tunable == scenario::kDefaultPolicyTunable;
   if (auto p = one(s, "policy-before")) {
     if (read_policies) policy_or_usage(*p);
     ov.policy_before = *p;
@@ -185,8 +212,8 @@ scenario::ScenarioOverrides overrides_from(Split& s, const std::vector<scenario:
     for (auto& sc : scenarios)
       for (auto& row : sc.rows)
         if (row.members.size() != specs.size())
-          throw UsageError("--members lists " + std::to_string(specs.size()) + " profiles but row '" + row.label +
-                           "' has " + std::to_string(row.members.size()) + " members");
+          throw UsageError("--members lists " + std::to_string(specs.size()) + " profiles but row '" +
+                           row.label + "' has " + std::to_string(row.members.size()) + " members");
   }
   if (s.ours.count("profile"))
     for (auto& spec : s.ours["profile"]) ov.profiles.push_back(profile_spec(spec));
@@ -194,8 +221,8 @@ scenario::ScenarioOverrides overrides_from(Split& s, const std::vector<scenario:
     for (auto& sc : scenarios)
       for (auto& row : sc.rows)
         if (index >= int(row.members.size()))
-          throw UsageError("--profile for member " + std::to_string(index) + ": row '" + row.label + "' has " +
-                           std::to_string(row.members.size()) + " members (0 to " +
+          throw UsageError("--profile for member " + std::to_string(index) + ": row '" + row.label +
+                           "' has " + std::to_string(row.members.size()) + " members (0 to " +
                            std::to_string(row.members.size() - 1) + ")");
   ov.tunables = tunables_from(s);
   for (auto& a : s.fio) {
@@ -218,7 +245,8 @@ void save_document(const std::string& path, const Argv& argv, const scenario::Sc
   Argv command{"simulate"};
   command.insert(command.end(), argv.begin(), argv.end());
   const auto doc = report::simulate_document(command, out, tunables);
-  if (Status st = report::write_file_atomic(path, doc.dump(2) + "\n"); !st) throw RuntimeError(st.error().message);
+  if (Status st = report::write_file_atomic(path, doc.dump(2) + "\n"); !st)
+    throw RuntimeError(st.error().message);
 }
 
 }  // namespace
@@ -248,7 +276,8 @@ int cmd_simulate(const Argv& argv) {
   const std::optional<std::string> save = one(s, "save");
   if (save) check_output_dir("save", *save);
   const bool compared = !ov.any();
-  if (check && !compared) throw UsageError("--check compares with the seeds' own setups: give it without overrides");
+  if (check && !compared)
+    throw UsageError("--check compares with the seeds' own setups: give it without overrides");
 
   bool all_within = true;
   nlohmann::ordered_json out = nlohmann::ordered_json::array();

@@ -14,17 +14,18 @@
 #include <thread>
 
 #include "args.hpp"
+#include "bandwidth_log.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/json_output.hpp"
+#include "fio/log_files.hpp"
+#include "fio/normal_output.hpp"
 #include "io/uring_backend.hpp"
 #include "member_failures.hpp"
 #include "resources.hpp"
 #include "result_capture.hpp"
 #include "telemetry/sample.hpp"
-#include "fio/job_parser.hpp"
-#include "fio/json_output.hpp"
-#include "fio/log_files.hpp"
-#include "fio/normal_output.hpp"
 #include "workload/bench.hpp"
 #include "workload_args.hpp"
 
@@ -43,7 +44,10 @@ FIO OPTIONS   fio's command-line job options (--name=NAME starts a job;
               --section=NAME runs only that section of the job files (repeatable).
 TARGET        --array=M1,M2,...   an array (its members, comma separated)
               --run               start the array even with members missing
-              --filename=PATH     a file or block device (fio's option)
+              --filename=PATH     a file or block device (fio's option); without
+                                  one, fio's ./JOBNAME.JOBNUM.FILENUM
+              --parse-only --readonly --eta=always|never|auto --max-jobs=N
+              --debug=CATEGORIES --bandwidth-log   fio's run flags (--debug: no traces)
               --filename=null or --ioengine=null: the null target
 OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-rr btrfs-qlen
               --member-profile=PROFILE | INDEX=PROFILE   emulate a device per member
@@ -56,7 +60,7 @@ OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-r
               --fail-member=INDEX@SECONDS   fail a member while the run goes on
               --status-interval=MS  telemetry sample interval (default 100, 20..1000)
               --telemetry=FILE.jsonl  write one JSON object per sample
-              --output-format=normal|json   --output=FILE   --force
+              --output-format=normal|json|json+   --output=FILE   --force
               --save=FILE.json    keep the run as a result document (raidscope-cli report)
 Ctrl-C stops the run cleanly and prints what was measured so far (exit 130).
 )";
@@ -90,7 +94,7 @@ void fill_settings(const Split& s, workload::BenchSpec& spec) {
   if (auto v = one(s, "array")) spec.array_members = split(*v, ',');
   spec.run_degraded = s.ours.count("run") > 0;
   spec.force = s.ours.count("force") > 0;
-  if (auto p = one(s, "policy")) policy_or_usage(*p), spec.set.emplace_back("read_policy", *p);
+  if (auto p = one(s, "policy")) spec.read_policy = policy_or_usage(*p);  // parsed here, once: typed on
   for (const char* key : {"min-contig-read", "rot-round-down", "nonrot-round-down"}) {
     std::string name = key;
     std::replace(name.begin(), name.end(), '-', '_');
@@ -139,15 +143,16 @@ void fill_settings(const Split& s, workload::BenchSpec& spec) {
   spec.profile_dirs = resource_dirs("profiles");
 }
 
-std::vector<JobOptions> parse_jobs(Split& s, fio::CliParseResult& parsed) {
+std::vector<JobOptions> parse_jobs(Split& s, fio::ParsedCliJobs& parsed) {
   bool has_name = false, has_file = false;
   for (auto& a : s.fio) {
     if (a.rfind("--name", 0) == 0) has_name = true;
     if (a.rfind("-", 0) != 0) has_file = true;
   }
   if (!has_name && !has_file) s.fio.insert(s.fio.begin(), "--name=bench");
-  parsed = fio::parse_cli_job(s.fio);
-  if (!parsed.ok) throw UsageError(parsed.error);
+  auto cli = fio::parse_cli_job(s.fio);
+  if (!cli) throw UsageError(cli.error().message);
+  parsed = std::move(*cli);
   std::vector<JobOptions> jobs = parsed.jobs;
   for (const auto& file : parsed.job_files) {
     std::ifstream f(file);
@@ -155,9 +160,9 @@ std::vector<JobOptions> parse_jobs(Split& s, fio::CliParseResult& parsed) {
     std::stringstream text;
     text << f.rdbuf();
     auto r = fio::parse_job_file(text.str(), file, parsed.global);
-    if (!r.ok) throw UsageError(r.error);
-    for (auto& w : r.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
-    for (auto& job : r.jobs)
+    if (!r) throw UsageError(r.error().message);
+    for (auto& w : r->warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
+    for (auto& job : r->jobs)
       if (parsed.sections.empty() || std::count(parsed.sections.begin(), parsed.sections.end(), job.name))
         jobs.push_back(job);
   }
@@ -179,8 +184,16 @@ std::vector<JobOptions> parse_jobs(Split& s, fio::CliParseResult& parsed) {
 // signal into a clean stop of the jobs.
 class Monitor {
  public:
-  Monitor(workload::RunProgress& p, uint64_t plan_bytes, uint64_t plan_ns)
-      : progress_(p), plan_bytes_(plan_bytes), plan_ns_(plan_ns), thread_([this] { run(); }) {}
+  // fio's --eta: the line on a terminal (auto), always (on stdout, as
+  // fio's), or never.
+  Monitor(workload::RunProgress& p, uint64_t plan_bytes, uint64_t plan_ns, fio::RunFlags::Eta eta)
+      : progress_(p),
+        plan_bytes_(plan_bytes),
+        plan_ns_(plan_ns),
+        out_(eta == fio::RunFlags::Eta::always                          ? stdout
+             : eta == fio::RunFlags::Eta::automatic && ::isatty(2) != 0 ? stderr
+                                                                        : nullptr),
+        thread_([this] { run(); }) {}
   ~Monitor() {
     {
       std::lock_guard lock(mutex_);
@@ -192,7 +205,7 @@ class Monitor {
 
  private:
   void run() {
-    const bool tty = ::isatty(2);
+    const bool tty = out_ != nullptr;
     const uint64_t t0 = io::monotonic_ns();
     uint64_t last_bytes = 0, last_ios = 0, last_t = t0, last_print = t0;
     for (;;) {
@@ -211,19 +224,39 @@ class Monitor {
                                : 0;
       pct = std::min(pct, 100.0);
       const double eta = pct > 0 ? el * (100 - pct) / pct : 0;
-      std::fprintf(stderr, "\rJobs: [%5.1f%%] [%s, %.0f IOPS] [eta %.0fs]   ", pct,
+      std::fprintf(out_, "\rJobs: [%5.1f%%] [%s, %.0f IOPS] [eta %.0fs]   ", pct,
                    mb(double(b - last_bytes) / dt).c_str(), double(n - last_ios) / dt, eta);
       last_bytes = b, last_ios = n, last_t = now;
     }
-    if (tty) std::fprintf(stderr, "\r%70s\r", "");
+    if (tty) std::fprintf(out_, "\r%70s\r", "");
   }
   workload::RunProgress& progress_;
   uint64_t plan_bytes_, plan_ns_;
+  std::FILE* out_;  // null: no status line
   std::mutex mutex_;
   std::condition_variable stopped_;
   bool running_ = true;  // guarded by mutex_
   std::thread thread_;   // last: started once the members above exist
 };
+
+bool writes_or_trims(const std::vector<JobOptions>& jobs) {
+  return std::any_of(jobs.begin(), jobs.end(), [](const JobOptions& j) {
+    return workload::does_write(j.rw) || workload::does_trim(j.rw);
+  });
+}
+
+// Where each telemetry sample goes: the --telemetry file, the --save
+// capture, the --bandwidth-log files (each optional; empty: nowhere).
+std::function<void(const telemetry::Sample&)> sample_sink(std::ofstream& telemetry,
+                                                          std::optional<ResultCapture>& capture,
+                                                          std::optional<BandwidthLog>& bw_log) {
+  if (!telemetry.is_open() && !capture && !bw_log) return {};
+  return [&telemetry, &capture, &bw_log](const telemetry::Sample& smp) {
+    if (telemetry.is_open()) telemetry << telemetry::to_json_line(smp) << '\n';
+    if (capture) capture->sample(smp);
+    if (bw_log) bw_log->sample(smp);
+  };
+}
 
 }  // namespace
 
@@ -238,13 +271,23 @@ int cmd_bench(const Argv& argv) {
                         "rot-round-down", "nonrot-round-down", "fail-member", "output", "io-opt",
                         "write-mostly", "set", "set-at", "status-interval", "telemetry", "save"},
                        {"force", "run"});
-  fio::CliParseResult parsed;
+  fio::ParsedCliJobs parsed;
   workload::BenchSpec spec;
   spec.jobs = parse_jobs(s, parsed);
-  for (auto& n : workload::engine_notes(spec.jobs)) std::fprintf(stderr, "%s\n", n.c_str());
+  // fio's informational lines go with the results (fio prints them on its
+  // output); stderr carries only warnings and errors, as fio's.
+  std::vector<std::string> messages = workload::engine_notes(spec.jobs);
+  if (!parsed.flags.debug.empty())
+    messages.push_back("note: --debug is accepted; fio's debug traces are not produced");
+  if (parsed.flags.readonly && writes_or_trims(spec.jobs)) {
+    std::fprintf(stderr, "%s\n", fio::kReadonlyRefusal);  // fio's words, fio's exit status
+    return 1;
+  }
   spec.global_options = parsed.global.given;
   spec.job_logs = fio::open_job_logs;
   fill_settings(s, spec);
+  spec.readonly = parsed.flags.readonly;
+  if (parsed.flags.parse_only) return 0;  // fio: the jobs read and checked, nothing run or created
   allow_unprotected_members(spec.force);
   std::ofstream telemetry;
   if (auto path = one(s, "telemetry")) {
@@ -261,7 +304,7 @@ int cmd_bench(const Argv& argv) {
 
   workload::BenchNotes notes;
   auto session = workload::BenchSession::open(std::move(spec), &notes);
-  for (auto& i : notes.info) std::fprintf(stderr, "%s\n", i.c_str());
+  messages.insert(messages.end(), notes.info.begin(), notes.info.end());
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
   notes = {};
   auto bench = check(std::move(session));
@@ -276,31 +319,27 @@ int cmd_bench(const Argv& argv) {
   }
 
   workload::RunProgress progress;
-  std::function<void(const telemetry::Sample&)> on_sample;
-  if (telemetry.is_open())
-    on_sample = [&telemetry](const telemetry::Sample& smp) {
-      telemetry << telemetry::to_json_line(smp) << '\n';
-    };
-  if (capture)
-    on_sample = [&telemetry, &capture](const telemetry::Sample& smp) {
-      if (telemetry.is_open()) telemetry << telemetry::to_json_line(smp) << '\n';
-      capture->sample(smp);
-    };
+  std::optional<BandwidthLog> bw_log;
+  if (parsed.flags.bandwidth_log) bw_log.emplace();
+  const auto on_sample = sample_sink(telemetry, capture, bw_log);
   workload::RunOutcome run;
   {
     Monitor monitor(progress, workload::planned_bytes(bench->spec().jobs),
-                    workload::planned_ns(bench->spec().jobs));
+                    workload::planned_ns(bench->spec().jobs), parsed.flags.eta);
     run = bench->run(progress, on_sample, &notes);
   }
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
+  if (bw_log) bw_log->finish();
   if (capture) capture->end(*bench);
   if (Status st = bench->close(); !st)
     std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", st.error().message.c_str());
   if (telemetry.is_open() && !telemetry.flush()) throw RuntimeError("writing the telemetry file failed");
 
-  const std::string text = parsed.output_format == fio::OutputFormat::json
-                               ? fio::format_fio_json(run.results)
-                               : fio::format_fio_normal(run.results);
+  run.results.messages = std::move(messages);
+  const std::string text =
+      parsed.output_format == fio::OutputFormat::normal
+          ? fio::format_fio_normal(run.results)
+          : fio::format_fio_json(run.results, parsed.output_format == fio::OutputFormat::json_plus);
   if (output) {
     std::ofstream f(*output);
     f << text;

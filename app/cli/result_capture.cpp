@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "args.hpp"
+#include "balance/policy.hpp"
 #include "report/result_file.hpp"
 
 namespace rs::cli {
@@ -29,7 +30,7 @@ void ResultCapture::begin(workload::BenchSession& session) {
   if (raid::Array* arr = session.array()) {
     capture_.array = report::array_facts(*arr);
     capture_.tunables_start = report::tunable_values(arr->tunables());
-    if (auto p = arr->tunables().get("read_policy")) capture_.policy = *p;
+    if (auto p = arr->tunables().get(balance::kReadPolicy.name)) capture_.policy = *p;
   }
 }
 
@@ -50,7 +51,8 @@ void ResultCapture::end(workload::BenchSession& session) {
 void ResultCapture::save(const workload::RunResults& results) {
   std::lock_guard lock(mutex_);
   const report::Json doc = report::bench_document(results, capture_);
-  if (Status st = report::write_file_atomic(path_, doc.dump(2, ' ', false, report::Json::error_handler_t::replace) + "\n");
+  if (Status st = report::write_file_atomic(
+          path_, doc.dump(2, ' ', false, report::Json::error_handler_t::replace) + "\n");
       !st)
     throw RuntimeError(st.error().message);
 }

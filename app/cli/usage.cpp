@@ -20,7 +20,7 @@ Array commands (the array is the set of members given):
   write [--offset=BYTES] [--run] MEMBER... < data
   read --offset=BYTES --length=BYTES MEMBER... > data
   fail --member=PATH MEMBER...       mark a member faulty
-  add --member=PATH [--force] [--create-files=SIZE] MEMBER...
+  add --member=PATH [--member=PATH2] [--force] [--create-files=SIZE] MEMBER...
                                      add PATH and rebuild onto it (resumes)
   check MEMBER...                    compare copies, print mismatches
   repair MEMBER...                   compare and rewrite differing copies
@@ -131,11 +131,12 @@ Marks PATH faulty, as mdadm --fail does; refused when it holds the last
 working copy of some data.
   --run   start the array even with members missing
 )"},
-    {"add", R"(usage: raidscope-cli add --member=PATH [--force] [--create-files=SIZE] MEMBER...
+    {"add", R"(usage: raidscope-cli add --member=PATH [--member=PATH2] [--force] [--create-files=SIZE] MEMBER...
 
-Adds PATH in place of a missing or failed member and rebuilds onto it. A
-rebuild that was stopped resumes where it got; a member already complete is
-left as it is (exit 0).
+Adds PATH in place of a missing or failed member and rebuilds onto it. With
+--member given twice (a RAID6 with two members missing) both are added and
+rebuilt together in one pass over the array. A rebuild that was stopped
+resumes where it got; a member already complete is left as it is (exit 0).
   --create-files=SIZE   make PATH as a new image file of SIZE if it does not exist
   --force               overwrite what PATH holds (a filesystem, another array)
   --run                 start the array even with members missing

@@ -68,12 +68,8 @@ std::optional<balance::Tunables> tunables_from(const Split& s) {
 }
 
 balance::PolicyId policy_or_usage(const std::string& name) {
-  auto p = balance::policy_from_name(name);
-  if (!p) {
-    std::string known;
-    for (auto n : balance::policy_names()) known += (known.empty() ? "" : ", ") + std::string(n);
-    throw UsageError("unknown policy '" + name + "' (known: " + known + ")");
-  }
+  auto p = balance::parse_policy(name);
+  if (!p) throw UsageError(p.error().message);
   return *p;
 }
 

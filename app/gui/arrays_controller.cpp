@@ -3,9 +3,9 @@
 #include <QFileInfo>
 #include <algorithm>
 
+#include "fio/size_parse.hpp"
 #include "member_names.hpp"
 #include "session/array_session.hpp"
-#include "fio/size_parse.hpp"
 
 namespace rs::gui {
 
@@ -34,6 +34,13 @@ QStringList presentMembers(const session::SessionStatus& st) {
   QStringList out;
   for (const auto& m : st.members)
     if (!m.path.empty()) out << QString::fromStdString(m.path);
+  return out;
+}
+
+// Every slot's path ("" where missing), for distinctNames.
+QStringList presentOrSlotNames(const session::SessionStatus& st) {
+  QStringList out;
+  for (const auto& m : st.members) out << QString::fromStdString(m.path);
   return out;
 }
 
@@ -275,17 +282,27 @@ bool ArraysController::check(bool repair) {
       [repair](std::shared_ptr<session::ArraySession> a) { return a->check(repair); }, true);
 }
 
+ArraysController::Started ArraysController::doneAtOnce(session::Pending<rs::Status> command) {
+  // Done once the superblocks say so: a task finished at once.
+  Started done;
+  command.on_done([done](const rs::Status& st) {
+    if (!st) return done.set(st.error());
+    auto t = io::make_task("member");
+    t->finish({});
+    done.set(t);
+  });
+  return done;
+}
+
 bool ArraysController::failMember(int slot) {
   return onArray(tr("Fail member %1").arg(slot), [slot](std::shared_ptr<session::ArraySession> a) {
-    // A fail is done once the superblocks say so: a task finished at once.
-    Started done;
-    a->fail_member(slot, "failed from the GUI").on_done([done](const rs::Status& st) {
-      if (!st) return done.set(st.error());
-      auto t = io::make_task("fail");
-      t->finish({});
-      done.set(t);
-    });
-    return done;
+    return doneAtOnce(a->fail_member(slot, "failed from the GUI"));
+  });
+}
+
+bool ArraysController::removeMember(int slot) {
+  return onArray(tr("Remove member %1").arg(slot), [slot](std::shared_ptr<session::ArraySession> a) {
+    return doneAtOnce(a->remove_member(slot));
   });
 }
 
@@ -334,27 +351,49 @@ bool ArraysController::replaceMember(int slot, const QString& path, const QStrin
       });
 }
 
-QString ArraysController::describeFail(int slot) const {
-  auto array = session_ ? session_->arraySession() : nullptr;
-  if (!array) return {};
-  const auto st = array->status();
-  if (slot < 0 || size_t(slot) >= st.members.size()) return {};
-  QStringList paths, keep;
-  for (const auto& m : st.members) paths << QString::fromStdString(m.path);
-  const QStringList names = distinctNames(paths);
+QString ArraysController::describeWithout(const session::SessionStatus& st, int slot) const {
+  QStringList keep;
+  const QStringList names = distinctNames(presentOrSlotNames(st));
   for (size_t i = 0; i < st.members.size(); ++i)
     if (int(i) != slot && st.members[i].state == "active sync") keep << names[qsizetype(i)];
   const int working = st.working - (st.members[size_t(slot)].state == "active sync" ? 1 : 0);
-  QString after = tr("%1 of %2 members, %3 of them working: %4")
-                      .arg(QString::fromStdString(st.level))
-                      .arg(st.raid_disks)
-                      .arg(working)
-                      .arg(keep.isEmpty() ? tr("none") : keep.join(", "));
+  return tr("%1 of %2 members, %3 of them working: %4")
+      .arg(QString::fromStdString(st.level))
+      .arg(st.raid_disks)
+      .arg(working)
+      .arg(keep.isEmpty() ? tr("none") : keep.join(", "));
+}
+
+bool ArraysController::slotOfOpenArray(int slot, session::SessionStatus& st, QString& name) const {
+  auto array = session_ ? session_->arraySession() : nullptr;
+  if (!array) return false;
+  st = array->status();
+  if (slot < 0 || size_t(slot) >= st.members.size()) return false;
+  name = distinctNames(presentOrSlotNames(st))[slot];
+  return true;
+}
+
+QString ArraysController::describeFail(int slot) const {
+  session::SessionStatus st;
+  QString name;
+  if (!slotOfOpenArray(slot, st, name)) return {};
   return tr("Mark %1 (member %2) faulty? The array goes on degraded as %3; its data is no longer on %1 until "
             "a new member is added and rebuilt.")
-      .arg(names[slot])
+      .arg(name)
       .arg(slot)
-      .arg(after);
+      .arg(describeWithout(st, slot));
+}
+
+QString ArraysController::describeRemove(int slot) const {
+  session::SessionStatus st;
+  QString name;
+  if (!slotOfOpenArray(slot, st, name)) return {};
+  return tr("Remove %1 (member %2, %3) from the array? Its slot is left empty for a new member, and %1 "
+            "is released (nothing on it is erased). The array stays degraded as %4.")
+      .arg(name)
+      .arg(slot)
+      .arg(QString::fromStdString(st.members[size_t(slot)].state))
+      .arg(describeWithout(st, slot));
 }
 
 void ArraysController::cancel() {

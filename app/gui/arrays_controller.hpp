@@ -72,6 +72,10 @@ class ArraysController : public QObject {
   Q_INVOKABLE bool open(const QStringList& paths, bool stopWorkload);
   Q_INVOKABLE bool check(bool repair);
   Q_INVOKABLE bool failMember(int slot);
+  // Takes a failed member out of the array (mdadm --remove): its slot is
+  // left missing for a new member. Refused (by the engine) for a member
+  // that is not faulty.
+  Q_INVOKABLE bool removeMember(int slot);
   Q_INVOKABLE bool addMember(const QString& path, const QString& newFileSize);
   // Fails the member in `slot` (when it is not faulty already) and rebuilds
   // onto `path` in its place.
@@ -79,6 +83,8 @@ class ArraysController : public QObject {
   // What failing `slot` leaves, in words for the confirmation: "raid1 of 2
   // members, degraded: only j0.img holds the data".
   Q_INVOKABLE QString describeFail(int slot) const;
+  // The remove's confirmation: the member by name and the array afterwards.
+  Q_INVOKABLE QString describeRemove(int slot) const;
   Q_INVOKABLE void cancel();
 
  signals:
@@ -103,6 +109,15 @@ class ArraysController : public QObject {
   void finished(rs::Status st, QString state, double mismatches);
   // GUI thread: the command's answer came.
   void started(const Result<io::TaskHandle>& task, std::weak_ptr<session::ArraySession> array);
+  // A command that is done once it answers (fail, remove), followed as a
+  // task that finished at once.
+  static Started doneAtOnce(session::Pending<rs::Status> command);
+  // "raid1 of 2 members, 1 of them working: j0.img" with `slot` counted as
+  // not working (the array after a fail or remove of it).
+  QString describeWithout(const session::SessionStatus& st, int slot) const;
+  // The open array's status and member `slot`'s short name; false when no
+  // array is open or it has no such slot.
+  bool slotOfOpenArray(int slot, session::SessionStatus& st, QString& name) const;
   bool newFileOptions(const QString& path, const QString& newFileSize, raid::AddOptions& o);
   void joinWorker();
 

@@ -9,10 +9,10 @@
 #include <QUrl>
 #include <algorithm>
 
+#include "fio/job_parser.hpp"
 #include "report/report.hpp"
 #include "report/result_file.hpp"
 #include "result_files.hpp"
-#include "fio/job_parser.hpp"
 #include "scenario/scenario.hpp"
 
 namespace rs::gui {
@@ -170,8 +170,8 @@ bool BenchmarkController::runBeforeAfter(const QString& preset, const QString& t
 QVariantMap BenchmarkController::checkJobFile(const QString& text) const {
   auto r = fio::parse_job_file(text.toStdString(), "job file");
   QVariantMap out;
-  out["ok"] = r.ok;
-  out["error"] = QString::fromStdString(r.error);
+  out["ok"] = r.ok();
+  out["error"] = r ? QString() : QString::fromStdString(r.error().message);
   int line = 0;
   // "job file:LINE: message"
   static const QRegularExpression re("^job file:(\\d+):");
@@ -182,11 +182,12 @@ QVariantMap BenchmarkController::checkJobFile(const QString& text) const {
   }
   out["line"] = line;
   out["message"] = message;  // without the "job file:LINE:" prefix
-  out["jobs"] = int(r.jobs.size());
+  out["jobs"] = r ? int(r->jobs.size()) : 0;
   QStringList warnings;
-  for (const auto& w : r.warnings) warnings << QString::fromStdString(w);
+  if (r)
+    for (const auto& w : r->warnings) warnings << QString::fromStdString(w);
   out["warnings"] = warnings;
-  if (r.ok && r.jobs.empty()) {
+  if (r && r->jobs.empty()) {
     out["ok"] = false;
     out["error"] = out["message"] = tr("The file defines no job (a job starts with a [name] line)");
   }

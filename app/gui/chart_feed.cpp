@@ -101,11 +101,14 @@ void ChartFeed::setAxisY(QObject* a) {
   emit seriesChanged();
 }
 
+// A new plot size is laid out at once, not at the next tick's pace: with
+// the run stopped no tick comes, and the marks stood where the old width
+// put them (past the plot's edge after the window was made smaller).
 void ChartFeed::setPlotWidth(double w) {
   if (w == plot_width_) return;
   plot_width_ = w;
   emit styleChanged();
-  scheduleUpdate();
+  update();
 }
 
 void ChartFeed::setPlotHeight(double h) {
@@ -113,7 +116,7 @@ void ChartFeed::setPlotHeight(double h) {
   plot_height_ = h;
   shown_ticks_ = -1;
   emit styleChanged();
-  scheduleUpdate();
+  update();
 }
 
 void ChartFeed::setLineHeight(double h) {
@@ -126,6 +129,13 @@ void ChartFeed::setMaxUpdateHz(int hz) {
   emit styleChanged();
 }
 
+void ChartFeed::setActive(bool a) {
+  if (a == active_) return;
+  active_ = a;
+  emit styleChanged();
+  if (a) update();
+}
+
 std::pair<double, double> ChartFeed::span() const {
   // Fills from the left until a window has passed, then scrolls.
   const double now = model_ ? model_->elapsed() : 0;
@@ -135,10 +145,14 @@ std::pair<double, double> ChartFeed::span() const {
 
 // At most maxUpdateHz a second, and no faster than the time axis moves a
 // pixel (a 60 s window 300 px wide scrolls a pixel every 0.2 s: an update
-// between two shows the same picture). A timer catches the last update
-// when the data stops.
+// between two shows the same picture). Updates happen only on the model's
+// ticks, so every chart of a page changes in the frame the tick's figures
+// change in (a timer per chart drew frames of their own between ticks).
+// The timer catches the last update when the ticks stop.
 void ChartFeed::scheduleUpdate() {
-  const double pixelMs = plot_width_ > 0 ? 1000.0 * window_ / plot_width_ : 0;
+  // The time axis moves 2 px at a time: half the chart repaints of a 1 px
+  // step, for a scroll that still reads as continuous.
+  const double pixelMs = plot_width_ > 0 ? 2 * 1000.0 * window_ / plot_width_ : 0;
   const qint64 period = std::max<qint64>(1000 / max_update_hz_, qint64(pixelMs));
   const qint64 waited = since_update_.isValid() ? since_update_.elapsed() : period;
   if (waited >= period * 8 / 10) {
@@ -146,7 +160,7 @@ void ChartFeed::scheduleUpdate() {
     update();
     return;
   }
-  if (!late_.isActive()) late_.start(int(period));
+  late_.start(int(period * 2));  // restarted on every tick: fires only once they stop
 }
 
 double ChartFeed::lastValue() const {
@@ -190,6 +204,7 @@ void ChartFeed::update() {
     emit linesChanged();  // QML makes the series and sets them, which updates again
     if (updates_ != before) return;
   }
+  if (!active_) return;
   const auto [t0, t1] = span();
   double ymax = 0;
   for (const auto& l : lines)
@@ -230,38 +245,55 @@ void ChartFeed::updateAxes(double ymax, double scale) {
 }
 
 void ChartFeed::layOutLegend() {
-  legend_.clear();
+  QVariantList legend;
   static const std::vector<SeriesLine> none;
   const auto& lines = model_ ? model_->lines(metric_) : none;
   for (size_t i = 0; i < lines.size(); ++i) {
     const bool any = !lines[i].points.empty();
-    legend_.push_back(QVariantMap{
+    legend.push_back(QVariantMap{
         {"name", lines[i].name},
         {"value", any ? chart::tickLabel(legendFigure(int(i))) + (unit_.isEmpty() ? QString() : " " + unit_)
                       : QString()}});
   }
+  if (legend == legend_) return;
+  legend_ = std::move(legend);
+  emit legendChanged();
 }
 
 // Each label in the first of three rows where it clears the labels after
 // it, the newest placed first: the latest change is the one labelled when
 // changes crowd (the array's opening events held every row before); an
-// older one with no room keeps only its dashed line.
+// older one with no room keeps only its dashed line. A label goes right of
+// its line, or left of it where the plot ends first ("repair=fi…" was cut
+// at the right edge), and is elided only when the plot is narrower than it.
 void ChartFeed::layOutMarks(double t0, double t1) {
-  marks_.clear();
-  if (!model_ || !(plot_width_ > 0)) return;
+  QVariantList marks;
+  if (model_ && plot_width_ > 0) marks = placeMarks(t0, t1);
+  if (marks == marks_) return;
+  marks_ = std::move(marks);
+  emit marksChanged();
+}
+
+QVariantList ChartFeed::placeMarks(double t0, double t1) const {
+  QVariantList marks;
   const QFontMetricsF fm(QGuiApplication::font());
+  constexpr double kGap = 3;            // between the line and its label
   double rowLeft[3] = {1e9, 1e9, 1e9};  // where each row's leftmost label starts
   const auto& all = model_->marks();
   for (auto m = all.rbegin(); m != all.rend(); ++m) {
     if (m->t < t0 || m->t > t1) continue;
     const double x = (m->t - t0) / (t1 - t0) * plot_width_;
-    const double room = std::max(60.0, plot_width_ - x - 4);
-    const double w = std::min(room, fm.horizontalAdvance(m->label));
+    const double w = std::min(plot_width_, std::ceil(fm.horizontalAdvance(m->label)));
+    // The label's left edge relative to the line.
+    double offset = kGap;
+    if (x + kGap + w > plot_width_) offset = x - kGap - w >= 0 ? -kGap - w : plot_width_ - w - x;
+    const double left = x + offset;
     int row = -1;
     for (int r = 0; r < 3 && row < 0; ++r)
-      if (x + 3 + w + 6 < rowLeft[r]) row = r, rowLeft[r] = x + 3;
-    marks_.prepend(QVariantMap{{"x", x}, {"label", m->label}, {"row", row}, {"width", room}});
+      if (left + w + 6 < rowLeft[r]) row = r, rowLeft[r] = left;
+    marks.prepend(QVariantMap{{"x", x}, {"label", m->label}, {"row", row}, {"labelX", offset}, {"width", w}});
   }
+  return marks;
 }
 
 }  // namespace rs::gui

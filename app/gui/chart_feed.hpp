@@ -53,11 +53,18 @@ class ChartFeed : public QObject {
   Q_PROPERTY(double plotHeight READ plotHeight WRITE setPlotHeight NOTIFY styleChanged)
   Q_PROPERTY(double lineHeight READ lineHeight WRITE setLineHeight NOTIFY styleChanged)
   Q_PROPERTY(int maxUpdateHz READ maxUpdateHz WRITE setMaxUpdateHz NOTIFY styleChanged)
+  // False while the chart is not shown (another page, a hidden card): the
+  // series, axes, legend and marks wait (only the line names follow the
+  // model, so a card shown by its line count can appear); made true, the
+  // chart catches up at once.
+  Q_PROPERTY(bool active READ active WRITE setActive NOTIFY styleChanged)
   Q_PROPERTY(QStringList lineNames READ lineNames NOTIFY linesChanged)
   // [{name, value}] per line: its name and legendStat's figure with the unit.
-  Q_PROPERTY(QVariantList legend READ legend NOTIFY updated)
+  // Notified only when an entry's text changes (each notification makes
+  // QML read the whole list again).
+  Q_PROPERTY(QVariantList legend READ legend NOTIFY legendChanged)
   // [{x (px from the plot's left), label, row (0..2; -1: no room for a label)}].
-  Q_PROPERTY(QVariantList marks READ marks NOTIFY updated)
+  Q_PROPERTY(QVariantList marks READ marks NOTIFY marksChanged)
   Q_PROPERTY(bool hasData READ hasData NOTIFY updated)
   Q_PROPERTY(int pointCount READ pointCount NOTIFY updated)   // points handed to the series
   Q_PROPERTY(int updates READ updates NOTIFY updated)         // series replaced so often
@@ -94,6 +101,8 @@ class ChartFeed : public QObject {
   void setLineHeight(double h);
   int maxUpdateHz() const { return max_update_hz_; }
   void setMaxUpdateHz(int hz);
+  bool active() const { return active_; }
+  void setActive(bool a);
   QStringList lineNames() const { return line_names_; }
   QVariantList legend() const { return legend_; }
   QVariantList marks() const { return marks_; }
@@ -116,6 +125,8 @@ class ChartFeed : public QObject {
   void seriesChanged();
   void linesChanged();
   void updated();
+  void legendChanged();
+  void marksChanged();
 
  private:
   // The time span in view, [t0, t1], for the model's newest time.
@@ -123,6 +134,7 @@ class ChartFeed : public QObject {
   void scheduleUpdate();
   void updateAxes(double ymax, double scale);
   void layOutMarks(double t0, double t1);
+  QVariantList placeMarks(double t0, double t1) const;
   void layOutLegend();
 
   QPointer<TelemetryModel> model_;
@@ -131,6 +143,7 @@ class ChartFeed : public QObject {
   double window_ = 60, fixed_max_ = 0;
   double plot_width_ = 0, plot_height_ = 0, line_height_ = 15;
   int max_update_hz_ = 10;
+  bool active_ = true;
   QList<QPointer<QXYSeries>> series_;
   QPointer<QValueAxis> axis_x_, axis_y_;
   QStringList line_names_;
@@ -139,7 +152,7 @@ class ChartFeed : public QObject {
   double shown_max_ = -1;
   int shown_ticks_ = -1;
   QElapsedTimer since_update_;
-  QTimer late_;  // the update that came too soon after the last one
+  QTimer late_;  // the last update, when the model's ticks stop
 };
 
 }  // namespace rs::gui

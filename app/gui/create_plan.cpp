@@ -2,8 +2,8 @@
 
 #include <QFileInfo>
 
-#include "levels/levels.hpp"
 #include "fio/size_parse.hpp"
+#include "levels/levels.hpp"
 
 namespace rs::gui {
 
@@ -17,6 +17,11 @@ QString joinNames(const QStringList& paths) {
   QStringList names;
   for (const auto& p : paths) names << QFileInfo(p).fileName();
   return names.join(", ");
+}
+
+// The chunk a new chunked array gets when none is given (the level table's), as mdadm spells it.
+QString defaultChunkText() {
+  return QStringLiteral("%1K").arg(raid::kDefaultChunkBytes / 1024);
 }
 
 }  // namespace
@@ -35,6 +40,7 @@ QVariantList levelRows() {
                               {"max", l.max_members},
                               {"chunked", l.chunked},
                               {"defaultLayout", QString::fromStdString(l.layout_name(l.default_layout))},
+                              {"defaultChunk", l.chunked ? defaultChunkText() : QString()},
                               {"layouts", layouts}});
   }
   return out;
@@ -208,7 +214,7 @@ QString CreatePlan::summary() const {
     s += tr("; layout %1")
              .arg(layout_.isEmpty() ? QString::fromStdString(info->layout_name(info->default_layout))
                                     : layout_);
-  if (info->chunked) s += tr("; chunk %1").arg(chunk_.isEmpty() ? QStringLiteral("512K") : chunk_);
+  if (info->chunked) s += tr("; chunk %1").arg(chunk_.isEmpty() ? defaultChunkText() : chunk_);
   s += tr("; bitmap %1").arg(bitmap_ == "automatic" ? tr("automatic (internal above 100 GiB)") : bitmap_);
   const QStringList w = overwrites();
   const qsizetype fresh = members_.size() - w.size();

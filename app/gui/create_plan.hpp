@@ -31,7 +31,7 @@ class CreatePlan : public QObject {
   Q_PROPERTY(int level READ level WRITE setLevel NOTIFY changed)
   Q_PROPERTY(QStringList members READ members WRITE setMembers NOTIFY changed)
   Q_PROPERTY(QString layout READ layout WRITE setLayout NOTIFY changed)  // "": the level's default
-  Q_PROPERTY(QString chunk READ chunk WRITE setChunk NOTIFY changed)     // "": the default (512K)
+  Q_PROPERTY(QString chunk READ chunk WRITE setChunk NOTIFY changed)     // "": the level table's default chunk
   Q_PROPERTY(QString bitmap READ bitmap WRITE setBitmap NOTIFY changed)  // "automatic", "internal", "none"
   // The level's row of the level table: {level, name, min, max, chunked,
   // defaultLayout, layouts}.

@@ -116,6 +116,12 @@ void HistoryModel::toggle(const QString& file) {
   else if (runs_.count(file))
     selected_ << file;
   while (selected_.size() > 2) selected_.removeFirst();
+  // Another pick: the last export's message was about other runs.
+  if (!export_message_.isEmpty()) {
+    export_message_.clear();
+    last_report_.clear();
+    emit exportedChanged();
+  }
   emit selectionChanged();
   emit runsChanged();
 }
@@ -135,9 +141,10 @@ QString HistoryModel::suggestedReport() const {
 }
 
 bool HistoryModel::exportReport(const QString& pathIn) {
-  auto finish = [this](bool ok, const QString& message) {
+  auto finish = [this](bool ok, const QString& message, const QString& written = {}) {
     export_ok_ = ok;
     export_message_ = message;
+    last_report_ = written;
     emit exportedChanged();
     return ok;
   };
@@ -155,8 +162,10 @@ bool HistoryModel::exportReport(const QString& pathIn) {
   // On this thread: PDF is drawn with Qt's painter (the GUI thread's).
   const rs::Status st = report::render(*format, docs, path.toStdString());
   if (!st) return finish(false, QString::fromStdString(st.error().message));
-  return finish(true, path == asked ? tr("Report written to %1").arg(path)
-                                    : tr("Report written to %1 (%2 exists: kept)").arg(path, fi.fileName()));
+  return finish(true,
+                path == asked ? tr("Report written to %1").arg(path)
+                              : tr("Report written to %1 (%2 exists: kept)").arg(path, fi.fileName()),
+                path);
 }
 
 }  // namespace rs::gui

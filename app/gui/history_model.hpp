@@ -29,6 +29,9 @@ class HistoryModel : public QObject {
   Q_PROPERTY(QVariantMap comparison READ comparison NOTIFY selectionChanged)
   Q_PROPERTY(QString exportMessage READ exportMessage NOTIFY exportedChanged)
   Q_PROPERTY(bool exportOk READ exportOk NOTIFY exportedChanged)
+  // The file the last export wrote ("" before one, or after the picks
+  // changed): the page's Report field shows it, as the message names it.
+  Q_PROPERTY(QString lastReport READ lastReport NOTIFY exportedChanged)
 
  public:
   explicit HistoryModel(QObject* parent = nullptr);
@@ -42,6 +45,7 @@ class HistoryModel : public QObject {
   QVariantMap comparison() const;
   QString exportMessage() const { return export_message_; }
   bool exportOk() const { return export_ok_; }
+  QString lastReport() const { return last_report_; }
 
   Q_INVOKABLE void refresh();
   // Picks a run, or drops it when picked; a third pick drops the first.
@@ -67,7 +71,7 @@ class HistoryModel : public QObject {
   std::map<QString, Run> runs_;  // by file
   QStringList selected_;
   bool loading_ = false, again_ = false;
-  QString export_message_;
+  QString export_message_, last_report_;
   bool export_ok_ = false;
   std::thread worker_;
 };

@@ -12,14 +12,15 @@
 #include <filesystem>
 
 #include "array_memory.hpp"
+#include "balance/policy.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "io/device_profile.hpp"
 #include "io/member_device.hpp"
 #include "levels/levels.hpp"
 #include "member_names.hpp"
 #include "raid/array.hpp"
 #include "workload/host_probe.hpp"
-#include "fio/job_parser.hpp"
-#include "fio/log_files.hpp"
 #include "workload/job_spec.hpp"
 
 namespace rs::gui {
@@ -246,7 +247,7 @@ void LiveSession::openDemo() {
   composeArrayText();
   emit membersChanged();
   // The demo's disks are tunables like any other: remembered, so opening it again keeps them.
-  for (int i = 0; i < 2; ++i) remember("rd" + std::to_string(i) + "/device_profile", kDemoProfiles[i]);
+  for (int i = 0; i < 2; ++i) remember(session::kDeviceProfile.at(i), kDemoProfiles[i]);
   start(QStringLiteral("seqread"));
 }
 
@@ -398,11 +399,6 @@ QString LiveSession::setTunable(const QString& name, const QString& value) {
 // GUI thread, refreshHz times a second while the array is open.
 void LiveSession::tick() {
   auto samples = feed_.drain();
-  if (!samples.empty()) {
-    std::vector<const telemetry::Sample*> ptrs;
-    for (auto& s : samples) ptrs.push_back(s.get());
-    telemetry_.addSamples(ptrs);
-  }
   const double pp = prep_progress_.load();
   if (status_ == Preparing && pp != progress_) {
     progress_ = pp;
@@ -418,17 +414,13 @@ void LiveSession::tick() {
   if (run && status_ == Preparing) setStatus(Running, tr("Running"));
   if (status_ == Running && run && samples.size() && status_text_ != tr("Running"))
     setStatus(Running, tr("Running"));
-  // The registry's values and the array's state twice a second (a set from
-  // elsewhere, a profile switched by a run, a member failed, a rebuild's
-  // progress): the getters never block.
-  // While a task runs (a rebuild), at every tick: the header follows the
-  // member table as the task changes it, not half a second late.
-  const bool tasks = !telemetry_.tasks().isEmpty();
-  const bool every = tasks || tasks != had_tasks_;
-  had_tasks_ = tasks;
-  if (array && ((ticks_++ % std::max(1, refresh_hz_ / 2)) == 0 || every)) {
-    tunables_.refresh(array->tunables());
-    if (!busy() || status_ == Running) refreshFromArray(array->status());
+  // The header first, then the dashboard's figures: the header is never
+  // older than the member list the samples show.
+  if (array) refreshHeader(*array, samples.empty() ? nullptr : samples.back().get());
+  if (!samples.empty()) {
+    std::vector<const telemetry::Sample*> ptrs;
+    for (auto& s : samples) ptrs.push_back(s.get());
+    telemetry_.addSamples(ptrs);
   }
   // Live: a run goes on, or array I/O completed in the newest sample (an
   // export's client). Otherwise the figures are the last ones seen.
@@ -437,6 +429,28 @@ void LiveSession::tick() {
     live_ = live;
     emit liveChanged();
   }
+}
+
+void LiveSession::refreshHeader(session::ArraySession& array, const telemetry::Sample* newest) {
+  // The registry's values and the array's state twice a second (a set from
+  // elsewhere, a profile switched by a run, a member failed, a rebuild's
+  // progress): the getters never block. At every tick while a task runs
+  // (a rebuild), and whenever the newest sample shows the members otherwise
+  // than the last one (a member recovering before its rebuild is a task in
+  // the samples): the header follows the member table as it changes.
+  bool tasks = had_tasks_;
+  QString seen = members_seen_;
+  if (newest) {
+    tasks = !newest->array.tasks.empty();
+    seen.clear();
+    for (const auto& m : newest->members) seen += QString::fromStdString(m.name + '=' + m.state + ';');
+  }
+  const bool every = tasks || tasks != had_tasks_ || seen != members_seen_;
+  had_tasks_ = tasks;
+  members_seen_ = seen;
+  if ((ticks_++ % std::max(1, refresh_hz_ / 2)) != 0 && !every) return;
+  tunables_.refresh(array.tunables());
+  if (!busy() || status_ == Running) refreshFromArray(array.status());
 }
 
 rs::Status LiveSession::openOnThread(const std::vector<std::string>& members,
@@ -563,9 +577,9 @@ rs::Status parseJobs(const RunRequest& req, workload::BenchSpec& spec) {
   }
   if (!req.job_file.empty()) {
     auto parsed = fio::parse_job_file(req.job_file, "job file");
-    if (!parsed.ok) return make_error(Errc::invalid_argument, parsed.error);
-    spec.jobs.insert(spec.jobs.end(), parsed.jobs.begin(), parsed.jobs.end());
-    spec.global_options = parsed.global.given;
+    if (!parsed) return parsed.take_error();
+    spec.jobs.insert(spec.jobs.end(), parsed->jobs.begin(), parsed->jobs.end());
+    spec.global_options = parsed->global.given;
   }
   return {};
 }
@@ -579,7 +593,7 @@ double scaleForHost(session::ArraySession& array, const RunRequest& req,
   const auto paths = array.member_paths();
   double need = 0;
   for (size_t i = 0; i < paths.size(); ++i) {
-    const std::string name = "rd" + std::to_string(i) + "/device_profile";
+    const std::string name = session::kDeviceProfile.at(int(i));
     auto value = array.tunable(name);
     std::string v = value ? *value : "none";
     for (const auto& [n, x] : req.set)
@@ -655,7 +669,7 @@ workload::RunOutcome LiveSession::runBench(workload::BenchSession& run, const Ru
     if (raid::Array* a = run.array()) {
       capture.array = report::array_facts(*a);
       capture.tunables_start = report::tunable_values(a->tunables());
-      if (auto p = a->tunables().get("read_policy")) capture.policy = *p;
+      if (auto p = a->tunables().get(balance::kReadPolicy.name)) capture.policy = *p;
     }
   }
   workload::RunProgress progress;

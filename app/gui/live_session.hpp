@@ -196,6 +196,9 @@ class LiveSession : public QObject {
   // thread, twice a second): the members by slot as they are now (an added
   // member from the moment it has its slot), and its state.
   void refreshFromArray(const session::SessionStatus& status);
+  // When to refresh it (and the tunables): see tick(); `newest` is the
+  // newest sample drained this tick, or null.
+  void refreshHeader(session::ArraySession& array, const telemetry::Sample* newest);
   // An array was opened: remembered (its members, its state) and the
   // tunables set on it before applied again.
   void arrayOpened(const RunReport& report);
@@ -227,6 +230,7 @@ class LiveSession : public QObject {
   bool demo_ = false;
   bool live_ = false;
   bool had_tasks_ = false;  // the last tick saw a task running on the array
+  QString members_seen_;    // the members (path=state;...) the last tick's samples showed
   QString array_key_;       // the open array's UUID: what its remembered tunables are kept under
 
   TelemetryModel telemetry_;

@@ -42,6 +42,8 @@ void TelemetryModel::clear() {
 
 void TelemetryModel::dismissMemberAlert() {
   member_alert_.clear();
+  failed_names_.clear();
+  member_note_.clear();
   emit updated();
 }
 
@@ -146,7 +148,11 @@ void TelemetryModel::take(const telemetry::Sample& s) {
 
   takeTasks(s, t);
   takeSections(s, t, dt);
+  // The sample that carries a failure may have read the members just
+  // before the failure was published: health is judged from the next ones.
+  const qsizetype alerts = member_alert_.size();
   takeEvents(s);
+  if (member_alert_.size() == alerts) takeHealth(s);
 }
 
 void TelemetryModel::takeTasks(const telemetry::Sample& s, double t) {
@@ -217,10 +223,26 @@ void TelemetryModel::takeEvents(const telemetry::Sample& s) {
       label = QString::fromStdString(e.kind) + " " + label;
     // A member by its short name (a temporary folder's path cut the label).
     marks_.push_back({double(e.t_ns) / 1e9, withShortNames(label, member_paths_, member_names_)});
-    if (e.kind == "member" && e.value == "faulty")
+    if (e.kind == "member" && e.value == "faulty") {
       member_alert_ << tr("Member %1 failed: %2. The array is degraded.")
                            .arg(shortName(e.name), QString::fromStdString(e.message));
+      failed_names_ << shortName(e.name);
+      member_note_.clear();
+    }
   }
+}
+
+void TelemetryModel::takeHealth(const telemetry::Sample& s) {
+  if (member_alert_.isEmpty() || s.members.empty()) return;
+  // md's words for a member that holds its data: anything else (faulty,
+  // missing, recovering) leaves the array degraded.
+  for (const auto& m : s.members)
+    if (m.state != "active sync") return;
+  member_note_ = tr("%1 failed earlier; the array is healthy again (all %2 members in sync).")
+                     .arg(failed_names_.join(", "))
+                     .arg(s.members.size());
+  member_alert_.clear();
+  failed_names_.clear();
 }
 
 void TelemetryModel::trim(double now) {

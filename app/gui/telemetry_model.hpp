@@ -60,6 +60,10 @@ class TelemetryModel : public QObject {
   // Members that failed (the array's "member ... faulty" events), one line
   // each, for the window's banner; "" when none since the last dismissal.
   Q_PROPERTY(QString memberAlert READ memberAlert NOTIFY updated)
+  // Once every member is in sync again (replaced and rebuilt), the alert
+  // gives way to this quiet note naming the members that had failed; ""
+  // otherwise or once dismissed.
+  Q_PROPERTY(QString memberNote READ memberNote NOTIFY updated)
 
  public:
   enum Status { Empty, Live };
@@ -78,7 +82,7 @@ class TelemetryModel : public QObject {
   // A new run: history and marks start over (a member alert stays: the
   // array is still degraded).
   Q_INVOKABLE void clear();
-  // The banner's close button.
+  // The banner's (and the note's) close button.
   Q_INVOKABLE void dismissMemberAlert();
   // A mark not carried by a sample (the GUI's own "run started" notes).
   void addMark(double t, const QString& label);
@@ -109,6 +113,7 @@ class TelemetryModel : public QObject {
   QVariantList marksList() const;
   int sampleCount() const { return sample_count_; }
   QString memberAlert() const { return member_alert_.join(QLatin1Char('\n')); }
+  QString memberNote() const { return member_note_; }
 
  signals:
   void updated();
@@ -120,6 +125,8 @@ class TelemetryModel : public QObject {
   void takeTasks(const telemetry::Sample& s, double t);
   void takeSections(const telemetry::Sample& s, double t, double dt);
   void takeEvents(const telemetry::Sample& s);
+  // Every member in sync: the alert becomes the note.
+  void takeHealth(const telemetry::Sample& s);
   // A member's short distinct name from its path (the path if not a member).
   QString shortName(const std::string& path) const;
   SeriesLine& line(const QString& metric, size_t index, const QString& name);
@@ -142,6 +149,8 @@ class TelemetryModel : public QObject {
   // for its speed and time left.
   std::map<QString, std::pair<double, double>> task_start_;
   QStringList member_alert_;
+  QStringList failed_names_;  // the members the alert names
+  QString member_note_;
   QStringList member_paths_, member_names_;  // the newest sample's members and their distinct short names
   double elapsed_ = 0, total_pending_ = 0, interval_ms_ = 0;
   bool has_data_ = false, has_raid5_ = false;

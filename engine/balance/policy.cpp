@@ -58,10 +58,14 @@ Choice choose(PolicyId policy, const ReadRequest& req, std::span<const MemberSna
   return {};
 }
 
-std::optional<PolicyId> policy_from_name(std::string_view name) {
-  for (const Named& p : kPolicies)
+Result<PolicyId> parse_policy(std::string_view name) {
+  std::string valid;
+  for (const Named& p : kPolicies) {
     if (p.name == name) return p.id;
-  return std::nullopt;
+    valid += (valid.empty() ? "" : ", ") + std::string(p.name);
+  }
+  return make_error(Errc::invalid_argument,
+                    "unknown read policy '" + std::string(name) + "' (valid: " + valid + ")");
 }
 
 std::string_view policy_name(PolicyId id) {

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "base/tunable_key.hpp"
 
 namespace rs::balance {
 
@@ -92,9 +93,18 @@ struct Choice {
 Choice choose(PolicyId policy, const ReadRequest& req, std::span<const MemberSnapshot> mirrors,
               PolicyState& state, const Tunables& tunables);
 
-std::optional<PolicyId> policy_from_name(std::string_view name);
+// The one reader of a policy's name: every edge that takes one from a user
+// (the CLI's --policy, the read_policy tunable's text, a scenario file)
+// calls it, and everything past the edge carries the PolicyId. Exact
+// names only; Errc::invalid_argument naming the valid ones otherwise.
+// tests/lint/check_policy_parse.py keeps it the only one.
+Result<PolicyId> parse_policy(std::string_view name);
 std::string_view policy_name(PolicyId id);
 std::vector<std::string_view> policy_names();
+
+// The read_policy tunable (the mirror personality's): its exact name and
+// its value's type, for typed sets that parse nothing.
+inline constexpr TunableKey<PolicyId> kReadPolicy{"read_policy"};
 // Checks tunables: Errc::invalid_argument naming every bad value.
 Status validate(const Tunables& tunables);
 

@@ -75,6 +75,7 @@ Connection::Connection(int fd, std::string peer, std::shared_ptr<session::ArrayS
       log_(std::move(log)) {
   socket_->fd.reset(fd);
   set_send_timeout(fd, 30);
+  set_buffer_sizes(fd, kSocketBufferBytes);
   reader_ = std::thread([this] { run(); });
 }
 
@@ -165,47 +166,84 @@ bool Connection::open_array() {
 
 void Connection::read_requests() {
   const int fd = socket_->fd.get();
-  uint8_t head[kRequestBytes];
+  RecvBuffer in(kRecvBytes);
   for (;;) {
-    {
-      std::unique_lock lock(jobs_mutex_);
-      jobs_cv_.wait(lock, [&] { return jobs_ < kMaxJobs && job_bytes_ < kMaxJobBytes; });
+    if (!has_room()) {
+      post_batch();  // their replies make the room
+      wait_for_room();
     }
-    if (client_.stop_requested() || !read_exact(fd, head, sizeof head)) return;
-    const auto req = decode_request(head);
-    if (!req) {
-      if (log_) log_("client " + peer_ + ": a request without the NBD magic: disconnected");
-      return;
+    if (client_.stop_requested()) break;
+    if (in.size() < kRequestBytes) {
+      post_batch();
+      if (!in.fill(fd, kRequestBytes)) break;
+      continue;
     }
-    auto job = std::make_unique<Job>();
-    job->req = *req;
-    job->verdict = check_request(*req, info_, structured_);
-    if (job->verdict.disconnect) {
-      if (log_) log_("client " + peer_ + ": " + job->verdict.message + ": disconnected");
-      return;
-    }
-    if (req->type == kCmdDisc) return;
-    const bool payload = req->type == kCmdWrite;
-    if (payload || (req->type == kCmdRead && !job->verdict.error)) {
-      auto buffer = buffers_.take(req->length);
-      if (!buffer) {  // a WRITE's payload cannot be skipped over without one: the stream ends
-        if (log_) log_("client " + peer_ + ": " + buffer.error().message + ": disconnected");
-        return;
-      }
-      job->data = std::move(*buffer);
-    }
-    if (payload && !read_exact(fd, job->data.data(), req->length)) {
-      if (log_)
-        log_("client " + peer_ + " left in the middle of a WRITE's data: nothing of that write was written");
-      return;
-    }
-    {
-      std::lock_guard lock(jobs_mutex_);
-      ++jobs_;
-      job_bytes_ += job->data.size();
-    }
-    ctx_->post([this, j = job.release()] { start(j); });
+    Job* j = take_request(fd, in);
+    if (!j) break;
+    batch_.push_back(j);
   }
+  post_batch();  // requests read are always served
+}
+
+void Connection::post_batch() {
+  if (batch_.empty()) return;
+  ctx_->post([this, b = std::move(batch_)] {
+    for (Job* j : b) start(j);
+  });
+  batch_.clear();
+}
+
+bool Connection::room_locked() const {
+  return jobs_ < kMaxJobs && job_bytes_ < kMaxJobBytes;
+}
+
+bool Connection::has_room() {
+  std::lock_guard lock(jobs_mutex_);
+  return room_locked();
+}
+
+void Connection::wait_for_room() {
+  std::unique_lock lock(jobs_mutex_);
+  jobs_cv_.wait(lock, [&] { return room_locked(); });
+}
+
+Connection::Job* Connection::take_request(int fd, RecvBuffer& in) {
+  const auto req = decode_request(in.data());
+  if (!req) {
+    if (log_) log_("client " + peer_ + ": a request without the NBD magic: disconnected");
+    return nullptr;
+  }
+  in.consume(kRequestBytes);
+  auto job = std::make_unique<Job>();
+  job->req = *req;
+  job->verdict = check_request(*req, info_, structured_);
+  if (job->verdict.disconnect) {
+    if (log_) log_("client " + peer_ + ": " + job->verdict.message + ": disconnected");
+    return nullptr;
+  }
+  if (req->type == kCmdDisc) return nullptr;
+  const bool payload = req->type == kCmdWrite;
+  if (payload || (req->type == kCmdRead && !job->verdict.error)) {
+    auto buffer = buffers_.take(req->length);
+    if (!buffer) {  // a WRITE's payload cannot be skipped over without one: the stream ends
+      if (log_) log_("client " + peer_ + ": " + buffer.error().message + ": disconnected");
+      return nullptr;
+    }
+    job->data = std::move(*buffer);
+  }
+  // The rest of a payload may be slow to come: what was parsed before it
+  // goes to the context first.
+  if (payload && req->length > in.size()) post_batch();
+  if (payload && !in.read_into(fd, job->data.data(), req->length)) {
+    if (log_)
+      log_("client " + peer_ + " left in the middle of a WRITE's data: nothing of that write was written");
+    buffers_.give(std::move(job->data));
+    return nullptr;
+  }
+  std::lock_guard lock(jobs_mutex_);
+  ++jobs_;
+  job_bytes_ += job->data.size();
+  return job.release();
 }
 
 void Connection::teardown() {
@@ -322,7 +360,8 @@ void Connection::reply(Job* j) {
     io.writes.fetch_add(1, std::memory_order_relaxed);
     io.write_bytes.fetch_add(r.length, std::memory_order_relaxed);
   }
-  std::vector<uint8_t> head;
+  std::vector<uint8_t>& head = reply_heads_;
+  const size_t head_at = head.size();
   const uint8_t* data = nullptr;
   size_t len = 0;
   if (error && structured_) {
@@ -338,26 +377,51 @@ void Connection::reply(Job* j) {
       len = r.length;
     }
   }
-  send(std::move(head), j, data, len);
+  pending_.push_back(Pending{j, head_at, head.size() - head_at, data, len});
+  // Sent after this turn's completions: the replies of I/Os that complete
+  // together leave in one sendmsg (posted work runs at the start of the
+  // next turn, which then does not wait).
+  if (!send_posted_) {
+    send_posted_ = true;
+    ctx_->post([this] { send_replies(); });
+  }
 }
 
-void Connection::send(std::vector<uint8_t> head, Job* j, const uint8_t* data, size_t len) {
+void Connection::send_replies() {
+  send_posted_ = false;
+  iov_.clear();
+  for (const Pending& p : pending_) {
+    iov_.push_back({reply_heads_.data() + p.head_at, p.head_len});
+    if (p.len) iov_.push_back({const_cast<uint8_t*>(p.data), p.len});  // a READ's data
+  }
   size_t sent = 0;
+  bool queued = false;
   {
     std::lock_guard lock(out_mutex_);
-    if (out_queue_.empty()) {
-      // The sender is idle (it keeps what it sends queued), and only this
-      // thread queues: sending here cannot overtake a queued reply.
+    // Only this thread queues, and the sender keeps what it sends queued:
+    // with the queue empty, sending here cannot overtake a queued reply.
+    if (out_queue_.empty() && !send_failed_.load(std::memory_order_relaxed)) {
       bool failed = false;
-      if (!send_failed_.load(std::memory_order_relaxed))
-        sent = write_now(socket_->fd.get(), head.data(), head.size(), data, len, &failed);
+      sent = write_now(socket_->fd.get(), iov_.data(), iov_.size(), &failed);
       if (failed) fail_send();
-      if (failed || send_failed_.load(std::memory_order_relaxed) || sent == head.size() + len)
-        return release(j);
     }
-    out_queue_.push_back(Outgoing{std::move(head), j, data, len, sent});
+    const bool dropped = send_failed_.load(std::memory_order_relaxed);  // nobody to send to
+    for (Pending& p : pending_) {
+      const size_t total = p.head_len + p.len;
+      const size_t done = std::min(sent, total);
+      sent -= done;
+      if (dropped || done == total) continue;
+      const uint8_t* h = reply_heads_.data() + p.head_at;
+      out_queue_.push_back(Outgoing{std::vector<uint8_t>(h, h + p.head_len), p.job, p.data, p.len, done});
+      p.job = nullptr;  // the sender releases it
+      queued = true;
+    }
   }
-  out_cv_.notify_one();
+  if (queued) out_cv_.notify_one();
+  for (const Pending& p : pending_)
+    if (p.job) release(p.job);
+  pending_.clear();
+  reply_heads_.clear();
 }
 
 void Connection::release(Job* j) {

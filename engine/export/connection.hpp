@@ -3,13 +3,16 @@
 //
 // Threads (per connection):
 //  - the reader: negotiates, then reads requests and their WRITE payloads
-//    from the socket, checks them (check_request) and posts them to the
-//    context. It stops reading while kMaxJobs requests (or kMaxJobBytes of
-//    payload) are unanswered, so a client cannot make the server buffer
-//    without bound.
+//    from the socket (RecvBuffer: every request one recv() brought in),
+//    checks them (check_request) and posts them to the context, all it
+//    parsed in one post before it blocks again. It stops reading while
+//    kMaxJobs requests (or kMaxJobBytes of payload) are unanswered, so a
+//    client cannot make the server buffer without bound.
 //  - the context (io::ContextThread): owns the ArrayPort; splits requests
 //    into array I/Os of at most 1 MiB (kPieces in flight), completes them,
-//    and sends each reply as far as the socket takes it without blocking.
+//    and collects the replies of one turn of its loop; a task it posts to
+//    itself sends them in one sendmsg, as far as the socket takes them
+//    without blocking.
 //  - the sender: sends what the socket did not take at once (a large READ
 //    to a client reading slower than the array), so the context goes on
 //    completing and submitting meanwhile. While it has replies queued, the
@@ -24,6 +27,8 @@
 // read complete on the array before the connection goes; a WRITE whose
 // payload was cut off is never submitted (nothing of it is written).
 #pragma once
+#include <sys/uio.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -37,6 +42,7 @@
 
 #include "export/buffer_pool.hpp"
 #include "export/nbd_proto.hpp"
+#include "export/recv_buffer.hpp"
 #include "io/context.hpp"
 #include "raid/array_port.hpp"
 #include "session/array_session.hpp"
@@ -51,6 +57,8 @@ class Connection {
   static constexpr unsigned kPieces = 64;            // array I/Os in flight per connection
   static constexpr unsigned kMaxJobs = 256;          // requests read and not yet answered
   static constexpr uint64_t kMaxJobBytes = 256ull << 20;
+  static constexpr size_t kRecvBytes = 64u << 10;  // the reader's buffer of unparsed bytes
+  static constexpr int kSocketBufferBytes = 4 << 20;
 
   // Takes the connected socket `fd` and starts serving it.
   Connection(int fd, std::string peer, std::shared_ptr<session::ArraySession> session, ExportInfo info,
@@ -74,6 +82,15 @@ class Connection {
   bool negotiate();
   bool open_array();
   void read_requests();
+  // Reads the request at the front of `in` (and its WRITE payload): the
+  // job, or null when the connection ends here (DISC, a broken rule, EOF).
+  Job* take_request(int fd, RecvBuffer& in);
+  bool room_locked() const;  // jobs_mutex_ held: another request may be read
+  bool has_room();
+  void wait_for_room();
+  // Before the reader blocks (and when it ends), the requests it parsed go
+  // to the context in one post.
+  void post_batch();
   void teardown();
   // ---- the context thread ----
   void start(Job* j);
@@ -81,7 +98,7 @@ class Connection {
   static void piece_done(raid::ArrayIo& io, int result);
   void finish(Job* j);
   void reply(Job* j);
-  void send(std::vector<uint8_t> head, Job* j, const uint8_t* data, size_t len);
+  void send_replies();   // the replies collected so far, in order
   void release(Job* j);  // any thread: the reply is sent (or cannot be)
   void fail_send();
   // ---- the sender ----
@@ -100,6 +117,7 @@ class Connection {
   session::Client client_;
 
   std::unique_ptr<io::ContextThread> ctx_;
+  std::vector<Job*> batch_;  // the reader's: parsed, not yet posted
   // The context thread's alone.
   std::unique_ptr<raid::ArrayPort> port_;
   std::vector<std::unique_ptr<Piece>> pieces_;
@@ -107,6 +125,17 @@ class Connection {
   std::deque<Job*> queue_;   // requests with bytes not yet handed to a piece
   io::AlignedBuffer zeros_;  // WRITE_ZEROES' source
   bool pumping_ = false;
+  // Replies collected for send_replies(): their headers in reply_heads_.
+  struct Pending {
+    Job* job;
+    size_t head_at, head_len;
+    const uint8_t* data;
+    size_t len;
+  };
+  std::vector<Pending> pending_;
+  std::vector<uint8_t> reply_heads_;
+  std::vector<iovec> iov_;
+  bool send_posted_ = false;
   std::atomic<bool> send_failed_{false};
   unsigned errors_logged_ = 0;
 

@@ -104,7 +104,7 @@ class FileParser {
     result_.global.inherited.clear();
   }
 
-  ParseResult run(std::string_view text) {
+  Result<ParsedJobs> run(std::string_view text) {
     if (const size_t nul = text.find('\0'); nul != std::string_view::npos) {
       const auto line = unsigned(std::count(text.begin(), text.begin() + long(nul), '\n') + 1);
       error_ = located(origin_, line, "binary data (a NUL byte): not a job file");
@@ -124,17 +124,11 @@ class FileParser {
       error_ = std::string(origin_) + ": no job section found (only [global] or nothing)";
       return fail();
     }
-    result_.ok = true;
     return std::move(result_);
   }
 
  private:
-  ParseResult fail() {
-    result_.ok = false;
-    result_.error = error_;
-    result_.jobs.clear();
-    return std::move(result_);
-  }
+  Error fail() const { return make_error(Errc::invalid_argument, error_); }
 
   bool error(unsigned line, std::string_view msg) {
     // Messages quote the file's text (printable, cut); this bounds any
@@ -232,7 +226,7 @@ class FileParser {
   }
 
   std::string_view origin_;
-  ParseResult result_;
+  ParsedJobs result_;
   LineMap global_lines_;
   std::optional<Section> section_;
   std::string error_;
@@ -240,25 +234,23 @@ class FileParser {
 
 }  // namespace
 
-ParseResult parse_job_file(std::string_view text, std::string_view origin) {
+Result<ParsedJobs> parse_job_file(std::string_view text, std::string_view origin) {
   return parse_job_file(text, origin, JobOptions{});
 }
 
-ParseResult parse_job_file(std::string_view text, std::string_view origin, const JobOptions& base) {
+Result<ParsedJobs> parse_job_file(std::string_view text, std::string_view origin, const JobOptions& base) {
   return FileParser(origin, base).run(text);
 }
 
-CliParseResult parse_cli_job(const std::vector<std::string>& args) {
-  CliParseResult r;
+Result<ParsedCliJobs> parse_cli_job(const std::vector<std::string>& args) {
+  ParsedCliJobs r;
   r.global.origin = "command line";
   std::optional<JobOptions> job;
 
-  auto fail = [&](std::string_view arg, std::string_view msg) {
-    r.ok = false;
-    r.error = arg.empty() ? "command line: " + std::string(msg)
-                          : "command line: " + quoted_printable(arg) + ": " + std::string(msg);
-    r.jobs.clear();
-    return r;
+  auto fail = [](std::string_view arg, std::string_view msg) {
+    return make_error(Errc::invalid_argument,
+                      arg.empty() ? "command line: " + std::string(msg)
+                                  : "command line: " + quoted_printable(arg) + ": " + std::string(msg));
   };
   auto finish_job = [&]() -> std::string {
     if (!job) return {};
@@ -291,6 +283,10 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
       return true;
     };
 
+    if (auto flag = take_run_flag(key, value, take_next_value, r.flags)) {
+      if (!*flag) return fail(shown, flag->error().message);
+      continue;
+    }
     if (key == "section") {  // fio: run only these sections of the job files (repeatable)
       if (!take_next_value() || value->empty()) return fail(shown, "requires a section name");
       r.sections.push_back(*value);
@@ -302,8 +298,11 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
         r.output_format = OutputFormat::normal;
       else if (*value == "json")
         r.output_format = OutputFormat::json;
+      else if (*value == "json+")
+        r.output_format = OutputFormat::json_plus;
       else
-        return fail(shown, "output format " + quoted_printable(*value) + " is not supported (normal, json)");
+        return fail(shown,
+                    "output format " + quoted_printable(*value) + " is not supported (normal, json, json+)");
       continue;
     }
 
@@ -330,7 +329,6 @@ CliParseResult parse_cli_job(const std::vector<std::string>& args) {
   }
   if (std::string err = finish_job(); !err.empty()) return fail("--name=" + r.jobs.back().name, err);
   if (r.jobs.empty() && r.job_files.empty()) return fail("", "no job given (--name=NAME or a job file)");
-  r.ok = true;
   return r;
 }
 

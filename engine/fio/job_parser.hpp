@@ -29,15 +29,17 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.hpp"
+#include "fio/run_flags.hpp"
 #include "workload/job_options.hpp"
 
 namespace rs::fio {
 
 using workload::JobOptions;
 
-struct ParseResult {
-  bool ok = false;
-  std::string error;                  // "origin:LINE: message"; empty when ok
+// What a parse gives when it succeeds. A refusal is an Error
+// (Errc::invalid_argument) whose message reads "origin:LINE: message".
+struct ParsedJobs {
   std::vector<std::string> warnings;  // "origin:LINE: message"; parsing still succeeded
   std::vector<JobOptions> jobs;       // in file order; numjobs is not expanded
   // fio's defaults plus every global option seen (the last global section's
@@ -46,18 +48,19 @@ struct ParseResult {
 };
 
 // Parses a job file's text. `origin` names it in messages (usually the path).
-ParseResult parse_job_file(std::string_view text, std::string_view origin);
+Result<ParsedJobs> parse_job_file(std::string_view text, std::string_view origin);
 // Same, starting from `base` instead of fio's defaults: fio applies global
 // command-line options to the jobs of job files too (pass
-// CliParseResult::global). base.given is carried into global.given.
-ParseResult parse_job_file(std::string_view text, std::string_view origin, const JobOptions& base);
+// ParsedCliJobs::global). base.given is carried into global.given.
+Result<ParsedJobs> parse_job_file(std::string_view text, std::string_view origin, const JobOptions& base);
 
-enum class OutputFormat { normal, json };
+enum class OutputFormat { normal, json, json_plus };
 
-struct CliParseResult : ParseResult {
-  OutputFormat output_format = OutputFormat::normal;  // --output-format=normal|json
+struct ParsedCliJobs : ParsedJobs {
+  OutputFormat output_format = OutputFormat::normal;  // --output-format=normal|json|json+
   std::vector<std::string> job_files;                 // non-option arguments, in order
   std::vector<std::string> sections;                  // --section=NAME: only these jobs of the job files
+  RunFlags flags;                                     // --parse-only, --readonly, --eta, ... (run_flags.hpp)
 };
 
 // fio command-line job options, without argv[0]: "--key=value" or "--key
@@ -65,6 +68,6 @@ struct CliParseResult : ParseResult {
 // --name are global; each --name=NAME starts a job. Errors read
 // "command line: '--bs=4q': message". With no --name and no job file, an
 // error ("no job given").
-CliParseResult parse_cli_job(const std::vector<std::string>& args);
+Result<ParsedCliJobs> parse_cli_job(const std::vector<std::string>& args);
 
 }  // namespace rs::fio

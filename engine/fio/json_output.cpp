@@ -33,7 +33,11 @@ Json options_object(const OptionList& options) {
 }
 
 // fio add_ddir_lat_json.
-Json lat_object(const LatencyHistogram& h, bool with_percentiles, const std::vector<double>& plist) {
+// json+: a latency object that shows percentiles also has "bins", each
+// non-empty bucket of fio's histogram by its value in ns (fio's
+// plat_idx_to_val), as fio 3.33's --output-format=json+.
+Json lat_object(const LatencyHistogram& h, bool with_percentiles, const std::vector<double>& plist,
+                bool plus = false) {
   Json o;
   o["min"] = h.min();
   o["max"] = h.max();
@@ -45,12 +49,19 @@ Json lat_object(const LatencyHistogram& h, bool with_percentiles, const std::vec
     Json p = Json::object();
     for (size_t i = 0; i < plist.size(); ++i) p[percentile_key(plist[i])] = vals[i];
     o["percentile"] = std::move(p);
+    if (plus) {
+      Json bins = Json::object();
+      for (unsigned i = 0; i < LatencyHistogram::kBuckets; ++i)
+        if (const uint64_t n = h.bucket(i)) bins[std::to_string(LatencyHistogram::value_of(i))] = n;
+      o["bins"] = std::move(bins);
+    }
   }
   return o;
 }
 
 // fio add_ddir_status_json for read, write and trim.
-Json direction_object(const JobResults& job, const DirectionResults& dr, const GroupDirStatus& group) {
+Json direction_object(const JobResults& job, const DirectionResults& dr, const GroupDirStatus& group,
+                      bool plus) {
   const std::vector<double> plist = effective_percentiles(job);
   Json o;
   const uint64_t bw_bytes = dr.bw_bytes();
@@ -63,9 +74,9 @@ Json direction_object(const JobResults& job, const DirectionResults& dr, const G
   o["total_ios"] = dr.total_ios;
   o["short_ios"] = dr.short_ios;
   o["drop_ios"] = dr.drop_ios;
-  o["slat_ns"] = lat_object(dr.slat, job.slat_percentiles, plist);
-  o["clat_ns"] = lat_object(dr.clat, job.clat_percentiles, plist);
-  o["lat_ns"] = lat_object(dr.lat, job.lat_percentiles, plist);
+  o["slat_ns"] = lat_object(dr.slat, job.slat_percentiles, plist, plus);
+  o["clat_ns"] = lat_object(dr.clat, job.clat_percentiles, plist, plus);
+  o["lat_ns"] = lat_object(dr.lat, job.lat_percentiles, plist, plus);
   // fio: "prios" when two or more priorities have samples (cmdprio_*).
   if (const auto shown = dr.shown_prios(); !shown.empty()) {
     Json prios = Json::array();
@@ -143,7 +154,7 @@ Json raidscope_object(const RaidscopeJobExtension& ext) {
 }
 
 // fio show_thread_status_json.
-Json job_object(const JobResults& job, const GroupStatus& group) {
+Json job_object(const JobResults& job, const GroupStatus& group, bool plus) {
   Json o;
   o["jobname"] = job.jobname;
   o["groupid"] = job.groupid;
@@ -151,12 +162,12 @@ Json job_object(const JobResults& job, const GroupStatus& group) {
   o["eta"] = 0;
   o["elapsed"] = job.elapsed_sec;
   o["job options"] = options_object(job.options);
-  o["read"] = direction_object(job, job.read, group.dir[0]);
-  o["write"] = direction_object(job, job.write, group.dir[1]);
-  o["trim"] = direction_object(job, job.trim, group.dir[2]);
+  o["read"] = direction_object(job, job.read, group.dir[0], plus);
+  o["write"] = direction_object(job, job.write, group.dir[1], plus);
+  o["trim"] = direction_object(job, job.trim, group.dir[2], plus);
   Json sync;
-  sync["total_ios"] = 0;
-  sync["lat_ns"] = empty_lat();
+  sync["total_ios"] = job.sync_ios;
+  sync["lat_ns"] = job.sync_ios ? lat_object(job.sync_lat, false, {}) : empty_lat();
   o["sync"] = std::move(sync);
   o["job_runtime"] = job.job_runtime_ns / 1'000'000;
   o["usr_cpu"] = f6(job.usr_cpu);
@@ -188,7 +199,7 @@ Json job_object(const JobResults& job, const GroupStatus& group) {
 
 }  // namespace
 
-Json fio_json_document(const RunResults& run) {
+Json fio_json_document(const RunResults& run, bool plus) {
   const std::vector<JobResults> jobs = reported_jobs(run);
   const std::vector<GroupStatus> groups = group_status(jobs);
   Json root;
@@ -202,15 +213,18 @@ Json fio_json_document(const RunResults& run) {
     GroupStatus group;
     for (const GroupStatus& g : groups)
       if (g.groupid == job.groupid) group = g;
-    array.push_back(job_object(job, group));
+    array.push_back(job_object(job, group, plus));
   }
   root["jobs"] = std::move(array);
   root["disk_util"] = Json::array();
+  // fio prints these lines before its JSON; here they stay inside it, so
+  // the output is one document.
+  if (!run.messages.empty()) root["messages"] = run.messages;
   return root;
 }
 
-std::string format_fio_json(const RunResults& run) {
-  return fio_json_document(run).dump(2) + "\n";
+std::string format_fio_json(const RunResults& run, bool plus) {
+  return fio_json_document(run, plus).dump(2) + "\n";
 }
 
 }  // namespace rs::fio

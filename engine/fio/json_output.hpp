@@ -28,8 +28,9 @@ namespace rs::fio {
 
 using workload::RunResults;
 
-nlohmann::ordered_json fio_json_document(const RunResults& run);
+// `plus`: fio's json+ (latency bins with the percentiles).
+nlohmann::ordered_json fio_json_document(const RunResults& run, bool plus = false);
 // The document indented by 2, ending in a newline.
-std::string format_fio_json(const RunResults& run);
+std::string format_fio_json(const RunResults& run, bool plus = false);
 
 }  // namespace rs::fio

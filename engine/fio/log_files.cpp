@@ -55,8 +55,9 @@ class FioJobLogs final : public JobLog {
   std::vector<std::string> paths_;  // the iolog's names of the job's files
   bool log_offset_ = false;
   bool log_prio_ = false;
+  bool log_slat_ = true;         // fio measures no submission latency of a synchronous engine
   uint64_t lat_window_ns_ = 0;   // 0: every I/O
-  uint64_t rate_window_ns_ = 0;  // bw and iops
+  uint64_t rate_window_ns_ = 0;  // bw and iops; 0: every I/O
   uint64_t lat_window_end_ = 0, rate_window_end_ = 0;
   std::array<Window, 3> lat_win_{}, rate_win_{};
 };
@@ -90,8 +91,10 @@ Status FioJobLogs::open(const JobOptions& job, const JobLogSetup& setup) {
   log_offset_ = job.log_offset;
   log_prio_ = job.log_prio;
   const uint64_t avg_ns = uint64_t(job.log_avg_msec) * 1000000ull;
+  // Without log_avg_msec every log has a line per I/O (fio's per_unit_log).
   lat_window_ns_ = avg_ns;
-  rate_window_ns_ = avg_ns ? avg_ns : 500000000ull;  // fio's bw_avg_time / iops_avg_time
+  rate_window_ns_ = avg_ns;
+  log_slat_ = !workload::is_sync_engine(job.ioengine);
   lat_window_end_ = lat_window_ns_;
   rate_window_end_ = rate_window_ns_;
   return {};
@@ -142,7 +145,7 @@ void FioJobLogs::close_windows_until(uint64_t at_ns) {
     }
     lat_window_end_ += lat_window_ns_;
   }
-  while ((bw_ || iops_) && at_ns >= rate_window_end_) {
+  while ((bw_ || iops_) && rate_window_ns_ && at_ns >= rate_window_end_) {
     const double secs = double(rate_window_ns_) / 1e9;
     for (int d = 0; d < 3; ++d) {
       Window& w = rate_win_[size_t(d)];
@@ -165,12 +168,22 @@ void FioJobLogs::completed(const LoggedIo& io) {
       const uint64_t ms = io.at_ns / 1000000;
       line(lat_[0].get(), ms, io.lat_ns, io.ddir, io.length, io.offset, io.ioprio);
       line(lat_[1].get(), ms, io.clat_ns, io.ddir, io.length, io.offset, io.ioprio);
-      line(lat_[2].get(), ms, io.slat_ns, io.ddir, io.length, io.offset, io.ioprio);
+      if (log_slat_) line(lat_[2].get(), ms, io.slat_ns, io.ddir, io.length, io.offset, io.ioprio);
     } else {
       Window& w = lat_win_[size_t(io.ddir)];
       ++w.ios;
       w.lat_sum[0] += io.lat_ns, w.lat_sum[1] += io.clat_ns, w.lat_sum[2] += io.slat_ns;
     }
+  }
+  if (!rate_window_ns_) {
+    // fio's add_bw_sample / add_iops_sample: the I/O's own rate, bytes *
+    // 1e6 / its completion latency in ns; and 1 per I/O.
+    const uint64_t ms = io.at_ns / 1000000;
+    if (bw_)
+      line(bw_.get(), ms, io.clat_ns ? uint64_t(io.length) * 1000000ull / io.clat_ns : 0, io.ddir, io.length,
+           io.offset, io.ioprio);
+    if (iops_) line(iops_.get(), ms, 1, io.ddir, io.length, io.offset, io.ioprio);
+    return;
   }
   Window& r = rate_win_[size_t(io.ddir)];
   r.bytes += io.length;

@@ -373,7 +373,9 @@ std::string format_fio_normal(const RunResults& run) {
       if (g.groupid == id) return g;
     return groups.front();  // unreachable: every reported job has its group
   };
-  std::string out = "\n";
+  std::string out;
+  for (const std::string& m : run.messages) out += m + "\n";
+  out += "\n";
   for (const JobResults& job : jobs) out += job_status(job, group_of(job.groupid), run);
   for (const GroupStatus& g : groups) out += group_lines(g, run.sig_figs);
   return out;

@@ -292,8 +292,10 @@ Status apply_bsrange(JobOptions& job, std::string_view v) {
   std::array<std::pair<uint32_t, uint32_t>, 2> r{{{job.bs[0], max_bs(job, 0)}, {job.bs[1], max_bs(job, 1)}}};
   Status st = parse_per_direction(
       "bsrange", v, r, [](std::string_view part, std::pair<uint32_t, uint32_t>& out) -> Status {
-        const size_t dash = part.find('-');
-        if (dash == std::string_view::npos) return bad("bsrange: expected MIN-MAX, got " + quoted(part));
+        // fio's check_range takes MIN-MAX and MIN:MAX alike.
+        const size_t dash = part.find_first_of("-:");
+        if (dash == std::string_view::npos)
+          return bad("bsrange: expected MIN-MAX or MIN:MAX, got " + quoted(part));
         NumberResult lo = parse_size(part.substr(0, dash)), hi = parse_size(part.substr(dash + 1));
         if (!lo.ok() || !hi.ok() || lo->value == 0 || hi->value > std::numeric_limits<uint32_t>::max())
           return bad("bsrange: bad range " + quoted(part));
@@ -325,7 +327,8 @@ Status apply_bssplit(JobOptions& job, std::string_view v) {
           if (!bs.ok() || bs->value == 0 || bs->value > std::numeric_limits<uint32_t>::max())
             return bad("bssplit: bad block size in " + quoted(item));
           unsigned percent = ~0u;
-          if (slash != std::string_view::npos) {
+          // "1k/" is "1k": fio shares what is left among sizes without a percentage.
+          if (slash != std::string_view::npos && slash + 1 < item.size()) {
             std::string_view rest = item.substr(slash + 1);
             if (rest.find('/') != std::string_view::npos)
               return bad("bssplit: " + quoted(item) + " has more than BS/PERCENT");
@@ -870,10 +873,13 @@ Status apply_exit_what(JobOptions& job, std::string_view v) {
 }
 
 // Which generator draws the offsets: fio's tausworthe64, lfsr or
-// tausworthe all give uniform offsets; RaidScope has one generator.
-Status apply_random_generator(JobOptions&, std::string_view v) {
+// tausworthe all give uniform offsets; RaidScope has one generator. fio's
+// lfsr visits every block once per pass even with norandommap: here the
+// random map then stays on (the same blocks, in another order).
+Status apply_random_generator(JobOptions& job, std::string_view v) {
   if (v != "tausworthe" && v != "lfsr" && v != "tausworthe64")
     return bad("bad random_generator " + quoted(v) + " (tausworthe, lfsr, tausworthe64)");
+  job.lfsr = v == "lfsr";
   return {};
 }
 

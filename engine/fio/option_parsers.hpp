@@ -27,6 +27,9 @@ Status set_count(std::string_view name, std::string_view value, uint64_t min, ui
 Status apply_time(std::chrono::microseconds& out, std::string_view value, TimeUnit unit);
 
 Status apply_file_service(JobOptions& job, std::string_view value);
+// fallocate= and sync_file_range= (sync_parsers.cpp).
+Status apply_fallocate(JobOptions& job, std::string_view value);
+Status apply_sync_file_range(JobOptions& job, std::string_view value);
 Status apply_rw(JobOptions& job, std::string_view value);
 Status apply_bsrange(JobOptions& job, std::string_view value);
 Status apply_bssplit(JobOptions& job, std::string_view value);

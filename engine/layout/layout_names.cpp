@@ -5,6 +5,7 @@
 
 #include "layout/raid10.hpp"
 #include "layout/raid5.hpp"
+#include "layout/raid6.hpp"
 
 namespace rs::layout {
 namespace {
@@ -51,6 +52,44 @@ constexpr std::array<Raid5Name, 14> kRaid5Names = {{
     {"ddf-N-continue", 2},
 }};
 
+// mdadm's maps.c r6layout table, in its order.
+constexpr std::array<Raid5Name, 19> kRaid6Names = {{
+    {"left-asymmetric", 0},
+    {"right-asymmetric", 1},
+    {"left-symmetric", 2},
+    {"right-symmetric", 3},
+    {"default", 2},
+    {"la", 0},
+    {"ra", 1},
+    {"ls", 2},
+    {"rs", 3},
+    {"parity-first", -1},
+    {"parity-last", -1},
+    {"ddf-zero-restart", -1},
+    {"ddf-N-restart", -1},
+    {"ddf-N-continue", -1},
+    {"left-asymmetric-6", 16},
+    {"right-asymmetric-6", 17},
+    {"left-symmetric-6", 18},
+    {"right-symmetric-6", 19},
+    {"parity-first-6", -1},
+}};
+
+// The algorithm of `text` in one of mdadm's parity layout tables; a name
+// the table marks -1 is mdadm's but not laid out here.
+template <size_t N>
+Result<int> find_parity_layout(const std::array<Raid5Name, N>& table, std::string_view text,
+                               std::string_view unsupported, std::string_view unknown) {
+  for (const auto& entry : table) {
+    if (entry.name != text) continue;
+    if (entry.algorithm < 0)
+      return make_error(Errc::unsupported,
+                        "--layout=" + std::string(text) + ": mdadm's " + std::string(unsupported));
+    return entry.algorithm;
+  }
+  return layout_error(text, std::string(unknown));
+}
+
 }  // namespace
 
 Result<uint32_t> parse_raid10_layout(std::string_view text, int raid_disks) {
@@ -80,24 +119,30 @@ std::string raid10_layout_name(uint32_t word) {
 }
 
 Result<int> parse_raid5_layout(std::string_view text) {
-  for (const auto& entry : kRaid5Names) {
-    if (entry.name != text) continue;
-    if (entry.algorithm < 0)
-      return make_error(Errc::unsupported,
-                        "--layout=" + std::string(text) +
-                            ": mdadm's raid5 layout, but not implemented by RaidScope (use "
-                            "left-symmetric, left-asymmetric, right-symmetric or "
-                            "right-asymmetric)");
-    return entry.algorithm;
-  }
-  return layout_error(text,
-                      "unknown raid5 layout (use left-symmetric, left-asymmetric, right-symmetric, "
-                      "right-asymmetric, or ls, la, rs, ra)");
+  return find_parity_layout(kRaid5Names, text,
+                            "raid5 layout, but not implemented by RaidScope (use left-symmetric, "
+                            "left-asymmetric, right-symmetric or right-asymmetric)",
+                            "unknown raid5 layout (use left-symmetric, left-asymmetric, right-symmetric, "
+                            "right-asymmetric, or ls, la, rs, ra)");
 }
 
 std::string raid5_layout_name(int algorithm) {
   if (algorithm < 0 || algorithm > 3) return "";
   return raid5_algorithm_name(static_cast<Raid5Algorithm>(algorithm));
+}
+
+Result<int> parse_raid6_layout(std::string_view text) {
+  return find_parity_layout(kRaid6Names, text,
+                            "raid6 layout, but not implemented by RaidScope (use left-symmetric, "
+                            "left-asymmetric, right-symmetric, right-asymmetric, or one of them with -6)",
+                            "unknown raid6 layout (use left-symmetric, left-asymmetric, right-symmetric, "
+                            "right-asymmetric, ls, la, rs, ra, or left-symmetric-6, left-asymmetric-6, "
+                            "right-symmetric-6, right-asymmetric-6)");
+}
+
+std::string raid6_layout_name(int algorithm) {
+  if (algorithm < 0) return "";
+  return raid6_algorithm_name(static_cast<uint32_t>(algorithm));
 }
 
 }  // namespace rs::layout

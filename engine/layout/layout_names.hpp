@@ -42,4 +42,18 @@ Result<int> parse_raid5_layout(std::string_view text);
 // any other number.
 std::string raid5_layout_name(int algorithm);
 
+// RAID6: mdadm's r6layout names into md's ALGORITHM_* number: the RAID5
+// names above (same numbers; "default" is left-symmetric, 2) and the -6
+// layouts with Q on the last member:
+//   left-asymmetric-6 16, right-asymmetric-6 17, left-symmetric-6 18,
+//   right-symmetric-6 19.
+// mdadm's parity-first, parity-last, parity-first-6 and the ddf-* layouts
+// (which are different layouts on RAID6) are known but not implemented by
+// RaidScope: Errc::unsupported saying so.
+Result<int> parse_raid6_layout(std::string_view text);
+
+// mdadm's long name for a raid6 algorithm ("left-symmetric-6"), "" for any
+// number parse_raid6_layout does not return.
+std::string raid6_layout_name(int algorithm);
+
 }  // namespace rs::layout

@@ -2,6 +2,7 @@
 
 #include "mirror/mirror_levels.hpp"
 #include "raid5/raid5_level.hpp"
+#include "raid5/raid6_level.hpp"
 
 namespace rs::levels {
 
@@ -11,6 +12,7 @@ const raid::LevelTable& builtin() {
       mirror::raid1_level(),
       mirror::raid10_level(),
       raid5::raid5_level(),
+      raid5::raid6_level(),
   }};
   return table;
 }

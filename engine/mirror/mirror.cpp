@@ -53,16 +53,28 @@ void MirrorPersonality::register_tunables(telemetry::TunableRegistry& reg) {
   using telemetry::TunableSpec;
   using telemetry::TunableType;
   // In PolicyId order: the choice's index is the policy, so the setter
-  // takes the enum as it is (no name parsed again here).
+  // takes the enum as it is. A typed set (balance::kReadPolicy) brings the
+  // PolicyId; text (--set, --set-at, the Tune page) is read by
+  // balance::parse_policy, the one parser of a policy's name.
   std::vector<std::string> names;
   for (int i = 0; i <= int(balance::PolicyId::BtrfsQlen); ++i)
     names.emplace_back(balance::policy_name(balance::PolicyId(i)));
+  TunableSpec spec{std::string(balance::kReadPolicy.name),
+                   TunableType::choice,
+                   0,
+                   0,
+                   names,
+                   "",
+                   "which mirror serves a read: md-legacy (md's read balancing), md-rr (md's, "
+                   "spreading reads over idle mirrors), btrfs-pid (by submitter), btrfs-rr (in "
+                   "turn), btrfs-qlen (shortest queue)"};
+  spec.parse_text = [](std::string_view text) -> Result<int64_t> {
+    auto p = balance::parse_policy(text);
+    if (!p) return p.take_error();
+    return int64_t(*p);
+  };
   reg.add(
-      TunableSpec{"read_policy", TunableType::choice, 0, 0, names, "",
-                  "which mirror serves a read: md-legacy (md's read balancing), md-rr (md's, "
-                  "spreading reads over idle mirrors), btrfs-pid (by submitter), btrfs-rr (in "
-                  "turn), btrfs-qlen (shortest queue)"},
-      [this](int) { return std::string(balance::policy_name(policy())); },
+      std::move(spec), [this](int) { return std::string(balance::policy_name(policy())); },
       [this](int, const telemetry::TunableValue& v) {
         set_policy(balance::PolicyId(v.number));
         return Status{};

@@ -55,6 +55,9 @@ uint64_t array_sectors(const Superblock& sb) {
     case 5:
       if (sb.chunksize == 0 || sb.raid_disks < 2) return 0;
       return sb.size / sb.chunksize * sb.chunksize * (sb.raid_disks - 1);
+    case 6:
+      if (sb.chunksize == 0 || sb.raid_disks < 4) return 0;
+      return sb.size / sb.chunksize * sb.chunksize * (sb.raid_disks - 2);
     case 10: {
       const uint64_t near = sb.layout & 0xff, far = (sb.layout >> 8) & 0xff;
       if (near == 0 || far == 0 || sb.chunksize == 0) return 0;
@@ -155,6 +158,7 @@ std::string examine_text(const Superblock& sb, const std::string& device_path, u
   line(out, "Events", std::to_string(sb.events));
   out += '\n';
   if (sb.level == 5) line(out, "Layout", raid5_layout_name(sb.layout));
+  if (sb.level == 6) line(out, "Layout", raid6_layout_name(sb.layout));
   if (sb.level == 10) line(out, "Layout", raid10_layout_name(sb.layout));
   switch (sb.level) {
     case 0:

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <utility>
 
 #include "base/strformat.hpp"
 #include "ondisk/le.hpp"
@@ -102,6 +103,15 @@ std::string check_level_geometry(const Superblock& sb) {
             "2 left-symmetric, 3 right-symmetric)",
             sb.layout);
       break;
+    case 6:
+      // mdadm: "at least 4 raid-devices needed for level 6".
+      if (sb.raid_disks < 4) return strformat("raid6 needs at least 4 devices, raid_disks is %u", sb.raid_disks);
+      if (sb.layout > 3 && (sb.layout < 16 || sb.layout > 19))
+        return strformat(
+            "raid6 layout %u is not supported (0 left-asymmetric, 1 right-asymmetric, 2 left-symmetric, "
+            "3 right-symmetric, 16-19 the same with Q on the last device)",
+            sb.layout);
+      break;
     case 10: {
       const uint32_t near = sb.layout & 0xff, far = (sb.layout >> 8) & 0xff;
       if (sb.layout >> 17)
@@ -121,9 +131,9 @@ std::string check_level_geometry(const Superblock& sb) {
       break;
     }
     default:
-      return strformat("level %d is not supported (raid1, raid10, raid5)", sb.level);
+      return strformat("level %d is not supported (raid1, raid10, raid5, raid6)", sb.level);
   }
-  // raid5 and raid10: md needs a power-of-two chunk of at least a page.
+  // raid5, raid6 and raid10: md needs a power-of-two chunk of at least a page.
   if (!is_pow2(sb.chunksize) || sb.chunksize < 8)
     return strformat("%s chunksize %u sectors is invalid: it must be a power of two >= 8 sectors (4 KiB)",
                      level_name(sb.level).c_str(), sb.chunksize);
@@ -217,8 +227,8 @@ std::string first_problem(const Superblock& sb, uint64_t device_bytes) {
   if (sb.set_name.size() > kNameBytes)
     return strformat("set_name is %zu bytes, more than %zu", sb.set_name.size(), kNameBytes);
 
-  if (sb.level != 1 && sb.level != 5 && sb.level != 10)
-    return strformat("level %d is not supported (raid1, raid10, raid5)", sb.level);
+  if (sb.level != 1 && sb.level != 5 && sb.level != 6 && sb.level != 10)
+    return strformat("level %d is not supported (raid1, raid10, raid5, raid6)", sb.level);
   if (sb.raid_disks == 0) return "raid_disks is 0";
   if (sb.raid_disks > max_dev) return strformat("raid_disks %u exceeds max_dev %zu", sb.raid_disks, max_dev);
   if (auto e = check_level_geometry(sb); !e.empty()) return e;
@@ -392,6 +402,20 @@ std::string raid5_layout_name(uint32_t layout) {
   static constexpr const char* kNames[] = {"left-asymmetric", "right-asymmetric", "left-symmetric",
                                            "right-symmetric"};
   return layout < std::size(kNames) ? kNames[layout] : "-unknown-";
+}
+
+std::string raid6_layout_name(uint32_t layout) {
+  // mdadm's r6layout: the first name map_num finds for each number.
+  static constexpr std::pair<uint32_t, const char*> kNames[] = {
+      {0, "left-asymmetric"},     {1, "right-asymmetric"},    {2, "left-symmetric"},
+      {3, "right-symmetric"},     {4, "parity-first"},        {5, "parity-last"},
+      {8, "ddf-zero-restart"},    {9, "ddf-N-restart"},       {10, "ddf-N-continue"},
+      {16, "left-asymmetric-6"},  {17, "right-asymmetric-6"}, {18, "left-symmetric-6"},
+      {19, "right-symmetric-6"},  {20, "parity-first-6"},
+  };
+  for (const auto& [word, name] : kNames)
+    if (word == layout) return name;
+  return "-unknown-";
 }
 
 std::string uuid_to_string(const Uuid& u) {

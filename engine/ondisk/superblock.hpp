@@ -117,6 +117,8 @@ Status validate(const Superblock& sb, uint64_t device_bytes);
 std::string level_name(int32_t level);            // "raid1", "raid10", "raid5"
 std::string raid10_layout_name(uint32_t layout);  // "near=2", "far=2", "offset=2", "near=2, far=2"
 std::string raid5_layout_name(uint32_t layout);   // "left-symmetric", ...; "-unknown-" otherwise
+// mdadm's r6layout name ("left-symmetric-6", ...); "-unknown-" otherwise.
+std::string raid6_layout_name(uint32_t layout);
 std::string uuid_to_string(const Uuid& u);        // mdadm style "xxxxxxxx:xxxxxxxx:xxxxxxxx:xxxxxxxx"
 Uuid random_uuid();  // 16 bytes from std::random_device (the kernel's entropy on Linux)
 

@@ -69,9 +69,9 @@ struct AssembleOptions {
   bool start_dirty_degraded = false;
   // Start md's resync of a dirty (not cleanly stopped) array as a task.
   bool resync = true;
-  // `add` resuming an interrupted rebuild: this member, if it is this
-  // array's recovering member, takes part.
-  std::string resume_member;
+  // `add` resuming an interrupted rebuild: these members, those that are
+  // this array's recovering members, take part.
+  std::vector<std::string> resume_members;
   // Told about every write and flush the array makes to its members
   // (io/write_observer.hpp): the power-cut model and ordering tests.
   std::shared_ptr<io::WriteObserver> observer;
@@ -176,6 +176,11 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   bool unsynced(uint64_t array_sector, uint64_t sectors) const override;
   std::string state_text() const;  // "clean", "active, degraded", "clean, resyncing (12%)", ...
   uint64_t mismatch_cnt() const { return mismatch_cnt_.load(std::memory_order_relaxed); }
+  // Of the last check's mismatched pages, those with P and with Q wrong
+  // (RAID6; both 0 on other levels), and the same in words ("" when none).
+  uint64_t check_p_wrong_pages() const { return check_p_wrong_.load(std::memory_order_relaxed); }
+  uint64_t check_q_wrong_pages() const { return check_q_wrong_.load(std::memory_order_relaxed); }
+  std::string check_findings(bool repair) const;
 
   // ---- the live session ----
   telemetry::TunableRegistry& tunables() { return tunables_; }
@@ -205,9 +210,18 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   // ---- management (any thread that has no array I/O of its own in flight) ----
   // Marks a member faulty (mdadm --fail) and records it in the superblocks.
   Status fail_member(int slot, const std::string& reason);
+  // Takes a failed member out of its slot (mdadm --remove): the device is
+  // released and the slot is missing, ready for an add. Only a faulty
+  // member (md refuses a working one as busy); this engine has no spares.
+  Status remove_member(int slot);
   // Puts `path` in the first missing/faulty slot (or resumes its
   // interrupted rebuild) and starts rebuilding onto it as a task.
   Result<io::TaskHandle> start_add(const std::string& path, const AddOptions& options);
+  // The same for several paths at once, each in the next missing slot, and
+  // one task that rebuilds them all in one pass (md's recovery of every
+  // spare it started with): each stripe is read once for all of them.
+  // Refused, adding nothing, when there are more paths than missing slots.
+  Result<io::TaskHandle> start_add(const std::vector<std::string>& paths, const AddOptions& options);
   // Refused (saying why) when the array has no redundancy left to compare.
   Status can_compare(bool repair) const;
   // Compares every copy / parity; with `repair` rewrites what differs.
@@ -345,7 +359,13 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   void stop_bitmap();
   bool may_clear_bits() const;
   Status run_resync(io::TaskState& task);
-  Status run_rebuild(io::TaskState& task, int slot);
+  // Puts `path` into a missing slot as a recovering member (or finds its
+  // interrupted rebuild's slot): the slot.
+  Result<int> attach_member(const std::string& path, const AddOptions& options);
+  Status run_rebuild(io::TaskState& task, const std::vector<int>& slots);
+  // One piece of the pass at `dev_sector` onto `targets` (those not past it yet).
+  Status rebuild_at(const MemberTable& t, const std::vector<int>& targets, uint64_t dev_sector,
+                    uint64_t& dev_sectors);
   Status run_check(io::TaskState& task, bool repair);
   void stop_tasks();
 
@@ -377,6 +397,7 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   std::atomic<uint64_t> recovery_cp_{ondisk::kMaxSector};
   std::atomic<bool> torn_by_ring_{false};  // write_torn_by_ring(): never marked clean again
   std::atomic<uint64_t> mismatch_cnt_{0};
+  std::atomic<uint64_t> check_p_wrong_{0}, check_q_wrong_{0};
 
   mutable std::mutex meta_mutex_;              // member changes, superblock image, notes
   std::vector<std::string> notes_;             // per slot: why missing/faulty

@@ -60,7 +60,7 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels,
   if (paths.empty()) return make_error(Errc::invalid_argument, "no members given");
   {
     std::vector<std::string> all = paths;
-    if (!opt.resume_member.empty()) all.push_back(opt.resume_member);
+    all.insert(all.end(), opt.resume_members.begin(), opt.resume_members.end());
     // One file reached by two names (a loop device over it, a hard link)
     // would be driven as two members.
     if (Status s = discovery::check_distinct(all); !s) return s.error();
@@ -69,13 +69,13 @@ Result<std::unique_ptr<Array>> Array::assemble(const LevelTable& levels,
   auto opened = open_candidates(paths, read_only);
   if (!opened) return opened.take_error();
   std::vector<MemberCandidate>& cands = *opened;
-  // `add`: the target takes part when it is this array's member with an
+  // `add`: a target takes part when it is this array's member with an
   // active role (recovering: the rebuild resumes; in sync: add refuses it);
   // a stale or failed one is add's to start afresh, without a warning here.
-  if (!opt.resume_member.empty() && std::none_of(cands.begin(), cands.end(), [&](const MemberCandidate& c) {
-        return c.path == opt.resume_member;
-      })) {
-    auto target = open_candidates({opt.resume_member}, read_only);
+  for (const std::string& resume : opt.resume_members) {
+    if (std::any_of(cands.begin(), cands.end(), [&](const MemberCandidate& c) { return c.path == resume; }))
+      continue;
+    auto target = open_candidates({resume}, read_only);
     if (target && (*target)[0].sb.set_uuid == cands[0].sb.set_uuid) cands.push_back(std::move((*target)[0]));
   }
 
@@ -123,7 +123,8 @@ Status Array::place_members(const std::vector<MemberCandidate>& cands, const Ass
   MemberTable placed;
   placed.members.resize(size_t(shape_.raid_disks));
   for (auto& c : cands) {
-    const bool resume = c.path == opt.resume_member;
+    const bool resume =
+        std::find(opt.resume_members.begin(), opt.resume_members.end(), c.path) != opt.resume_members.end();
     const uint16_t role =
         c.sb.dev_number < fsb.dev_roles.size() ? fsb.dev_roles[c.sb.dev_number] : ondisk::kRoleSpare;
     // md's rule (super_1_validate, mdadm's event margin): one event behind

@@ -164,6 +164,33 @@ Status Array::fail_member(int slot, const std::string& reason) {
   return {};
 }
 
+Status Array::remove_member(int slot) {
+  if (slot < 0 || slot >= raid_disks())
+    return make_error(Errc::invalid_argument, "no member " + std::to_string(slot));
+  if (read_only_) return make_error(Errc::refused, "the array was assembled read-only");
+  uint64_t epoch = 0;
+  {
+    std::lock_guard lock(meta_mutex_);
+    const TableRef cur = table();
+    const Member& m = (*cur)[slot];
+    if (!m.present())
+      return make_error(Errc::invalid_argument, "role " + std::to_string(slot) + " has no member to remove");
+    if (m.state != MemberState::faulty)
+      return make_error(Errc::refused, m.name + " is " + member_state_name(m.state) +
+                                           ": only a failed member can be removed (fail it first)");
+    const std::string name = m.name;
+    MemberTable t = *cur;
+    t.members[size_t(slot)] = Member{};  // missing: no device, no model
+    notes_[size_t(slot)] = "removed";
+    publish(std::move(t));
+    events_.record({0, 0, "member", name, "removed", ""});
+    // md updates the superblocks on a hot remove (the event count moves on).
+    epoch = request_sync();
+  }
+  if (metadata_) metadata_->wait(epoch);
+  return {};
+}
+
 namespace {
 
 // Why a member transfer failed, as errno text. A short write to an image

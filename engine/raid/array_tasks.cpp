@@ -197,51 +197,93 @@ Status Array::run_resync(io::TaskState& task) {
 
 // ---- rebuild ----
 
-Status Array::run_rebuild(io::TaskState& task, int slot) {
+namespace {
+// "a", "a and b": the members a rebuild is for, in its messages.
+std::string names_of(const MemberTable& t, const std::vector<int>& slots) {
+  std::string s;
+  for (size_t i = 0; i < slots.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == slots.size() ? " and " : ", ") + t[slots[i]].name;
+  return s;
+}
+}  // namespace
+
+// Targets whose pieces cover the same array range (parity levels: the
+// stripe) go to the personality together, under one barrier piece; others
+// (raid10's copies of different data) one after the other.
+Status Array::rebuild_at(const MemberTable& t, const std::vector<int>& targets, uint64_t dev_sector,
+                         uint64_t& dev_sectors) {
+  const PieceRange r = personality_->rebuild_range(targets[0], dev_sector);
+  dev_sectors = r.dev_sectors;
+  bool shared = true;
+  for (int s : targets) {
+    const PieceRange o = personality_->rebuild_range(s, dev_sector);
+    shared = shared && o.array_lo == r.array_lo && o.array_hi == r.array_hi && o.dev_sectors == r.dev_sectors;
+  }
+  if (!shared) {
+    for (int s : targets) {
+      const PieceRange o = personality_->rebuild_range(s, dev_sector);
+      std::optional<ResyncBarrier::Piece> piece;
+      if (o.array_lo != o.array_hi) piece.emplace(barrier_, o.array_lo, o.array_hi);
+      if (Status st = personality_->rebuild_piece(t, s, dev_sector, o); !st) return st;
+    }
+    return {};
+  }
+  std::optional<ResyncBarrier::Piece> piece;
+  if (r.array_lo != r.array_hi) piece.emplace(barrier_, r.array_lo, r.array_hi);
+  if (targets.size() == 1) return personality_->rebuild_piece(t, targets[0], dev_sector, r);
+  return personality_->rebuild_pieces(t, targets, dev_sector, r);
+}
+
+// md's recovery: one pass over the members' device sectors from the lowest
+// recovery_offset of those it rebuilds; a member further along (an earlier
+// pass got further on it) joins the pass when it reaches its point.
+Status Array::run_rebuild(io::TaskState& task, const std::vector<int>& slots) {
   const uint64_t total = shape_.dev_sectors;
-  SlotRuntime& rt = runtime(slot);
   task.set_total(total * kSectorBytes);
   // Every write counts in the barrier's buckets, so each piece waits for
   // the writes running in its units, also those that started before the
-  // rebuild and do not write the new member.
-  uint64_t since_checkpoint = 0;
-  // Walk the new member's device sectors in order, so recovery_offset only
-  // grows.
-  for (uint64_t dev_sector = rt.recovery_offset.load(); dev_sector < total;) {
+  // rebuild and do not write the new members.
+  uint64_t since_checkpoint = 0, dev_sector = total;
+  for (int s : slots) dev_sector = std::min(dev_sector, runtime(s).recovery_offset.load());
+  std::vector<int> targets;
+  // Walk the device sectors in order, so each recovery_offset only grows.
+  while (dev_sector < total) {
     task.set_done(dev_sector * kSectorBytes);
     const TableRef t = table();
-    const Member& target = (*t)[slot];
-    if (target.state != MemberState::recovering)
-      return make_error(Errc::io_error, target.name + " failed during rebuild: " + member_note(slot));
+    for (int s : slots)
+      if ((*t)[s].state != MemberState::recovering)
+        return make_error(Errc::io_error, (*t)[s].name + " failed during rebuild: " + member_note(s));
     if (task.cancel_requested()) {
       // Like md, record how far we got so the rebuild resumes there.
       (void)sync_now();  // a failed checkpoint only costs rework at the next add
-      return make_error(Errc::cancelled, "rebuild of " + target.name + " stopped at " +
+      return make_error(Errc::cancelled, "rebuild of " + names_of(*t, slots) + " stopped at " +
                                              percent(dev_sector, total) + "; run add again to resume");
     }
-    const PieceRange r = personality_->rebuild_range(slot, dev_sector);
-    {
-      std::optional<ResyncBarrier::Piece> piece;
-      if (r.array_lo != r.array_hi) piece.emplace(barrier_, r.array_lo, r.array_hi);
-      if (Status s = personality_->rebuild_piece(*t, slot, dev_sector, r); !s) return s;
-    }
-    dev_sector += r.dev_sectors;
-    rt.recovery_offset.store(dev_sector, std::memory_order_release);
-    since_checkpoint += r.dev_sectors;
+    targets.clear();
+    for (int s : slots)
+      if (runtime(s).recovery_offset.load() <= dev_sector) targets.push_back(s);
+    uint64_t step = 0;
+    if (Status s = rebuild_at(*t, targets, dev_sector, step); !s) return s;
+    dev_sector += step;
+    for (int s : targets) runtime(s).recovery_offset.store(dev_sector, std::memory_order_release);
+    since_checkpoint += step;
     if (since_checkpoint >= kCheckpointSectors) {
       request_sync();
       since_checkpoint = 0;
     }
     if (piece_hook_) piece_hook_("rebuild", dev_sector * kSectorBytes);
   }
-  if (Status s = (*table())[slot].dev->flush(); !s) return s;
+  for (int s : slots)
+    if (Status st = (*table())[s].dev->flush(); !st) return st;
   {
     std::lock_guard lock(meta_mutex_);
     MemberTable t = *table();
-    t.members[size_t(slot)].state = MemberState::in_sync;
-    rt.recovery_offset = 0;
+    for (int s : slots) {
+      t.members[size_t(s)].state = MemberState::in_sync;
+      runtime(s).recovery_offset = 0;
+    }
     publish(std::move(t));
-    events_.record({0, 0, "member", (*table())[slot].name, "active sync", "rebuilt"});
+    for (int s : slots) events_.record({0, 0, "member", (*table())[s].name, "active sync", "rebuilt"});
   }
   task.set_done(total * kSectorBytes);
   return sync_now();
@@ -264,6 +306,8 @@ Result<io::TaskHandle> Array::start_check(bool repair) {
   if (simulated_) return make_error(Errc::unsupported, "check needs real members");
   if (Status s = can_compare(repair); !s) return s.error();
   mismatch_cnt_ = 0;
+  check_p_wrong_ = 0;
+  check_q_wrong_ = 0;
   return start_task(repair ? "repair" : "check", "",
                     [this, repair](io::TaskState& task) { return run_check(task, repair); });
 }
@@ -285,10 +329,14 @@ Status Array::run_check(io::TaskState& task, bool repair) {
     auto res = personality_->check_piece(*table(), r, repair);
     if (!res) return res.take_error();
     mismatch_cnt_.fetch_add(res->mismatches, std::memory_order_relaxed);
+    check_p_wrong_.fetch_add(res->p_wrong_pages, std::memory_order_relaxed);
+    check_q_wrong_.fetch_add(res->q_wrong_pages, std::memory_order_relaxed);
     sector = r.array_hi;
     if (piece_hook_) piece_hook_(repair ? "repair" : "check", sector * kSectorBytes);
   }
   task.set_done(total * kSectorBytes);
+  if (std::string found = check_findings(repair); !found.empty())
+    events_.record({0, 0, "task", task.name(), "mismatches", found});
   if (!repair) return {};
   if (Status s = flush(); !s) return s;
   if (resync_pending() && personality_->can_resync(*table())) {
@@ -298,6 +346,22 @@ Status Array::run_check(io::TaskState& task, bool repair) {
     return sync_now();
   }
   return {};
+}
+
+namespace {
+std::string pages(uint64_t n) {
+  return std::to_string(n) + (n == 1 ? " page" : " pages");
+}
+}  // namespace
+
+std::string Array::check_findings(bool repair) const {
+  const uint64_t p = check_p_wrong_pages(), q = check_q_wrong_pages();
+  if (!p && !q) return "";
+  std::string s =
+      "P (the parity) was wrong on " + pages(p) + " and Q (the second syndrome) on " + pages(q) + " of 4 KiB";
+  if (p && q) s += "; a page with both wrong usually means its data block was damaged";
+  if (repair) s += "; repair rewrote P and Q there from the data";
+  return s;
 }
 
 // ---- add ----
@@ -324,8 +388,51 @@ Status check_add_target(const std::string& path, const ondisk::Uuid& array_uuid,
 }  // namespace
 
 Result<io::TaskHandle> Array::start_add(const std::string& path, const AddOptions& opt) {
+  return start_add(std::vector<std::string>{path}, opt);
+}
+
+Result<io::TaskHandle> Array::start_add(const std::vector<std::string>& paths, const AddOptions& opt) {
   if (read_only_ || simulated_)
     return make_error(Errc::refused, "members can only be added to a real, writable array");
+  if (paths.empty()) return make_error(Errc::invalid_argument, "no member to add");
+  // Before anything is written: each path once, and no more new members
+  // than slots to put them in.
+  int fresh = 0, open_slots = 0;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (std::find(paths.begin(), paths.begin() + std::ptrdiff_t(i), paths[i]) !=
+        paths.begin() + std::ptrdiff_t(i))
+      return make_error(Errc::invalid_argument, paths[i] + " is given twice; nothing added");
+    fresh += slot_of(paths[i]) < 0;
+  }
+  {
+    const TableRef t = table();
+    for (int i = 0; i < t->size(); ++i)
+      open_slots +=
+          (*t)[i].state == MemberState::missing || (*t)[i].state == MemberState::faulty || !(*t)[i].present();
+  }
+  if (paths.size() > 1 && fresh > open_slots)
+    return make_error(Errc::refused, std::to_string(fresh) + " new members to add, but the array has " +
+                                         std::to_string(open_slots) +
+                                         " missing or failed member(s) to put them in; nothing added");
+  std::vector<int> slots;
+  std::string names;
+  for (const std::string& path : paths) {
+    auto slot = attach_member(path, opt);
+    if (!slot) {
+      if (slots.empty()) return slot.take_error();
+      return make_error(slot.error().code,
+                        slot.error().message + " (" + names +
+                            " was added before it and waits: run add again to rebuild it)");
+    }
+    slots.push_back(*slot);
+    names += (names.empty() ? "" : ", ") + path;
+  }
+  if (Status s = sync_now(); !s) return s.error();
+  return start_task("rebuild", names,
+                    [this, slots](io::TaskState& task) { return run_rebuild(task, slots); });
+}
+
+Result<int> Array::attach_member(const std::string& path, const AddOptions& opt) {
   int slot = slot_of(path);
   if (slot >= 0 && (*table())[slot].state != MemberState::recovering)
     return make_error(Errc::invalid_argument,
@@ -399,8 +506,7 @@ Result<io::TaskHandle> Array::start_add(const std::string& path, const AddOption
     publish(std::move(t));
     events_.record({0, 0, "member", path, "recovering", "added"});
   }
-  if (Status s = sync_now(); !s) return s.error();
-  return start_task("rebuild", path, [this, slot](io::TaskState& task) { return run_rebuild(task, slot); });
+  return slot;
 }
 
 }  // namespace rs::raid

@@ -53,6 +53,10 @@ struct LevelInfo {
   // The used device sectors (md's `size`) for members of `member_sectors`
   // data sectors each, or an error naming why the shape does not fit.
   Result<uint64_t> (*used_dev_sectors)(const Shape& shape, uint64_t member_sectors) = nullptr;
+  // Parity levels: what each member holds in stripe `stripe` of layout
+  // `layout` (layout/stripe_roles.hpp: an array chunk number, kStripeP or
+  // kStripeQ); null for levels without parity stripes.
+  std::vector<int64_t> (*stripe_roles)(uint32_t layout, int raid_disks, uint64_t stripe) = nullptr;
 
   // ---- the rules every front end asks ----
   bool has_layouts() const { return parse_layout_text != nullptr; }

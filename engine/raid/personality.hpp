@@ -38,13 +38,17 @@ struct Shape {
 // A range of array sectors a maintenance piece reads or writes, which the
 // resync barrier holds writes off while the piece runs.
 struct PieceRange {
-  uint64_t dev_sectors = 0;                  // rebuild: device sectors the piece covers
-  uint64_t array_lo = 0, array_hi = 0;       // array sectors it touches; empty when lo == hi
+  uint64_t dev_sectors = 0;             // rebuild: device sectors the piece covers
+  uint64_t array_lo = 0, array_hi = 0;  // array sectors it touches; empty when lo == hi
 };
 
 struct CheckPieceResult {
   uint64_t sectors = 0;     // array sectors the piece covered
   uint64_t mismatches = 0;  // md's mismatch_cnt contribution, in sectors
+  // Levels with two syndromes (RAID6): of the 4 KiB pages that disagreed,
+  // those whose P and those whose Q was wrong (a damaged data block makes
+  // both wrong). Zero where the level cannot tell (one parity, copies).
+  uint64_t p_wrong_pages = 0, q_wrong_pages = 0;
 };
 
 class ArrayCore;
@@ -94,6 +98,16 @@ class Personality {
   // Copies/reconstructs that piece onto `target` from the in-sync members.
   virtual Status rebuild_piece(const MemberTable& table, int target, uint64_t dev_sector,
                                const PieceRange& range) = 0;
+  // The same piece onto several targets whose pieces share `range` (one
+  // recovery pass rebuilding them all). The default rebuilds each in turn;
+  // a level that can recover them all from one read of the rest (RAID6's
+  // two lost blocks) overrides it.
+  virtual Status rebuild_pieces(const MemberTable& table, const std::vector<int>& targets,
+                                uint64_t dev_sector, const PieceRange& range) {
+    for (int t : targets)
+      if (Status s = rebuild_piece(table, t, dev_sector, range); !s) return s;
+    return {};
+  }
   // The piece of check/repair/resync that starts at `array_sector`.
   virtual PieceRange check_range(uint64_t array_sector) const = 0;
   // Compares the redundancy of that piece; with `repair` makes it agree
@@ -108,7 +122,8 @@ class Personality {
   virtual PieceRange fix_range(int slot, uint64_t dev_sector, uint64_t sectors) const = 0;
   // Rewrites those sectors, which the member could not read, from another
   // copy or the rest of the stripe, through ArrayCore::correct_block().
-  virtual Status fix_read_error(const MemberTable& table, int slot, uint64_t dev_sector, uint64_t sectors) = 0;
+  virtual Status fix_read_error(const MemberTable& table, int slot, uint64_t dev_sector,
+                                uint64_t sectors) = 0;
 
   // ---- the write-intent bitmap's space (md's sync_size and the sectors
   // md_bitmap_startwrite is called with). The default, array sectors, is
@@ -119,7 +134,9 @@ class Personality {
     return {array_lo, array_hi};
   }
   // Array sectors a resync of bitmap sectors [lo, hi) must make agree.
-  virtual std::pair<uint64_t, uint64_t> array_range_of_bitmap(uint64_t lo, uint64_t hi) const { return {lo, hi}; }
+  virtual std::pair<uint64_t, uint64_t> array_range_of_bitmap(uint64_t lo, uint64_t hi) const {
+    return {lo, hi};
+  }
 
   // ---- live session ----
   // Adds the level's tunables (read_policy, stripe_cache_size, ...).

@@ -7,7 +7,7 @@ namespace rs::raid5 {
 
 using raid::MemberState;
 
-Raid5Personality::Raid5Personality(const raid::Shape& shape, const layout::Raid5Geometry& geometry,
+Raid5Personality::Raid5Personality(const raid::Shape& shape, const StripeGeometry& geometry,
                                    raid::ArrayCore& core)
     : shape_(shape),
       geo_(geometry),
@@ -16,27 +16,25 @@ Raid5Personality::Raid5Personality(const raid::Shape& shape, const layout::Raid5
       all_readable_(size_t(geometry.raid_disks), 1),
       towrite_scratch_(size_t(geometry.raid_disks), 0) {}
 
-uint64_t Raid5Personality::array_sectors() const {
-  return layout::raid5_array_sectors(geo_);
-}
+uint64_t Raid5Personality::array_sectors() const { return geo_.array_sectors(); }
 
 std::string Raid5Personality::describe() const {
   return "layout " + layout_name() + ", chunk " + std::to_string(geo_.chunk_sectors / 2) + "K, " +
-         std::to_string(geo_.data_disks()) + " data + 1 parity per stripe";
+         std::to_string(geo_.data_disks()) + (geo_.level == 6 ? " data + P + Q" : " data + 1 parity") +
+         " per stripe";
 }
 
-std::string Raid5Personality::layout_name() const {
-  return layout::raid5_algorithm_name(geo_.algorithm);
-}
+std::string Raid5Personality::layout_name() const { return geo_.layout_name(); }
 
-// md runs raid5 with at most one member short of in sync (max_degraded 1).
+// md runs raid5 with at most one member short of in sync, raid6 with two
+// (max_degraded).
 bool Raid5Personality::can_run(const raid::MemberTable& table, const std::vector<uint64_t>&) const {
   int short_of_sync = 0;
   for (int i = 0; i < geo_.raid_disks; ++i) {
     const raid::Member& m = table[i];
     if (!m.present() || m.state != MemberState::in_sync) ++short_of_sync;
   }
-  return short_of_sync <= 1;
+  return short_of_sync <= geo_.max_degraded();
 }
 
 // Parity can be made to agree only with every member in sync (md's
@@ -133,7 +131,7 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
 
 void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const {
   telemetry::Section s;
-  s.name = "raid5";
+  s.name = geo_.level == 6 ? "raid6" : "raid5";
   const auto full = counters_.full_stripe.load(std::memory_order_relaxed);
   const auto rmw = counters_.rmw.load(std::memory_order_relaxed);
   const auto rcw = counters_.rcw.load(std::memory_order_relaxed);
@@ -154,21 +152,25 @@ void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const
                 {"pending_full_writes", double(queues_.pending_full_writes())},
                 {"delayed_released_total", double(queues_.released_total())}};
   }
-  s.values.insert(s.values.end(), {{"stripe_cache_size", double(stripe_cache_size())},
-                                   {"preread_bypass_threshold", double(bypass_threshold())},
-                                   {"stripe_scheduling", scheduling() == Scheduling::priority ? 1.0 : 0.0},
-                                   // per interval (since the previous sample)
-                                   {"full_stripe_writes", double(full - last_full_)},
-                                   {"rmw_writes", double(rmw - last_rmw_)},
-                                   {"rcw_writes", double(rcw - last_rcw_)},
-                                   {"prereads", double(pre - last_prereads_)},
-                                   // since the array started
-                                   {"full_stripe_writes_total", double(full)},
-                                   {"rmw_writes_total", double(rmw)},
-                                   {"rcw_writes_total", double(rcw)},
-                                   {"prereads_total", double(pre)},
-                                   {"degraded_reads_total",
-                                    double(counters_.degraded_reads.load(std::memory_order_relaxed))}});
+  s.values.insert(s.values.end(),
+                  {{"stripe_cache_size", double(stripe_cache_size())},
+                   {"preread_bypass_threshold", double(bypass_threshold())},
+                   {"stripe_scheduling", scheduling() == Scheduling::priority ? 1.0 : 0.0},
+                   // per interval (since the previous sample)
+                   {"full_stripe_writes", double(full - last_full_)},
+                   {"rmw_writes", double(rmw - last_rmw_)},
+                   {"rcw_writes", double(rcw - last_rcw_)},
+                   {"prereads", double(pre - last_prereads_)},
+                   // since the array started
+                   {"full_stripe_writes_total", double(full)},
+                   {"rmw_writes_total", double(rmw)},
+                   {"rcw_writes_total", double(rcw)},
+                   {"prereads_total", double(pre)},
+                   {"degraded_reads_total", double(counters_.degraded_reads.load(std::memory_order_relaxed))}});
+  if (geo_.level == 6) {  // which syndrome check found wrong, in 4 KiB pages
+    s.values.push_back({"check_p_mismatch_pages_total", double(counters_.p_mismatches.load())});
+    s.values.push_back({"check_q_mismatch_pages_total", double(counters_.q_mismatches.load())});
+  }
   last_full_ = full;
   last_rmw_ = rmw;
   last_rcw_ = rcw;
@@ -179,7 +181,7 @@ void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const
 // ---- factory ----
 
 Result<std::unique_ptr<raid::Personality>> make_raid5(const raid::Shape& shape, raid::ArrayCore& core) {
-  auto g = layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors);
+  auto g = stripe_geometry(shape.level, shape.layout, shape.raid_disks, shape.chunk_sectors, shape.dev_sectors);
   if (!g) return g.take_error();
   auto p = std::unique_ptr<Raid5Personality>(new Raid5Personality(shape, *g, core));
   if (Status s = p->cache_.reserve(); !s) return s.error();
@@ -187,7 +189,7 @@ Result<std::unique_ptr<raid::Personality>> make_raid5(const raid::Shape& shape, 
 }
 
 Result<uint64_t> raid5_used_dev_sectors(const raid::Shape& shape, uint64_t member_sectors) {
-  if (auto g = layout::raid5_from_layout(shape.layout, shape.raid_disks, shape.chunk_sectors, member_sectors);
+  if (auto g = stripe_geometry(shape.level, shape.layout, shape.raid_disks, shape.chunk_sectors, member_sectors);
       !g)
     return g.take_error();
   const uint64_t used = member_sectors / shape.chunk_sectors * shape.chunk_sectors;  // md: whole chunks

@@ -19,16 +19,22 @@
 // read errors pass max_read_errors, and the block is rewritten
 // (raid/read_errors.hpp: md's R5_ReadError, R5_ReWrite).
 // Rebuild, check and repair work one stripe (chunk-row) at a time.
+//
+// Level 6 is served by the same personality, as md's raid5.c serves 4, 5
+// and 6 from one conf (stripe_geometry.hpp): a second syndrome Q on ISA-L
+// (pq_syndrome.hpp), two members short of sync at most, md's RAID6 rmw
+// (P and Q updated from the old data) and rcw, and degraded stripes
+// recovered from any two missing blocks.
 #pragma once
 #include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
 
-#include "layout/raid5.hpp"
 #include "raid/array_core.hpp"
 #include "raid/personality.hpp"
 #include "raid5/stripe_cache.hpp"
+#include "raid5/stripe_geometry.hpp"
 #include "raid5/stripe_queues.hpp"
 #include "raid5/write_plan.hpp"
 
@@ -37,11 +43,13 @@ namespace rs::raid5 {
 // Cumulative counts, in md's stripe heads (one 4 KiB page per member).
 struct StripeCounters {
   std::atomic<uint64_t> full_stripe{0}, rmw{0}, rcw{0}, prereads{0}, degraded_reads{0};
+  // RAID6 check: 4 KiB pages whose P, or Q, did not match the data.
+  std::atomic<uint64_t> p_mismatches{0}, q_mismatches{0};
 };
 
 class Raid5Personality final : public raid::Personality {
  public:
-  Raid5Personality(const raid::Shape& shape, const layout::Raid5Geometry& geometry, raid::ArrayCore& core);
+  Raid5Personality(const raid::Shape& shape, const StripeGeometry& geometry, raid::ArrayCore& core);
   ~Raid5Personality() override;
 
   uint64_t array_sectors() const override;
@@ -50,7 +58,7 @@ class Raid5Personality final : public raid::Personality {
   // The stripe cache moves data a 4 KiB page per member at a time.
   uint32_t io_unit_bytes() const override { return kPageBytes; }
   std::string io_unit_reason() const override {
-    return "RAID5 moves data one 4 KiB stripe-cache page at a time";
+    return level_name() + " moves data one 4 KiB stripe-cache page at a time";
   }
   uint64_t optimal_io_bytes() const override { return row_sectors() * raid::kSectorBytes; }
   bool can_run(const raid::MemberTable& table, const std::vector<uint64_t>& recovery_offsets) const override;
@@ -62,11 +70,15 @@ class Raid5Personality final : public raid::Personality {
   raid::PieceRange rebuild_range(int target, uint64_t dev_sector) const override;
   Status rebuild_piece(const raid::MemberTable& table, int target, uint64_t dev_sector,
                        const raid::PieceRange& range) override;
+  // Level 6 with two targets: both recovered from one read of the rest.
+  Status rebuild_pieces(const raid::MemberTable& table, const std::vector<int>& targets, uint64_t dev_sector,
+                        const raid::PieceRange& range) override;
   raid::PieceRange check_range(uint64_t array_sector) const override;
   Result<raid::CheckPieceResult> check_piece(const raid::MemberTable& table, const raid::PieceRange& range,
                                              bool repair) override;
   raid::PieceRange fix_range(int slot, uint64_t dev_sector, uint64_t sectors) const override;
-  Status fix_read_error(const raid::MemberTable& table, int slot, uint64_t dev_sector, uint64_t sectors) override;
+  Status fix_read_error(const raid::MemberTable& table, int slot, uint64_t dev_sector,
+                        uint64_t sectors) override;
 
   uint64_t bitmap_sectors() const override;
   std::pair<uint64_t, uint64_t> bitmap_range(uint64_t array_lo, uint64_t array_hi) const override;
@@ -75,7 +87,9 @@ class Raid5Personality final : public raid::Personality {
   void register_tunables(telemetry::TunableRegistry& registry) override;
   void read_sections(std::vector<telemetry::Section>& out) const override;
 
-  const layout::Raid5Geometry& geometry() const { return geo_; }
+  // Level 5's map (the tests' view of md's placement).
+  const layout::Raid5Geometry& geometry() const { return geo_.r5; }
+  const StripeGeometry& stripe_geometry() const { return geo_; }
   const StripeCounters& counters() const { return counters_; }
   // Stripe heads in use: md's stripe_cache_active.
   size_t active_stripes() const;
@@ -91,6 +105,7 @@ class Raid5Personality final : public raid::Personality {
   struct Seg;
   struct Piece;
   struct Batch;
+  std::string level_name() const { return geo_.level == 6 ? "RAID6" : "RAID5"; }
   uint64_t row_sectors() const { return uint64_t(geo_.chunk_sectors) * uint64_t(geo_.data_disks()); }
   // Whether the stripe of page column `column` may not be in sync yet (past
   // the resync point): its writes reconstruct parity (md forces rcw there).
@@ -105,6 +120,16 @@ class Raid5Personality final : public raid::Personality {
   // when another member is not in sync or cannot read it.
   Status reconstruct(const raid::MemberTable& table, int slot, uint64_t dev, uint64_t bytes,
                      const std::vector<uint8_t*>& blocks, uint8_t* out);
+  // Level 6: blocks[i] holds member i's block of the stripe at `dev` (the
+  // members lost_a and lost_b, when >= 0, are overwritten with theirs),
+  // through ISA-L's P+Q recovery in md's syndrome order.
+  void recover_pq(uint64_t dev, uint8_t* const* blocks, int lost_a, int lost_b, size_t bytes) const;
+  // RAID6's reconstruct (any one block from the rest, one other member may
+  // be short too) and check (which syndrome is wrong; repair writes both).
+  Status reconstruct6(const raid::MemberTable& table, int slot, uint64_t dev, uint64_t bytes,
+                      const std::vector<uint8_t*>& blocks, uint8_t* out);
+  Result<raid::CheckPieceResult> check_piece6(const raid::MemberTable& table, const raid::PieceRange& range,
+                                              bool repair);
   // "members a, b and c": where a reconstructed block came from.
   std::string stripe_sources(const raid::MemberTable& table, int slot) const;
   bool writable(const raid::MemberTable& table, const std::vector<uint8_t>& failed, int slot) const;
@@ -152,10 +177,13 @@ class Raid5Personality final : public raid::Personality {
   void batch_plan(Batch& b);
   void batch_issue(Batch& b, bool write);
   void batch_compute(Batch& b);
+  // RAID6's side of batch_plan / batch_compute for one head (stripe_batch6.cpp).
+  void plan_head6(Batch& b, size_t hi, const raid::MemberTable& table);
+  void compute_head6(Batch& b, size_t hi);
   static void batch_child_done(io::MemberIo& mio, int result);
 
   raid::Shape shape_;
-  layout::Raid5Geometry geo_;
+  StripeGeometry geo_;
   raid::ArrayCore& core_;
   StripeCounters counters_;
   // The stripe cache and raid5d's lists, under mutex_.
@@ -179,7 +207,8 @@ class Raid5Personality final : public raid::Personality {
   mutable uint64_t last_full_ = 0, last_rmw_ = 0, last_rcw_ = 0, last_prereads_ = 0;
 };
 
-// For levels/: the factory the front finds raid5 by.
+// For levels/: the factory the front finds raid5 and raid6 by (the shape's
+// level picks the map).
 Result<std::unique_ptr<raid::Personality>> make_raid5(const raid::Shape& shape, raid::ArrayCore& core);
 Result<uint64_t> raid5_used_dev_sectors(const raid::Shape& shape, uint64_t member_sectors);
 

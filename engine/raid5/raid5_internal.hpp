@@ -52,6 +52,9 @@ struct Raid5Personality::Io : raid::PersonalityIo {
   uint64_t head_epoch = 0;  // a member failure its heads' writes must wait for
 };
 
+// Maintenance: `members` blocks of `bytes` each, per thread, kept between calls.
+Result<std::vector<uint8_t*>> member_blocks(size_t members, size_t bytes);
+
 // Heads raid5d handed to one context, handled together so that adjacent
 // heads share member I/Os.
 struct Raid5Personality::Batch {
@@ -64,6 +67,10 @@ struct Raid5Personality::Batch {
   std::vector<uint8_t> error;       // per head: its round failed
   std::vector<WriteMethod> method;  // per head
   std::vector<int> pd;              // per head: parity member
+  std::vector<int> qd;              // per head: RAID6's Q member (-1 on RAID5)
+  // per head, RAID6: every readable block is read and the missing ones (at
+  // most two) recovered before the head's reads and writes are served.
+  std::vector<uint8_t> recover;
   std::vector<uint8_t> failed;      // members that failed under this batch
   std::vector<uint8_t> unreadable;  // members kept after a read error here: not read again in this batch
   std::vector<Child> children;

@@ -80,7 +80,7 @@ void Raid5Personality::plan_write(ArrayIo& io) {
   st.n_pieces = 0;
   st.attach_pos = 0;
   while (left > 0) {
-    const layout::Raid5Address a = layout::raid5_compute_sector(geo_, sector);
+    const StripeGeometry::Address a = geo_.compute_sector(sector);
     const uint64_t n = std::min<uint64_t>(left, chunk - a.sector % chunk);
     for (uint64_t k = 0; k < n; k += kPageSectors)
       st.pieces[st.n_pieces++] = {(a.sector + k) / kPageSectors, a.dd_idx, buf + k * kSectorBytes};
@@ -103,7 +103,7 @@ bool Raid5Personality::plan_read(ArrayIo& io) {
   st.attach_pos = 0;
   while (left > 0) {
     if (st.n_segs == st.segs.size()) return false;
-    const layout::Raid5Address a = layout::raid5_compute_sector(geo_, sector);
+    const StripeGeometry::Address a = geo_.compute_sector(sector);
     Seg& s = st.segs[st.n_segs++];
     s.stripe = a.sector / chunk;
     s.lo = uint32_t(a.sector % chunk);
@@ -112,8 +112,10 @@ bool Raid5Personality::plan_read(ArrayIo& io) {
     s.dest = buf;
     s.reconstruct = !readable(table, st.failed, a.dd_idx, a.sector, s.n);
     if (s.reconstruct) {
-      for (int i = 0; i < geo_.raid_disks; ++i)  // a second member short: the data is gone
-        if (i != s.disk && !readable(table, st.failed, i, a.sector, s.n)) return false;
+      int short_too = 0;  // past max_degraded members short: the data is gone
+      for (int i = 0; i < geo_.raid_disks; ++i)
+        if (i != s.disk && !readable(table, st.failed, i, a.sector, s.n)) ++short_too;
+      if (short_too >= geo_.max_degraded()) return false;
       for (uint32_t k = 0; k < s.n; k += kPageSectors)
         st.pieces[st.n_pieces++] = {(a.sector + k) / kPageSectors, s.disk, buf + uint64_t(k) * kSectorBytes};
       counters_.degraded_reads.fetch_add(s.n / kPageSectors, std::memory_order_relaxed);

@@ -1,6 +1,7 @@
 #include "raid5/raid5_level.hpp"
 
 #include "layout/layout_names.hpp"
+#include "layout/stripe_roles.hpp"
 #include "raid5/raid5.hpp"
 
 namespace rs::raid5 {
@@ -34,6 +35,7 @@ const raid::LevelInfo& raid5_level() {
       .layout_texts = &layout_texts,
       .make = &make_raid5,
       .used_dev_sectors = &raid5_used_dev_sectors,
+      .stripe_roles = &layout::raid5_stripe_roles,
   };
   return info;
 }

@@ -6,14 +6,13 @@
 
 #include "io/member_device.hpp"
 #include "raid5/parity.hpp"
-#include "raid5/raid5.hpp"
+#include "raid5/raid5_internal.hpp"
 
 namespace rs::raid5 {
 
 using raid::kSectorBytes;
 using raid::MemberState;
 
-namespace {
 // One block per member plus one, per maintenance thread.
 Result<std::vector<uint8_t*>> member_blocks(size_t members, size_t bytes) {
   thread_local io::AlignedBuffer buf;
@@ -26,7 +25,6 @@ Result<std::vector<uint8_t*>> member_blocks(size_t members, size_t bytes) {
   for (size_t i = 0; i < members; ++i) v[i] = buf.data() + i * bytes;
   return v;
 }
-}  // namespace
 
 raid::PieceRange Raid5Personality::rebuild_range(int, uint64_t dev_sector) const {
   const uint64_t chunk = geo_.chunk_sectors, stripe = dev_sector / chunk;
@@ -81,6 +79,7 @@ std::string Raid5Personality::stripe_sources(const raid::MemberTable& table, int
 
 Status Raid5Personality::reconstruct(const raid::MemberTable& table, int slot, uint64_t dev, uint64_t bytes,
                                      const std::vector<uint8_t*>& blocks, uint8_t* out) {
+  if (geo_.level == 6) return reconstruct6(table, slot, dev, bytes, blocks, out);
   std::vector<uint8_t*> sources;
   for (int i = 0; i < geo_.raid_disks; ++i) {
     if (i == slot) continue;
@@ -105,9 +104,10 @@ Result<raid::CheckPieceResult> Raid5Personality::check_piece(const raid::MemberT
   for (int i = 0; i < disks; ++i)
     if (!table[i].present() || table[i].state != MemberState::in_sync)
       return out;  // degraded: nothing to compare
+  if (geo_.level == 6) return check_piece6(table, range, repair);
   const uint64_t chunk = geo_.chunk_sectors, stripe = range.array_lo / row_sectors();
   const uint64_t dev = stripe * chunk, bytes = chunk * kSectorBytes;
-  const int pd = layout::raid5_parity_disk(geo_, stripe);
+  const int pd = geo_.parity(stripe).pd;
   auto made = member_blocks(size_t(disks) + 1, bytes);
   if (!made) return made.take_error();
   std::vector<uint8_t*>& blocks = *made;

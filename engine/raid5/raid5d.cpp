@@ -117,9 +117,10 @@ void Raid5Personality::attach(ArrayIo& io) {
 // md's handle_stripe_dirtying count (write_plan.hpp), with every member
 // readable: the batch plans with the members as they are.
 bool Raid5Personality::needs_prereads(const StripeHead& h) const {
-  const int pd = layout::raid5_parity_disk(geo_, h.column * kPageSectors / geo_.chunk_sectors);
+  const StripeGeometry::Parity pq = geo_.parity(h.column * kPageSectors / geo_.chunk_sectors);
   for (size_t i = 0; i < h.towrite.size(); ++i) towrite_scratch_[i] = h.towrite[i] != nullptr;
-  return choose_write(pd, towrite_scratch_, all_readable_, h.uptodate, column_unsynced(h.column)).prereads >
+  return choose_write(pq.pd, towrite_scratch_, all_readable_, h.uptodate, column_unsynced(h.column), pq.qd)
+             .prereads >
          0;
 }
 

@@ -29,6 +29,8 @@ void Raid5Personality::batch_start(Batch& b) {
   b.error.assign(n, 0);
   b.method.assign(n, WriteMethod::rcw);
   b.pd.assign(n, -1);
+  b.qd.assign(n, -1);
+  b.recover.assign(n, 0);
   b.io.assign(n * disks, 0);
   b.buf.assign(n * disks, nullptr);
   if (b.children.size() < n * disks) b.children.resize(n * disks);
@@ -49,8 +51,14 @@ void Raid5Personality::batch_plan(Batch& b) {
     StripeHead& h = *b.heads[hi];
     uint8_t* need = &b.io[hi * size_t(disks)];
     const uint64_t dev = h.column * kPageSectors;
-    b.pd[hi] = layout::raid5_parity_disk(geo_, dev / geo_.chunk_sectors);
+    const StripeGeometry::Parity pq = geo_.parity(dev / geo_.chunk_sectors);
+    b.pd[hi] = pq.pd;
+    b.qd[hi] = pq.qd;
     if (b.error[hi]) continue;
+    if (geo_.level == 6) {
+      plan_head6(b, hi, table);
+      continue;
+    }
     auto& written = b.scratch_written;
     auto& can_read = b.scratch_readable;
     bool any_write = false;
@@ -186,6 +194,10 @@ void Raid5Personality::batch_compute(Batch& b) {
   std::fill(b.io.begin(), b.io.end(), 0);
   for (size_t hi = 0; hi < b.heads.size(); ++hi) {
     if (b.error[hi]) continue;
+    if (geo_.level == 6) {
+      compute_head6(b, hi);
+      continue;
+    }
     StripeHead& h = *b.heads[hi];
     const int pd = b.pd[hi];
     auto page = [&](int m) { return cache_.page(m, h.slot); };

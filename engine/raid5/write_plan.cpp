@@ -15,15 +15,16 @@ const char* write_method_name(WriteMethod m) {
 }
 
 WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<const uint8_t> readable,
-                         std::span<const uint8_t> cached, bool unsynced) {
+                         std::span<const uint8_t> cached, bool unsynced, int qd) {
   const int disks = int(written.size());
   const int unreadable = 2 * disks;  // md's penalty for a block it cannot read
   int rmw = 0, rcw = 0;
   bool all_data = true;
   for (int i = 0; i < disks; ++i) {
     const int cost = !cached.empty() && cached[size_t(i)] ? 0 : readable[size_t(i)] ? 1 : unreadable;
-    if (written[size_t(i)] || i == pd) rmw += cost;  // old data / old parity
-    if (!written[size_t(i)] && i != pd) rcw += cost, all_data = false;  // data not being overwritten
+    const bool parity = i == pd || i == qd;
+    if (written[size_t(i)] || parity) rmw += cost;  // old data / old parity
+    if (!written[size_t(i)] && !parity) rcw += cost, all_data = false;  // data not being overwritten
   }
   WriteChoice c;
   // As md's handle_stripe_dirtying + schedule_reconstruction: nothing to

@@ -26,13 +26,15 @@ struct WriteChoice {
 };
 
 // One stripe: `written[i]` says member i's data block is written,
-// `readable[i]` whether member i can be read; `pd` is the parity member.
+// `readable[i]` whether member i can be read; `pd` is the parity member,
+// `qd` RAID6's Q member (-1 on RAID5): md's RAID6 rmw reads the old data,
+// P and Q; its rcw the data not written.
 // `cached[i]` (empty: none) says the stripe cache already holds member i's
 // current block: md counts such a block (R5_UPTODATE) as no read at all.
 // `unsynced`: the stripe is past the resync point, so its parity may not
 // match its data: md forces rcw there (when every block it reads can be
 // read), which makes the stripe agree; rmw would keep the bad parity.
 WriteChoice choose_write(int pd, std::span<const uint8_t> written, std::span<const uint8_t> readable,
-                         std::span<const uint8_t> cached = {}, bool unsynced = false);
+                         std::span<const uint8_t> cached = {}, bool unsynced = false, int qd = -1);
 
 }  // namespace rs::raid5

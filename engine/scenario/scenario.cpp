@@ -46,6 +46,16 @@ Result<std::pair<double, double>> band(const json& s, const char* key, const std
   return std::pair<double, double>{v[0], v[1]};
 }
 
+// A level's name in the level table ("raid6") for a scenario comparing levels.
+Result<int> level_named(const std::string& name) {
+  for (const raid::LevelInfo& l : levels::builtin().levels)
+    if (name == l.name) return l.level;
+  return make_error(Errc::invalid_argument,
+                    "unknown level '" + name +
+                        "' (the policies of a scenario with "
+                        "policy_tunable \"level\" are level names: raid5, raid6, ...)");
+}
+
 // nlohmann-json throws on a malformed document or a missing key: caught
 // here, at the call, and returned as an Error naming the file.
 Result<Scenario> parse_scenario(const std::string& text, const std::string& origin) {
@@ -89,9 +99,14 @@ Result<Scenario> parse_scenario(const std::string& text, const std::string& orig
     }
     // Read policies are known here; any other tunable's values are checked
     // by the array's registry when the row runs.
-    for (const auto& p : {sc.policy_before, sc.policy_after})
-      if (sc.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(p))
-        return make_error(Errc::invalid_argument, origin + ": unknown policy '" + p + "'");
+    for (const auto& p : {sc.policy_before, sc.policy_after}) {
+      if (sc.policy_tunable == kDefaultPolicyTunable)
+        if (auto known = balance::parse_policy(p); !known)
+          return make_error(Errc::invalid_argument, origin + ": " + known.error().message);
+      if (sc.policy_tunable == kLevelPolicy)
+        if (auto level = level_named(p); !level)
+          return make_error(Errc::invalid_argument, origin + ": " + level.error().message);
+    }
     return sc;
   } catch (const std::exception& e) {
     return make_error(Errc::invalid_argument, origin + ": " + e.what());
@@ -197,6 +212,14 @@ double PolicyFigures::section(const std::string& key, double fallback) const {
   return fallback;
 }
 
+double PolicyFigures::in_any_section(const std::string& key, double fallback) const {
+  for (auto& [k, v] : sections)
+    if (k.size() > key.size() && k.compare(k.size() - key.size(), key.size(), key) == 0 &&
+        k[k.size() - key.size() - 1] == '.')
+      return v;
+  return fallback;
+}
+
 std::vector<FigureCheck> check_against_seed(const SeedFigures& seed, const PolicyFigures& before,
                                             const PolicyFigures& after) {
   std::vector<FigureCheck> out;
@@ -245,13 +268,20 @@ Result<Scenario> find_scenario(const std::string& name, const std::vector<std::s
 Result<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& policy,
                                    const std::vector<io::DeviceProfile>& profiles,
                                    const balance::Tunables& tunables) {
-  if (row.policy_tunable == kDefaultPolicyTunable && !balance::policy_from_name(policy))
-    return make_error(Errc::invalid_argument, "unknown policy '" + policy + "'");
+  // A policy's name is read once, by the registry's read_policy tunable
+  // (balance::parse_policy) when the row sets it below.
+  const bool levels_compared = row.policy_tunable == kLevelPolicy;
+  ScenarioRow shaped = row;
+  if (levels_compared) {
+    auto level = level_named(policy);
+    if (!level) return level.take_error();
+    shaped.level = *level;
+  }
   const uint64_t capacity = member_bytes(profiles);
   // The seed's disks' usable size; smaller disks given instead (--profile)
   // are used whole.
   const uint64_t usable = row.member_bytes ? std::min(row.member_bytes, capacity) : capacity;
-  auto made_shape = row_shape(row, int(profiles.size()), usable);
+  auto made_shape = row_shape(shaped, int(profiles.size()), usable);
   if (!made_shape) return made_shape.take_error();
   const raid::Shape& shape = *made_shape;
   std::vector<std::shared_ptr<io::DeviceModel>> models;
@@ -274,17 +304,18 @@ Result<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& po
       if (Status st = reg.set(name, value); !st) return st.error();
   for (auto& [name, value] : row.tunables)
     if (Status st = set_tunable(reg, row.label, name, value); !st) return st.error();
-  if (Status st = set_tunable(reg, row.label, row.policy_tunable, policy); !st) return st.error();
+  if (!levels_compared)
+    if (Status st = set_tunable(reg, row.label, row.policy_tunable, policy); !st) return st.error();
 
   // The row's fio options, as `--key=value` arguments of one job.
   std::vector<std::string> args = {"--name=" + row.label};
   for (auto& [k, v] : row.job) args.push_back("--" + k + "=" + v);
-  fio::CliParseResult parsed = fio::parse_cli_job(args);
-  if (!parsed.ok) return make_error(Errc::invalid_argument, row.label + ": " + parsed.error);
-  if (std::string bad = check_jobs(parsed.jobs, target); !bad.empty())
+  auto parsed = fio::parse_cli_job(args);
+  if (!parsed) return make_error(Errc::invalid_argument, row.label + ": " + parsed.error().message);
+  if (std::string bad = check_jobs(parsed->jobs, target); !bad.empty())
     return make_error(Errc::invalid_argument, bad);
   const auto wall0 = std::chrono::steady_clock::now();
-  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr, fio::open_job_logs);
+  RunOutcome run = run_jobs(parsed->jobs, parsed->global.given, target, nullptr, fio::open_job_logs);
   const auto wall = std::chrono::steady_clock::now() - wall0;
   PolicyFigures f;
   uint64_t bytes = 0, ios = 0, runtime_ns = 0;
@@ -295,6 +326,8 @@ Result<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& po
       ios += d->total_ios;
       lat_sum += d->clat.mean() * double(d->total_ios);
     }
+    f.array_writes += j.write.total_ios;
+    f.array_write_bytes += j.write.io_bytes;
     runtime_ns = std::max(runtime_ns, j.job_runtime_ns);
   }
   const double secs = double(std::max<uint64_t>(runtime_ns, 1)) / 1e9;
@@ -305,6 +338,10 @@ Result<PolicyFigures> simulate_row(const ScenarioRow& row, const std::string& po
     for (auto& m : run.results.jobs[0].raidscope->members) {
       f.read_share.push_back(m.read_share);
       f.member_ios += m.reads + m.writes;
+      f.member_reads += m.reads;
+      f.member_writes += m.writes;
+      f.member_read_bytes += m.read_bytes;
+      f.member_write_bytes += m.write_bytes;
     }
   f.wall_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(wall).count());
   if (const auto* bitmap = target.array().bitmap()) f.bitmap_writes = bitmap->write_sizes();

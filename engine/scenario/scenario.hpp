@@ -19,6 +19,7 @@
 #include "balance/policy.hpp"
 #include "base/result.hpp"
 #include "io/device_profile.hpp"
+#include "raid/level_info.hpp"
 
 namespace rs::scenario {
 
@@ -45,7 +46,12 @@ struct FigureCheck {
 };
 
 inline constexpr const char* kDefaultPolicyTunable = "read_policy";
-inline constexpr uint32_t kDefaultScenarioChunkBytes = 512 * 1024;
+// A scenario whose policy_tunable is "level" compares RAID levels instead of
+// a tunable's values: policy_before/after are level names ("raid5",
+// "raid6"), each row's level is replaced by them, and everything else (the
+// disks, layout name, chunk, tunables, job) stays the same.
+inline constexpr const char* kLevelPolicy = "level";
+inline constexpr uint32_t kDefaultScenarioChunkBytes = raid::kDefaultChunkBytes;  // the level table's
 
 struct ScenarioRow {
   std::string label;
@@ -77,7 +83,13 @@ struct PolicyFigures {
   std::vector<double> read_share;
   double mean_lat_us = 0;
   uint64_t member_ios = 0;  // member I/Os the simulator executed
-  uint64_t wall_ns = 0;     // wall-clock time the run took
+  // The write cost: the job's array writes and what the members did for
+  // them (reads are pre-reads on a write-only job).
+  uint64_t array_writes = 0, array_write_bytes = 0;
+  uint64_t member_reads = 0, member_writes = 0, member_read_bytes = 0, member_write_bytes = 0;
+  // `n` per array write (0 without writes).
+  double per_array_write(uint64_t n) const { return array_writes ? double(n) / double(array_writes) : 0; }
+  uint64_t wall_ns = 0;  // wall-clock time the run took
   // The array's telemetry sections at the end of the run, flattened as
   // "section.key" (e.g. "raid5.prereads_total"): what a level counted.
   std::vector<std::pair<std::string, double>> sections;
@@ -85,6 +97,9 @@ struct PolicyFigures {
   std::map<uint32_t, uint64_t> bitmap_writes;
   // The value of `key` in sections, or `fallback` when absent.
   double section(const std::string& key, double fallback = 0) const;
+  // The value of `key` in whichever section has it ("rmw_writes_total" is
+  // in raid5's or raid6's), or `fallback`.
+  double in_any_section(const std::string& key, double fallback = 0) const;
 };
 
 struct ScenarioRowResult {

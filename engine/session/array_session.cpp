@@ -259,6 +259,8 @@ SessionStatus ArraySession::status() const {
 void ArraySession::describe(const raid::Array& a, SessionStatus& st) const {
   st.level = a.level().name;
   st.raid_disks = a.raid_disks();
+  st.layout = a.shape().layout;
+  st.chunk_sectors = a.shape().chunk_sectors;
   st.working = a.working_members();
   st.size_bytes = a.size_bytes();
   st.state = a.state_text();

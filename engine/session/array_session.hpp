@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "base/tunable_key.hpp"
 #include "discovery/identity.hpp"
 #include "io/device_profile.hpp"
 #include "io/task.hpp"
@@ -47,6 +48,10 @@
 #include "telemetry/tunables.hpp"
 
 namespace rs::session {
+
+// The session's own per-member tunable: the disk a member emulates (a
+// profile's name, or "none"). Address it as kDeviceProfile.at(member).
+inline constexpr TunableKey<std::string> kDeviceProfile{"device_profile"};
 
 struct SessionOptions {
   unsigned sample_hz = 10;                // the sampler's rate, 1..50 (set_sample_rate changes it)
@@ -80,6 +85,7 @@ struct SessionStatus {
   bool open = false;
   std::string level;  // "raid1"
   int raid_disks = 0, working = 0;
+  uint32_t layout = 0, chunk_sectors = 0;  // md's layout word and chunk (what a stripe map needs)
   uint64_t size_bytes = 0;
   std::string state;  // "clean", "active, degraded", "clean, resyncing (12%)", ...
   bool read_only = false;
@@ -169,6 +175,15 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   // ---- commands: queued, run in order on the command thread ----
   // Errc::cancelled (named) once the session is closing.
   Pending<Status> set_tunable(std::string name, std::string value);
+  // Typed (base/tunable_key.hpp): the value travels as its type and the
+  // owner's setter gets it with no text parsed (balance::kReadPolicy takes
+  // a balance::PolicyId). Refusals as set_tunable's.
+  template <class T>
+  Pending<Status> set_tunable(TunableKey<T> key, T value, int member = -1) {
+    return set_tunable_number(member < 0 ? std::string(key.name) : key.at(member),
+                              static_cast<int64_t>(value));
+  }
+  Pending<Status> set_tunable_number(std::string name, int64_t number);
   // The disk member `slot` emulates (-1: every present member): a profile
   // by name from the profile folders, or "none" for the real device.
   Pending<Status> set_member_profile(int slot, std::string profile);
@@ -179,9 +194,13 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   Pending<Status> set_sample_rate(unsigned hz);
   // mdadm --fail: recorded in the superblocks before the reply.
   Pending<Status> fail_member(int slot, std::string reason);
+  // mdadm --remove: a faulty member taken out of its slot (Array::remove_member).
+  Pending<Status> remove_member(int slot);
   // Puts `path` in the first missing or faulty slot and rebuilds onto it;
   // the reply is the rebuild task (a client of kind task while it runs).
   Pending<Result<io::TaskHandle>> add_member(std::string path, raid::AddOptions options = {});
+  // Several at once, rebuilt by one task in one pass (RAID6's two).
+  Pending<Result<io::TaskHandle>> add_members(std::vector<std::string> paths, raid::AddOptions options = {});
   // check (repair: rewrite what differs) as a task; TaskInfo::mismatches
   // holds md's count once it finished.
   Pending<Result<io::TaskHandle>> check(bool repair);
@@ -191,6 +210,9 @@ class ArraySession : public std::enable_shared_from_this<ArraySession> {
   // Closes (see the top of this file); the reply comes once it is closed.
   // Every call gets the same reply. Not from the command thread.
   Pending<Status> close();
+  // The same reply as close(), without asking for the close: for whoever
+  // lets the session go and must see it finish (a program before it exits).
+  Pending<Status> when_closed() const { return closed_; }
 
  private:
   enum class State { open, closing, closed };

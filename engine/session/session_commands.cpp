@@ -17,6 +17,11 @@ Pending<Status> ArraySession::set_tunable(std::string name, std::string value) {
                          [name, value](raid::Array& a) { return a.tunables().set(name, value); });
 }
 
+Pending<Status> ArraySession::set_tunable_number(std::string name, int64_t number) {
+  return command<Status>("set " + name,
+                         [name, number](raid::Array& a) { return a.tunables().set_number(name, number); });
+}
+
 Pending<Status> ArraySession::set_sample_rate(unsigned hz) {
   return command<Status>("telemetry rate", [this, hz](raid::Array&) -> Status {
     if (!sampler_)
@@ -30,10 +35,26 @@ Pending<Status> ArraySession::fail_member(int slot, std::string reason) {
                          [slot, reason](raid::Array& a) { return a.fail_member(slot, reason); });
 }
 
+Pending<Status> ArraySession::remove_member(int slot) {
+  return command<Status>("remove member " + std::to_string(slot),
+                         [slot](raid::Array& a) { return a.remove_member(slot); });
+}
+
 Pending<Result<io::TaskHandle>> ArraySession::add_member(std::string path, raid::AddOptions options) {
   return command<Result<io::TaskHandle>>("add " + path, [this, path, options](raid::Array& a) {
     auto t = a.start_add(path, options);
     if (t) adopt_task("rebuild", path, *t);
+    return t;
+  });
+}
+
+Pending<Result<io::TaskHandle>> ArraySession::add_members(std::vector<std::string> paths,
+                                                          raid::AddOptions options) {
+  std::string names;
+  for (const auto& p : paths) names += (names.empty() ? "" : ", ") + p;
+  return command<Result<io::TaskHandle>>("add " + names, [this, paths, names, options](raid::Array& a) {
+    auto t = a.start_add(paths, options);
+    if (t) adopt_task("rebuild", names, *t);
     return t;
   });
 }

@@ -16,7 +16,7 @@ void ArraySession::register_profile_tunable() {
   const size_t n = size_t(array_->raid_disks());
   profile_names_.assign(n, "none");
   profiles_.assign(n, std::nullopt);
-  telemetry::TunableSpec spec{"device_profile",
+  telemetry::TunableSpec spec{std::string(kDeviceProfile.name),
                               telemetry::TunableType::choice,
                               0,
                               0,
@@ -81,13 +81,12 @@ Pending<Status> ArraySession::set_member_profile(int slot, io::DeviceProfile pro
 
 Pending<Status> ArraySession::set_member_profile(int slot, std::string profile) {
   // Through the tunable: its checks, its event, one code path.
-  if (slot >= 0) return set_tunable("rd" + std::to_string(slot) + "/device_profile", std::move(profile));
+  if (slot >= 0) return set_tunable(kDeviceProfile.at(slot), std::move(profile));
   return command<Status>("member profile", [profile](raid::Array& a) -> Status {
     const raid::TableRef t = a.table();
     for (int i = 0; i < a.raid_disks(); ++i)
       if ((*t)[i].dev)
-        if (Status st = a.tunables().set("rd" + std::to_string(i) + "/device_profile", profile); !st)
-          return st;
+        if (Status st = a.tunables().set(kDeviceProfile.at(i), profile); !st) return st;
     return {};
   });
 }

@@ -127,11 +127,38 @@ std::string TunableRegistry::canonical_text(const TunableSpec& spec, int64_t num
   return std::to_string(number);
 }
 
+Status TunableRegistry::check_number(const TunableSpec& spec, int64_t number) {
+  switch (spec.type) {
+    case TunableType::integer:
+    case TunableType::bytes:
+      if (number < spec.min || number > spec.max)
+        return make_error(Errc::invalid_argument, "out of range " + range_text(spec));
+      break;
+    case TunableType::boolean:
+      if (number != 0 && number != 1) return make_error(Errc::invalid_argument, "not 0 (off) or 1 (on)");
+      break;
+    case TunableType::choice:
+      if (number < 0 || uint64_t(number) >= spec.choices.size())
+        return make_error(Errc::invalid_argument, "not one of " + join(spec.choices, ", "));
+      break;
+  }
+  if (spec.check) return spec.check(number);
+  return {};
+}
+
 Result<TunableValue> TunableRegistry::parse(const TunableSpec& spec, std::string_view raw,
                                             std::string_view shown_name) {
   const std::string_view shown = shown_name.empty() ? std::string_view(spec.name) : shown_name;
   const std::string_view text = trim(raw);
   TunableValue v;
+  if (spec.parse_text) {
+    auto n = spec.parse_text(text);
+    if (!n) return refusal(shown, raw, n.error().message);
+    if (Status ok = check_number(spec, *n); !ok) return refusal(shown, raw, ok.error().message);
+    v.number = *n;
+    v.text = canonical_text(spec, v.number);
+    return v;
+  }
   switch (spec.type) {
     case TunableType::integer:
     case TunableType::bytes: {

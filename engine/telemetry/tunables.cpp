@@ -121,6 +121,21 @@ Status TunableRegistry::set(std::string_view name, std::string_view value) {
   return {};
 }
 
+Status TunableRegistry::set_number(std::string_view name, int64_t number) {
+  std::unique_lock calls(calls_);  // one set at a time: events in the order values took effect
+  auto t = find(name);
+  if (!t) return t.take_error();
+  const TunableSpec& spec = t->entry->spec;
+  const std::string text = canonical_text(spec, number);
+  if (Status ok = check_number(spec, number); !ok)
+    return make_error(Errc::invalid_argument, t->shown + "=" + text + ": " + ok.error().message);
+  if (!t->entry->set) return make_error(Errc::unsupported, t->shown + ": read-only");
+  if (const Status st = t->entry->set(t->member, TunableValue{number, text}); !st)
+    return make_error(st.error().code, t->shown + "=" + text + ": " + st.error().message);
+  if (events_) events_->record(Event{.kind = "tunable", .name = t->shown, .value = text});
+  return {};
+}
+
 Result<std::string> TunableRegistry::get(std::string_view name) const {
   std::shared_lock calls(calls_);
   auto t = find(name);

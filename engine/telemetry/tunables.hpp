@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "base/result.hpp"
+#include "base/tunable_key.hpp"
 #include "telemetry/event_log.hpp"
 
 namespace rs::telemetry {
@@ -56,11 +57,16 @@ struct TunableSpec {
   // the value is acceptable, else an error saying what is wrong with it
   // ("not a multiple of 4096"), which set() shows as "name=text: <that>".
   std::function<Status(int64_t)> check;
+  // The owner's own reader of the text (optional), used instead of the
+  // type's: the value's one parser stays the owner's (read_policy:
+  // balance::parse_policy), and its refusal, naming the valid values, is
+  // what set() shows. Range, choice index and `check` still apply.
+  std::function<Result<int64_t>(std::string_view)> parse_text;
 };
 
 // Common rules for TunableSpec::check.
 std::function<Status(int64_t)> multiple_of_rule(int64_t unit);  // "not a multiple of <unit>"
-Status power_of_two_rule(int64_t v);                           // "not a power of two"
+Status power_of_two_rule(int64_t v);                            // "not a power of two"
 
 // A parsed value: `number` for integer/bytes, 0/1 for boolean, the index
 // into `choices` for choice; `text` its canonical spelling (decimal for
@@ -100,6 +106,14 @@ class TunableRegistry {
 
   // "name=value" split by the caller; `name` may be "rdN/name".
   Status set(std::string_view name, std::string_view value);
+  // Typed: the value as its key's type (an enum for a choice, an integer,
+  // bool), so no text is parsed on the way; checked as set() checks (range,
+  // choice, rule) and recorded the same way. `member` >= 0 addresses rdN.
+  template <class T>
+  Status set(TunableKey<T> key, T value, int member = -1) {
+    return set_number(member < 0 ? std::string(key.name) : key.at(member), static_cast<int64_t>(value));
+  }
+  Status set_number(std::string_view name, int64_t number);
   // What set() would check (name, member, type, range, rule) without
   // setting: the CLI validates --set-at before a run starts.
   Result<TunableValue> validate(std::string_view name, std::string_view value) const;
@@ -112,6 +126,9 @@ class TunableRegistry {
   static Result<TunableValue> parse(const TunableSpec& spec, std::string_view text,
                                     std::string_view shown_name = {});
   static std::string range_text(const TunableSpec& spec);
+  // Whether `number` is a value `spec` takes (range, choice index, 0/1,
+  // the rule): the reason when it is not.
+  static Status check_number(const TunableSpec& spec, int64_t number);
   // The canonical spelling of `number` (what parse() puts in
   // TunableValue::text), for owners' getters.
   static std::string canonical_text(const TunableSpec& spec, int64_t number);

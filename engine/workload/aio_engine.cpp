@@ -28,19 +28,16 @@ long io_getevents(aio_context_t ctx, long min_nr, long max_nr, io_event* events,
 
 }  // namespace
 
-std::unique_ptr<AioBackend> AioBackend::make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                             unsigned max_per_reap, std::string* error) {
+Result<std::unique_ptr<AioBackend>> AioBackend::make(std::vector<io::MemberDevice*> devs, unsigned depth,
+                                                     unsigned max_per_reap) {
   for (io::MemberDevice* d : devs)
-    if (d && d->model()) {
-      *error = "Linux AIO has no emulated-disk model";
-      return nullptr;
-    }
+    if (d && d->model()) return make_error(Errc::unsupported, "Linux AIO has no emulated-disk model");
   std::unique_ptr<AioBackend> b(new AioBackend());
   const unsigned nr = std::max(depth, 1u);
   if (io_setup(nr, &b->ctx_) < 0) {
-    *error = std::string("io_setup failed: ") + std::strerror(errno);
+    const int err = errno;
     b->ctx_ = 0;
-    return nullptr;
+    return make_error(Errc::unsupported, std::string("io_setup failed: ") + std::strerror(err));
   }
   b->devs_ = std::move(devs);
   b->reap_limit_ = max_per_reap ? max_per_reap : ~0u;

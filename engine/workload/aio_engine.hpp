@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "io/backend.hpp"
 #include "io/clock.hpp"
 #include "io/member_device.hpp"
@@ -31,8 +32,8 @@ class AioBackend final : public io::Backend {
   // max_per_reap: most events one reap() asks io_getevents for (fio's
   // getevents max, iodepth_batch_complete_max), so a job pays the same
   // system calls as fio's; 0: as many as fit.
-  static std::unique_ptr<AioBackend> make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                          unsigned max_per_reap, std::string* error);
+  static Result<std::unique_ptr<AioBackend>> make(std::vector<io::MemberDevice*> devs, unsigned depth,
+                                                  unsigned max_per_reap);
   ~AioBackend() override;
 
   void queue(io::MemberIo& io) override;

@@ -117,11 +117,42 @@ Result<uint64_t> write_random(int fd, const std::string& path, uint64_t from, ui
   return done;
 }
 
+// fio's fallocate_file for a write-only job's file: [from, to) reserved as
+// fallocate= says. fio reports a failed posix or native reservation and goes
+// on (the file's size is then set with ftruncate here, so the job's region
+// exists); keep and truncate failing fail the job, as fio's.
+Status reserve(int fd, const std::string& path, uint64_t from, uint64_t to, JobOptions::Fallocate mode) {
+  using F = JobOptions::Fallocate;
+  const off_t at = off_t(from), len = off_t(to - from);
+  int rc = 0;
+  switch (mode) {
+    case F::none:
+      return {};
+    case F::keep:
+      rc = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, at, len);
+      break;
+    case F::truncate:
+      rc = ::ftruncate(fd, off_t(to));
+      break;
+    case F::native:
+      if (::fallocate(fd, 0, at, len) != 0) rc = ::ftruncate(fd, off_t(to));
+      break;
+    case F::posix:
+      if (::posix_fallocate(fd, at, len) != 0) rc = ::ftruncate(fd, off_t(to));
+      break;
+  }
+  if (rc != 0)
+    return make_error(Errc::io_error,
+                      path + ": cannot reserve " + std::to_string(to) + " bytes: " + std::strerror(errno));
+  return {};
+}
+
 // Reserves [from, to) of an open file (fio's fallocate, so a full disk
 // shows now, not half way) and, when `fill`, writes pseudo-random bytes
 // there.
 Status grow(int fd, const std::string& path, uint64_t from, uint64_t to, bool fill,
             const std::function<void(uint64_t)>& progress) {
+  if (!fill) return reserve(fd, path, from, to, JobOptions::Fallocate::posix);
   if (::posix_fallocate(fd, off_t(from), off_t(to - from)) != 0 && ::ftruncate(fd, off_t(to)) != 0)
     return make_error(Errc::io_error,
                       path + ": cannot reserve " + std::to_string(to) + " bytes: " + std::strerror(errno));
@@ -202,6 +233,18 @@ void note_fill_on_device(const std::vector<JobOptions>& jobs, const std::string&
                             " MiB): the job covers all of it, as fio (no ENOSPC comes to end it there)");
 }
 
+// fio's extend_file under --readonly.
+Status refuse_extend(const std::string& path) {
+  return make_error(Errc::refused, path + ": fio: refusing extend of file due to read-only");
+}
+
+// fio's filesetup.c message for the files a job laid out.
+std::string laying_out_message(const std::string& job, unsigned files, uint64_t bytes) {
+  const char* s = files > 1 ? "s" : "";
+  return job + ": Laying out IO file" + s + " (" + std::to_string(files) + " file" + s + " / " +
+         (files > 1 ? "total " : "") + std::to_string(bytes >> 20) + "MiB)";
+}
+
 }  // namespace
 
 Status lay_out_file(const std::string& path, uint64_t bytes, const std::function<void(uint64_t)>& progress) {
@@ -214,7 +257,7 @@ Status lay_out_file(const std::string& path, uint64_t bytes, const std::function
   return st;
 }
 
-Status extend_file(const std::string& path, uint64_t bytes, bool fill) {
+Status extend_file(const std::string& path, uint64_t bytes, bool fill, JobOptions::Fallocate mode) {
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
   const uint64_t have = exists ? uint64_t(st.st_size) : 0;
@@ -222,7 +265,8 @@ Status extend_file(const std::string& path, uint64_t bytes, bool fill) {
   if (Status s = check_room(path, bytes - have); !s) return s;
   UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
   if (!fd) return make_error(Errc::io_error, path + ": cannot create: " + std::strerror(errno));
-  Status s = grow(fd.get(), path, have, bytes, fill, nullptr);
+  Status s =
+      fill ? grow(fd.get(), path, have, bytes, true, nullptr) : reserve(fd.get(), path, have, bytes, mode);
   fd.reset();
   if (!s && !exists) ::unlink(path.c_str());
   return s;
@@ -254,7 +298,7 @@ Result<std::unique_ptr<BenchSession>> BenchSession::open(BenchSpec spec, BenchNo
 Status BenchSession::open_target(BenchNotes* notes) {
   BenchSpec& sp = spec_;
   if (sp.session || !sp.array_members.empty()) return open_array(notes);
-  if (!sp.set.empty() || !sp.profiles.empty() || !sp.set_at.empty())
+  if (sp.read_policy || !sp.set.empty() || !sp.profiles.empty() || !sp.set_at.empty())
     return usage("--policy, --member-profile, --set-at and the tunables need --array=MEMBER,MEMBER,...");
   if (sp.fail_member_at) return usage("--fail-member needs --array=MEMBER,MEMBER,...");
   std::string filename;
@@ -266,9 +310,17 @@ Status BenchSession::open_target(BenchNotes* notes) {
     } else if (!j.filename.empty()) {
       // Jobs on different files run as a file set, each on its own.
       several_files |= is_file_set_job(j) || (!filename.empty() && filename != j.filename);
+      // fallocate=none or keep leave a write-only job's new file shorter
+      // than its region (fio's way): the file set serves such a file.
+      struct stat sb {};
+      several_files |=
+          !j.fill_device && !does_read(j.rw) && ::stat(j.filename.c_str(), &sb) != 0 &&
+          (j.fallocate == JobOptions::Fallocate::none || j.fallocate == JobOptions::Fallocate::keep);
       filename = j.filename;
     } else {
-      several_files |= is_file_set_job(j);
+      // fio's default file: ./JOBNAME.JOBNUM.FILENUM (or filename_format)
+      // in the current directory or directory=, one per clone: a file set.
+      several_files = true;
     }
     size = std::max(size, j.size + j.offset);
     writes |= does_write(j.rw) || does_trim(j.rw);  // a trim destroys data as a write does
@@ -283,8 +335,6 @@ Status BenchSession::open_target(BenchNotes* notes) {
         "fill_device=1 is supported on one file per run (not with nrfiles, directory, filename=a:b, "
         "create_on_open or jobs on different files)");
   if (several_files) return open_file_set(notes);
-  if (filename.empty())
-    return usage("no target: give --array=MEMBER,MEMBER,... or --filename=PATH (or --filename=null)");
   struct stat sb {};
   const bool exists = ::stat(filename.c_str(), &sb) == 0;
   // fill_device on a file (new or regular): written until its filesystem
@@ -309,10 +359,17 @@ Status BenchSession::open_target(BenchNotes* notes) {
     if (!UniqueFd(::open(filename.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)))
       return make_error(Errc::io_error, filename + ": cannot create: " + std::strerror(errno));
   } else if (!exists) {
+    if (sp.readonly) return refuse_extend(filename);
     if (!size) return usage(filename + " does not exist; give --size to create it");
-    // fio lays a new file out before reading it: so do we.
-    if (Status st = lay_out_file(filename, size, nullptr); !st) return st;
-    notes->info.push_back("laid out " + filename + " (" + std::to_string(size >> 20) + " MiB)");
+    // fio lays a new file out with data before reading it; a write-only
+    // job's is only reserved, as fallocate= says (fio's extend_file).
+    const bool reads =
+        std::any_of(sp.jobs.begin(), sp.jobs.end(), [](const auto& j) { return does_read(j.rw); });
+    if (Status st = reads ? lay_out_file(filename, size, nullptr)
+                          : extend_file(filename, size, false, sp.jobs.front().fallocate);
+        !st)
+      return st;
+    notes->info.push_back(laying_out_message(sp.jobs.front().name, 1, size));
   } else if (writes && !sp.force) {
     if (std::string why = discovery::block_device_in_use(filename); !why.empty())
       return make_error(Errc::busy, filename + ": refusing to write: " + why);
@@ -364,11 +421,17 @@ Status BenchSession::open_array(BenchNotes* notes) {
   if (!(sp.profile_scale > 0 && sp.profile_scale <= 1))
     return usage("the profile scale must be above 0 and at most 1");
   if (Status st = session_->set_profile_scale(sp.profile_scale).wait(); !st) return st;
-  // Validate everything that will be set, now, before any I/O.
-  for (auto& [name, value] : sp.set) {
-    if (Status v = session_->validate_tunable(name, value); !v) return usage(v.error().message);
-    if (Status st = session_->set_tunable(name, value).wait(); !st) return st;
-  }
+  // Everything asked for is set now, before any I/O. A refusal of the
+  // name or value (the registry reads the text once) is a usage error.
+  auto refused = [](const Status& st) {
+    const Errc c = st.error().code;
+    return c == Errc::invalid_argument || c == Errc::not_found ? Status(usage(st.error().message)) : st;
+  };
+  if (sp.read_policy)
+    if (Status st = session_->set_tunable(balance::kReadPolicy, *sp.read_policy).wait(); !st)
+      return refused(st);
+  for (auto& [name, value] : sp.set)
+    if (Status st = session_->set_tunable(name, value).wait(); !st) return refused(st);
   if (Status st = check_live_settings(); !st) return st;
   if (Status st = apply_profiles(notes); !st) return st;
   target_ = std::make_unique<ArrayTarget>(*array_);
@@ -409,6 +472,8 @@ Status BenchSession::open_file_set(BenchNotes* notes) {
   struct Need {
     uint64_t bytes = 0;
     bool read = false, write = false, only_created_on_open = true;
+    std::string job;  // the first job that names it: fio's layout message names it
+    JobOptions::Fallocate fallocate = JobOptions::Fallocate::native;  // that job's
   };
   std::vector<std::string> order;
   std::map<std::string, Need> need;
@@ -418,12 +483,11 @@ Status BenchSession::open_file_set(BenchNotes* notes) {
       return usage("job '" + job.name + "': " + bad);
   for (const auto& job : spec_.jobs)
     for (unsigned clone = 0; clone < job.numjobs; ++clone) {
-      std::string err;
-      const auto files = job_files(job, clone, &err);
-      if (files.empty()) return usage("job '" + job.name + "': " + err);
-      for (const auto& f : files) {
+      const auto files = job_files(job, clone);
+      if (!files) return usage("job '" + job.name + "': " + files.error().message);
+      for (const auto& f : *files) {
         auto [it, fresh] = need.try_emplace(f.path);
-        if (fresh) order.push_back(f.path);
+        if (fresh) order.push_back(f.path), it->second.job = job.name, it->second.fallocate = job.fallocate;
         Need& n = it->second;
         n.bytes = std::max(n.bytes, job.offset + f.size);
         n.read |= does_read(job.rw);
@@ -459,8 +523,7 @@ Status BenchSession::open_file_set(BenchNotes* notes) {
     if (Status st = check_room((dir.empty() ? std::string(".") : dir) + "/x", bytes); !st) return st;
   // fio's setup_files: a file a job reads is laid out with data; one only
   // written is created and its space reserved (overwrite=0).
-  unsigned laid = 0;
-  uint64_t laid_bytes = 0;
+  std::vector<std::pair<std::string, std::pair<unsigned, uint64_t>>> laid;  // job: files, bytes
   for (const auto& path : order) {
     const Need& n = need[path];
     struct stat st {};
@@ -469,12 +532,13 @@ Status BenchSession::open_file_set(BenchNotes* notes) {
     if (!exists && n.only_created_on_open) continue;
     const uint64_t have = exists ? uint64_t(st.st_size) : 0;
     if (have >= n.bytes) continue;
-    if (Status s = extend_file(path, n.bytes, n.read); !s) return s;
-    ++laid, laid_bytes += n.bytes;
+    if (spec_.readonly) return refuse_extend(path);
+    if (Status s = extend_file(path, n.bytes, n.read, n.fallocate); !s) return s;
+    if (laid.empty() || laid.back().first != n.job) laid.push_back({n.job, {0, 0}});
+    ++laid.back().second.first, laid.back().second.second += n.bytes;
   }
-  if (laid)
-    notes->info.push_back("laid out " + std::to_string(laid) + " file" + (laid > 1 ? "s" : "") + " (total " +
-                          std::to_string(laid_bytes >> 20) + " MiB)");
+  for (const auto& [job, count] : laid)
+    notes->info.push_back(laying_out_message(job, count.first, count.second));
   auto t = FileSetTarget::open(order, writes);
   if (!t) return t.error();
   target_ = std::move(*t);
@@ -487,8 +551,8 @@ void BenchSession::unlink_files() {
   for (const auto& job : spec_.jobs) {
     if (!job.unlink || !is_file_set_job(job)) continue;
     for (unsigned clone = 0; clone < job.numjobs; ++clone) {
-      std::string err;
-      for (const auto& f : job_files(job, clone, &err)) ::unlink(f.path.c_str());
+      if (auto files = job_files(job, clone))
+        for (const auto& f : *files) ::unlink(f.path.c_str());
     }
   }
 }

@@ -20,13 +20,14 @@
 #include <string>
 #include <vector>
 
+#include "balance/policy.hpp"
 #include "base/result.hpp"
 #include "io/device_profile.hpp"
 #include "raid/array.hpp"
 #include "session/array_session.hpp"
 #include "telemetry/sampler.hpp"
-#include "workload/job_options.hpp"
 #include "workload/job_log.hpp"
+#include "workload/job_options.hpp"
 #include "workload/runner.hpp"
 #include "workload/target.hpp"
 
@@ -48,11 +49,16 @@ struct BenchSpec {
   // opened for the run), else the jobs' filename (or null).
   std::shared_ptr<session::ArraySession> session;
   std::vector<std::string> array_members;
-  bool run_degraded = false;              // mdadm's --run for the array
-  bool force = false;                     // write jobs over a file that holds a signature
+  bool run_degraded = false;  // mdadm's --run for the array
+  bool readonly = false;  // fio's --readonly: no file is created or extended (write jobs are refused before)
+  bool force = false;     // write jobs over a file that holds a signature
   std::vector<std::string> profile_dirs;  // where device profiles are found (device_profile tunable)
 
-  // Before the run.
+  // Before the run. The read policy is typed: the edge that read its name
+  // (the CLI's --policy, the GUI) parsed it, and it reaches the mirror as
+  // the enum (balance::kReadPolicy); `set` is text for any tunable, read
+  // once by the array's registry.
+  std::optional<balance::PolicyId> read_policy;
   std::vector<std::pair<std::string, std::string>> set;     // tunable name (rdN/name) -> value
   std::vector<std::pair<int, io::DeviceProfile>> profiles;  // member (-1: every member) -> emulated disk
   double profile_scale = 1.0;
@@ -134,6 +140,7 @@ Status lay_out_file(const std::string& path, uint64_t bytes, const std::function
 // at least `bytes` long, reserving the space, and writes pseudo-random data
 // into the new part when `fill` (a job reads it; a write-only job's file is
 // only reserved, as fio does with overwrite=0).
-Status extend_file(const std::string& path, uint64_t bytes, bool fill);
+Status extend_file(const std::string& path, uint64_t bytes, bool fill,
+                   JobOptions::Fallocate mode = JobOptions::Fallocate::posix);
 
 }  // namespace rs::workload

@@ -63,17 +63,14 @@ std::string format_file_name(const std::string& format, const std::string& jobna
   return s;
 }
 
-std::vector<JobFile> job_files(const JobOptions& job, unsigned clone, std::string* error) {
+Result<std::vector<JobFile>> job_files(const JobOptions& job, unsigned clone) {
   std::vector<std::string> names;
   if (!job.filename.empty())
     names = split_file_names(job.filename);
   else
     for (unsigned i = 0; i < job.nrfiles; ++i)
       names.push_back(format_file_name(job.filename_format, job.name, clone, i));
-  if (names.empty()) {
-    *error = "filename=" + job.filename + " names no file";
-    return {};
-  }
+  if (names.empty()) return make_error(Errc::invalid_argument, "filename=" + job.filename + " names no file");
   std::vector<JobFile> files;
   for (auto& n : names)
     files.push_back({job.directory.empty() || n.starts_with('/') ? n : job.directory + "/" + n, 0});
@@ -96,17 +93,15 @@ std::vector<JobFile> job_files(const JobOptions& job, unsigned clone, std::strin
       if (extra) f.size += bs, --extra;
     } else {
       struct stat st {};
-      if (::stat(f.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_size) <= job.offset) {
-        *error = f.path + ": needs size= or filesize= (the file does not exist or is empty)";
-        return {};
-      }
+      if (::stat(f.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_size) <= job.offset)
+        return make_error(Errc::invalid_argument,
+                          f.path + ": needs size= or filesize= (the file does not exist or is empty)");
       f.size = uint64_t(st.st_size) - job.offset;
     }
-    if (f.size < bs) {
-      *error = f.path + ": its share of the job's size (" + std::to_string(f.size) +
-               " bytes) is less than one block of " + std::to_string(bs);
-      return {};
-    }
+    if (f.size < bs)
+      return make_error(Errc::invalid_argument,
+                        f.path + ": its share of the job's size (" + std::to_string(f.size) +
+                            " bytes) is less than one block of " + std::to_string(bs));
   }
   // fio: size= smaller than the files' total bounds the job's I/O (the
   // driver moves `size` bytes over the files); filesize x files otherwise.

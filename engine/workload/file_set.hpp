@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "workload/job_options.hpp"
 
 namespace rs::workload {
@@ -39,6 +40,6 @@ std::string format_file_name(const std::string& format, const std::string& jobna
 // The files of clone `clone` of `job`, with each one's region size. Fails
 // (empty, *error set) when no size can be found (no size=, no filesize=,
 // a file that does not exist) or the sizes leave a file no block.
-std::vector<JobFile> job_files(const JobOptions& job, unsigned clone, std::string* error);
+Result<std::vector<JobFile>> job_files(const JobOptions& job, unsigned clone);
 
 }  // namespace rs::workload

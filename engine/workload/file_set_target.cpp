@@ -46,44 +46,34 @@ std::string FileSetTarget::describe() const {
                             : std::to_string(files_.size()) + " files (" + first + ", ...)";
 }
 
-io::MemberDevice* FileSetTarget::device(size_t index, const JobOptions& job, uint64_t min_size,
-                                        std::string* error) {
+Result<io::MemberDevice*> FileSetTarget::device(size_t index, const JobOptions& job, uint64_t min_size) {
   std::lock_guard lock(open_mutex_);
   File& f = *files_[index];
   if (f.dev) return f.dev.get();
   // fio's create_on_open: the job's open creates the file (a read job has
   // nothing to read: fio fails its open the same way).
-  if (!job.create_on_open || !does_write(job.rw) || !writes_) {
-    *error = f.path + ": does not exist";
-    return nullptr;
-  }
+  if (!job.create_on_open || !does_write(job.rw) || !writes_)
+    return make_error(Errc::not_found, f.path + ": does not exist");
   UniqueFd fd(::open(f.path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
-  if (!fd) {
-    *error = f.path + ": cannot create: " + std::strerror(errno);
-    return nullptr;
-  }
+  if (!fd) return make_error(Errc::io_error, f.path + ": cannot create: " + std::strerror(errno));
   // fio's mmap engine extends a file it writes to the job's region.
   const bool grow = min_size && ::ftruncate(fd.get(), off_t(min_size)) != 0;
   const int grow_errno = errno;
   fd.reset();
-  if (grow) {
-    *error =
-        f.path + ": cannot extend to " + std::to_string(min_size) + " bytes: " + std::strerror(grow_errno);
-    return nullptr;
-  }
+  if (grow)
+    return make_error(Errc::io_error, f.path + ": cannot extend to " + std::to_string(min_size) +
+                                          " bytes: " + std::strerror(grow_errno));
   auto dev = io::MemberDevice::open(f.path, io::OpenMode::ReadWrite);
-  if (!dev) {
-    *error = dev.error().message;
-    return nullptr;
-  }
+  if (!dev) return dev.take_error();
   f.dev = std::move(*dev);
   return f.dev.get();
 }
 
-JobIo FileSetTarget::open_job_io(const JobOptions& job, unsigned clone, std::string* error) {
+Result<JobIo> FileSetTarget::open_job_io(const JobOptions& job, unsigned clone) {
   JobIo j;
-  const auto files = job_files(job, clone, error);
-  if (files.empty()) return j;
+  auto listed = job_files(job, clone);
+  if (!listed) return listed.take_error();
+  const std::vector<JobFile>& files = *listed;
   // The job's own opens, one per file, kept alive with the backend.
   auto opens = std::make_shared<std::vector<std::unique_ptr<io::MemberDevice>>>();
   std::vector<io::MemberDevice*> devs;
@@ -93,20 +83,15 @@ JobIo FileSetTarget::open_job_io(const JobOptions& job, unsigned clone, std::str
     size_t index = files_.size();
     for (size_t i = 0; i < files_.size(); ++i)
       if (files_[i]->path == jf.path) index = i;
-    if (index == files_.size()) {
-      *error = jf.path + ": not one of the run's files";
-      return j;
-    }
+    if (index == files_.size()) return make_error(Errc::internal, jf.path + ": not one of the run's files");
     const uint64_t need = job.offset + jf.size;
-    io::MemberDevice* dev = device(index, job, job.ioengine == IoEngine::mmap ? need : 0, error);
-    if (!dev) return j;
+    auto found = device(index, job, job.ioengine == IoEngine::mmap ? need : 0);
+    if (!found) return found.take_error();
+    io::MemberDevice* dev = *found;
     const bool direct = job.direct && dev->info().direct;
     if (job.direct && !direct) all_direct = false, direct_note = dev->info().direct_note;
     auto reopened = dev->reopen(direct);
-    if (!reopened) {
-      *error = reopened.error().message;
-      return j;
-    }
+    if (!reopened) return reopened.take_error();
     auto own = std::move(*reopened);
     // fio at job start: drop the region's cached pages, hint the pattern.
     if (job.invalidate) ::posix_fadvise(own->fd(), off_t(job.offset), off_t(jf.size), POSIX_FADV_DONTNEED);
@@ -121,7 +106,7 @@ JobIo FileSetTarget::open_job_io(const JobOptions& job, unsigned clone, std::str
   j.io_mode = !job.direct  ? "buffered (page cache)"
               : all_direct ? "direct (O_DIRECT)"
                            : "buffered (page cache): " + direct_note;
-  if (!open_engine(job, devs, job.direct && all_direct, j, error)) return j;
+  if (Status st = open_engine(job, devs, job.direct && all_direct, j); !st) return st.error();
   static constexpr const char* kService[] = {"roundrobin", "sequential", "random",
                                              "zipf",       "pareto",     "normal"};
   std::string label = "; " + std::to_string(files.size());
@@ -184,6 +169,11 @@ class FileSetPort final : public TargetPort {
     const uint64_t k = offset >> kFileShift;
     if (k >= indexes_.size() || !target_.files_[indexes_[k]]->dev) return -EBADF;
     return discard_range(*target_.files_[indexes_[k]]->dev, offset & kFileOffsetMask, length);
+  }
+  int sync(Target&, uint64_t offset, SyncKind kind, unsigned range_flags) override {
+    const uint64_t k = offset >> kFileShift;
+    if (k >= indexes_.size() || !target_.files_[indexes_[k]]->dev) return -EBADF;
+    return sync_fd(target_.files_[indexes_[k]]->dev->fd(), kind, range_flags);
   }
 
  private:

@@ -31,11 +31,12 @@ class FileSetTarget final : public Target, public telemetry::TelemetrySource {
   std::unique_ptr<io::Backend> make_backend(unsigned) override { return nullptr; }
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   std::unique_ptr<TargetPort> open_job_port(io::IoContext& context, const JobIo& jio) override;
-  JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error) override;
+  Result<JobIo> open_job_io(const JobOptions& job, unsigned clone) override;
   bool is_file_set() const override { return true; }
   bool offers_buffered() const override { return true; }
   // Trims go through the job's port (it knows the job's files).
   bool offers_trim() const override { return true; }
+  bool offers_sync() const override { return true; }  // through the job's port (its files)
   std::string trim_method() const override;
   std::string describe() const override;
   // One entry per file, in the order given to open().
@@ -55,7 +56,7 @@ class FileSetTarget final : public Target, public telemetry::TelemetrySource {
   FileSetTarget() = default;
   // The file's device, creating it first for a create_on_open write job
   // (with `min_size` bytes for mmap, which cannot extend a file).
-  io::MemberDevice* device(size_t index, const JobOptions& job, uint64_t min_size, std::string* error);
+  Result<io::MemberDevice*> device(size_t index, const JobOptions& job, uint64_t min_size);
 
   bool writes_ = false;
   std::vector<std::unique_ptr<File>> files_;

@@ -73,10 +73,10 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       gen_(gen_job_, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
       verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
-      wrap_invalidate_(
-          job.time_based && !job.direct && job.invalidate &&
-          (!is_random(job.rw) || (!job.norandommap && job.random_distribution == Distribution::random)) &&
-          fixed_bs(job) && job.seq_add == 0),
+      wrap_invalidate_(job.time_based && !job.direct && job.invalidate &&
+                       (!is_random(job.rw) || ((!job.norandommap || job.lfsr) &&
+                                               job.random_distribution == Distribution::random)) &&
+                       fixed_bs(job) && job.seq_add == 0),
       executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
   const uint64_t slot_bytes =
       (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
@@ -121,6 +121,9 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   out_.iodepth = job.iodepth;
   out_.percentile_list = job.percentile_list;
   out_.percentile_precision = job.percentile_precision;
+  out_.clat_percentiles = job.clat_percentiles;
+  out_.lat_percentiles = job.lat_percentiles;
+  out_.slat_percentiles = job.slat_percentiles;
   if (job.gtod_reduce) out_.clat_percentiles = false;  // fio: gtod_reduce turns percentiles off
   // fio's per-priority latency (cmdprio_*); fio's offload workers keep
   // none (rate-submit.c: disable_prio_stat).
@@ -269,7 +272,7 @@ bool JobDriver::can_issue(uint64_t now) {
   if (stop_ || cancelled()) return false;
   if (phase_ == Phase::Verifying) {
     // fio's runtime covers the verify pass too.
-    return written_.pending() && now < deadline_ns_;
+    return verify_pending() && now < deadline_ns_;
   }
   if (phase_ != Phase::Running) return false;
   // trimwrite: the block just trimmed is written even when the trims used
@@ -278,7 +281,7 @@ bool JobDriver::can_issue(uint64_t now) {
     return false;
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
-  if (zbd_eof_) return false;
+  if (zbd_eof_ || seq_eof_) return false;
   if (zbd_pending_ && zbd_wait_ != ZbdZones::Verdict::accept) {
     // A zone to reset or held by another job: fio lets the job's own I/O
     // complete first (io_u_quiesce), then waits for the zone.
@@ -364,11 +367,13 @@ void JobDriver::flow_pause(uint64_t now) {
 void JobDriver::issue(Slot& slot, uint64_t now) {
   TargetIo& io = slot.io;
   bool filled = false;  // the buffer got contents for a write just now
-  if (phase_ == Phase::Verifying) {
+  if (phase_ == Phase::Verifying || backlog_read_due()) {
     io.write = false;
     io.trim = false;
     io.length = job_.bs[kDdirWrite];
-    io.offset = written_.take();
+    io.offset = verify_take();
+    if (backlog_round_) --backlog_round_;
+    slot.pattern_filled = 0;  // the read replaces what the buffer held
   } else {
     IoRequest r;
     io.trim = false;
@@ -391,11 +396,18 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     } else {
       r = next_request();
     }
+    if (r.eof) {  // fio's io_u_eof: nothing more this pass
+      seq_eof_ = true;
+      free_.push_back(&slot);
+      return;
+    }
     if (zbd_ && !zbd_place(slot, r, io.trim)) {
       free_.push_back(&slot);
       return;
     }
     io.write = r.is_write && !io.trim;
+    last_was_write_ = io.write;
+    if (io.write) ++writes_issued_, last_write_offset_ = r.offset;
     io.offset = r.offset;
     io.length = r.length;
     // A read lands in the buffer. A block that verifies brings the pattern
@@ -456,6 +468,22 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
   if (unstamped_.size() >= submit_batch_) commit();
 }
 
+// Issues what the job may issue now; a sync due first (fio's get_rw_ddir).
+void JobDriver::issue_ready(uint64_t now) {
+  while (!free_.empty() && can_issue(now)) {
+    if (const auto kind = sync_due()) {
+      // fio's engines let the queued I/O complete before a sync (its
+      // libaio returns FIO_Q_BUSY): the last completion comes back here.
+      if (in_flight_ > 0) return;
+      run_sync(*kind);
+      continue;
+    }
+    Slot* s = free_.back();
+    free_.pop_back();
+    issue(*s, now);
+  }
+}
+
 uint64_t JobDriver::now_ns() {
   // fio's gtod_reduce: the clock is read every 64th time only (fio's
   // ts_cache), so the per-I/O path does no clock reads.
@@ -470,11 +498,7 @@ uint64_t JobDriver::pump() {
     if (now < start_ns_) return start_ns_;
     phase_ = Phase::Running;
   }
-  while (!free_.empty() && can_issue(now)) {
-    Slot* s = free_.back();
-    free_.pop_back();
-    issue(*s, now);
-  }
+  issue_ready(now);
   advance_phase(now);
   drain_inline();
   // Only future times: a past deadline is handled by the completions.
@@ -616,6 +640,8 @@ void JobDriver::complete(Slot& slot, int result) {
           }
         }
       }
+    } else if (io.write && verifying_job_ && job_.verify_backlog) {
+      backlog_.push_back(io.offset);
     } else if (io.write && verifying_job_) {
       written_.mark(io.offset);
     }
@@ -660,11 +686,7 @@ void JobDriver::complete(Slot& slot, int result) {
   if (executes_at_submit_ && job_.thinktime.count() > 0 && phase_ == Phase::Running)
     next_issue_ns_ = now + ns(job_.thinktime);
   free_.push_back(&slot);
-  while (!free_.empty() && can_issue(now)) {
-    Slot* s = free_.back();
-    free_.pop_back();
-    issue(*s, now);
-  }
+  issue_ready(now);
   advance_phase(now);
   drain_inline();
 }
@@ -675,10 +697,11 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
     const bool over = stop_ || cancelled || out_of_time || steady_reached_ || lat_.done() || zbd_eof_ ||
-                      (issued_bytes_ >= budget_bytes_ && !write_after_trim_) ||
+                      seq_eof_ || (issued_bytes_ >= budget_bytes_ && !write_after_trim_) ||
                       (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
     end_phase(now);
+    end_syncs();  // fio's do_io ends with them, before any verify pass
     // fio's verify pass: read back every block written and check it; a
     // write pass cut short by the runtime ends the job unverified, as in fio.
     if (verifying_job_ && job_.do_verify && !stop_ && !cancelled && !out_of_time) {
@@ -709,13 +732,10 @@ void JobDriver::advance_phase(uint64_t now) {
     }
     written_.restart();
     budget_bytes_ = issued_bytes_ + pass_bytes_;
+    seq_eof_ = false;
     pass_start_ns_ = now;
     phase_ = Phase::Running;
-    while (!free_.empty() && can_issue(now)) {
-      Slot* s = free_.back();
-      free_.pop_back();
-      issue(*s, now);
-    }
+    issue_ready(now);
   }
 }
 
@@ -807,6 +827,60 @@ void JobDriver::end_phase(uint64_t now) {
   if (out_.read.total_ios) out_.read.runtime_ns = t;
   if (out_.write.total_ios) out_.write.runtime_ns = t;
   if (out_.trim.total_ios) out_.trim.runtime_ns = t;
+}
+
+bool JobDriver::verify_pending() {
+  return job_.verify_backlog ? !backlog_.empty() : written_.pending();
+}
+
+uint64_t JobDriver::verify_take() {
+  if (!job_.verify_backlog) return written_.take();
+  const uint64_t offset = backlog_.front();
+  backlog_.pop_front();
+  return offset;
+}
+
+// fio's get_io_u: once verify_backlog written blocks wait, a round of
+// verify_batch reads (default verify_backlog) goes before further writes.
+bool JobDriver::backlog_read_due() {
+  if (!job_.verify_backlog || !verifying_job_ || phase_ != Phase::Running) return false;
+  if (!backlog_round_ && backlog_.size() >= job_.verify_backlog)
+    backlog_round_ = job_.verify_batch ? job_.verify_batch : job_.verify_backlog;
+  return backlog_round_ > 0 && !backlog_.empty();
+}
+
+std::optional<SyncKind> JobDriver::sync_due() const {
+  if (!last_was_write_ || phase_ != Phase::Running) return std::nullopt;
+  auto every = [&](unsigned n) { return n && writes_issued_ % n == 0; };
+  if (every(job_.fsync_blocks)) return SyncKind::fsync;
+  if (every(job_.fdatasync_blocks)) return SyncKind::fdatasync;
+  if (every(job_.sync_file_range_nr)) return SyncKind::sync_file_range;
+  return std::nullopt;
+}
+
+void JobDriver::run_sync(SyncKind kind) {
+  last_was_write_ = false;  // fio's last_ddir_issued: the sync itself
+  const uint64_t t0 = backend_.now_ns();
+  const int rc = port_.sync(target_, last_write_offset_, kind, job_.sync_file_range_flags);
+  const uint64_t t1 = backend_.now_ns();
+  if (kind == SyncKind::fsync && t1 >= stats_start_ns_) ++out_.sync_ios, out_.sync_lat.record(t1 - t0);
+  if (rc < 0 && !out_.error) {
+    out_.error = -rc;
+    out_.error_text = std::string(kind == SyncKind::fsync       ? "fsync"
+                                  : kind == SyncKind::fdatasync ? "fdatasync"
+                                                                : "sync_file_range") +
+                      ": " + std::strerror(-rc);
+    stop_ = true;
+  }
+}
+
+void JobDriver::end_syncs() {
+  if (!(job_.end_fsync || job_.fsync_on_close) || !(does_write(job_.rw) || does_trim(job_.rw))) return;
+  const size_t files = files_.empty() ? 1 : files_.size();
+  for (size_t k = 0; k < files; ++k) {
+    const int rc = port_.sync(target_, uint64_t(k) << kFileShift, SyncKind::fsync, 0);
+    if (rc < 0 && !out_.error) out_.error = -rc, out_.error_text = "fio: end_fsync failed";
+  }
 }
 
 void JobDriver::finish() {

@@ -134,6 +134,18 @@ class JobDriver {
   Status generators_status() const;
   size_t pick_file();
   void end_phase(uint64_t now);
+  void issue_ready(uint64_t now);
+  // The written blocks left to read back (the verify pass, a backlog round).
+  bool verify_pending();
+  uint64_t verify_take();
+  // A backlog round's read is due before the next write.
+  bool backlog_read_due();
+  // The sync fio would issue before the next I/O, if one is due now.
+  std::optional<SyncKind> sync_due() const;
+  // Does it on the job's thread (nothing in flight) and counts it.
+  void run_sync(SyncKind kind);
+  // end_fsync / fsync_on_close: each of the job's files once, at its end.
+  void end_syncs();
   // Completes the trims done at issue, one after another (a completion may
   // issue the next trim, which lands here too, never deeper in the stack).
   void drain_inline();
@@ -190,6 +202,7 @@ class JobDriver {
   bool zbd_pending_trim_ = false;
   ZbdZones::Verdict zbd_wait_ = ZbdZones::Verdict::accept;
   bool zbd_eof_ = false;
+  bool seq_eof_ = false;  // the generator reached fio's end of file (IoRequest::eof) this pass
   // What the offset generator sees: the job, with a trim mode as the read
   // or write mode that visits the same blocks (trim: read, trimwrite:
   // write) in the trim's block size.
@@ -251,6 +264,15 @@ class JobDriver {
   unsigned passes_left_ = 1;    // loops, for verifying jobs
   uint64_t pass_start_ns_ = 0;  // when the current write pass began
   uint64_t issued_ios_ = 0;     // for number_ios
+  // fsync=, fdatasync=, sync_file_range= (fio's get_rw_ddir): writes issued,
+  // whether the last I/O issued was a write, and where (its file).
+  uint64_t writes_issued_ = 0;
+  // verify_backlog: written blocks not yet read back, in the order their
+  // writes completed, and the reads left in the current round.
+  std::deque<uint64_t> backlog_;
+  uint64_t backlog_round_ = 0;
+  bool last_was_write_ = false;
+  uint64_t last_write_offset_ = 0;
   uint64_t issued_bytes_ = 0;
   bool stop_ = false;
 

@@ -77,6 +77,21 @@ struct JobOptions {
   // still bounds it); a read job's file is first written until full. On a
   // block device or array: their size (bench.cpp open_target).
   bool fill_device = false;
+  // fallocate=: how a write-only job's new file is reserved before the run
+  // (fio's filesetup.c fallocate_file): native (fallocate(2), fio's
+  // default), posix (posix_fallocate), keep (FALLOC_FL_KEEP_SIZE: blocks,
+  // size unchanged), truncate (ftruncate: size, no blocks), none. A job
+  // that reads gets its file written whatever the mode, as fio's.
+  enum class Fallocate { none, native, posix, keep, truncate };
+  Fallocate fallocate = Fallocate::native;
+  // Syncs (fio's get_rw_ddir): before the next I/O, when the last I/O
+  // issued was a write and the writes so far are a multiple of N (0: never):
+  // fsync=N, fdatasync=N, sync_file_range=FLAGS:N. end_fsync and
+  // fsync_on_close: one fsync of each file once the job's I/O is done
+  // (fio's backend.c; both together still one). Only jobs that write.
+  unsigned fsync_blocks = 0, fdatasync_blocks = 0, sync_file_range_nr = 0;
+  unsigned sync_file_range_flags = 0;  // SYNC_FILE_RANGE_WAIT_BEFORE | _WRITE | _WAIT_AFTER
+  bool end_fsync = false, fsync_on_close = false;
   // zipf, pareto, normal (gauss): fio's skewed file choice (file_choice.hpp).
   enum class FileService {
     roundrobin,
@@ -139,6 +154,7 @@ struct JobOptions {
   uint64_t randseed = 0x89;  // fio's default
   bool randseed_given = false;
   bool norandommap = false;
+  bool lfsr = false;  // random_generator=lfsr: every block once per pass, norandommap or not
   Distribution random_distribution = Distribution::random;
   double distribution_param = 0.0;    // zipf theta, pareto h, normal deviation in percent
   double distribution_center = -1.0;  // 0..1; -1: fio's default placement
@@ -230,8 +246,14 @@ struct JobOptions {
   VerifyKind verify = VerifyKind::none;
   uint32_t verify_interval = 0;         // verify_interval=: bytes per verify header; 0: the block size
   std::vector<uint8_t> verify_pattern;  // verify_pattern=0x... or "text": the payload; empty: random
+  // Which latencies the output gives percentiles for (fio's defaults).
+  bool clat_percentiles = true, lat_percentiles = false, slat_percentiles = false;
   bool do_verify = true;
   bool verify_fatal = false;
+  // verify_backlog=N: once N written blocks wait, read back and check
+  // verify_batch of them (default N) before writing on (fio's get_io_u);
+  // the blocks left at the end are checked in the verify pass. 0: off.
+  unsigned verify_backlog = 0, verify_batch = 0;
   bool group_reporting = false;
   bool stonewall = false;
   bool thread = false;  // accepted for fio compatibility: RaidScope jobs are always threads

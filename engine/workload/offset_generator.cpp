@@ -30,6 +30,7 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
       offset_rng_(seed),
       direction_rng_(mix64(seed ^ 0xd1b54a32d192ed03ULL)),
       length_rng_(mix64(seed ^ 0x9e3779b97f4a7c15ULL)) {
+  ends_at_eof_ = seq_add_ > 0 && !job.time_based;
   if (job.size == 0 || job.size_percent || job.offset_percent) {
     status_ = make_error(Errc::invalid_argument,
                          "job '" + job.name + "': size/offset not resolved against the target");
@@ -43,7 +44,7 @@ OffsetGenerator::OffsetGenerator(const JobOptions& job, uint64_t seed)
   else if (job.random_distribution != Distribution::random)
     pattern_ = Pattern::skewed;
   else
-    pattern_ = job.norandommap ? Pattern::uniform : Pattern::random_map;
+    pattern_ = job.norandommap && !job.lfsr ? Pattern::uniform : Pattern::random_map;
 
   align_ = job.blockalign ? job.blockalign : std::min(job.bs[0], job.bs[1]);
   if (bytewise_ && pattern_ == Pattern::random_map) {
@@ -200,16 +201,30 @@ uint64_t OffsetGenerator::next_byte_offset(Stream& s, uint32_t length) noexcept 
   if (s.started && seq_add_ != 0) {
     // fio: move by the postfix; past either end, wrap (forwards to the
     // start, backwards to the end plus the postfix).
+    // fio's get_next_seq_offset: the last I/O ended at the file's end.
+    if (ends_at_eof_ && pos >= region_size_) return end_of_file(s);
     const int64_t moved = int64_t(pos) + seq_add_;
     if (moved < 0 || uint64_t(moved) >= region_size_)
       pos = seq_add_ > 0 ? 0 : uint64_t(std::max<int64_t>(int64_t(region_size_) + seq_add_, 0));
     else
       pos = uint64_t(moved);
   }
-  if (pos + length > region_size_) pos = 0;
+  if (pos + length > region_size_) {
+    // fio's fill_io_u: an I/O running past the file's end is the job's end.
+    if (ends_at_eof_) return end_of_file(s);
+    pos = 0;
+  }
   s.started = true;
   s.next_byte = pos + length;
   return pos;
+}
+
+// fio's EOF for a sequential job with holes, not time based (fio wraps
+// only a time based one): nothing this pass; the next starts at 0.
+uint64_t OffsetGenerator::end_of_file(Stream& s) noexcept {
+  s.started = false;
+  s.next_byte = 0;
+  return kEof;
 }
 
 IoRequest OffsetGenerator::next() noexcept {
@@ -232,7 +247,9 @@ IoRequest OffsetGenerator::next() noexcept {
   if (map_unit_) return next_mapped(s, write);
   if (bytewise_) {
     const uint32_t length = next_length(s);
-    return IoRequest{region_offset_ + next_byte_offset(s, length), length, write};
+    const uint64_t at = next_byte_offset(s, length);
+    if (at == kEof) return IoRequest{0, 0, write, true};
+    return IoRequest{region_offset_ + at, length, write};
   }
   return IoRequest{region_offset_ + next_block(s) * s.bs, s.bs, write};
 }

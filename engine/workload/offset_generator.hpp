@@ -53,6 +53,10 @@ struct IoRequest {
   uint64_t offset = 0;  // bytes into the target
   uint32_t length = 0;  // bytes: the direction's bs
   bool is_write = false;
+  // fio's end of file: a sequential job with holes (rw=read:N) whose next
+  // I/O would run past the region's end, not time based. Nothing to issue;
+  // the next request starts over at the region's start (the next pass).
+  bool eof = false;
 };
 
 // The seed for one job instance, following fio's randrepeat/randseed rules:
@@ -97,7 +101,10 @@ class OffsetGenerator {
   // Variable sizes on the random map: the block, its length cut to the free run.
   IoRequest next_mapped(Stream& s, bool write) noexcept;
   // Variable sizes or a sequence postfix: the offset, in bytes into the region.
+  // kEof: fio's end of file (ends_at_eof_).
+  static constexpr uint64_t kEof = ~uint64_t{0};
   uint64_t next_byte_offset(Stream& s, uint32_t length) noexcept;
+  static uint64_t end_of_file(Stream& s) noexcept;
 
   Pattern pattern_;
   RwMode rw_;
@@ -105,6 +112,7 @@ class OffsetGenerator {
   uint64_t region_offset_;
   uint64_t region_size_;
   int64_t seq_add_;
+  bool ends_at_eof_ = false;  // seq_add_ > 0 and not time based: fio's EOF instead of a wrap
   // zonemode=strided: the current zone and the bytes done in it.
   uint64_t zone_size_ = 0, zone_range_ = 0, zone_step_ = 0;
   uint64_t zone_start_ = 0, zone_done_ = 0;

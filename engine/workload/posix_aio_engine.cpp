@@ -7,13 +7,10 @@
 
 namespace rs::workload {
 
-std::unique_ptr<PosixAioBackend> PosixAioBackend::make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                                       unsigned max_per_reap, std::string* error) {
+Result<std::unique_ptr<PosixAioBackend>> PosixAioBackend::make(std::vector<io::MemberDevice*> devs,
+                                                               unsigned depth, unsigned max_per_reap) {
   for (io::MemberDevice* d : devs)
-    if (d && d->model()) {
-      *error = "POSIX AIO has no emulated-disk model";
-      return nullptr;
-    }
+    if (d && d->model()) return make_error(Errc::unsupported, "POSIX AIO has no emulated-disk model");
   std::unique_ptr<PosixAioBackend> b(new PosixAioBackend());
   b->devs_ = std::move(devs);
   b->reap_limit_ = max_per_reap ? max_per_reap : ~0u;

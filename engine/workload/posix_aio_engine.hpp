@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "io/backend.hpp"
 #include "io/clock.hpp"
 #include "io/member_device.hpp"
@@ -29,11 +30,11 @@ namespace rs::workload {
 
 class PosixAioBackend final : public io::Backend {
  public:
-  // Null, with `error` set, when a member has a device model.
+  // Errc::unsupported when a member has a device model.
   // max_per_reap: most finished requests one reap() hands on (the job's
   // iodepth_batch_complete_max, as fio's getevents); 0: all there are.
-  static std::unique_ptr<PosixAioBackend> make(std::vector<io::MemberDevice*> devs, unsigned depth,
-                                               unsigned max_per_reap, std::string* error);
+  static Result<std::unique_ptr<PosixAioBackend>> make(std::vector<io::MemberDevice*> devs, unsigned depth,
+                                                       unsigned max_per_reap);
   ~PosixAioBackend() override;
 
   void queue(io::MemberIo& io) override;

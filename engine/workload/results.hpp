@@ -127,12 +127,16 @@ struct JobResults {
   DirectionResults& dir(int ddir) { return ddir == 0 ? read : ddir == 1 ? write : trim; }
   const DirectionResults& dir(int ddir) const { return ddir == 0 ? read : ddir == 1 ? write : trim; }
 
-  uint64_t job_runtime_ns = 0;     // fio total_run_time: the job's whole run, ramp excluded
-  uint64_t elapsed_sec = 0;        // fio "elapsed": seconds since the run started
-  double usr_cpu = 0.0;            // percent of job_runtime spent in user mode
-  double sys_cpu = 0.0;            // percent of job_runtime spent in the kernel
-  uint64_t ctx = 0;                // context switches (voluntary + involuntary)
-  uint64_t majf = 0;               // major page faults, 0 if not measured
+  uint64_t job_runtime_ns = 0;  // fio total_run_time: the job's whole run, ramp excluded
+  uint64_t elapsed_sec = 0;     // fio "elapsed": seconds since the run started
+  double usr_cpu = 0.0;         // percent of job_runtime spent in user mode
+  double sys_cpu = 0.0;         // percent of job_runtime spent in the kernel
+  uint64_t ctx = 0;             // context switches (voluntary + involuntary)
+  uint64_t majf = 0;            // major page faults, 0 if not measured
+  // fio's "sync" figures: the fsyncs fsync=N issued (fio counts DDIR_SYNC
+  // only: fdatasync, sync_file_range and end_fsync are not in them).
+  uint64_t sync_ios = 0;
+  LatencyHistogram sync_lat;
   uint64_t minf = 0;               // minor page faults, 0 if not measured
   unsigned iodepth = 1;            // shown as latency_depth: with a latency target, the depth it ended at
   uint64_t zone_resets = 0;        // zonemode=zbd: zones this job reset (fio's nr_zone_resets)
@@ -162,6 +166,9 @@ struct RunResults {
   OptionList global_options;      // "global options" as written
   std::vector<JobResults> jobs;   // one per job thread, in start order
   int sig_figs = 4;               // fio sig_figs: digits in the text output's numbers
+  // What the run said besides its figures (fio's log_info lines: a file
+  // laid out, a depth capped): fio prints them on its output, not stderr.
+  std::vector<std::string> messages;
 };
 
 // fio's "Run status group" figures for one group, per direction (0 read, 1 write, 2 trim).

@@ -92,13 +92,13 @@ std::unique_ptr<JobLog> open_log(Instance& inst, const JobLogOpener& open, std::
 void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags* exit, FlowGroups* flows,
                 const JobLogOpener* open_logs) {
   const rusage ru0 = thread_rusage();
-  std::string error;
-  JobIo jio = target.open_job_io(*inst.job, inst.clone, &error);  // outlives the context and its backend
-  if (!jio.backend) {
+  auto opened = target.open_job_io(*inst.job, inst.clone);
+  if (!opened || !opened->backend) {
     inst.result.error = EIO;
-    inst.result.error_text = error.empty() ? "cannot set up the job's I/O" : error;
+    inst.result.error_text = opened ? "cannot set up the job's I/O" : opened.error().message;
     return;
   }
+  JobIo jio = std::move(*opened);  // outlives the context and its backend
   inst.engine = jio.engine;
   if (does_trim(inst.job->rw)) inst.engine += "; trims done at issue: " + target.trim_method();
   inst.io_mode = jio.io_mode;
@@ -252,13 +252,12 @@ std::string check_file_set_job(const JobOptions& job, uint32_t block_size) {
     return "size=N% and offset=N% are not supported with several files (nrfiles, directory, a:b)";
   if (std::string err = check_verify_options(job); !err.empty()) return err;
   for (unsigned clone = 0; clone < job.numjobs; ++clone) {
-    std::string err;
-    const auto files = job_files(job, clone, &err);
-    if (files.empty()) return err;
-    for (const auto& f : files) {
+    const auto files = job_files(job, clone);
+    if (!files) return files.error().message;
+    for (const auto& f : *files) {
       JobOptions one = job;
       one.size = f.size;
-      if (err = validate_against_target(one, job.offset + f.size, block_size); !err.empty())
+      if (std::string err = validate_against_target(one, job.offset + f.size, block_size); !err.empty())
         return f.path + ": " + err;
     }
   }
@@ -412,6 +411,13 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
     if (job.zbd) {
       if (std::string err = check_zbd_job(job, target); !err.empty()) return "job '" + job.name + "': " + err;
     }
+    if ((job.fsync_blocks || job.fdatasync_blocks || job.sync_file_range_nr || job.end_fsync ||
+         job.fsync_on_close) &&
+        !target.offers_sync())
+      return "job '" + job.name +
+             "': fsync, fdatasync, sync_file_range, end_fsync and fsync_on_close sync a file or block "
+             "device; " +
+             target.describe() + " is not one";
     if (does_trim(job.rw) && !target.offers_trim() && !job.zbd)
       return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
              " needs a target that can discard (" + target.describe() +

@@ -30,8 +30,9 @@ std::string describe_sync_engine(IoEngine engine) {
   }
 }
 
-std::unique_ptr<SyncEngineBackend> SyncEngineBackend::make(IoEngine engine, std::vector<io::MemberDevice*> devs,
-                                                           bool writes, bool random, std::string* error) {
+Result<std::unique_ptr<SyncEngineBackend>> SyncEngineBackend::make(IoEngine engine,
+                                                                   std::vector<io::MemberDevice*> devs,
+                                                                   bool writes, bool random) {
   auto b = std::unique_ptr<SyncEngineBackend>(new SyncEngineBackend(engine));
   for (io::MemberDevice* dev : devs) {
     File f;
@@ -41,8 +42,8 @@ std::unique_ptr<SyncEngineBackend> SyncEngineBackend::make(IoEngine engine, std:
       const int prot = PROT_READ | (writes ? PROT_WRITE : 0);
       void* p = ::mmap(nullptr, f.map_bytes, prot, MAP_SHARED, dev->fd(), 0);
       if (p == MAP_FAILED) {
-        *error = dev->path() + ": mmap failed: " + std::strerror(errno);
-        return nullptr;  // the destructor unmaps what was mapped
+        // the destructor unmaps what was mapped
+        return make_error(Errc::io_error, dev->path() + ": mmap failed: " + std::strerror(errno));
       }
       f.map = static_cast<uint8_t*>(p);
       // fio's mmap engine: the access hint, and no pages cached from before.
@@ -95,7 +96,8 @@ int SyncEngineBackend::execute(io::MemberIo& io) {
       n = io.write ? ::pwritev(fd, &iov, 1, off_t(io.offset)) : ::preadv(fd, &iov, 1, off_t(io.offset));
       break;
     case IoEngine::pvsync2:
-      n = io.write ? ::pwritev2(fd, &iov, 1, off_t(io.offset), 0) : ::preadv2(fd, &iov, 1, off_t(io.offset), 0);
+      n = io.write ? ::pwritev2(fd, &iov, 1, off_t(io.offset), 0)
+                   : ::preadv2(fd, &iov, 1, off_t(io.offset), 0);
       break;
     case IoEngine::mmap: {
       if (io.offset + io.length > file.map_bytes) return -EINVAL;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "io/backend.hpp"
 #include "io/member_device.hpp"
 #include "workload/job_options.hpp"
@@ -27,13 +28,9 @@ class SyncEngineBackend final : public io::Backend {
   // own opens of its files (an I/O's member index picks one) and must
   // outlive the backend. For mmap, the whole of each is mapped (readable,
   // and writable when `writes`); `random` picks the madvise hint. Fails
-  // (error set, nullptr) when a mapping cannot be made.
-  static std::unique_ptr<SyncEngineBackend> make(IoEngine engine, std::vector<io::MemberDevice*> devs,
-                                                 bool writes, bool random, std::string* error);
-  static std::unique_ptr<SyncEngineBackend> make(IoEngine engine, io::MemberDevice& dev, bool writes,
-                                                 bool random, std::string* error) {
-    return make(engine, std::vector<io::MemberDevice*>{&dev}, writes, random, error);
-  }
+  // (Errc::io_error naming the file) when a mapping cannot be made.
+  static Result<std::unique_ptr<SyncEngineBackend>> make(IoEngine engine, std::vector<io::MemberDevice*> devs,
+                                                         bool writes, bool random);
   ~SyncEngineBackend() override;
 
   void queue(io::MemberIo& io) override { queued_.push_back(&io); }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "io/backend.hpp"
 #include "io/context.hpp"
 #include "telemetry/live_histogram.hpp"
@@ -21,6 +22,9 @@ namespace rs::workload {
 
 struct TargetIo;
 class Target;
+
+// fio's sync I/Os (DDIR_SYNC, DDIR_DATASYNC, DDIR_SYNC_FILE_RANGE).
+enum class SyncKind { fsync, fdatasync, sync_file_range };
 using TargetDoneFn = void (*)(TargetIo& io, int result);  // result: bytes or -errno
 
 // One job-level I/O. Preallocated by the job (one per iodepth slot) and
@@ -60,6 +64,9 @@ class TargetPort {
   // Discards [offset, offset + length) of the job's target now: the
   // target's trim(); a file set's port first finds the job's file.
   virtual int trim(Target& target, uint64_t offset, uint32_t length);
+  // Syncs the file that holds `offset` (a file set: the job's file k at
+  // k << kFileShift) now, on the job's thread: the target's sync().
+  virtual int sync(Target& target, uint64_t offset, SyncKind kind, unsigned range_flags);
 };
 
 // What one job's I/O runs on (Target::open_job_io), and what the output
@@ -105,8 +112,8 @@ class Target {
   // One job's backend, following its ioengine and direct options as far as
   // this target can; the default (arrays, null) is make_backend() with
   // the sync engines at depth 1. `clone` is the instance's number among its
-  // job's numjobs (fio's $jobnum). Empty backend and *error set on failure.
-  virtual JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error);
+  // job's numjobs (fio's $jobnum). An error names the file and the reason.
+  virtual Result<JobIo> open_job_io(const JobOptions& job, unsigned clone);
   // The port a job's I/O goes through, given what open_job_io() opened
   // (a file set maps the job's files); the default is open_port().
   virtual std::unique_ptr<TargetPort> open_job_port(io::IoContext& context, const JobIo&) {
@@ -136,6 +143,11 @@ class Target {
     (void)offset;
     (void)length;
   }
+  // Whether sync() syncs here (a file or block device; the null target).
+  virtual bool offers_sync() const { return false; }
+  // fsync, fdatasync or sync_file_range(range_flags, the whole file) of
+  // the target's file, as fio's do_io_u_sync. 0 or -errno. Job threads.
+  virtual int sync(uint64_t offset, SyncKind kind, unsigned range_flags);
   // How trim() discards, for the output ("fallocate(PUNCH_HOLE)", ...).
   virtual std::string trim_method() const { return "none"; }
   virtual std::string describe() const = 0;
@@ -150,5 +162,12 @@ class Target {
 inline int TargetPort::trim(Target& target, uint64_t offset, uint32_t length) {
   return target.trim(offset, length);
 }
+
+inline int TargetPort::sync(Target& target, uint64_t offset, SyncKind kind, unsigned range_flags) {
+  return target.sync(offset, kind, range_flags);
+}
+
+// fio's do_io_u_sync on one open file: 0 or -errno (file_sync.cpp).
+int sync_fd(int fd, SyncKind kind, unsigned range_flags);
 
 }  // namespace rs::workload

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "balance/policy.hpp"
 #include "io/uring_backend.hpp"
 #include "levels/levels.hpp"
 #include "workload/aio_engine.hpp"
@@ -36,6 +37,10 @@ int Target::trim(uint64_t, uint32_t) {
   return -EOPNOTSUPP;
 }
 
+int Target::sync(uint64_t, SyncKind, unsigned) {
+  return -EOPNOTSUPP;
+}
+
 int DeviceTarget::trim(uint64_t offset, uint32_t length) {
   return discard_range(*dev_, offset, length);
 }
@@ -48,31 +53,35 @@ std::string DeviceTarget::trim_method() const {
   return discard_method(*dev_);
 }
 
-bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& devs, bool direct, JobIo& j,
-                 std::string* error) {
+Status open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& devs, bool direct, JobIo& j) {
   if (is_sync_engine(job.ioengine)) {
-    j.backend = SyncEngineBackend::make(job.ioengine, devs, does_write(job.rw), is_random(job.rw), error);
-    if (!j.backend) return false;
+    auto sync = SyncEngineBackend::make(job.ioengine, devs, does_write(job.rw), is_random(job.rw));
+    if (!sync) return sync.take_error();
+    j.backend = std::move(*sync);
     j.engine = describe_sync_engine(job.ioengine);
   } else {
     std::string why_not_aio;
     if (job.ioengine == IoEngine::posixaio) {
-      if (auto aio = PosixAioBackend::make(devs, job.iodepth, reap_batch_max(job), &why_not_aio)) {
-        j.engine = aio->describe();
-        j.backend = std::move(aio);
-        return true;
+      auto aio = PosixAioBackend::make(devs, job.iodepth, reap_batch_max(job));
+      if (aio) {
+        j.engine = (*aio)->describe();
+        j.backend = std::move(*aio);
+        return {};
       }
+      why_not_aio = aio.error().message;
       j.one_in_flight_per_file = true;  // glibc's rule, kept by the job's port
     }
     if (job.ioengine == IoEngine::libaio) {
-      if (auto aio = AioBackend::make(devs, job.iodepth, reap_batch_max(job), &why_not_aio)) {
-        j.engine = aio->describe();
+      auto aio = AioBackend::make(devs, job.iodepth, reap_batch_max(job));
+      if (aio) {
+        j.engine = (*aio)->describe();
         // Linux AIO is asynchronous only with O_DIRECT: on a buffered file
         // io_submit does each I/O before it returns, for fio as for us.
         if (!direct) j.engine += "; on a buffered file each I/O is done inside io_submit";
-        j.backend = std::move(aio);
-        return true;
+        j.backend = std::move(*aio);
+        return {};
       }
+      why_not_aio = aio.error().message;
     }
     auto real = io::make_real_backend(devs, job.iodepth);
     const std::string fallback = std::move(real.fallback_note);
@@ -83,10 +92,10 @@ bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& de
                   why_not_aio + ")";
     if (!fallback.empty()) j.engine += ": " + fallback;
   }
-  return true;
+  return {};
 }
 
-JobIo Target::open_job_io(const JobOptions& job, unsigned, std::string*) {
+Result<JobIo> Target::open_job_io(const JobOptions& job, unsigned) {
   JobIo j;
   const bool sync = is_sync_engine(job.ioengine);
   j.backend = make_backend(sync ? 1 : job.iodepth);
@@ -110,8 +119,10 @@ std::unique_ptr<TargetPort> ArrayTarget::open_port(io::IoContext& context) {
   return make_array_target_port(array_, context, *locks_, unit_, false);
 }
 
-JobIo ArrayTarget::open_job_io(const JobOptions& job, unsigned clone, std::string* error) {
-  JobIo j = Target::open_job_io(job, clone, error);
+Result<JobIo> ArrayTarget::open_job_io(const JobOptions& job, unsigned clone) {
+  auto opened = Target::open_job_io(job, clone);
+  if (!opened) return opened;
+  JobIo j = std::move(*opened);
   j.direct = job.direct;
   const std::string unit = std::to_string(unit_) + "-byte unit";
   j.io_mode = job.direct
@@ -146,7 +157,7 @@ std::vector<MemberTelemetry> ArrayTarget::members() const {
 }
 
 std::string ArrayTarget::policy() const {
-  auto p = const_cast<raid::Array&>(array_).tunables().get("read_policy");
+  auto p = const_cast<raid::Array&>(array_).tunables().get(balance::kReadPolicy.name);
   return p ? *p : "";
 }
 
@@ -247,16 +258,13 @@ std::string DeviceTarget::describe() const {
   return dev_->path() + (dev_->info().block_device ? " (block device)" : " (file)");
 }
 
-JobIo DeviceTarget::open_job_io(const JobOptions& job, unsigned, std::string* error) {
+Result<JobIo> DeviceTarget::open_job_io(const JobOptions& job, unsigned) {
   JobIo j;
   // The filesystem may refuse O_DIRECT (tmpfs): then the job runs buffered
   // and says so.
   const bool direct = job.direct && dev_->info().direct;
   auto reopened = dev_->reopen(direct);
-  if (!reopened) {
-    *error = reopened.error().message;
-    return j;
-  }
+  if (!reopened) return reopened.take_error();
   auto dev = std::shared_ptr<io::MemberDevice>(std::move(*reopened));
   // fio at job start (filesetup.c, ioengines.c): drop the region's cached
   // pages (invalidate=1; for a block device fio's BLKFLSBUF needs root and
@@ -268,7 +276,7 @@ JobIo DeviceTarget::open_job_io(const JobOptions& job, unsigned, std::string* er
   j.io_mode = direct       ? "direct (O_DIRECT)"
               : job.direct ? "buffered (page cache): " + dev_->info().direct_note
                            : "buffered (page cache)";
-  if (!open_engine(job, {dev.get()}, direct, j, error)) return j;
+  if (Status st = open_engine(job, {dev.get()}, direct, j); !st) return st.error();
   j.keep = dev;
   j.file_paths = {dev_->path()};
   return j;
@@ -349,7 +357,7 @@ class NullPort final : public TargetPort {
   io::IoContext& context_;
 };
 
-JobIo NullTarget::open_job_io(const JobOptions& job, unsigned, std::string*) {
+Result<JobIo> NullTarget::open_job_io(const JobOptions& job, unsigned) {
   JobIo j;
   j.backend = make_backend(job.iodepth);
   j.engine = "null (no I/O)";

@@ -18,9 +18,8 @@ namespace rs::workload {
 // The backend a job's engine runs on over `devs` (the job's own opens of
 // its files; an I/O's member index picks one): a sync engine's system
 // calls, libaio on a buffered file as pread/pwrite at submission, else
-// io_uring. Sets j.backend and j.engine; false with *error set on failure.
-bool open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& devs, bool direct, JobIo& j,
-                 std::string* error);
+// io_uring. Sets j.backend and j.engine; an error names what failed.
+Status open_engine(const JobOptions& job, const std::vector<io::MemberDevice*>& devs, bool direct, JobIo& j);
 
 // An assembled array; every job gets its own context and ArrayPort. I/O
 // not aligned to the array's unit is read-modify-written in whole units
@@ -35,7 +34,7 @@ class ArrayTarget final : public Target {
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override { return array_.make_backend(depth); }
   // A port with direct=0's rules (the simulator's jobs, tools).
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
-  JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error) override;
+  Result<JobIo> open_job_io(const JobOptions& job, unsigned clone) override;
   std::unique_ptr<TargetPort> open_job_port(io::IoContext& context, const JobIo& jio) override;
   std::string alignment_hint() const override;
   bool registers_buffers() const override { return true; }
@@ -104,10 +103,14 @@ class DeviceTarget final : public Target, public telemetry::TelemetrySource {
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   // The job's own open of the file (O_DIRECT or not, as the job says) and
   // its engine: a sync engine's system calls, else io_uring.
-  JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error) override;
+  Result<JobIo> open_job_io(const JobOptions& job, unsigned clone) override;
   bool offers_buffered() const override { return true; }
   bool offers_trim() const override { return true; }
   int trim(uint64_t offset, uint32_t length) override;
+  bool offers_sync() const override { return true; }
+  int sync(uint64_t, SyncKind kind, unsigned range_flags) override {
+    return sync_fd(dev_->fd(), kind, range_flags);
+  }
   void drop_cache(uint64_t offset, uint64_t length) override;
   std::string trim_method() const override;
   std::string describe() const override;
@@ -135,10 +138,12 @@ class NullTarget final : public Target, public telemetry::TelemetrySource {
   std::unique_ptr<io::Backend> make_backend(unsigned depth) override;
   std::unique_ptr<TargetPort> open_port(io::IoContext& context) override;
   std::string describe() const override { return "null (no I/O)"; }
-  JobIo open_job_io(const JobOptions& job, unsigned clone, std::string* error) override;
+  Result<JobIo> open_job_io(const JobOptions& job, unsigned clone) override;
   bool offers_buffered() const override { return true; }  // nothing is read or written either way
   bool offers_trim() const override { return true; }
   int trim(uint64_t, uint32_t length) override { return int(length); }
+  bool offers_sync() const override { return true; }  // fio's null engine completes a sync at once
+  int sync(uint64_t, SyncKind, unsigned) override { return 0; }
   std::string trim_method() const override { return "counted only (null target)"; }
   const telemetry::TelemetrySource& telemetry() const override { return *this; }
   const telemetry::LiveLatencySet& latencies() const override { return latencies_; }

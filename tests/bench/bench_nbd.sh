@@ -13,17 +13,23 @@
 #           cache and the next run reads it from there at twice the rate).
 #           The file's pages in memory after each run are printed;
 #   bench   raidscope-cli bench on the same array with the same job
-#           (io_uring, O_DIRECT): the array without the NBD hop.
+#           (io_uring, O_DIRECT): the array without the NBD hop;
+#   null    nbdkit's null plugin (reads nothing, sends zeros): the most
+#           fio's nbd engine takes from one connection on this machine now,
+#           the ceiling any server has under these jobs;
+#   before  (when RS_BEFORE names another raidscope-cli) that binary's
+#           export, run next to ours in every round: a change's effect.
 # and prints ours/nbdkit (goals: >= 0.9 on 4k, >= 1.6 on 1 MiB, where two
 # mirrors serve what one file serves) and ours/bench (goal >= 0.8). Each
 # round alternates which server runs first; the median of the per-round
 # ratios is reported (the host disk and CPU are shared and noisy).
 #
-#   tests/bench/bench_nbd.sh RAIDSCOPE_CLI [WORKDIR]    ROUNDS=3 RUNTIME=10
+#   tests/bench/bench_nbd.sh RAIDSCOPE_CLI [WORKDIR]    ROUNDS=3 RUNTIME=10 RS_BEFORE=
 # Exits 77 when fio (with its nbd engine) or nbdkit is missing.
 set -euo pipefail
 RS=${1:?usage: bench_nbd.sh RAIDSCOPE_CLI [WORKDIR]}
 RS=$(realpath "$RS")
+BEFORE=${RS_BEFORE:+$(realpath "$RS_BEFORE")}
 ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-10}
 command -v fio >/dev/null || { echo "bench_nbd: fio is not installed" >&2; exit 77; }
@@ -72,13 +78,24 @@ fio_nbd() {  # fio_nbd OUT URI OFFSET JOB...
   shift 3
   fio --name=r --ioengine=nbd --uri="$uri" --offset="$offset" "$@" "${COMMON[@]}" --output="$out" >/dev/null
 }
-run_ours() {  # both jobs against raidscope-cli serve
+run_ours() {  # run_ours [BINARY PREFIX]: both jobs against raidscope-cli serve
+  local bin=${1:-$RS} out=${2:-ours}
   rm -f rs.sock
-  "$RS" serve --nbd=unix:"$WORK/rs.sock" --name=raid1 m0.img m1.img </dev/null >serve.log 2>&1 &
+  "$bin" serve --nbd=unix:"$WORK/rs.sock" --name=raid1 m0.img m1.img </dev/null >serve.log 2>&1 &
   SERVER_PID=$!
   wait_listening rs.sock
-  fio_nbd ours4k.json "nbd+unix:///raid1?socket=$WORK/rs.sock" 0 "${JOB_4K[@]}"
-  fio_nbd ours1m.json "nbd+unix:///raid1?socket=$WORK/rs.sock" 0 "${JOB_1M[@]}"
+  fio_nbd "${out}4k.json" "nbd+unix:///raid1?socket=$WORK/rs.sock" 0 "${JOB_4K[@]}"
+  fio_nbd "${out}1m.json" "nbd+unix:///raid1?socket=$WORK/rs.sock" 0 "${JOB_1M[@]}"
+  stop_server
+}
+run_before() { [[ -z $BEFORE ]] || run_ours "$BEFORE" before; }
+run_null() {  # both jobs against a server that reads nothing: the client's ceiling
+  rm -f null.sock
+  nbdkit --foreground --unix="$WORK/null.sock" null size=$SIZE </dev/null >>nbdkit.log 2>&1 &
+  SERVER_PID=$!
+  wait_listening null.sock
+  fio_nbd null4k.json "nbd+unix:///?socket=$WORK/null.sock" 0 "${JOB_4K[@]}"
+  fio_nbd null1m.json "nbd+unix:///?socket=$WORK/null.sock" 0 "${JOB_1M[@]}"
   stop_server
 }
 run_nbdkit() {  # both jobs against nbdkit's file plugin on one member
@@ -105,16 +122,22 @@ run_bench() {  # both jobs through the engine, no NBD
 
 echo "RAID1 of two 1100 MiB files in $WORK; fio's nbd engine, one connection, $RUNTIME s a run"
 echo "start: $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-k4=() m1=() b4=() b1=()
+k4=() m1=() b4=() b1=() c4=() c1=() pk4=() pm1=() pb4=() pb1=()
 for ((r = 1; r <= ROUNDS; r++)); do
-  if ((r % 2)); then run_ours; run_nbdkit; run_bench
-  else run_bench; run_nbdkit; run_ours; fi
-  o4=$(iops ours4k.json) n4=$(iops kit4k.json) e4=$(iops bench4k.json)
-  o1=$(mibs ours1m.json) n1=$(mibs kit1m.json) e1=$(mibs bench1m.json)
-  printf 'round %d: 4k randread QD32 IOPS: ours %7.0f  nbdkit %7.0f  bench %7.0f | 1M read QD8 MiB/s: ours %6.0f  nbdkit %6.0f  bench %6.0f\n' \
-    "$r" "$o4" "$n4" "$e4" "$o1" "$n1" "$e1"
+  if ((r % 2)); then run_ours; run_before; run_nbdkit; run_null; run_bench
+  else run_bench; run_null; run_nbdkit; run_before; run_ours; fi
+  o4=$(iops ours4k.json) n4=$(iops kit4k.json) e4=$(iops bench4k.json) z4=$(iops null4k.json)
+  o1=$(mibs ours1m.json) n1=$(mibs kit1m.json) e1=$(mibs bench1m.json) z1=$(mibs null1m.json)
+  printf 'round %d: 4k randread QD32 IOPS: ours %7.0f  nbdkit %7.0f  bench %7.0f  null %7.0f | 1M read QD8 MiB/s: ours %6.0f  nbdkit %6.0f  bench %6.0f  null %6.0f\n' \
+    "$r" "$o4" "$n4" "$e4" "$z4" "$o1" "$n1" "$e1" "$z1"
   echo "         nbdkit's member file in the page cache after its runs: $CACHED_4K bytes (4k), $CACHED_1M bytes (1M)"
   k4+=("$(ratio "$o4" "$n4")") m1+=("$(ratio "$o1" "$n1")") b4+=("$(ratio "$o4" "$e4")") b1+=("$(ratio "$o1" "$e1")")
+  c4+=("$(ratio "$o4" "$z4")") c1+=("$(ratio "$o1" "$z1")")
+  if [[ -n $BEFORE ]]; then
+    p4=$(iops before4k.json) p1=$(mibs before1m.json)
+    printf '         before (%s): 4k %7.0f IOPS, 1M %6.0f MiB/s\n' "$BEFORE" "$p4" "$p1"
+    pk4+=("$(ratio "$p4" "$n4")") pm1+=("$(ratio "$p1" "$n1")") pb4+=("$(ratio "$p4" "$e4")") pb1+=("$(ratio "$p1" "$e1")")
+  fi
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 echo "end: $(date -u +%FT%TZ), load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -123,3 +146,9 @@ echo "  4k randread QD32, ours / nbdkit file (one member): $(median "${k4[@]}") 
 echo "  1M read QD8,      ours / nbdkit file (one member): $(median "${m1[@]}") (goal >= 1.6)"
 echo "  4k randread QD32, ours / raidscope-cli bench:      $(median "${b4[@]}") (goal >= 0.8)"
 echo "  1M read QD8,      ours / raidscope-cli bench:      $(median "${b1[@]}") (goal >= 0.8)"
+echo "  4k randread QD32, ours / nbdkit null (the client's ceiling): $(median "${c4[@]}")"
+echo "  1M read QD8,      ours / nbdkit null (the client's ceiling): $(median "${c1[@]}")"
+if [[ -n $BEFORE ]]; then
+  echo "before ($BEFORE), the same rounds:"
+  echo "  4k ours/nbdkit $(median "${pk4[@]}"), 1M ours/nbdkit $(median "${pm1[@]}"), 4k ours/bench $(median "${pb4[@]}"), 1M ours/bench $(median "${pb1[@]}")"
+fi

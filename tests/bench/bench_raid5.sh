@@ -19,6 +19,7 @@
 #
 #   tests/bench/bench_raid5.sh RAIDSCOPE_CLI [WORKDIR]    ROUNDS=3 RUNTIME=10
 set -euo pipefail
+source "$(dirname "$(readlink -f "$0")")/parity_bench_lib.sh"
 RS=${1:?usage: bench_raid5.sh RAIDSCOPE_CLI [WORKDIR]}
 ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-10}
@@ -36,10 +37,6 @@ ARRAY=$(IFS=,; echo "${m[*]}")
 DATA_OFFSET=1048576      # where create puts the data in each member
 MEMBER_DATA=$((1024 << 20))
 
-bw() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); k=sys.argv[2]; print(sum(j[k]["bw_bytes"] for j in d["jobs"]))' "$1" "$2"; }
-iops() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(j["read"]["iops"] for j in d["jobs"]))' "$1"; }
-ratio() { python3 -c "print($1/$2)"; }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 # 1. Full stripes: 3 x 512K of data per write, 4 in flight (= 4 x 512K per member).
 # Four stripe rows in flight are 4 x 128 stripe heads: md's default

@@ -10,6 +10,15 @@ need_tool() {
   command -v "$1" >/dev/null 2>&1 || { echo "skipped: $1 is not installed (${2:-})"; exit 77; }
 }
 
+# A filesystem on the served array: the FUSE export (qemu-storage-daemon),
+# then losetup + mkfs.ext4 + mount, which need root and /dev/fuse.
+need_fuse_filesystem() {
+  need_tool qemu-storage-daemon "qemu-system-common: the FUSE export"
+  need_tool fusermount3 "fuse3"
+  need_tool mkfs.ext4 "e2fsprogs"
+  [[ $EUID == 0 && -c /dev/fuse ]] || { echo "skipped: needs root and /dev/fuse (losetup, mount)"; exit 77; }
+}
+
 serve_cleanup() {
   set +e
   for m in "${MOUNTS[@]}"; do mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }; done

@@ -89,8 +89,13 @@ printf '[job]\nrw=read\nzonemode=bogus\n' >bad.fio
 expect_status 2 "unsupported option" -- "$CLI" bench --array=a.img,b.img bad.fio
 expect_error_mentions "zonemode"
 expect_error_mentions ":3"
-expect_status 2 "unknown policy" -- "$CLI" bench --array=a.img,b.img --policy=fastest --rw=read --size=1m
-expect_error_mentions "fastest"
+# A policy's name is read once, at the edge: refused before the array is
+# opened (its members unchanged), naming every valid policy.
+before=$(checksum_files a.img b.img)
+expect_status 2 "unknown policy" -- "$CLI" bench --array=a.img,b.img --policy=fastest --rw=write --size=1m
+expect_error_mentions "unknown read policy 'fastest'"
+expect_error_mentions "md-legacy, md-rr, btrfs-pid, btrfs-rr, btrfs-qlen"
+[ "$(checksum_files a.img b.img)" = "$before" ] || fail "a refused --policy changed the members"
 expect_status 2 "bad tunable" -- "$CLI" bench --array=a.img,b.img --policy=btrfs-qlen --rot-round-down=3 --rw=read --size=1m
 expect_error_mentions "round"
 expect_status 2 "bad size" -- "$CLI" bench --array=a.img,b.img --rw=read --bs=4q
@@ -113,6 +118,7 @@ expect_status 2 "unknown scenario" -- "$CLI" simulate --scenario=seed-nope
 expect_error_mentions "seed-nope"
 expect_status 2 "simulate unknown policy" -- "$CLI" simulate --scenario=seed-btrfs-rr --policy-after=nope
 expect_error_mentions "nope"
+expect_error_mentions "md-legacy, md-rr, btrfs-pid, btrfs-rr, btrfs-qlen"
 expect_status 2 "simulate bad tunable" -- "$CLI" simulate --scenario=seed-btrfs-rr --min-contig-read=1000
 expect_error_mentions "min_contig_read"
 pass "bad input exits 2 with a message"

@@ -26,7 +26,7 @@ pass "direct=1 runs O_DIRECT and says so"
 # psync with iodepth=16: fio's note, depth 1 in the IO depths line.
 "$CLI" bench --filename=data.img --name=p --ioengine=psync --iodepth=16 --rw=randread --bs=4k --size=16m \
   --direct=1 --runtime=1 --output-format=json --output=p.json 2>p.err
-grep -q "queue depth will be capped at 1" p.err || { cat p.err; fail "no depth note for psync"; }
+grep -q "queue depth will be capped at 1" p.json || { cat p.json; fail "no depth note for psync"; }
 python3 - p.json <<'PY' || fail "psync JSON"
 import json, sys
 job = json.load(open(sys.argv[1]))["jobs"][0]

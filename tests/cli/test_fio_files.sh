@@ -120,7 +120,14 @@ pass "filename=s1:s2: each block of both files read once, files in turn"
 
 # create_on_open: not laid out before the run (no note), made by the job.
 # 15 files, 13 laid out: the two create_on_open files are not.
-grep -q "laid out 13 files" ours.err || { cat ours.err; fail "the layout note does not count the 13 files laid out"; }
+# fio's per-job "JOB: Laying out IO files (N files / ...)" lines, in the
+# JSON's messages (fio prints them in its normal output only).
+python3 - ours.json <<'PY' || fail "the layout messages do not count the 13 files laid out"
+import json, re, sys
+msgs = json.load(open(sys.argv[1])).get("messages", [])
+n = sum(int(m.group(1)) for m in (re.search(r": Laying out IO files? \((\d+) file", s) for s in msgs) if m)
+assert n == 13, msgs
+PY
 python3 - ours.json <<'PY' || fail "JSON"
 import json, sys
 doc = json.load(open(sys.argv[1]))

@@ -82,7 +82,7 @@ expect_status 0 "fill_device write" -- \
   "$CLI" bench --name=f --filename="$MNT/f" --rw=write --bs=1M --fill_device=1 --direct=1 --output-format=json
 [[ $(job_field last.out 'j["error"]') == 0 ]] || fail "fill_device write: the job reports an error"
 grep -qi "error" last.err && { cat last.err >&2; fail "fill_device write: an error was printed"; }
-grep -q "until its filesystem is full" last.err || { cat last.err >&2; fail "fill_device write: no note"; }
+grep -q "until its filesystem is full" last.out || { cat last.out >&2; fail "fill_device write: no note"; }
 written=$(job_field last.out 'j["write"]["io_bytes"]')
 check_fill "fill_device write" "$written" "$free"
 [[ $(stat -c %s "$MNT/f") == "$written" ]] || fail "the file's size is not what was written"
@@ -117,7 +117,7 @@ fresh_fs r
 free=$(free_bytes "$MNT")
 expect_status 0 "fill_device read" -- \
   "$CLI" bench --name=f --filename="$MNT/f" --rw=read --bs=1M --fill_device=1 --direct=1 --output-format=json
-grep -q "laid out $MNT/f" last.err || { cat last.err >&2; fail "fill_device read: no layout note"; }
+grep -q "laid out $MNT/f" last.out || { cat last.out >&2; fail "fill_device read: no layout note"; }
 size=$(stat -c %s "$MNT/f")
 ((size <= free && free - size < 2 * MiB)) || fail "fill_device read: laid out $size bytes of $free free"
 read_bytes=$(job_field last.out 'j["read"]["io_bytes"]')
@@ -140,7 +140,7 @@ LOOP=$(losetup -f --show dev.img) || fail "no loop device for dev.img"
 expect_status 0 "fill_device on a block device" -- \
   "$CLI" bench --name=f --filename="$LOOP" --rw=write --bs=1M --fill_device=1 --direct=1 --output-format=json
 [[ $(job_field last.out 'j["write"]["io_bytes"]') == $((8 * MiB)) ]] || fail "block device: not 8 MiB written"
-grep -q "fill_device=1 on a block device (8 MiB)" last.err || { cat last.err >&2; fail "block device: no note"; }
+grep -q "fill_device=1 on a block device (8 MiB)" last.out || { cat last.out >&2; fail "block device: no note"; }
 losetup -d "$LOOP"
 LOOP=""
 pass "fill_device=1 on a block device: its 8 MiB, said in a note"

@@ -6,10 +6,7 @@
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"
 source "$HERE/serve_lib.sh"
-need_tool qemu-storage-daemon "qemu-system-common: the FUSE export"
-need_tool fusermount3 "fuse3"
-need_tool mkfs.ext4 "e2fsprogs"
-[[ $EUID == 0 && -c /dev/fuse ]] || { echo "skipped: needs root and /dev/fuse (losetup, mount)"; exit 77; }
+need_fuse_filesystem
 
 "$CLI" create --level=5 --raid-devices=4 --chunk=64K --create-files=48M m0.img m1.img m2.img m3.img >/dev/null 2>&1
 mkdir -p fuse mnt

@@ -6,11 +6,8 @@
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"
 source "$HERE/serve_lib.sh"
-need_tool qemu-storage-daemon "qemu-system-common: the FUSE export"
-need_tool fusermount3 "fuse3"
-need_tool mkfs.ext4 "e2fsprogs"
+need_fuse_filesystem
 need_tool python3
-[[ $EUID == 0 && -c /dev/fuse ]] || { echo "skipped: needs root and /dev/fuse (losetup, mount)"; exit 77; }
 
 "$CLI" create --level=1 --raid-devices=2 --create-files=96M m0.img m1.img >/dev/null 2>&1
 mkdir -p fuse mnt

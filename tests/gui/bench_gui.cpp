@@ -24,11 +24,13 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QQmlApplicationEngine>
+#include <QQuickItem>
 #include <QQuickStyle>
 #include <QQuickWindow>
 #include <QSGRendererInterface>
 #include <QTimer>
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 
 #include "live_session.hpp"
@@ -92,6 +94,14 @@ QString rendererName(QQuickWindow* w) {
   return api == QSGRendererInterface::Software ? QStringLiteral("Qt Quick software")
          : api == QSGRendererInterface::OpenGL ? QStringLiteral("OpenGL")
                                                : QStringLiteral("other (%1)").arg(int(api));
+}
+
+// Items in the window's tree (each a scene-graph node or more that the
+// software renderer visits every frame).
+int itemCount(QQuickItem* item) {
+  int n = 1;
+  for (QQuickItem* c : item->childItems()) n += itemCount(c);
+  return n;
 }
 
 double median(std::vector<double> v) {
@@ -181,9 +191,15 @@ int main(int argc, char** argv) {
       mirror ? ", md-rr" : "", numjobs, seconds);
   std::printf("renderer: %s; load average before: %s\n", qPrintable(rendererName(window) + " — " + renderer),
               qPrintable(loadAverage()));
-  std::printf("%-6s %10s %10s %7s %9s %9s %12s %12s %14s\n", "round", "CLI MB/s", "GUI MB/s", "ratio",
-              "CLI cpu%", "GUI cpu%", "GUI thr cpu%", "main thr cpu%", "main ms/refresh");
-  std::vector<double> ratios, cliCpu, guiCpu, guiThr, mainThr, perTick;
+  // Frames the scene graph rendered (the render loop's thread may not be
+  // this one).
+  std::atomic<int> frames{0};
+  QObject::connect(
+      window, &QQuickWindow::afterRendering, window, [&] { ++frames; }, Qt::DirectConnection);
+  std::printf("%-6s %10s %10s %7s %9s %9s %12s %12s %14s %8s %6s\n", "round", "CLI MB/s", "GUI MB/s", "ratio",
+              "CLI cpu%", "GUI cpu%", "GUI thr cpu%", "main thr cpu%", "main ms/refresh", "frames/s",
+              "items");
+  std::vector<double> ratios, cliCpu, guiCpu, guiThr, mainThr, perTick, fps;
   for (int r = 1; r <= rounds; ++r) {
     // The CLI alone.
     session->openArray({});
@@ -224,6 +240,7 @@ int main(int argc, char** argv) {
     rusage g0{}, g1{};
     getrusage(RUSAGE_SELF, &g0);
     const double t0 = guiThreadSeconds(), m0 = mainThreadSeconds();
+    const int f0 = frames;
     wall.restart();
     session->beginRun(req, [&](const RunReport& rep) {
       for (const auto& j : rep.results.jobs) guiBw += double(j.read.bw_bytes());
@@ -238,8 +255,11 @@ int main(int argc, char** argv) {
     const double msPerRefresh = 1000 * mainSeconds / (guiWall * 20);
     const double cc = 100 * (cpuSeconds(c1) - cpuSeconds(c0)) / cliWall;
     const double gc = 100 * (cpuSeconds(g1) - cpuSeconds(g0)) / guiWall;
-    std::printf("%-6d %10.1f %10.1f %7.3f %9.1f %9.1f %12.1f %12.1f %14.2f\n", r, cliBw / 1e6, guiBw / 1e6,
-                guiBw / cliBw, cc, gc, thr, mainPct, msPerRefresh);
+    const double framesPerSecond = (frames - f0) / guiWall;
+    std::printf("%-6d %10.1f %10.1f %7.3f %9.1f %9.1f %12.1f %12.1f %14.2f %8.1f %6d\n", r, cliBw / 1e6,
+                guiBw / 1e6, guiBw / cliBw, cc, gc, thr, mainPct, msPerRefresh, framesPerSecond,
+                itemCount(window->contentItem()));
+    fps.push_back(framesPerSecond);
     ratios.push_back(guiBw / cliBw);
     cliCpu.push_back(cc);
     guiCpu.push_back(gc);
@@ -250,8 +270,9 @@ int main(int argc, char** argv) {
   std::printf("load average after: %s\n", qPrintable(loadAverage()));
   std::printf(
       "median: GUI/CLI throughput %.3f (goal >= 0.97); GUI thread %.1f %% of a core at 20 Hz (goal < 10), "
-      "%.2f ms per refresh; GUI threads %.1f %%; process CPU GUI %.1f %% vs CLI %.1f %%\n",
-      median(ratios), median(mainThr), median(perTick), median(guiThr), median(guiCpu), median(cliCpu));
+      "%.2f ms per refresh; GUI threads %.1f %%; process CPU GUI %.1f %% vs CLI %.1f %%; %.1f frames/s\n",
+      median(ratios), median(mainThr), median(perTick), median(guiThr), median(guiCpu), median(cliCpu),
+      median(fps));
   QTimer::singleShot(0, &app, &QCoreApplication::quit);
   return 0;
 }

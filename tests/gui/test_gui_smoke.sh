@@ -33,6 +33,11 @@ shot dashboard-dark --demo --color-scheme=dark --after=4
 "$CLI" create --level=1 --raid-devices=2 --create-files=16M "$WORK"/a.img "$WORK"/b.img >/dev/null
 shot members --page=arrays --after=2 "$WORK"/a.img "$WORK"/b.img
 "$CHECK" "$WORK/members.png"
+# A RAID6: the Arrays page's stripe layout (P and Q per stripe), for a look.
+r6=("$WORK"/r6-{0..4}.img)
+"$CLI" create --level=6 --raid-devices=5 --create-files=16M "${r6[@]}" >/dev/null
+shot raid6 --page=arrays --after=2 --size=1280x800 "${r6[@]}"
+"$CHECK" "$WORK/raid6.png"
 # Image files need no root: run as root, the demo runs again as nobody
 # (setpriv, no capabilities) in a folder nobody owns, and its member files
 # are made, owned and driven by that user. The build tree may be where that

@@ -15,6 +15,7 @@
 #include "member_names.hpp"
 #include "presets.hpp"
 #include "result_files.hpp"
+#include "stripe_map.hpp"
 #include "telemetry/event_log.hpp"
 #include "telemetry/sampler.hpp"
 #include "telemetry/tunables.hpp"
@@ -96,6 +97,7 @@ class ModelsTest : public QObject {
   void sharesOnlyWhereThereWereReads();
   void eventsBecomeMarksAndSectionsAreGeneric();
   void memberFailureRaisesTheBanner();
+  void bannerClearsOnceTheArrayIsHealthy();
   void historyIsTrimmed();
   void memberNamesAreShortAndDistinct();
   void tunablesModelChecksRangesFromTheRegistry();
@@ -105,10 +107,13 @@ class ModelsTest : public QObject {
   void denseSeriesAreDecimatedToThePixelWidth();
   void feedReplacesTheSeriesAndSetsTheAxes();
   void closeMarksAreAllLabelled();
+  void hiddenChartsWaitAndCatchUp();
+  void markLabelsStayInsideThePlot();
   void comparisonSaysWhenWithinTheNoise();
   void exportNamesNeverOverwrite();
   void presetsNameTheirJob();
   void taskRowsHaveSpeedAndTimeLeft();
+  void stripeMapAsMdLaysItOut();
 };
 
 void ModelsTest::sharesFollowTheScriptedReads() {
@@ -228,6 +233,34 @@ void ModelsTest::memberFailureRaisesTheBanner() {
   QCOMPARE(model.memberAlert().count('\n'), 1);  // one line per member
   model.dismissMemberAlert();
   QCOMPARE(model.memberAlert(), QString());
+}
+
+// The red banner says the array is degraded; once the failed member was
+// replaced and rebuilt (every member in sync again) it must not go on
+// saying so: it gives way to a quiet note naming the member that failed.
+void ModelsTest::bannerClearsOnceTheArrayIsHealthy() {
+  Scripted s;
+  TelemetryModel model;
+  s.src.members[1].state = "faulty";
+  s.events.record(
+      {0, 0, "member", "/x/b.img", "faulty", "write error at device sector 8: Input/output error"});
+  model.addSample(s.step({0, 0}, 100));
+  QVERIFY(model.memberAlert().contains("degraded"));
+  // Replaced by c.img, rebuilding: still degraded, the banner stays.
+  s.src.members[1] = {"/x/c.img", "recovering", {}};
+  s.events.record({0, 0, "member", "/x/c.img", "recovering", "added"});
+  model.addSample(s.step({0, 0}, 100));
+  QVERIFY2(model.memberAlert().contains("b.img"), qPrintable(model.memberAlert()));
+  QCOMPARE(model.memberNote(), QString());
+  // Rebuilt: every member in sync.
+  s.src.members[1].state = "active sync";
+  model.addSample(s.step({0, 0}, 100));
+  QCOMPARE(model.memberAlert(), QString());
+  QVERIFY2(model.memberNote().contains("b.img") && model.memberNote().contains("healthy"),
+           qPrintable(model.memberNote()));
+  QVERIFY2(!model.memberNote().contains("degraded"), qPrintable(model.memberNote()));
+  model.dismissMemberAlert();
+  QCOMPARE(model.memberNote(), QString());
 }
 
 // Four members whose file names share a prefix keep their whole file
@@ -368,6 +401,23 @@ void feed(TelemetryModel& model, int samples, P50 p50Ms, P99 p99Ms, Bw mbs) {
   }
 }
 
+// A bandwidth chart on `model` as the dashboard wires one: read and write
+// series, both axes, a 300 x 150 px plot.
+struct BandwidthChart {
+  ChartFeed f;
+  QLineSeries read, write;
+  QValueAxis ax, ay;
+  void wire(TelemetryModel& model) {
+    f.setAxisX(&ax);
+    f.setAxisY(&ay);
+    f.setPlotWidth(300);
+    f.setPlotHeight(150);
+    f.setModel(&model);
+    f.setMetric("bandwidth");
+    f.setSeries({QVariant::fromValue<QObject*>(&read), QVariant::fromValue<QObject*>(&write)});
+  }
+};
+
 }  // namespace
 
 // The dashboard's tiles show the newest sample interval and say so ("last
@@ -461,16 +511,9 @@ void ModelsTest::feedReplacesTheSeriesAndSetsTheAxes() {
   feed(
       model, 1400, [](int) { return 2.0; }, [](int) { return 3.0; },
       [](int i) { return i <= 200 ? 100.0 : 41000.0; });
-  ChartFeed f;
-  QLineSeries read, write;
-  QValueAxis ax, ay;
-  f.setAxisX(&ax);
-  f.setAxisY(&ay);
-  f.setPlotWidth(300);
-  f.setPlotHeight(150);
-  f.setModel(&model);
-  f.setMetric("bandwidth");
-  f.setSeries({QVariant::fromValue<QObject*>(&read), QVariant::fromValue<QObject*>(&write)});
+  BandwidthChart c;
+  c.wire(model);
+  auto& [f, read, write, ax, ay] = c;
   QCOMPARE(f.lineNames(), (QStringList{"read", "write"}));
   // t in [10, 70]: 1201 samples decimated to at most one per pixel column.
   QVERIFY2(read.count() <= 300 && read.count() > 250, qPrintable(QString::number(read.count())));
@@ -485,6 +528,38 @@ void ModelsTest::feedReplacesTheSeriesAndSetsTheAxes() {
   QCOMPARE(ay.max(), 100.0);
   QCOMPARE(f.axisUnit(), QString());
   QVERIFY(f.updates() > 0 && f.pointCount() == read.count() + write.count());
+}
+
+// A chart not shown (another page) leaves its series, axes and legend as
+// they were however often the model ticks, but follows the line names (a
+// card shown by its line count must learn it has lines); shown again, it
+// catches up at once.
+void ModelsTest::hiddenChartsWaitAndCatchUp() {
+  TelemetryModel model;
+  feed(
+      model, 100, [](int) { return 2.0; }, [](int) { return 3.0; }, [](int) { return 100.0; });
+  BandwidthChart c;
+  c.f.setActive(false);
+  c.wire(model);
+  auto& [f, read, write, ax, ay] = c;
+  f.update();
+  QCOMPARE(f.lineNames(), (QStringList{"read", "write"}));
+  QCOMPARE(read.count(), 0);
+  QCOMPARE(f.updates(), 0);
+  QVERIFY(f.legend().isEmpty());
+  f.setActive(true);
+  QCOMPARE(f.updates(), 1);
+  QVERIFY(read.count() > 0);
+  QCOMPARE(read.at(read.count() - 1).y(), 100.0);
+  QCOMPARE(f.legend().size(), 2);
+  // Hidden again while 70 s more arrive: the time axis stays at [0, 60].
+  f.setActive(false);
+  feed(
+      model, 1500, [](int) { return 2.0; }, [](int) { return 3.0; }, [](int) { return 100.0; });
+  f.update();
+  QCOMPARE(ax.max(), 60.0);
+  f.setActive(true);
+  QCOMPARE(ax.max(), 75.0);  // 1500 samples of 50 ms after the first 100
 }
 
 // Two changes 5 s apart on a dashboard-wide 60 s chart: the older label
@@ -506,11 +581,68 @@ void ModelsTest::closeMarksAreAllLabelled() {
   // 330 px for 60 s: 4 s is 22 px in, 9 s 49.5 px.
   QCOMPARE(marks[0].toMap()["x"].toDouble(), 22.0);
   QCOMPARE(marks[1].toMap()["x"].toDouble(), 49.5);
-  // Newest first: 40 s on row 0; 9 s ends before 40 s starts (row 0); 4 s
-  // would run into 9 s's label (27 px apart): row 1.
+  // Newest first: 40 s on row 0, whole, left of its line (right of it the
+  // plot ends first: 220 px + its width > 330); 9 s would run into it:
+  // row 1; 4 s into both (27 px before 9 s): row 2. All three labelled.
+  QVERIFY(marks[2].toMap()["labelX"].toDouble() < 0);
   QCOMPARE(marks[2].toMap()["row"].toInt(), 0);
-  QCOMPARE(marks[1].toMap()["row"].toInt(), 0);
-  QCOMPARE(marks[0].toMap()["row"].toInt(), 1);
+  QCOMPARE(marks[1].toMap()["row"].toInt(), 1);
+  QCOMPARE(marks[0].toMap()["row"].toInt(), 2);
+}
+
+// A mark near the right edge has its label left of its line, whole and
+// inside the plot ("repair=fi…" was cut where the plot ends); a label
+// wider than the plot is elided to the plot's width, never past it.
+void ModelsTest::markLabelsStayInsideThePlot() {
+  TelemetryModel model;
+  feed(
+      model, 300, [](int) { return 2.0; }, [](int) { return 3.0; }, [](int) { return 100.0; });
+  const QString late = "repair=finished, 0 mismatches";
+  model.addMark(10, "read_policy=md-rr");
+  model.addMark(59, late);
+  ChartFeed f;
+  f.setPlotWidth(330);
+  f.setModel(&model);
+  f.setMetric("bandwidth");
+  const QFontMetricsF fm(QGuiApplication::font());
+  const QVariantList marks = f.marks();
+  QCOMPARE(marks.size(), 2);
+  for (const auto& v : marks) {
+    const QVariantMap m = v.toMap();
+    QVERIFY(m["row"].toInt() >= 0);
+    const double left = m["x"].toDouble() + m.value("labelX", 3.0).toDouble();
+    const double right = left + m["width"].toDouble();
+    QVERIFY2(left >= 0 && right <= 330,
+             qPrintable(QString("%1: %2..%3 of 330 px").arg(m["label"].toString()).arg(left).arg(right)));
+    QVERIFY2(m["width"].toDouble() >= fm.horizontalAdvance(m["label"].toString()),
+             qPrintable(m["label"].toString() + " is cut"));
+  }
+  // 59 s of 60 is 324.5 px: the label ends left of its line.
+  QVERIFY(marks[1].toMap()["labelX"].toDouble() < 0);
+  // The window made smaller with the run stopped (no tick will come): the
+  // marks are laid out for the new width at once, not for the old one.
+  f.setPlotWidth(200);
+  for (const auto& v : f.marks()) {
+    const QVariantMap m = v.toMap();
+    const double left = m["x"].toDouble() + m["labelX"].toDouble();
+    QVERIFY2(m["x"].toDouble() <= 200 && left >= 0 && left + m["width"].toDouble() <= 200,
+             qPrintable(QString("%1 at %2 px, label %3..%4, after a resize to 200 px")
+                            .arg(m["label"].toString())
+                            .arg(m["x"].toDouble())
+                            .arg(left)
+                            .arg(left + m["width"].toDouble())));
+  }
+  // A plot narrower than the label: elided to the plot, inside it.
+  ChartFeed narrow;
+  narrow.setPlotWidth(80);
+  narrow.setModel(&model);
+  narrow.setMetric("bandwidth");
+  QCOMPARE(narrow.marks().size(), 2);
+  for (const auto& v : narrow.marks()) {
+    const QVariantMap m = v.toMap();
+    const double left = m["x"].toDouble() + m["labelX"].toDouble();
+    QVERIFY(left >= 0 && left + m["width"].toDouble() <= 80 + 1e-9);
+  }
 }
 
 // Figures of runs with the given bandwidths (MB/s) and p99s (ms).
@@ -615,6 +747,41 @@ void ModelsTest::taskRowsHaveSpeedAndTimeLeft() {
   done.members = {{"/x/a.img", "active sync"}, {"/x/b.img", "active sync"}};
   model.addSample(done);
   QVERIFY(model.tasks().isEmpty());
+}
+
+// The Arrays page's stripe map against md's layouts worked by hand
+// (raid5.c raid5_compute_sector): left-symmetric puts parity on the last
+// member and moves it left each stripe, data starting just after it and
+// wrapping; left-asymmetric fills the other members left to right. RAID6
+// left-symmetric puts Q just after P (on member 0 when P is last) and the
+// data after Q; left-symmetric-6 is RAID5's layout on all but the last
+// member, Q on the last.
+void ModelsTest::stripeMapAsMdLaysItOut() {
+  auto rows = [](int level, uint32_t layout, int disks, int n) {
+    QList<QStringList> out;
+    for (const auto& r : StripeMap::rowsFor(level, layout, disks, n)) out << r.toStringList();
+    return out;
+  };
+  using Rows = QList<QStringList>;
+  QCOMPARE(rows(5, 2, 4, 5), (Rows{{"D0", "D1", "D2", "P"},
+                                   {"D4", "D5", "P", "D3"},
+                                   {"D8", "P", "D6", "D7"},
+                                   {"P", "D9", "D10", "D11"},
+                                   {"D12", "D13", "D14", "P"}}));
+  QCOMPARE(rows(5, 0, 4, 4), (Rows{{"D0", "D1", "D2", "P"},
+                                   {"D3", "D4", "P", "D5"},
+                                   {"D6", "P", "D7", "D8"},
+                                   {"P", "D9", "D10", "D11"}}));
+  QCOMPARE(rows(6, 2, 5, 5), (Rows{{"Q", "D0", "D1", "D2", "P"},
+                                   {"D3", "D4", "D5", "P", "Q"},
+                                   {"D7", "D8", "P", "Q", "D6"},
+                                   {"D11", "P", "Q", "D9", "D10"},
+                                   {"P", "Q", "D12", "D13", "D14"}}));
+  QCOMPARE(rows(6, 18, 5, 2), (Rows{{"D0", "D1", "D2", "P", "Q"}, {"D4", "D5", "P", "D3", "Q"}}));
+  // Levels without parity stripes have no map; nor has a layout md refuses.
+  QVERIFY(StripeMap::rowsFor(1, 0, 2, 4).isEmpty());
+  QVERIFY(StripeMap::rowsFor(10, 0x102, 4, 4).isEmpty());
+  QVERIFY(StripeMap::rowsFor(5, 7, 4, 4).isEmpty());
 }
 
 // The marks' layout measures text: a QGuiApplication (fonts); offscreen

@@ -15,6 +15,8 @@ import pathlib
 import re
 import sys
 
+from cpp_lines import code_lines
+
 here = pathlib.Path(__file__).resolve().parent
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else here.parents[1])
 RULES = {
@@ -22,39 +24,6 @@ RULES = {
     "close": re.compile(r"(?<![\w>)])::close\s*\("),
     "string-error-out": re.compile(r"std::string\s*\*\s*\w*(err|why|error|reason)\w*\b"),
 }
-
-
-def code_part(line, in_comment):
-    """The code of a line: no // or /* */ comments, string literals blanked."""
-    out, i, in_str = [], 0, None
-    while i < len(line):
-        if in_comment:
-            end = line.find("*/", i)
-            if end < 0:
-                return "".join(out), True
-            i, in_comment = end + 2, False
-            continue
-        c = line[i]
-        if in_str:
-            if c == "\\":
-                i += 2
-                continue
-            if c == in_str:
-                in_str = None
-            out.append(c if not in_str else " ")
-        elif c in "\"'":
-            in_str = c
-            out.append(c)
-        elif line.startswith("//", i):
-            break
-        elif line.startswith("/*", i):
-            in_comment = True
-            i += 2
-            continue
-        else:
-            out.append(c)
-        i += 1
-    return "".join(out), in_comment
 
 
 def load_allow():
@@ -77,9 +46,7 @@ def main():
         if f.suffix not in (".cpp", ".hpp", ".h", ".cc") or f.name == "unique_fd.hpp":
             continue
         rel = f.relative_to(root).as_posix()
-        in_comment = False
-        for n, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
-            code, in_comment = code_part(line, in_comment)
+        for n, code, line in code_lines(f, blank_strings=True):
             for rule, pat in RULES.items():
                 if not pat.search(code):
                     continue

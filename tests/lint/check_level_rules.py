@@ -9,6 +9,8 @@ import pathlib
 import re
 import sys
 
+from cpp_lines import code_lines
+
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2])
 # Where level rules belong: the table, each level's own folder, md's address
 # maths and on-disk format (mdadm knows every level's format too).
@@ -19,25 +21,8 @@ PATTERNS = [
     (re.compile(r"\b0x102\b"), "raid10's default layout word"),
     (re.compile(r"parse_raid(5|10)_layout|raid(5|10)_layout_name"), "a level's own layout spelling"),
     (re.compile(r'"(left-symmetric|n2)"'), "a default layout by name"),
+    (re.compile(r'\b512\s*\*\s*1024\b|\b524288\b|"512K"'), "mdadm's default chunk (raid::kDefaultChunkBytes)"),
 ]
-
-def code_part(line: str) -> str:
-    """The line without a // comment (outside string literals)."""
-    out, in_str = [], None
-    i = 0
-    while i < len(line):
-        c = line[i]
-        if in_str:
-            if c == "\\":
-                out.append(line[i:i + 2]); i += 2; continue
-            if c == in_str:
-                in_str = None
-        elif c in "\"'":
-            in_str = c
-        elif line.startswith("//", i):
-            break
-        out.append(c); i += 1
-    return "".join(out)
 
 hits = []
 for sub in ("engine", "app", "qml"):
@@ -47,8 +32,7 @@ for sub in ("engine", "app", "qml"):
         rel = path.relative_to(root).as_posix()
         if ALLOWED.match(rel):
             continue
-        for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
-            code = code_part(line)
+        for n, code, line in code_lines(path):
             for pat, why in PATTERNS:
                 if pat.search(code):
                     hits.append(f"{rel}:{n}: {why}: {line.strip()}")

@@ -98,6 +98,7 @@ Status create_array(const Shape& shape, bool junk, const std::vector<std::string
   o.force = true;
   if (shape.level == 10) o.layout = *layout::parse_raid10_layout(shape.layout, shape.disks);
   if (shape.level == 5) o.layout = uint32_t(*layout::parse_raid5_layout(shape.layout));
+  if (shape.level == 6) o.layout = uint32_t(*layout::parse_raid6_layout(shape.layout));
   o.bitmap = shape.bitmap ? raid::BitmapMode::internal : raid::BitmapMode::none;
   if (shape.bitmap) o.bitmap_chunk_bytes = kBitmapChunk;
   if (junk) {
@@ -115,7 +116,8 @@ Status create_array(const Shape& shape, bool junk, const std::vector<std::string
 
 // Up to kMaxInFlight non-overlapping writes in the region, 4 KiB aligned.
 std::vector<ArrayWrite> pick_batch(const Shape& shape, std::mt19937_64& rng) {
-  const uint64_t row = shape.level == 5 ? uint64_t(kChunk) * uint64_t(shape.disks - 1) : 0;
+  const int parity = shape.level == 5 ? 1 : shape.level == 6 ? 2 : 0;
+  const uint64_t row = parity ? uint64_t(kChunk) * uint64_t(shape.disks - parity) : 0;
   std::vector<ArrayWrite> batch;
   const size_t want = 1 + rng() % kMaxInFlight;
   for (int tries = 0; batch.size() < want && tries < 64; ++tries) {
@@ -126,7 +128,7 @@ std::vector<ArrayWrite> pick_batch(const Shape& shape, std::mt19937_64& rng) {
     } else if (kind < 18) {
       w.length = kBlock * uint32_t(2 + rng() % 15);
     } else {
-      w.length = uint32_t(row ? row : 2 * kChunk);  // a full RAID5 stripe, or two chunks
+      w.length = uint32_t(row ? row : 2 * kChunk);  // a full RAID5/6 stripe, or two chunks
     }
     const uint64_t align = kind >= 18 && row ? row : kBlock;
     w.offset = (rng() % ((kRegionBytes - w.length) / align + 1)) * align;
@@ -187,6 +189,7 @@ std::vector<Shape> all_shapes() {
     v.push_back({"raid10 n2 x4" + b, 10, 4, "n2", bitmap});
     v.push_back({"raid10 f2 x4" + b, 10, 4, "f2", bitmap});
     v.push_back({"raid5 x4" + b, 5, 4, "left-symmetric", bitmap});
+    v.push_back({"raid6 x5" + b, 6, 5, "left-symmetric", bitmap});
   }
   return v;
 }

@@ -3,7 +3,7 @@
 //
 //   rs_powercut_trials CUTS [--seed=N] [--shape=TEXT] [--cuts-per-run=N] [--keep=DIR]
 //
-// Spreads CUTS over the shapes (RAID1 x2, RAID10 n2/f2 x4, RAID5 x4, each
+// Spreads CUTS over the shapes (RAID1 x2, RAID10 n2/f2 x4, RAID5 x4, RAID6 x5, each
 // with and without a write-intent bitmap; --shape keeps those whose name
 // contains TEXT), recording a new run every --cuts-per-run cuts (default 8)
 // and cutting it at random event indices. Prints one line per shape and a

@@ -77,7 +77,7 @@ TEST_CASE("every policy runs concurrently on one shared state", "[concurrency]")
   std::vector<std::thread> threads;
   std::atomic<long> bad{0};
   for (const std::string_view name : policy_names()) {
-    const PolicyId id = *policy_from_name(name);
+    const PolicyId id = *parse_policy(name);
     threads.emplace_back([&, id] {
       for (int i = 0; i < kCalls; ++i) {
         const Choice c = choose(id, read_at(8 * i, 8, i), ms, state, {});

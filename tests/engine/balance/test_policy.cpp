@@ -11,15 +11,21 @@ TEST_CASE("policy names round-trip", "[policy]") {
   CHECK(policy_names() == expected);
   for (PolicyId id :
        {PolicyId::MdLegacy, PolicyId::MdRr, PolicyId::BtrfsPid, PolicyId::BtrfsRr, PolicyId::BtrfsQlen}) {
-    const auto back = policy_from_name(policy_name(id));
-    REQUIRE(back.has_value());
+    const auto back = parse_policy(policy_name(id));
+    REQUIRE(back.ok());
     CHECK(*back == id);
   }
-  CHECK(policy_from_name("md-rr") == PolicyId::MdRr);
-  CHECK_FALSE(policy_from_name("").has_value());
-  CHECK_FALSE(policy_from_name("MD-RR").has_value());
-  CHECK_FALSE(policy_from_name("btrfs").has_value());
-  CHECK_FALSE(policy_from_name("round-robin").has_value());
+  CHECK(*parse_policy("md-rr") == PolicyId::MdRr);
+  for (const char* bad : {"", "MD-RR", "btrfs", "round-robin", " md-rr"}) {
+    INFO(bad);
+    const auto r = parse_policy(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().code == rs::Errc::invalid_argument);
+    // The refusal names what was typed and every valid name.
+    CHECK_THAT(r.error().message, Catch::Contains("'" + std::string(bad) + "'") &&
+                                      Catch::Contains("md-legacy, md-rr, btrfs-pid, btrfs-rr, btrfs-qlen"));
+  }
+  CHECK(kReadPolicy.name == "read_policy");
 }
 
 TEST_CASE("validate accepts the defaults and the edges", "[policy]") {
@@ -74,7 +80,7 @@ TEST_CASE("validate names the bad tunable and its value", "[policy]") {
 
 TEST_CASE("choose: nothing to choose from, nothing to read", "[policy]") {
   for (const std::string_view name : policy_names()) {
-    const PolicyId id = *policy_from_name(name);
+    const PolicyId id = *parse_policy(name);
     PolicyState state;
     INFO(name);
     const Choice none = choose(id, read_at(0), {}, state, {});
@@ -98,6 +104,6 @@ TEST_CASE("choose: a lone unreadable mirror is never chosen by any policy", "[po
     INFO(name);
     PolicyState state;
     for (uint32_t job = 0; job < 4; ++job)
-      CHECK(choose(*policy_from_name(name), read_at(0, 8, job), ms, state, {}).index == 1);
+      CHECK(choose(*parse_policy(name), read_at(0, 8, job), ms, state, {}).index == 1);
   }
 }

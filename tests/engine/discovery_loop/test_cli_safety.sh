@@ -121,7 +121,9 @@ pass "create on a loop device of another array ($uuid) refused"
 
 # --- two engines on the same members: the second is refused, naming the first ---
 # hold MEMBER...: a first engine (`write`, waiting on a FIFO) holds the
-# members open; $first is its pid. release: it reads EOF and ends.
+# members open; $first is its pid. release: it reads EOF and ends. The
+# refusal names it as "pid N (raidscope-cli)", or among "pids ..." when
+# another test probes the same device at that moment (ctest runs in parallel).
 hold() {
   rm -f feed
   mkfifo feed
@@ -144,11 +146,11 @@ release() {
 
 hold "$LD" "$LE"
 expect_status 1 "a second assemble" -- "$CLI" check "$LD" "$LE"
-mentions "pid $first (raidscope-cli)"
+mentions "$first (raidscope-cli)"
 expect_status 1 "create --force over an open member" -- "$CLI" create --force --level=1 --raid-devices=2 "$LD" "$LC"
-mentions "pid $first (raidscope-cli)"
+mentions "$first (raidscope-cli)"
 [[ $(device_field $LD 'd["status"]') == refused ]] || fail "devices: a member open by an engine is refused"
-device_field $LD '[r["reason"] for r in d["reasons"]]' | grep -qF "open by pid $first (raidscope-cli)" ||
+device_field $LD '[r["reason"] for r in d["reasons"]]' | grep -qF "$first (raidscope-cli)" ||
   fail "devices: the holder is not named"
 release
 pass "a second engine on open loop devices refused, naming pid $first (raidscope-cli)"
@@ -159,7 +161,7 @@ expect_status 0 "create an array of image files" -- "$CLI" create --level=1 --ra
 hold "$WORK/f0.img" "$WORK/f1.img"
 expect_status 1 "a second assemble of image files" -- "$CLI" check "$WORK/f0.img" "$WORK/f1.img"
 mentions "$WORK/f0.img"
-mentions "pid $first (raidscope-cli)"
+mentions "$first (raidscope-cli)"
 release
 pass "a second engine on open image files refused, naming pid $first (raidscope-cli)"
 

@@ -2,12 +2,14 @@
 // over a unix socket: what it offers, data round trips, the protocol's
 // errors, 64 connections at once, a client leaving mid-write, and the
 // session closing under a connected client.
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <atomic>
 #include <chrono>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "../session/session_test_util.hpp"
@@ -68,6 +70,13 @@ struct Served {
     for (auto& c : session->clients()) n += c.kind == session::ClientKind::export_;
     return n;
   }
+};
+
+// A served RAID1 of two 16 MiB members.
+struct ServedRaid1 {
+  TempDir dir;
+  std::vector<std::string> members = make_array(dir, 1, 2, 16ull << 20);
+  Served s{members, dir};
 };
 
 Bytes pattern(size_t n, uint32_t seed) {
@@ -185,6 +194,83 @@ TEST_CASE("a read-only export refuses writes with EPERM", "[export]") {
   CHECK(c.call(kCmdWrite, 0, 512, 0, Bytes(512)).error == kEperm);
   CHECK(c.call(kCmdWriteZeroes, 0, 512).error == kEperm);
   CHECK(c.call(kCmdRead, 0, 512).error == 0);
+}
+
+TEST_CASE("requests sent back to back in one stream: each answered once, the data where it was written",
+          "[export]") {
+  // The reader takes many requests (and WRITE payloads larger than its
+  // buffer, split across what it buffered and what it reads after) from one
+  // recv(); the context sends many replies in one sendmsg.
+  ServedRaid1 f;
+  TestClient c(f.s.socket);
+  REQUIRE(c.go("arr"));
+  constexpr int kRequests = 48;
+  std::vector<Bytes> data;
+  Bytes stream;
+  for (int i = 0; i < kRequests; ++i) {
+    // 512 bytes up to 200 KiB: headers land anywhere in the reader's 64 KiB.
+    data.push_back(pattern(512u * uint32_t(1 + (i * 37) % 400), uint32_t(500 + i)));
+    encode_request(stream, Request{0, kCmdWrite, uint64_t(1000 + i), uint64_t(i) * (256 << 10),
+                                   uint32_t(data.back().size())});
+    stream.insert(stream.end(), data.back().begin(), data.back().end());
+  }
+  REQUIRE(write_all(c.fd(), stream.data(), stream.size()));
+  std::set<uint64_t> answered;
+  for (int i = 0; i < kRequests; ++i) {
+    auto m = c.reply();
+    REQUIRE(m.ok);
+    CHECK(m.error == 0);
+    CHECK(answered.insert(m.cookie).second);
+  }
+  CHECK(answered.size() == kRequests);
+  CHECK(*answered.begin() == 1000);
+  CHECK(*answered.rbegin() == 1000 + kRequests - 1);
+
+  stream.clear();
+  for (int i = 0; i < kRequests; ++i)
+    encode_request(stream, Request{0, kCmdRead, uint64_t(2000 + i), uint64_t(i) * (256 << 10),
+                                   uint32_t(data[size_t(i)].size())});
+  REQUIRE(write_all(c.fd(), stream.data(), stream.size()));
+  answered.clear();
+  for (int i = 0; i < kRequests; ++i) {
+    auto m = c.reply();
+    REQUIRE(m.ok);
+    CHECK(m.error == 0);
+    REQUIRE(m.cookie >= 2000);
+    REQUIRE(m.cookie < 2000 + kRequests);
+    CHECK(answered.insert(m.cookie).second);
+    CHECK(m.data == data[size_t(m.cookie - 2000)]);
+  }
+  CHECK(c.call(kCmdFlush, 0, 0).error == 0);
+}
+
+TEST_CASE("a READ sent before a WRITE whose data comes late is answered without waiting for that data",
+          "[export]") {
+  // A client may wait for earlier replies before it sends the rest of a
+  // payload: what the reader parsed must not wait behind that payload.
+  ServedRaid1 f;
+  TestClient c(f.s.socket);
+  REQUIRE(c.go("arr"));
+  const Bytes a = pattern(256 << 10, 7);
+  REQUIRE(c.call(kCmdWrite, 0, uint32_t(a.size()), 0, a).error == 0);
+  const Bytes b = pattern(128 << 10, 8);
+  Bytes stream;
+  encode_request(stream, Request{0, kCmdRead, 11, 0, uint32_t(a.size())});
+  encode_request(stream, Request{0, kCmdWrite, 12, 1 << 20, uint32_t(b.size())});
+  stream.insert(stream.end(), b.begin(), b.begin() + 1000);  // the first 1000 bytes only
+  REQUIRE(write_all(c.fd(), stream.data(), stream.size()));
+  pollfd p{c.fd(), POLLIN, 0};
+  REQUIRE(::poll(&p, 1, 60000) == 1);  // a hang here: the READ waits behind the WRITE's data
+  auto r = c.reply();
+  REQUIRE(r.ok);
+  CHECK(r.cookie == 11);
+  CHECK(r.data == a);
+  REQUIRE(write_all(c.fd(), b.data() + 1000, b.size() - 1000));
+  auto w = c.reply();
+  REQUIRE(w.ok);
+  CHECK(w.cookie == 12);
+  CHECK(w.error == 0);
+  CHECK(c.call(kCmdRead, 1 << 20, uint32_t(b.size())).data == b);
 }
 
 TEST_CASE("64 connections at once, each writing and reading its own region", "[export]") {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../../common/needs_tool.hpp"
+#include "../../common/result_helpers.hpp"
 #include "fio/job_parser.hpp"
 #include "fio/size_parse.hpp"
 
@@ -39,12 +40,12 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
-ParseResult parse_good(const char* name) {
-  ParseResult r = parse_job_file(read_text(corpus_dir("good") / name), name);
-  INFO(r.error);
-  REQUIRE(r.ok);
-  CHECK(r.warnings.empty());
-  return r;
+ParsedJobs parse_good(const char* name) {
+  auto r = parse_job_file(read_text(corpus_dir("good") / name), name);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  CHECK(r->warnings.empty());
+  return std::move(*r);
 }
 
 // Runs a shell command, returns its stdout+stderr and exit status.
@@ -88,7 +89,7 @@ std::vector<std::pair<std::string, uint64_t>> fio_parsed_values(const fs::path& 
   return values;
 }
 
-const JobOptions& job_named(const ParseResult& r, const std::string& name) {
+const JobOptions& job_named(const ParsedJobs& r, const std::string& name) {
   for (const auto& j : r.jobs)
     if (j.name == name) return j;
   FAIL("no job named " << name);
@@ -210,17 +211,17 @@ TEST_CASE("size and time parsing agree with a live fio", "[job_parser][fio][need
     CHECK(parse_time(given, TimeUnit::microseconds)->value == fio_value);
   }
   // And through the job parser.
-  ParseResult r = parse_job_file(text, "units.fio");
-  REQUIRE(r.ok);
-  CHECK(r.jobs[0].size == fio_sizes.back().second);
-  CHECK(r.jobs[0].runtime.count() == static_cast<int64_t>(fio_runtimes.back().second));
-  CHECK(r.jobs[0].thinktime.count() == static_cast<int64_t>(fio_think.back().second));
+  auto r = parse_job_file(text, "units.fio");
+  REQUIRE(r.ok());
+  CHECK(r->jobs[0].size == fio_sizes.back().second);
+  CHECK(r->jobs[0].runtime.count() == static_cast<int64_t>(fio_runtimes.back().second));
+  CHECK(r->jobs[0].thinktime.count() == static_cast<int64_t>(fio_think.back().second));
 }
 
 // ---------------------------------------------------------------- good corpus
 
 TEST_CASE("good: global section inherited by several jobs", "[job_parser][corpus]") {
-  ParseResult r = parse_good("01-global-and-jobs.fio");
+  ParsedJobs r = parse_good("01-global-and-jobs.fio");
   REQUIRE(r.jobs.size() == 3);
   const JobOptions& seq = r.jobs[0];
   CHECK(seq.name == "seq-read");
@@ -266,7 +267,7 @@ TEST_CASE("good: global section inherited by several jobs", "[job_parser][corpus
 }
 
 TEST_CASE("good: per-direction bs, rate and aliases", "[job_parser][corpus]") {
-  ParseResult r = parse_good("02-bs-per-direction.fio");
+  ParsedJobs r = parse_good("02-bs-per-direction.fio");
   REQUIRE(r.jobs.size() == 2);
   const JobOptions& oltp = r.jobs[0];
   CHECK(oltp.rw == RwMode::randrw);
@@ -291,7 +292,7 @@ TEST_CASE("good: per-direction bs, rate and aliases", "[job_parser][corpus]") {
 }
 
 TEST_CASE("good: stonewall groups and time options", "[job_parser][corpus]") {
-  ParseResult r = parse_good("03-stonewall-groups.fio");
+  ParsedJobs r = parse_good("03-stonewall-groups.fio");
   REQUIRE(r.jobs.size() == 3);
   CHECK_FALSE(r.jobs[0].stonewall);
   CHECK(r.jobs[1].stonewall);  // wait_for_previous
@@ -310,7 +311,7 @@ TEST_CASE("good: stonewall groups and time options", "[job_parser][corpus]") {
 }
 
 TEST_CASE("good: random distributions and seeds", "[job_parser][corpus]") {
-  ParseResult r = parse_good("04-distributions.fio");
+  ParsedJobs r = parse_good("04-distributions.fio");
   REQUIRE(r.jobs.size() == 5);
   const auto& zipf = job_named(r, "zipf-hot");
   CHECK(zipf.random_distribution == Distribution::zipf);
@@ -338,7 +339,7 @@ TEST_CASE("good: random distributions and seeds", "[job_parser][corpus]") {
 }
 
 TEST_CASE("good: verify options", "[job_parser][corpus]") {
-  ParseResult r = parse_good("05-verify.fio");
+  ParsedJobs r = parse_good("05-verify.fio");
   REQUIRE(r.jobs.size() == 3);
   CHECK(r.jobs[0].verify == VerifyKind::crc32c);
   CHECK(r.jobs[0].do_verify);
@@ -352,7 +353,7 @@ TEST_CASE("good: verify options", "[job_parser][corpus]") {
 }
 
 TEST_CASE("good: a later global section changes only later jobs", "[job_parser][corpus]") {
-  ParseResult r = parse_good("06-later-global.fio");
+  ParsedJobs r = parse_good("06-later-global.fio");
   REQUIRE(r.jobs.size() == 3);
   const JobOptions& first = r.jobs[0];
   CHECK(first.name == "first");
@@ -381,7 +382,7 @@ TEST_CASE("good: a later global section changes only later jobs", "[job_parser][
 }
 
 TEST_CASE("good: units, hex, bare flags", "[job_parser][corpus]") {
-  ParseResult r = parse_good("07-units-and-flags.fio");
+  ParsedJobs r = parse_good("07-units-and-flags.fio");
   REQUIRE(r.jobs.size() == 2);
   const JobOptions& u = r.jobs[0];
   CHECK(u.thread);
@@ -412,9 +413,9 @@ TEST_CASE("every good job file is accepted by fio --parse-only", "[job_parser][c
     if (entry.path().extension() != ".fio") continue;
     ++files;
     INFO(entry.path().filename().string());
-    ParseResult ours = parse_job_file(read_text(entry.path()), entry.path().filename().string());
-    INFO(ours.error);
-    CHECK(ours.ok);
+    auto ours = parse_job_file(read_text(entry.path()), entry.path().filename().string());
+    INFO(rs::test::error_text(ours));
+    CHECK(ours.ok());
     if (rs::test::tool_installed(kFio)) {
       int status = 0;
       std::string out = run(std::string(kFio) + " --parse-only " + entry.path().string(), status);
@@ -453,9 +454,9 @@ TEST_CASE("the job options we keep match fio's JSON report", "[job_parser][fio][
   REQUIRE(status == 0);
   nlohmann::json doc = nlohmann::json::parse(out.substr(out.find('{')));
 
-  ParseResult r = parse_job_file(text, "json_options.fio");
-  REQUIRE(r.ok);
-  REQUIRE(r.jobs.size() == doc["jobs"].size());
+  auto r = parse_job_file(text, "json_options.fio");
+  REQUIRE(r.ok());
+  REQUIRE(r->jobs.size() == doc["jobs"].size());
   // fio reports options as an object; bare flags (no value) are left out.
   auto as_object = [](const Options& list) {
     nlohmann::json o = nlohmann::json::object();
@@ -463,11 +464,11 @@ TEST_CASE("the job options we keep match fio's JSON report", "[job_parser][fio][
       if (!v.empty()) o[k] = v;
     return o;
   };
-  CHECK(as_object(r.global.given) == doc["global options"]);
-  for (size_t i = 0; i < r.jobs.size(); ++i) {
+  CHECK(as_object(r->global.given) == doc["global options"]);
+  for (size_t i = 0; i < r->jobs.size(); ++i) {
     INFO("job " << i);
-    CHECK(r.jobs[i].name == doc["jobs"][i]["jobname"].get<std::string>());
-    CHECK(as_object(r.jobs[i].given) == doc["jobs"][i]["job options"]);
+    CHECK(r->jobs[i].name == doc["jobs"][i]["jobname"].get<std::string>());
+    CHECK(as_object(r->jobs[i].given) == doc["jobs"][i]["job options"]);
   }
 }
 
@@ -494,13 +495,12 @@ TEST_CASE("every bad job file fails with its line and message", "[job_parser][co
     REQUIRE(line.find_first_not_of("0123456789") == std::string::npos);
     REQUIRE_FALSE(message.empty());
 
-    ParseResult r = parse_job_file(text, name);
-    INFO(r.error);
-    REQUIRE_FALSE(r.ok);
-    CHECK(r.jobs.empty());
+    auto r = parse_job_file(text, name);
+    INFO(rs::test::error_text(r));
+    REQUIRE_FALSE(r.ok());  // a refusal carries no jobs: Result holds the error only
     const std::string prefix = line == "0" ? name + ": " : name + ":" + line + ": ";
-    CHECK_THAT(r.error, Catch::StartsWith(prefix));
-    CHECK_THAT(r.error, Catch::Contains(message));
+    CHECK_THAT(r.error().message, Catch::StartsWith(prefix));
+    CHECK_THAT(r.error().message, Catch::Contains(message));
   }
   CHECK(files >= 15);
 }
@@ -508,18 +508,18 @@ TEST_CASE("every bad job file fails with its line and message", "[job_parser][co
 // ---------------------------------------------------------------- file rules
 
 TEST_CASE("key = value is read as meant, with a warning that fio would not", "[job_parser]") {
-  ParseResult r = parse_job_file("[j]\nrw = randread\nbs = 8k\nsize=1m\n", "spaces.fio");
-  REQUIRE(r.ok);
-  CHECK(r.jobs[0].rw == RwMode::randread);
-  CHECK(r.jobs[0].bs[kDdirRead] == 8192);
-  REQUIRE(r.warnings.size() == 2);
-  CHECK_THAT(r.warnings[0], Catch::StartsWith("spaces.fio:2: fio 3.33 keeps the blank after '='"));
-  CHECK_THAT(r.warnings[1], Catch::Contains("write bs=8k"));
+  auto r = parse_job_file("[j]\nrw = randread\nbs = 8k\nsize=1m\n", "spaces.fio");
+  REQUIRE(r.ok());
+  CHECK(r->jobs[0].rw == RwMode::randread);
+  CHECK(r->jobs[0].bs[kDdirRead] == 8192);
+  REQUIRE(r->warnings.size() == 2);
+  CHECK_THAT(r->warnings[0], Catch::StartsWith("spaces.fio:2: fio 3.33 keeps the blank after '='"));
+  CHECK_THAT(r->warnings[1], Catch::Contains("write bs=8k"));
   // A blank before '=' is harmless to fio too.
-  ParseResult before = parse_job_file("[j]\nbs =8k\n", "x.fio");
-  REQUIRE(before.ok);
-  CHECK(before.warnings.empty());
-  CHECK(before.jobs[0].bs[kDdirRead] == 8192);
+  auto before = parse_job_file("[j]\nbs =8k\n", "x.fio");
+  REQUIRE(before.ok());
+  CHECK(before->warnings.empty());
+  CHECK(before->jobs[0].bs[kDdirRead] == 8192);
 }
 
 TEST_CASE("comments, blank lines, indentation and CRLF", "[job_parser]") {
@@ -531,23 +531,23 @@ TEST_CASE("comments, blank lines, indentation and CRLF", "[job_parser]") {
       "   bs=16k;comment without a blank\r\n"
       "\r\n"
       "rw=write#comment\r\n";
-  ParseResult r = parse_job_file(text, "crlf.fio");
-  INFO(r.error);
-  REQUIRE(r.ok);
-  REQUIRE(r.jobs.size() == 1);
-  CHECK(r.jobs[0].name == " spaced name ");  // fio keeps the inner blanks
-  CHECK(r.jobs[0].line == 4);
-  CHECK(r.jobs[0].bs[kDdirWrite] == 16384);
-  CHECK(r.jobs[0].rw == RwMode::write);
+  auto r = parse_job_file(text, "crlf.fio");
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  REQUIRE(r->jobs.size() == 1);
+  CHECK(r->jobs[0].name == " spaced name ");  // fio keeps the inner blanks
+  CHECK(r->jobs[0].line == 4);
+  CHECK(r->jobs[0].bs[kDdirWrite] == 16384);
+  CHECK(r->jobs[0].rw == RwMode::write);
 }
 
 TEST_CASE("a section named global-something is global, as in fio", "[job_parser]") {
-  ParseResult r = parse_job_file("[global-defaults]\nbs=8k\n[j]\nrw=read\n", "g.fio");
-  REQUIRE(r.ok);
-  REQUIRE(r.jobs.size() == 1);
-  CHECK(r.jobs[0].bs[kDdirRead] == 8192);
-  REQUIRE(r.warnings.size() == 1);
-  CHECK_THAT(r.warnings[0], Catch::Contains("global section"));
+  auto r = parse_job_file("[global-defaults]\nbs=8k\n[j]\nrw=read\n", "g.fio");
+  REQUIRE(r.ok());
+  REQUIRE(r->jobs.size() == 1);
+  CHECK(r->jobs[0].bs[kDdirRead] == 8192);
+  REQUIRE(r->warnings.size() == 1);
+  CHECK_THAT(r->warnings[0], Catch::Contains("global section"));
 }
 
 TEST_CASE("option errors carry the option's own line", "[job_parser]") {
@@ -580,66 +580,66 @@ TEST_CASE("option errors carry the option's own line", "[job_parser]") {
   };
   for (const auto& c : cases) {
     INFO(c.text);
-    ParseResult r = parse_job_file(c.text, "x.fio");
-    REQUIRE_FALSE(r.ok);
-    CHECK_THAT(r.error, Catch::StartsWith(c.error));
+    auto r = parse_job_file(c.text, "x.fio");
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error().message, Catch::StartsWith(c.error));
   }
 }
 
 TEST_CASE("bs larger than size names the direction for mixed jobs", "[job_parser]") {
-  ParseResult r = parse_job_file("[j]\nrw=randrw\nsize=32k\nbs=4k,64k\n", "x.fio");
-  REQUIRE_FALSE(r.ok);
-  CHECK(r.error == "x.fio:4: job 'j': write bs 64KiB is larger than size 32KiB");
+  auto r = parse_job_file("[j]\nrw=randrw\nsize=32k\nbs=4k,64k\n", "x.fio");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().message == "x.fio:4: job 'j': write bs 64KiB is larger than size 32KiB");
   // A write-only bs does not matter to a read job.
-  ParseResult ok = parse_job_file("[j]\nrw=read\nsize=32k\nbs=4k,64k\n", "x.fio");
-  CHECK(ok.ok);
+  auto ok = parse_job_file("[j]\nrw=read\nsize=32k\nbs=4k,64k\n", "x.fio");
+  CHECK(ok.ok());
   // size=0 is fio's "the whole file": checked later against the target.
-  ParseResult whole = parse_job_file("[j]\nsize=0\n", "x.fio");
-  REQUIRE(whole.ok);
-  CHECK(whole.jobs[0].size == 0);
+  auto whole = parse_job_file("[j]\nsize=0\n", "x.fio");
+  REQUIRE(whole.ok());
+  CHECK(whole->jobs[0].size == 0);
 }
 
 // ---------------------------------------------------------------- command line
 
 TEST_CASE("command line: globals before the first --name, one job per --name", "[job_parser][cli]") {
-  CliParseResult r =
+  auto r =
       parse_cli_job({"--ioengine=null", "--bs", "8k", "--output-format=json", "--name=a", "--rw=randread",
                      "--time_based", "--runtime=5", "--name", "b", "--readwrite=write", "--iodepth=4"});
-  INFO(r.error);
-  REQUIRE(r.ok);
-  CHECK(r.output_format == OutputFormat::json);
-  REQUIRE(r.jobs.size() == 2);
-  CHECK(r.jobs[0].name == "a");
-  CHECK(r.jobs[0].origin == "command line");
-  CHECK(r.jobs[0].line == 0);
-  CHECK(r.jobs[0].rw == RwMode::randread);
-  CHECK(r.jobs[0].time_based);
-  CHECK(r.jobs[0].runtime == microseconds(5'000'000));
-  CHECK(r.jobs[0].bs[kDdirRead] == 8192);
-  CHECK(r.jobs[1].name == "b");
-  CHECK(r.jobs[1].rw == RwMode::write);
-  CHECK_FALSE(r.jobs[1].time_based);  // options after --name=a belong to a only
-  CHECK(r.jobs[1].iodepth == 4);
-  CHECK(r.jobs[1].ioengine == IoEngine::null);
-  CHECK(r.global.given == Options{{"ioengine", "null"}, {"bs", "8k"}});
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  CHECK(r->output_format == OutputFormat::json);
+  REQUIRE(r->jobs.size() == 2);
+  CHECK(r->jobs[0].name == "a");
+  CHECK(r->jobs[0].origin == "command line");
+  CHECK(r->jobs[0].line == 0);
+  CHECK(r->jobs[0].rw == RwMode::randread);
+  CHECK(r->jobs[0].time_based);
+  CHECK(r->jobs[0].runtime == microseconds(5'000'000));
+  CHECK(r->jobs[0].bs[kDdirRead] == 8192);
+  CHECK(r->jobs[1].name == "b");
+  CHECK(r->jobs[1].rw == RwMode::write);
+  CHECK_FALSE(r->jobs[1].time_based);  // options after --name=a belong to a only
+  CHECK(r->jobs[1].iodepth == 4);
+  CHECK(r->jobs[1].ioengine == IoEngine::null);
+  CHECK(r->global.given == Options{{"ioengine", "null"}, {"bs", "8k"}});
   // fio's JSON lists the name first among a command-line job's options.
-  CHECK(r.jobs[0].given == Options{{"name", "a"}, {"rw", "randread"}, {"time_based", ""}, {"runtime", "5"}});
-  CHECK(r.jobs[1].inherited == r.global.given);
-  CHECK(r.job_files.empty());
+  CHECK(r->jobs[0].given == Options{{"name", "a"}, {"rw", "randread"}, {"time_based", ""}, {"runtime", "5"}});
+  CHECK(r->jobs[1].inherited == r->global.given);
+  CHECK(r->job_files.empty());
 }
 
 TEST_CASE("command line: job files and global options that apply to them", "[job_parser][cli]") {
-  CliParseResult cli = parse_cli_job({"--bs=8k", "jobs.fio", "--output-format", "normal"});
-  REQUIRE(cli.ok);
-  CHECK(cli.jobs.empty());
-  CHECK(cli.job_files == std::vector<std::string>{"jobs.fio"});
-  CHECK(cli.output_format == OutputFormat::normal);
+  auto cli = parse_cli_job({"--bs=8k", "jobs.fio", "--output-format", "normal"});
+  REQUIRE(cli.ok());
+  CHECK(cli->jobs.empty());
+  CHECK(cli->job_files == std::vector<std::string>{"jobs.fio"});
+  CHECK(cli->output_format == OutputFormat::normal);
   // fio applies command-line globals to job-file jobs (checked with fio 3.33).
-  ParseResult file = parse_job_file("[global]\niodepth=2\n[j]\nrw=read\n", "jobs.fio", cli.global);
-  REQUIRE(file.ok);
-  CHECK(file.jobs[0].bs[kDdirRead] == 8192);
-  CHECK(file.jobs[0].iodepth == 2);
-  CHECK(file.global.given == Options{{"bs", "8k"}, {"iodepth", "2"}});
+  auto file = parse_job_file("[global]\niodepth=2\n[j]\nrw=read\n", "jobs.fio", cli->global);
+  REQUIRE(file.ok());
+  CHECK(file->jobs[0].bs[kDdirRead] == 8192);
+  CHECK(file->jobs[0].iodepth == 2);
+  CHECK(file->global.given == Options{{"bs", "8k"}, {"iodepth", "2"}});
 }
 
 TEST_CASE("filename= adds to the files a job inherits, as fio's", "[job_parser][cli]") {
@@ -648,21 +648,21 @@ TEST_CASE("filename= adds to the files a job inherits, as fio's", "[job_parser][
   // front: j opens cl, ga, jb and k cl, ga. A name given twice is opened
   // twice (filename=ga:jb under a global ga: ga, ga, jb).
   const char* text = "[global]\nfilename=ga\n[j]\nfilename=jb\n[k]\n[t]\nfilename=ga:jb\n";
-  ParseResult alone = parse_job_file(text, "t.fio");
-  REQUIRE(alone.ok);
-  CHECK(alone.jobs[0].filename == "ga:jb");
-  CHECK(alone.jobs[1].filename == "ga");
-  CHECK(alone.jobs[2].filename == "ga:ga:jb");
-  CliParseResult cli = parse_cli_job({"--filename=cl", "t.fio"});
-  REQUIRE(cli.ok);
-  ParseResult with_cli = parse_job_file(text, "t.fio", cli.global);
-  REQUIRE(with_cli.ok);
-  CHECK(with_cli.jobs[0].filename == "cl:ga:jb");
-  CHECK(with_cli.jobs[1].filename == "cl:ga");
+  auto alone = parse_job_file(text, "t.fio");
+  REQUIRE(alone.ok());
+  CHECK(alone->jobs[0].filename == "ga:jb");
+  CHECK(alone->jobs[1].filename == "ga");
+  CHECK(alone->jobs[2].filename == "ga:ga:jb");
+  auto cli = parse_cli_job({"--filename=cl", "t.fio"});
+  REQUIRE(cli.ok());
+  auto with_cli = parse_job_file(text, "t.fio", cli->global);
+  REQUIRE(with_cli.ok());
+  CHECK(with_cli->jobs[0].filename == "cl:ga:jb");
+  CHECK(with_cli->jobs[1].filename == "cl:ga");
   // On the command line alone, a job's --filename adds to the global one.
-  CliParseResult both = parse_cli_job({"--filename=cl", "--name=m", "--filename=jb"});
-  REQUIRE(both.ok);
-  CHECK(both.jobs[0].filename == "cl:jb");
+  auto both = parse_cli_job({"--filename=cl", "--name=m", "--filename=jb"});
+  REQUIRE(both.ok());
+  CHECK(both->jobs[0].filename == "cl:jb");
 }
 
 TEST_CASE("command line: errors name the argument", "[job_parser][cli]") {
@@ -675,7 +675,7 @@ TEST_CASE("command line: errors name the argument", "[job_parser][cli]") {
       {{"--name=a", "--bs=4q"}, "command line: '--bs=4q': bs: bad size '4q'"},
       {{"--name=a", "--bs"}, "command line: '--bs': option 'bs' requires a value"},
       {{"--name=a", "--direct"}, "command line: '--direct': option 'direct' requires a value"},
-      {{"--output-format=json+", "--name=a"}, "command line: '--output-format=json+': output format 'json+'"},
+      {{"--output-format=terse", "--name=a"}, "command line: '--output-format=terse': output format 'terse'"},
       {{"--name=a", "-v"}, "command line: '-v': short options are not supported"},
       {{"--bs=8k"}, "command line: no job given"},
       {{"--name=a", "--size=4k", "--bs=8k"},
@@ -683,46 +683,46 @@ TEST_CASE("command line: errors name the argument", "[job_parser][cli]") {
       {{"--name=a", "--iodepth=0", "--name=b"}, "command line: '--iodepth=0': iodepth must be at least 1"},
   };
   for (const auto& c : cases) {
-    CliParseResult r = parse_cli_job(c.args);
+    auto r = parse_cli_job(c.args);
     INFO(c.error);
-    REQUIRE_FALSE(r.ok);
-    CHECK_THAT(r.error, Catch::StartsWith(c.error));
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error().message, Catch::StartsWith(c.error));
   }
 }
 
 TEST_CASE("iodepth batching options: fio's names, aliases, defaults and fix-ups", "[job_parser]") {
-  ParseResult defaults = parse_job_file("[j]\niodepth=32\n", "d.fio");
-  REQUIRE(defaults.ok);
-  const JobOptions& d = defaults.jobs[0];
+  auto defaults = parse_job_file("[j]\niodepth=32\n", "d.fio");
+  REQUIRE(defaults.ok());
+  const JobOptions& d = defaults->jobs[0];
   // fio submits and reaps one I/O at a time unless told otherwise.
   CHECK(submit_batch(d) == 1);
   CHECK(d.iodepth_batch_complete_min == 1);
   CHECK(reap_batch_max(d) == 1);
 
-  ParseResult r = parse_job_file(
+  auto r = parse_job_file(
       "[a]\niodepth=32\niodepth_batch_submit=8\niodepth_batch_complete_min=2\niodepth_batch_complete_max=16\n"
       "[b]\niodepth=16\niodepth_batch=0\niodepth_batch_complete=4\n"
       "[c]\niodepth=4\niodepth_batch=64\n",
       "batch.fio");
-  INFO(r.error);
-  REQUIRE(r.ok);
-  const JobOptions& a = job_named(r, "a");
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  const JobOptions& a = job_named(*r, "a");
   CHECK(submit_batch(a) == 8);
   CHECK(a.iodepth_batch_complete_min == 2);
   CHECK(reap_batch_max(a) == 16);
-  const JobOptions& b = job_named(r, "b");
+  const JobOptions& b = job_named(*r, "b");
   CHECK(submit_batch(b) == 16);  // 0 means iodepth
   CHECK(b.iodepth_batch_complete_min == 4);
-  CHECK(reap_batch_max(b) == 4);                // max below min is raised to min
-  CHECK(submit_batch(job_named(r, "c")) == 4);  // capped at iodepth
+  CHECK(reap_batch_max(b) == 4);                 // max below min is raised to min
+  CHECK(submit_batch(job_named(*r, "c")) == 4);  // capped at iodepth
   // fio's JSON "job options" keeps the canonical names.
   REQUIRE(b.given.size() == 3);
   CHECK(b.given[1].first == "iodepth_batch_submit");
   CHECK(b.given[2].first == "iodepth_batch_complete_min");
 
-  CliParseResult cli = parse_cli_job({"--name=x", "--iodepth=8", "--iodepth_batch_complete_max=-1"});
-  CHECK_FALSE(cli.ok);
-  CHECK_THAT(cli.error, Catch::Contains("iodepth_batch_complete_max"));
+  auto cli = parse_cli_job({"--name=x", "--iodepth=8", "--iodepth_batch_complete_max=-1"});
+  CHECK_FALSE(cli.ok());
+  CHECK_THAT(cli.error().message, Catch::Contains("iodepth_batch_complete_max"));
 }
 
 // A message quotes the file's text as printable and cut: never raw bytes
@@ -735,35 +735,35 @@ TEST_CASE("job-file errors quote the text printable and cut", "[job_parser]") {
   };
   {
     const auto r = parse_job_file("[j]\nrw=read\x1b[2J\n", "esc.fio");
-    REQUIRE_FALSE(r.ok);
-    CHECK(only_printable(r.error));
-    CHECK_THAT(r.error, Catch::Contains("\\x1b[2J"));
+    REQUIRE_FALSE(r.ok());
+    CHECK(only_printable(r.error().message));
+    CHECK_THAT(r.error().message, Catch::Contains("\\x1b[2J"));
   }
   {
     const auto r = parse_job_file("[j]\n" + std::string(10'000'000, 'x') + "\n", "long.fio");
-    REQUIRE_FALSE(r.ok);
-    CHECK(r.error.size() < 300);
-    CHECK_THAT(r.error, Catch::Contains("(10000000 bytes)"));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().message.size() < 300);
+    CHECK_THAT(r.error().message, Catch::Contains("(10000000 bytes)"));
   }
   {
     std::string binary = "[j]\nrw=read\n";
     binary += std::string("\x00\xff\xfe", 3);
     const auto r = parse_job_file(binary, "bin.fio");
-    REQUIRE_FALSE(r.ok);
-    CHECK(only_printable(r.error));
-    CHECK_THAT(r.error, Catch::Contains("bin.fio:3") && Catch::Contains("not a job file"));
+    REQUIRE_FALSE(r.ok());
+    CHECK(only_printable(r.error().message));
+    CHECK_THAT(r.error().message, Catch::Contains("bin.fio:3") && Catch::Contains("not a job file"));
   }
   {
     // A value with bytes that are not UTF-8, and one that is (kept as it is).
     const auto bad = parse_job_file("[j]\nbs=4k\xff\n", "utf.fio");
-    REQUIRE_FALSE(bad.ok);
-    CHECK_THAT(bad.error, Catch::Contains("\\xff"));
+    REQUIRE_FALSE(bad.ok());
+    CHECK_THAT(bad.error().message, Catch::Contains("\\xff"));
     const auto utf8 = parse_job_file(
         "[j]\nrw=r\xc3\xa9"
         "ad\n",
         "utf8.fio");
-    REQUIRE_FALSE(utf8.ok);
-    CHECK_THAT(utf8.error, Catch::Contains("'r\xc3\xa9"
-                                           "ad'"));
+    REQUIRE_FALSE(utf8.ok());
+    CHECK_THAT(utf8.error().message, Catch::Contains("'r\xc3\xa9"
+                                                     "ad'"));
   }
 }

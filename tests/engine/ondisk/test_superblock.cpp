@@ -248,6 +248,13 @@ TEST_CASE("names, times and the uuid", "[superblock]") {
     CHECK(raid5_layout_name(2) == "left-symmetric");
     CHECK(raid5_layout_name(3) == "right-symmetric");
     CHECK(raid5_layout_name(4) == "-unknown-");
+    // mdadm's r6layout, first name per number.
+    CHECK(raid6_layout_name(2) == "left-symmetric");
+    CHECK(raid6_layout_name(16) == "left-asymmetric-6");
+    CHECK(raid6_layout_name(19) == "right-symmetric-6");
+    CHECK(raid6_layout_name(8) == "ddf-zero-restart");
+    CHECK(raid6_layout_name(20) == "parity-first-6");
+    CHECK(raid6_layout_name(6) == "-unknown-");
   }
 }
 
@@ -262,7 +269,7 @@ TEST_CASE("decode rejects each invalid field with its reason", "[superblock][val
   const std::vector<Case> cases = {
       {"bad version", kRaid1x2, [](Superblock& s) { s.major_version = 0; }, "unsupported major_version 0"},
       {"level 7", kRaid1x2, [](Superblock& s) { s.level = 7; },
-       "level 7 is not supported (raid1, raid10, raid5)"},
+       "level 7 is not supported (raid1, raid10, raid5, raid6)"},
       {"level 0", kRaid10n2, [](Superblock& s) { s.level = 0; }, "level 0 is not supported"},
       {"raid10 layout 0", kRaid10n2, [](Superblock& s) { s.layout = 0; }, "raid10 layout 0x0 is invalid"},
       {"raid10 one copy", kRaid10n2, [](Superblock& s) { s.layout = 0x101; }, "no redundancy"},
@@ -276,6 +283,11 @@ TEST_CASE("decode rejects each invalid field with its reason", "[superblock][val
       {"raid5 chunk 0", kRaid5x3, [](Superblock& s) { s.chunksize = 0; }, "raid5 chunksize 0 sectors"},
       {"raid5 layout 4", kRaid5x3, [](Superblock& s) { s.layout = 4; }, "raid5 layout 4 is not supported"},
       {"raid5 one disk", kRaid5x3, [](Superblock& s) { s.raid_disks = 1; }, "raid5 needs at least 2 devices"},
+      {"raid6 of 3", kRaid5x3, [](Superblock& s) { s.level = 6; }, "raid6 needs at least 4 devices, raid_disks is 3"},
+      {"raid6 layout 20", kRaid10n2, [](Superblock& s) { s.level = 6, s.layout = 20; },
+       "raid6 layout 20 is not supported"},
+      {"raid6 layout 5", kRaid10n2, [](Superblock& s) { s.level = 6, s.layout = 5; },
+       "raid6 layout 5 is not supported"},
       {"raid1 chunk", kRaid1x2, [](Superblock& s) { s.chunksize = 128; }, "raid1 chunksize 128 is invalid"},
       {"raid1 layout", kRaid1x2, [](Superblock& s) { s.layout = 1; }, "raid1 layout 0x1 is invalid"},
       {"raid_disks 0", kRaid1x2, [](Superblock& s) { s.raid_disks = 0; }, "raid_disks is 0"},

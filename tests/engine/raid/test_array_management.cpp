@@ -458,7 +458,7 @@ TEST_CASE("an interrupted rebuild resumes from where it was recorded", "[raid][m
     const auto& files = crashed ? crash : paths;
     const uint64_t expect = crashed ? checkpointed : stopped_at;
     AssembleOptions o;
-    o.resume_member = files[2];
+    o.resume_members = {files[2]};
     o.resync = false;  // started below, once the hook is set (a task reads it)
     auto arr = assemble({files[0]}, o);
     REQUIRE(arr->slot_of(files[2]) == 1);
@@ -496,7 +496,7 @@ TEST_CASE("add starts over when the member cannot resume", "[raid][manage][resum
   for (const std::string& target : {paths[1], dir.file("absent.img")}) {
     INFO(target);
     AssembleOptions o;
-    o.resume_member = target;
+    o.resume_members = {target};
     auto a = assemble(others, o);
     CHECK(a->slot_of(target) < 0);
     CHECK(state(*a, 1) != MemberState::recovering);

@@ -46,7 +46,7 @@ TEST_CASE("raid5: a member's read errors past the threshold fail it; reads are r
   CHECK(state(*arr, bad) == raid::MemberState::faulty);
   CHECK(arr->member_note(bad).find("read error") != std::string::npos);
   ftp.reset();
-  read_all(*arr, model);
+  read_matches(*arr, model);
 }
 
 TEST_CASE("raid5: a failed pre-read: the write plans again and succeeds", "[raid5][errors]") {
@@ -68,12 +68,12 @@ TEST_CASE("raid5: a failed pre-read: the write plans again and succeeds", "[raid
   CHECK(fb.injected() == 1);
   CHECK(state(*arr, 4) == raid::MemberState::faulty);
   ftp.reset();
-  read_all(*arr, model);
+  read_matches(*arr, model);
   raid::AddOptions ao;
   ao.create_files_bytes = kRaid5MemberBytes;
   require_ok(add_member(*arr, dir.file("new.img"), ao));
   CHECK(check_ok(*arr, false) == 0);
-  read_all(*arr, model);
+  read_matches(*arr, model);
 }
 
 TEST_CASE("raid5: a member's write errors fail it; the data is in the parity", "[raid5][errors]") {
@@ -96,7 +96,7 @@ TEST_CASE("raid5: a member's write errors fail it; the data is in the parity", "
   CHECK(fb.injected() >= 1);
   CHECK(state(*arr, bad) == raid::MemberState::faulty);
   ftp.reset();
-  read_all(*arr, model);
+  read_matches(*arr, model);
   // Without the failed member, after a stop, every byte is still there.
   std::vector<std::string> rest;
   for (int i = 0; i < 4; ++i)
@@ -105,5 +105,5 @@ TEST_CASE("raid5: a member's write errors fail it; the data is in the parity", "
   raid::AssembleOptions opt;
   opt.run = true;
   arr = assemble(rest, opt);
-  read_all(*arr, model);
+  read_matches(*arr, model);
 }

@@ -106,7 +106,7 @@ TEST_CASE("raid5: a read error is reconstructed for the reader and rewritten; th
   require_ok(f.arr->close());
   check_corrected(f, bad, f.model.data() + at);
   CHECK(check_ok(*f.arr, false) == 0);
-  read_all(*f.arr, f.model);
+  read_matches(*f.arr, f.model);
 }
 
 TEST_CASE("raid5: a write whose pre-read fails plans again, succeeds, and the member stays",
@@ -130,11 +130,11 @@ TEST_CASE("raid5: a write whose pre-read fails plans again, succeeds, and the me
   CHECK(member_events(*f.arr, "faulty").empty());
   // The parity written with the new data covers the block: nothing differs.
   CHECK(check_ok(*f.arr, false) == 0);
-  read_all(*f.arr, f.model);
+  read_matches(*f.arr, f.model);
   // And it is still right with the data member left out.
   const Spot d = data_spot(*f.arr, at);
   require_ok(f.arr->fail_member(d.member, "test"));
-  read_all(*f.arr, f.model);
+  read_matches(*f.arr, f.model);
 }
 
 TEST_CASE("raid5: check and repair rewrite an unreadable block from the stripe and finish",
@@ -160,7 +160,7 @@ TEST_CASE("raid5: check and repair rewrite an unreadable block from the stripe a
   CHECK(check_ok(*f.arr, repair) == 0);
   CHECK(f.plan->failed(f.path(bad.member), false) >= 1);
   check_corrected(f, bad, want.data());
-  read_all(*f.arr, f.model);
+  read_matches(*f.arr, f.model);
 }
 
 TEST_CASE("raid5: past max_read_errors the member is failed, and the event says so",
@@ -191,5 +191,5 @@ TEST_CASE("raid5: past max_read_errors the member is failed, and the event says 
   CHECK(faulty[0].name == f.path(m));
   CHECK(faulty[0].message.find("2 read errors") != std::string::npos);
   CHECK(faulty[0].message.find("max_read_errors (1)") != std::string::npos);
-  read_all(*f.arr, f.model);
+  read_matches(*f.arr, f.model);
 }

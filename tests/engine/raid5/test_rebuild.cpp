@@ -45,21 +45,21 @@ TEST_CASE("raid5: an interrupted rebuild is recorded and resumes where it stoppe
   REQUIRE(stopped_at < total);
   CHECK(state(*arr, bad) == raid::MemberState::recovering);
   CHECK(arr->runtime(bad).recovery_offset.load() * raid::kSectorBytes == stopped_at);
-  read_all(*arr, model);
+  read_matches(*arr, model);
   // A write across the recovery point while it stands (device offset
   // stopped_at starts the stripe at array offset stopped_at x data members).
   auto data = random_bytes(rng, 300000);
   const uint64_t at = stopped_at * uint64_t(g.disks - 1) - 150000;
   require_ok(array_write(*arr, at, data.data(), data.size()));
   std::memcpy(model.data() + at, data.data(), data.size());
-  read_all(*arr, model);
+  read_matches(*arr, model);
 
   paths[size_t(bad)] = fresh;
   arr.reset();
   arr = assemble(paths);
   CHECK(state(*arr, bad) == raid::MemberState::recovering);
   CHECK(arr->runtime(bad).recovery_offset.load() * raid::kSectorBytes == stopped_at);
-  read_all(*arr, model);
+  read_matches(*arr, model);
   // Resumed: the progress starts where it stopped.
   uint64_t first_done = 0;
   arr->set_piece_hook([&](const std::string& kind, uint64_t done) {
@@ -70,7 +70,7 @@ TEST_CASE("raid5: an interrupted rebuild is recorded and resumes where it stoppe
   CHECK(first_done > stopped_at);
   CHECK(state(*arr, bad) == raid::MemberState::in_sync);
   CHECK(check_ok(*arr, false) == 0);
-  read_all(*arr, model);
+  read_matches(*arr, model);
 }
 
 TEST_CASE("raid5: writes during a rebuild reach the rebuilt member", "[raid5][rebuild]") {
@@ -108,5 +108,5 @@ TEST_CASE("raid5: writes during a rebuild reach the rebuilt member", "[raid5][re
   INFO(error);
   CHECK(error.empty());
   CHECK(check_ok(*arr, false) == 0);
-  read_all(*arr, written);
+  read_matches(*arr, written);
 }

@@ -3,35 +3,10 @@
 // still does, degraded writes included; after the member is added back and
 // rebuilt, check finds no mismatch; bytes changed on a member behind the
 // array's back are counted by check and fixed by repair.
-#include <cstring>
-
 #include "raid5_test_util.hpp"
 
 using namespace rs;
 using namespace rs::raid5::test;
-
-namespace {
-
-// Writes `n` random pieces (odd offsets and lengths, some across stripes)
-// through the array and into the model.
-void write_random(raid::Array& arr, std::vector<uint8_t>& model, std::mt19937_64& rng, int n) {
-  for (int i = 0; i < n; ++i) {
-    const size_t len = 1 + size_t(rng() % (i % 3 == 0 ? 300 * 1024 : 9000));
-    const uint64_t off = i % 4 == 1 ? (rng() % (model.size() / 4096 - 76)) * 4096 : rng() % (model.size() - len);
-    auto data = random_bytes(rng, len);
-    INFO("write " << len << " bytes at " << off);
-    require_ok(array_write(arr, off, data.data(), len));
-    std::memcpy(model.data() + off, data.data(), len);
-  }
-}
-
-void read_matches(raid::Array& arr, const std::vector<uint8_t>& model) {
-  std::vector<uint8_t> back(model.size());
-  require_ok(array_read(arr, 0, back.data(), back.size()));
-  REQUIRE(first_diff(back, model) == -1);
-}
-
-}  // namespace
 
 TEST_CASE("raid5 round trip, each member failed in turn, rebuilt, checked", "[raid5][roundtrip]") {
   const Geometry g = GENERATE(from_range(all_geometries()));

@@ -13,10 +13,10 @@
 
 #include "../../common/needs_tool.hpp"
 #include "../../common/temp_dir.hpp"
+#include "fio/job_parser.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
 #include "session/array_session.hpp"
-#include "fio/job_parser.hpp"
 #include "workload/bench.hpp"
 
 namespace rs::session::test {
@@ -56,11 +56,11 @@ inline std::shared_ptr<ArraySession> open_session(const std::vector<std::string>
 
 inline workload::BenchSpec bench_spec(const std::vector<std::string>& args) {
   auto parsed = fio::parse_cli_job(args);
-  INFO(parsed.error);
-  REQUIRE(parsed.ok);
+  INFO((parsed ? std::string() : parsed.error().message));
+  REQUIRE(parsed.ok());
   workload::BenchSpec spec;
-  spec.jobs = parsed.jobs;
-  spec.global_options = parsed.global.given;
+  spec.jobs = parsed->jobs;
+  spec.global_options = parsed->global.given;
   return spec;
 }
 

@@ -204,6 +204,11 @@ TEST_CASE("clients: once only viewers remain, the array is marked clean and stil
     CHECK(on_disk_clean());
     CHECK(s->is_open());
   }
+  // The viewer leaving closes the session on its command thread; the test
+  // ends only after that close (the process's static destructors must not
+  // meet it, engine/session/README.md).
+  gui->detach();
+  require_ok(s->close().wait());
 }
 
 TEST_CASE("clients: the last reference may go on a command or a task's thread; the array closes clean",
@@ -213,17 +218,21 @@ TEST_CASE("clients: the last reference may go on a command or a task's thread; t
   SECTION("dropped while a command is queued") {
     auto s = open_session(paths);
     auto reply = s->set_tunable("read_policy", "md-rr");
+    auto closed = s->when_closed();
     s.reset();  // the queued command holds the session only while it runs
     const auto st = reply.wait_for(std::chrono::seconds(30));
     REQUIRE(st);  // answered either way: set, or refused as closed
+    require_ok(closed.wait());
   }
   SECTION("dropped while a check runs: the task is the last client") {
     auto s = open_session(paths);
     auto task = s->check(false).wait();
     REQUIRE(task);
     io::TaskHandle t = *task;
+    auto closed = s->when_closed();
     s.reset();
     require_ok(t->wait());
+    require_ok(closed.wait());  // closed on the task's thread, clean mark written
   }
   // Whoever held it last closed it: the members are free and clean.
   std::shared_ptr<ArraySession> again;
@@ -236,4 +245,46 @@ TEST_CASE("clients: the last reference may go on a command or a task's thread; t
   }
   REQUIRE(again);
   CHECK(again->status().state == "clean");
+}
+
+// md's --remove as a session command: a working member is refused (busy in
+// md) and nothing changes; a failed one leaves its slot (missing, its file
+// released, an event, the superblocks' event count moved on), and an add
+// fills that slot with a rebuild; reassembled from the two members, the
+// array is whole.
+TEST_CASE("commands: remove takes only a failed member out of its slot", "[session][clients]") {
+  TempDir dir("rs-session");
+  auto paths = make_array(dir, 1, 2, 16ull << 20);
+  SessionOptions o;
+  o.keep_open = true;
+  auto s = open_session(paths, o);
+  auto busy = s->remove_member(1).wait();
+  REQUIRE(!busy);
+  CHECK(busy.error().code == Errc::refused);
+  CHECK(s->status().members[1].state == "active sync");
+  CHECK(!s->remove_member(5).wait());
+  require_ok(s->fail_member(1, "test").wait());
+  require_ok(s->remove_member(1).wait());
+  const auto st = s->status();
+  CHECK(st.members[1].state == "missing");
+  CHECK(st.members[1].path.empty());
+  CHECK(st.working == 1);
+  bool removed = false;
+  for (const auto& e : s->events_since(0))
+    removed |= e.kind == "member" && e.name == paths[1] && e.value == "removed";
+  CHECK(removed);
+  // Nothing left to remove in the slot; the add fills it.
+  CHECK(!s->remove_member(1).wait());
+  const std::string fresh = dir.file("new.img");
+  raid::AddOptions add;
+  add.create_files_bytes = 16ull << 20;
+  auto task = s->add_member(fresh, add).wait();
+  INFO((task ? std::string() : task.error().message));
+  REQUIRE(task);
+  require_ok((*task)->wait());
+  require_ok(s->close().wait());
+  auto again = open_session({paths[0], fresh});
+  CHECK(again->status().working == 2);
+  CHECK(again->status().state == "clean");
+  require_ok(again->close().wait());
 }

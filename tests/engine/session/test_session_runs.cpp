@@ -29,6 +29,13 @@ bool mirrors_equal(const std::string& a, const std::string& b, uint64_t from, ui
   return same;
 }
 
+// A new array's session that stays open when its clients leave.
+std::shared_ptr<ArraySession> kept_open_session(const TempDir& dir, int level, int disks) {
+  SessionOptions so;
+  so.keep_open = true;
+  return open_session(make_array(dir, level, disks), so);
+}
+
 }  // namespace
 
 TEST_CASE("two clients on one session: a bench run writes and verifies while a check runs",
@@ -155,4 +162,52 @@ TEST_CASE("a session closed while a bench run writes leaves a clean array (mdadm
       CHECK(!events.empty());
     }
   }
+}
+
+TEST_CASE("the read policy travels typed: bench -> session -> mirror, no name parsed past the edge",
+          "[session][bench][typed]") {
+  TempDir dir("rs-session");
+  auto s = kept_open_session(dir, 1, 2);
+  // The session's typed command: the mirror gets the PolicyId.
+  require_ok(s->set_tunable(balance::kReadPolicy, balance::PolicyId::BtrfsQlen).wait());
+  CHECK(*s->tunable(std::string(balance::kReadPolicy.name)) == "btrfs-qlen");
+
+  // A run asking for a policy carries the enum (BenchSpec::read_policy);
+  // the mirror has it before the first I/O and the event names it.
+  auto spec = bench_spec({"--name=r", "--rw=randread", "--bs=4k", "--iodepth=4", "--size=4m", "--direct=1"});
+  spec.session = s;
+  spec.read_policy = balance::PolicyId::BtrfsRr;
+  workload::BenchNotes notes;
+  auto bench = workload::BenchSession::open(std::move(spec), &notes);
+  INFO((bench ? std::string() : bench.error().message));
+  REQUIRE(bench);
+  CHECK(*s->tunable(std::string(balance::kReadPolicy.name)) == "btrfs-rr");
+  const auto events = s->events_since(0);
+  REQUIRE(events.size() >= 2);
+  CHECK(events.back().name == "read_policy");
+  CHECK(events.back().value == "btrfs-rr");
+  workload::RunProgress progress;
+  const auto out = (*bench)->run(progress, nullptr, &notes);
+  INFO(out.error);
+  CHECK(out.ok);
+  REQUIRE(out.results.jobs.at(0).raidscope);
+  CHECK(out.results.jobs.at(0).raidscope->policy == "btrfs-rr");
+  require_ok((*bench)->close());
+  bench->reset();
+  require_ok(s->close().wait());
+}
+
+TEST_CASE("a typed read policy on a level without mirrors is a usage error before any I/O",
+          "[session][bench][typed]") {
+  TempDir dir("rs-session");
+  auto s = kept_open_session(dir, 5, 3);
+  auto spec = bench_spec({"--name=r", "--rw=read", "--bs=4k", "--size=1m"});
+  spec.session = s;
+  spec.read_policy = balance::PolicyId::MdRr;
+  workload::BenchNotes notes;
+  auto bench = workload::BenchSession::open(std::move(spec), &notes);
+  REQUIRE_FALSE(bench);
+  CHECK(bench.error().code == Errc::invalid_argument);
+  CHECK_THAT(bench.error().message, Catch::Contains("read_policy"));
+  require_ok(s->close().wait());
 }

@@ -1,5 +1,6 @@
 // TunableRegistry: parsing by type, range and rule refusals with their
 // messages, per-member addressing (md's rdN), events of successful sets.
+#include <array>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <limits>
@@ -402,4 +403,87 @@ TEST_CASE("concurrent sets are applied one at a time, one event each", "[tunable
   // The last event is the value that stayed.
   CHECK(events.back().value == std::to_string(value));
   for (size_t i = 1; i < events.size(); ++i) CHECK(events[i].t_ns > events[i - 1].t_ns);
+}
+
+// ---- typed controls (base/tunable_key.hpp) ----
+
+namespace {
+
+enum class Colour { red, green, blue };
+constexpr rs::TunableKey<Colour> kColour{"colour"};
+constexpr rs::TunableKey<bool> kWriteMostly{"write_mostly"};
+
+// A choice tunable whose owner reads its text with its own parser (as the
+// mirror's read_policy uses balance::parse_policy), counting its calls.
+struct ColourOwner {
+  EventLog log;
+  TunableRegistry reg{&log};
+  int parses = 0;
+  std::vector<Colour> received;
+  ColourOwner() {
+    TunableSpec s{"colour", TunableType::choice, 0, 0, {"red", "green", "blue"}, "", "a colour"};
+    s.parse_text = [this](std::string_view text) -> rs::Result<int64_t> {
+      ++parses;
+      for (int i = 0; i < 3; ++i)
+        if (text == std::array{"red", "green", "blue"}[size_t(i)]) return int64_t(i);
+      return rs::make_error(Errc::invalid_argument,
+                            "no colour '" + std::string(text) + "' (red, green, blue)");
+    };
+    reg.add(
+        s,
+        [this](int) {
+          return received.empty() ? "red" : std::array{"red", "green", "blue"}[size_t(received.back())];
+        },
+        [this](int, const TunableValue& v) {
+          received.push_back(Colour(v.number));
+          return rs::Status{};
+        });
+  }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "a typed set reaches the owner as its type with no text parsed, and text is parsed once, by the owner's "
+    "parser",
+    "[tunables][typed]") {
+  ColourOwner o;
+  REQUIRE(o.reg.set(kColour, Colour::blue).ok());
+  CHECK(o.parses == 0);  // typed: nothing read from text on the way
+  REQUIRE(o.received.size() == 1);
+  CHECK(o.received.back() == Colour::blue);
+  CHECK(o.log.since(0).back().value == "blue");  // the event has the canonical name
+
+  REQUIRE(o.reg.set("colour", " green ").ok());
+  CHECK(o.parses == 1);  // the text edge: the owner's parser, once
+  CHECK(o.received.back() == Colour::green);
+
+  // The owner's refusal is what set() shows; nothing reaches the setter.
+  const auto bad = o.reg.set("colour", "mauve");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error().message == "colour=mauve: no colour 'mauve' (red, green, blue)");
+  CHECK(o.received.size() == 2);
+  // validate() reads text the same way (a --set-at checked before the run).
+  CHECK_FALSE(o.reg.validate("colour", "mauve").ok());
+}
+
+TEST_CASE("a typed set is checked as text is: choice index, range, member address", "[tunables][typed]") {
+  ColourOwner o;
+  const auto out = o.reg.set(kColour, Colour(7));
+  REQUIRE_FALSE(out.ok());
+  CHECK(out.error().code == Errc::invalid_argument);
+  CHECK(out.error().message == "colour=7: not one of red, green, blue");
+  CHECK(o.received.empty());
+  CHECK(o.log.last_seq() == 0);
+
+  Fixture f;
+  CHECK(f.reg.set_number("stripe_cache_size", 9).error().message ==
+        "stripe_cache_size=9: out of range 17..32768 stripes");
+  REQUIRE(f.reg.set_number("stripe_cache_size", 512).ok());
+  CHECK(f.cache == 512);
+  // Per member: the key's exact address, rdN/name.
+  CHECK(kWriteMostly.at(1) == "rd1/write_mostly");
+  REQUIRE(f.reg.set(kWriteMostly, true, 1).ok());
+  CHECK(*f.reg.get("rd1/write_mostly") == "on");
+  CHECK(f.reg.set(kWriteMostly, true).error().code == Errc::invalid_argument);  // per member: needs rdN
 }

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "../../common/result_helpers.hpp"
+#include "fio/job_parser.hpp"
 #include "fio/log_files.hpp"
 #include "workload/bench.hpp"
-#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
@@ -26,10 +26,10 @@ using namespace rs::fio;
 
 // A command line's jobs, parsed (the test fails on a parse error).
 inline std::vector<JobOptions> jobs_from_cli(std::vector<std::string> args) {
-  CliParseResult r = parse_cli_job(args);
-  INFO(r.error);
-  REQUIRE(r.ok);
-  return r.jobs;
+  auto r = parse_cli_job(args);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  return r->jobs;
 }
 
 // check_jobs, then run_jobs on `target` (the test fails when a job is refused).
@@ -42,18 +42,18 @@ inline RunOutcome run_checked(std::vector<JobOptions>& jobs, Target& target) {
 
 inline RunOutcome run_on_file(const std::string& path, std::vector<std::string> args) {
   args.push_back("--filename=" + path);
-  CliParseResult r = parse_cli_job(args);
-  INFO(r.error);
-  REQUIRE(r.ok);
+  auto r = parse_cli_job(args);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
   std::string err;
   auto dev = rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), &err);
   INFO(err);
   REQUIRE(dev);
   DeviceTarget target(std::move(dev));
-  std::string bad = check_jobs(r.jobs, target);
+  std::string bad = check_jobs(r->jobs, target);
   INFO(bad);
   REQUIRE(bad.empty());
-  return run_jobs(r.jobs, {}, target, nullptr, rs::fio::open_job_logs);
+  return run_jobs(r->jobs, {}, target, nullptr, rs::fio::open_job_logs);
 }
 
 // Runs a command line's jobs as `raidscope-cli bench` does (a job's own
@@ -63,11 +63,11 @@ struct BenchRun {
   RunOutcome out;
 };
 inline BenchRun run_bench(std::vector<std::string> args) {
-  CliParseResult r = parse_cli_job(args);
-  INFO(r.error);
-  REQUIRE(r.ok);
+  auto r = parse_cli_job(args);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
   BenchSpec spec;
-  spec.jobs = r.jobs;
+  spec.jobs = r->jobs;
   spec.job_logs = open_job_logs;
   BenchNotes notes;
   auto s = BenchSession::open(std::move(spec), &notes);
@@ -96,11 +96,11 @@ inline void write_filled_file(const std::string& path, uint64_t bytes, uint8_t f
 
 // The one job a command line defines, parsed.
 inline JobOptions parse_one_job(std::vector<std::string> args) {
-  CliParseResult r = parse_cli_job(args);
-  INFO(r.error);
-  REQUIRE(r.ok);
-  REQUIRE(r.jobs.size() == 1);
-  return r.jobs[0];
+  auto r = parse_cli_job(args);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  REQUIRE(r->jobs.size() == 1);
+  return r->jobs[0];
 }
 
 // Issue times (us) per file path of the I/O lines of a fio iolog (version 3).

@@ -138,9 +138,7 @@ TEST_CASE("libaio engine: reads and writes the right bytes, batches, timers, mis
           "[engines][aio]") {
   test::TempDir dir("rs-aio");
   auto dev = numbered_blocks_file(dir.file("data"));
-  std::string err;
-  auto aio = AioBackend::make({dev.get(), nullptr}, 8, 3, &err);
-  INFO(err);
+  auto aio = test::must(AioBackend::make({dev.get(), nullptr}, 8, 3));
   REQUIRE(aio);
   check_queued_engine(aio.get());
 }
@@ -149,9 +147,7 @@ TEST_CASE("posixaio engine: reads and writes the right bytes, batches, timers, m
           "[engines][aio]") {
   test::TempDir dir("rs-paio");
   auto dev = numbered_blocks_file(dir.file("data"));
-  std::string err;
-  auto aio = PosixAioBackend::make({dev.get(), nullptr}, 8, 3, &err);
-  INFO(err);
+  auto aio = test::must(PosixAioBackend::make({dev.get(), nullptr}, 8, 3));
   REQUIRE(aio);
   check_queued_engine(aio.get());
   CHECK_THAT(aio->describe(), Catch::Contains("glibc POSIX AIO"));

@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
+#include "fio/job_parser.hpp"
 #include "workload/bench.hpp"
 #include "workload/file_set.hpp"
-#include "fio/job_parser.hpp"
 
 using namespace rs::workload;
 using namespace rs::fio;
@@ -19,11 +20,11 @@ using rs::test::TempDir;
 
 namespace {
 JobOptions parse_one(const std::vector<std::string>& args) {
-  CliParseResult r = parse_cli_job(args);
-  INFO(r.error);
-  REQUIRE(r.ok);
-  REQUIRE(r.jobs.size() == 1);
-  return r.jobs[0];
+  auto r = parse_cli_job(args);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  REQUIRE(r->jobs.size() == 1);
+  return r->jobs[0];
 }
 }  // namespace
 
@@ -39,8 +40,7 @@ TEST_CASE("a job's files: names per clone, size split as fio's setup_files", "[f
   // less than a block, so no file gets an extra block.
   JobOptions j = parse_one({"--name=w", "--rw=write", "--size=64k", "--nrfiles=3", "--directory=/d"});
   CHECK(is_file_set_job(j));
-  std::string err;
-  auto files = job_files(j, 1, &err);
+  auto files = rs::test::must(job_files(j, 1));
   REQUIRE(files.size() == 3);
   CHECK(files[0].path == "/d/w.1.0");
   CHECK(files[2].path == "/d/w.1.2");
@@ -49,7 +49,7 @@ TEST_CASE("a job's files: names per clone, size split as fio's setup_files", "[f
   // 5000 bytes over 3 files with bs=1: 1666 each, and (5000 - 3 * 1666) / 1
   // = 2 extra blocks, one each for the first two files.
   j = parse_one({"--name=w", "--rw=read", "--size=5000", "--nrfiles=3", "--bs=1", "--directory=/d"});
-  files = job_files(j, 0, &err);
+  files = rs::test::must(job_files(j, 0));
   REQUIRE(files.size() == 3);
   CHECK(files[0].size == 1667);
   CHECK(files[1].size == 1667);
@@ -58,7 +58,7 @@ TEST_CASE("a job's files: names per clone, size split as fio's setup_files", "[f
   // filesize= per file; a:b lists shared files, directory in front of the
   // relative ones only, '\:' an escaped colon.
   j = parse_one({"--name=s", "--rw=read", "--filesize=8k", "--filename=a:/abs/b:c\\:d", "--directory=/d"});
-  files = job_files(j, 5, &err);
+  files = rs::test::must(job_files(j, 5));
   REQUIRE(files.size() == 3);
   CHECK(files[0].path == "/d/a");
   CHECK(files[1].path == "/abs/b");
@@ -70,21 +70,23 @@ TEST_CASE("a job's files: names per clone, size split as fio's setup_files", "[f
 }
 
 TEST_CASE("a file's share smaller than a block is refused, naming the file", "[file_set]") {
-  JobOptions j = parse_one({"--name=t", "--rw=read", "--size=12k", "--nrfiles=4", "--bs=4k", "--directory=/d"});
-  std::string err;
-  CHECK(job_files(j, 0, &err).empty());
-  CHECK_THAT(err, Catch::Contains("/d/t.0.0") && Catch::Contains("less than one block"));
+  JobOptions j =
+      parse_one({"--name=t", "--rw=read", "--size=12k", "--nrfiles=4", "--bs=4k", "--directory=/d"});
+  const auto files = job_files(j, 0);
+  REQUIRE_FALSE(files.ok());
+  CHECK(files.error().code == rs::Errc::invalid_argument);
+  CHECK_THAT(files.error().message, Catch::Contains("/d/t.0.0") && Catch::Contains("less than one block"));
 }
 
 TEST_CASE("random reads over 4 files: every block of every file once, spread evenly", "[file_set]") {
   TempDir dir("rs-fileset");
   // 4 files of 256 KiB, random reads with the random map: each of the
   // 64 blocks of each file is read once (256 I/Os, 64 per file).
-  CliParseResult r = parse_cli_job({"--name=r", "--rw=randread", "--bs=4k", "--size=1m", "--nrfiles=4",
-                                    "--directory=" + dir.path, "--ioengine=psync"});
-  REQUIRE(r.ok);
+  auto r = parse_cli_job({"--name=r", "--rw=randread", "--bs=4k", "--size=1m", "--nrfiles=4",
+                          "--directory=" + dir.path, "--ioengine=psync"});
+  REQUIRE(r.ok());
   BenchSpec spec;
-  spec.jobs = r.jobs;
+  spec.jobs = r->jobs;
   BenchNotes notes;
   auto s = BenchSession::open(std::move(spec), &notes);
   INFO((s ? "" : s.error().message));
@@ -112,12 +114,12 @@ TEST_CASE("random reads over 4 files: every block of every file once, spread eve
 TEST_CASE("file_service_type=random spreads I/O over the files, sequential keeps to one", "[file_set]") {
   TempDir dir("rs-fileset");
   auto run = [&](const std::string& service, uint64_t runtime_ios) {
-    CliParseResult r = parse_cli_job({"--name=" + service, "--rw=randread", "--bs=4k", "--size=512k",
-                                      "--nrfiles=2", "--directory=" + dir.path, "--file_service_type=" + service,
-                                      "--number_ios=" + std::to_string(runtime_ios)});
-    REQUIRE(r.ok);
+    auto r = parse_cli_job({"--name=" + service, "--rw=randread", "--bs=4k", "--size=512k", "--nrfiles=2",
+                            "--directory=" + dir.path, "--file_service_type=" + service,
+                            "--number_ios=" + std::to_string(runtime_ios)});
+    REQUIRE(r.ok());
     BenchSpec spec;
-    spec.jobs = r.jobs;
+    spec.jobs = r->jobs;
     BenchNotes notes;
     auto s = BenchSession::open(std::move(spec), &notes);
     REQUIRE(s);

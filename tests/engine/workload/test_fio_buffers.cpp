@@ -153,13 +153,13 @@ TEST_CASE("dedupe_mode=working_set: fio's refusals", "[buffers]") {
   const std::string path = new_file(dir);
   auto refusal = [&](std::vector<std::string> args) {
     args.push_back("--filename=" + path);
-    CliParseResult r = parse_cli_job(args);
-    REQUIRE(r.ok);
+    auto r = parse_cli_job(args);
+    REQUIRE(r.ok());
     std::string err;
     auto dev = rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), &err);
     REQUIRE(dev);
     DeviceTarget target(std::move(dev));
-    return check_jobs(r.jobs, target);
+    return check_jobs(r->jobs, target);
   };
   // Set and dedupe share add up to over 100 %: the set's pages are unique.
   CHECK_THAT(refusal({"--name=w", "--rw=write", "--size=1m", "--dedupe_percentage=100",

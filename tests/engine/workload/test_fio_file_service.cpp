@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "../../common/temp_dir.hpp"
+#include "fio/job_parser.hpp"
 #include "fio_run_on_file.hpp"
 #include "workload/bench.hpp"
 #include "workload/file_choice.hpp"
-#include "fio/job_parser.hpp"
 
 using namespace rs::workload;
 using namespace rs::fio;
@@ -73,7 +73,8 @@ TEST_CASE("file_service_type=zipf, pareto, gauss parse with fio's defaults and c
   CHECK(j.file_service_nr == 1);
   for (const char* bad :
        {"zipf:1", "zipf:-2", "pareto:1", "normal:100", "zipf:1.2:1.5", "normal:x", "zoned"}) {
-    const std::string err = parse_cli_job({"--name=b", std::string("--file_service_type=") + bad}).error;
+    const std::string err =
+        parse_cli_job({"--name=b", std::string("--file_service_type=") + bad}).error().message;
     INFO(bad << ": " << err);
     CHECK(err.find("file_service_type") != std::string::npos);
   }

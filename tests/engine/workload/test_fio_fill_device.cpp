@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio/job_parser.hpp"
 #include "fio/log_files.hpp"
@@ -26,7 +27,7 @@ using rs::test::TempDir;
 
 namespace {
 
-CliParseResult fill_parse(std::vector<std::string> args) {
+rs::Result<ParsedCliJobs> fill_parse(std::vector<std::string> args) {
   return parse_cli_job(args);
 }
 
@@ -90,13 +91,13 @@ class FillFullTarget final : public Target {
 };
 
 JobResults fill_run(std::vector<std::string> args, Target& target) {
-  CliParseResult r = fill_parse(std::move(args));
-  INFO(r.error);
-  REQUIRE(r.ok);
-  std::string bad = check_jobs(r.jobs, target);
+  auto r = fill_parse(std::move(args));
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  std::string bad = check_jobs(r->jobs, target);
   INFO(bad);
   REQUIRE(bad.empty());
-  RunOutcome out = run_jobs(r.jobs, {}, target, nullptr, rs::fio::open_job_logs);
+  RunOutcome out = run_jobs(r->jobs, {}, target, nullptr, rs::fio::open_job_logs);
   REQUIRE(out.ok);
   REQUIRE(out.results.jobs.size() == 1);
   return out.results.jobs[0];
@@ -105,15 +106,16 @@ JobResults fill_run(std::vector<std::string> args, Target& target) {
 }  // namespace
 
 TEST_CASE("fill_device and its alias fill_fs parse as fio's bool option", "[fill_device][job_parser]") {
-  CHECK_FALSE(fill_parse({"--name=a"}).jobs.at(0).fill_device);  // fio's default 0
-  CHECK(fill_parse({"--name=a", "--fill_device=1"}).jobs.at(0).fill_device);
-  CHECK(fill_parse({"--name=a", "--fill_fs=1"}).jobs.at(0).fill_device);
-  CHECK_FALSE(fill_parse({"--fill_device=1", "--name=a", "--fill_fs=0"}).jobs.at(0).fill_device);
+  CHECK_FALSE(rs::test::must(fill_parse({"--name=a"})).jobs.at(0).fill_device);  // fio's default 0
+  CHECK(rs::test::must(fill_parse({"--name=a", "--fill_device=1"})).jobs.at(0).fill_device);
+  CHECK(rs::test::must(fill_parse({"--name=a", "--fill_fs=1"})).jobs.at(0).fill_device);
+  CHECK_FALSE(
+      rs::test::must(fill_parse({"--fill_device=1", "--name=a", "--fill_fs=0"})).jobs.at(0).fill_device);
   CHECK(canonical_option_name("fill_fs") == "fill_device");
-  ParseResult file = parse_job_file("[global]\nfill_fs=1\n[w]\nrw=write\n", "fill.fio");
-  INFO(file.error);
-  REQUIRE(file.ok);
-  CHECK(file.jobs.at(0).fill_device);
+  auto file = parse_job_file("[global]\nfill_fs=1\n[w]\nrw=write\n", "fill.fio");
+  INFO(rs::test::error_text(file));
+  REQUIRE(file.ok());
+  CHECK(file->jobs.at(0).fill_device);
 
   // fio's FIO_OPT_BOOL: a value is required, and it is 0 or 1.
   const std::vector<std::pair<std::string, std::string>> bad = {
@@ -122,10 +124,10 @@ TEST_CASE("fill_device and its alias fill_fs parse as fio's bool option", "[fill
       {"--fill_device", "option 'fill_device' requires a value"},
   };
   for (const auto& [arg, message] : bad) {
-    CliParseResult r = fill_parse({"--name=a", arg});
+    auto r = fill_parse({"--name=a", arg});
     INFO(arg);
-    REQUIRE_FALSE(r.ok);
-    CHECK_THAT(r.error, Catch::Contains(message));
+    REQUIRE_FALSE(r.ok());
+    CHECK_THAT(r.error().message, Catch::Contains(message));
   }
 }
 
@@ -176,11 +178,11 @@ TEST_CASE("a fill_device job on a new file: created empty, sized by its filesyst
   TempDir dir("rs-fill");
   const std::string path = dir.file("f");
   auto open = [&](std::vector<std::string> args) {
-    CliParseResult r = fill_parse(std::move(args));
-    INFO(r.error);
-    REQUIRE(r.ok);
+    auto r = fill_parse(std::move(args));
+    INFO(rs::test::error_text(r));
+    REQUIRE(r.ok());
     BenchSpec spec;
-    spec.jobs = r.jobs;
+    spec.jobs = r->jobs;
     BenchNotes notes;
     return BenchSession::open(std::move(spec), &notes);
   };

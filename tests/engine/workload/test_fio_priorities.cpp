@@ -13,9 +13,9 @@
 
 #include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
+#include "fio/job_parser.hpp"
 #include "fio_run_on_file.hpp"
 #include "workload/io_priority.hpp"
-#include "fio/job_parser.hpp"
 
 using namespace rs;
 using namespace rs::workload;
@@ -24,15 +24,15 @@ using namespace rs::fio;
 namespace {
 
 JobOptions parsed(std::vector<std::string> args) {
-  CliParseResult r = parse_cli_job(args);
-  INFO(r.error);
-  REQUIRE(r.ok);
-  REQUIRE(r.jobs.size() == 1);
-  return r.jobs[0];
+  auto r = parse_cli_job(args);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  REQUIRE(r->jobs.size() == 1);
+  return r->jobs[0];
 }
 
 std::string parse_error(std::vector<std::string> args) {
-  return parse_cli_job(args).error;
+  return parse_cli_job(args).error().message;
 }
 
 // The last column of a log file, counted by value.
@@ -152,14 +152,13 @@ TEST_CASE("cmdprio is refused with a synchronous engine, naming the option", "[f
   test::TempDir dir("rs-prio");
   const std::string path = dir.file("data");
   fio_test::write_filled_file(path, 1ull << 20);
-  CliParseResult r =
-      parse_cli_job({"--name=s", "--ioengine=psync", "--cmdprio_percentage=10", "--filename=" + path});
-  REQUIRE(r.ok);
+  auto r = parse_cli_job({"--name=s", "--ioengine=psync", "--cmdprio_percentage=10", "--filename=" + path});
+  REQUIRE(r.ok());
   std::string err;
   auto dev = rs::test::or_empty(io::MemberDevice::open(path, io::OpenMode::ReadWrite), &err);
   REQUIRE(dev);
   DeviceTarget target(std::move(dev));
-  const std::string bad = check_jobs(r.jobs, target);
+  const std::string bad = check_jobs(r->jobs, target);
   CHECK(bad.find("cmdprio_percentage") != std::string::npos);
   CHECK(bad.find("psync") != std::string::npos);
 }

@@ -12,10 +12,10 @@
 
 #include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/log_files.hpp"
 #include "fio_run_on_file.hpp"
 #include "io/device_profile.hpp"
-#include "fio/log_files.hpp"
-#include "fio/job_parser.hpp"
 #include "workload/rate_control.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
@@ -59,14 +59,14 @@ RatedRun run_rated(std::vector<std::string> args) {
   test::TempDir dir("rs-rate");
   const std::string log = dir.file("issues.iolog");
   args.push_back("--write_iolog=" + log);
-  CliParseResult r = parse_cli_job(args);
-  INFO(r.error);
-  REQUIRE(r.ok);
+  auto r = parse_cli_job(args);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
   auto target = slow_target();
-  std::string bad = check_jobs(r.jobs, *target);
+  std::string bad = check_jobs(r->jobs, *target);
   INFO(bad);
   REQUIRE(bad.empty());
-  RunOutcome out = run_jobs(r.jobs, {}, *target, nullptr, rs::fio::open_job_logs);
+  RunOutcome out = run_jobs(r->jobs, {}, *target, nullptr, rs::fio::open_job_logs);
   REQUIRE(out.results.jobs.size() == 1);
   RatedRun rr{out.results.jobs[0], {}};
   INFO("ios " << rr.job.read.total_ios << " error " << rr.job.error_text);
@@ -103,7 +103,7 @@ TEST_CASE("rate options parse as fio names them; bad values name the option", "[
                                                         {"--rate_process=gauss", "rate_process"},
                                                         {"--ratecycle=0", "rate_cycle"},
                                                         {"--rate_iops_min=x", "rate_iops_min"}}) {
-    const std::string err = parse_cli_job({"--name=c", arg}).error;
+    const std::string err = parse_cli_job({"--name=c", arg}).error().message;
     INFO(arg << ": " << err);
     CHECK(err.find(word) != std::string::npos);
   }
@@ -243,9 +243,10 @@ TEST_CASE("poisson offload: exponential gaps between issues at the rate's mean",
 TEST_CASE("rate_iops_min not met fails the job with EIO, as fio's check_min_rate", "[fio][rate]") {
   // One I/O at a time at 220 us or more: at most ~4500 IOPS, under 20000.
   auto target = slow_target();
-  auto jobs = parse_cli_job({"--name=slow", "--rw=randread", "--bs=4k", "--iodepth=1",
-                             "--rate_iops_min=20000", "--runtime=10", "--time_based", "--direct=1"})
-                  .jobs;
+  auto jobs =
+      rs::test::must(parse_cli_job({"--name=slow", "--rw=randread", "--bs=4k", "--iodepth=1",
+                                    "--rate_iops_min=20000", "--runtime=10", "--time_based", "--direct=1"}))
+          .jobs;
   REQUIRE(check_jobs(jobs, *target).empty());
   RunOutcome out = run_jobs(jobs, {}, *target, nullptr, rs::fio::open_job_logs);
   const JobResults& j = out.results.jobs[0];
@@ -255,8 +256,8 @@ TEST_CASE("rate_iops_min not met fails the job with EIO, as fio's check_min_rate
   CHECK(j.job_runtime_ns >= 3'000'000'000ull);
   CHECK(j.job_runtime_ns < 3'100'000'000ull);
   // A minimum the job meets: no error, the whole runtime.
-  jobs = parse_cli_job({"--name=fine", "--rw=randread", "--bs=4k", "--rate_iops=1000", "--rate_iops_min=900",
-                        "--runtime=4", "--time_based", "--direct=1"})
+  jobs = rs::test::must(parse_cli_job({"--name=fine", "--rw=randread", "--bs=4k", "--rate_iops=1000",
+                                       "--rate_iops_min=900", "--runtime=4", "--time_based", "--direct=1"}))
              .jobs;
   REQUIRE(check_jobs(jobs, *target).empty());
   out = run_jobs(jobs, {}, *target, nullptr, rs::fio::open_job_logs);

@@ -10,11 +10,12 @@
 #include <cstring>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
-#include "fio_run_on_file.hpp"
-#include "fio/log_files.hpp"
-#include "fio/json_output.hpp"
 #include "fio/job_parser.hpp"
+#include "fio/json_output.hpp"
+#include "fio/log_files.hpp"
+#include "fio_run_on_file.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
@@ -50,24 +51,24 @@ bool all_equal(const std::vector<uint8_t>& d, uint64_t from, uint64_t to, uint8_
 }  // namespace
 
 TEST_CASE("trim options: rw modes and the third bs value", "[trim][job_parser]") {
-  ParseResult r =
+  auto r =
       parse_job_file("[a]\nrw=trim\nbs=8k\n[b]\nrw=randtrim\nbs=4k,8k,16k\n[c]\nrw=trimwrite\n", "x.fio");
-  INFO(r.error);
-  REQUIRE(r.ok);
-  CHECK(r.jobs[0].rw == RwMode::trim);
-  CHECK(r.jobs[0].bs_trim == 8192u);  // bs=8k sets every direction, trims too
-  CHECK(r.jobs[1].rw == RwMode::randtrim);
-  CHECK(r.jobs[1].bs_trim == 16384u);
-  CHECK(r.jobs[1].bs[kDdirRead] == 4096u);
-  CHECK(r.jobs[1].bs[kDdirWrite] == 8192u);
-  CHECK(r.jobs[2].rw == RwMode::trimwrite);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  CHECK(r->jobs[0].rw == RwMode::trim);
+  CHECK(r->jobs[0].bs_trim == 8192u);  // bs=8k sets every direction, trims too
+  CHECK(r->jobs[1].rw == RwMode::randtrim);
+  CHECK(r->jobs[1].bs_trim == 16384u);
+  CHECK(r->jobs[1].bs[kDdirRead] == 4096u);
+  CHECK(r->jobs[1].bs[kDdirWrite] == 8192u);
+  CHECK(r->jobs[2].rw == RwMode::trimwrite);
   CHECK(does_trim(RwMode::randtrimwrite));
   CHECK_FALSE(does_read(RwMode::trim));
   CHECK_FALSE(does_write(RwMode::trim));
   CHECK(does_write(RwMode::trimwrite));
-  ParseResult bad = parse_job_file("[a]\nrw=trim:8k\n", "x.fio");
-  CHECK_FALSE(bad.ok);
-  CHECK_THAT(bad.error, Catch::Contains("':N' postfix is not supported with trims"));
+  auto bad = parse_job_file("[a]\nrw=trim:8k\n", "x.fio");
+  CHECK_FALSE(bad.ok());
+  CHECK_THAT(bad.error().message, Catch::Contains("':N' postfix is not supported with trims"));
 }
 
 TEST_CASE("rw=trim punches a hole: blocks freed, zeros read back, fio's counts", "[trim]") {
@@ -143,21 +144,21 @@ TEST_CASE("rw=trimwrite trims each block, then writes it", "[trim]") {
 }
 
 TEST_CASE("trimwrite with different trim and write sizes is refused, naming the option", "[trim]") {
-  CliParseResult r = parse_cli_job({"--name=t", "--rw=trimwrite", "--bs=4k,8k,16k", "--size=1m"});
-  REQUIRE(r.ok);
+  auto r = parse_cli_job({"--name=t", "--rw=trimwrite", "--bs=4k,8k,16k", "--size=1m"});
+  REQUIRE(r.ok());
   NullTarget target(1 << 20);
-  CHECK_THAT(check_jobs(r.jobs, target), Catch::Contains("rw=trimwrite with a trim block size other than"));
+  CHECK_THAT(check_jobs(r->jobs, target), Catch::Contains("rw=trimwrite with a trim block size other than"));
 }
 
 TEST_CASE("trims at a queue depth complete one after another, each counted once", "[trim]") {
   // Trims are done at issue: at iodepth=8 on the null target the job still
   // does size/bs of them, and ends.
-  CliParseResult r =
+  auto r =
       parse_cli_job({"--name=t", "--rw=randtrim", "--bs=4k", "--size=1m", "--iodepth=8", "--ioengine=null"});
-  REQUIRE(r.ok);
+  REQUIRE(r.ok());
   NullTarget target(1 << 20);
-  REQUIRE(check_jobs(r.jobs, target).empty());
-  RunOutcome out = run_jobs(r.jobs, {}, target, nullptr, rs::fio::open_job_logs);
+  REQUIRE(check_jobs(r->jobs, target).empty());
+  RunOutcome out = run_jobs(r->jobs, {}, target, nullptr, rs::fio::open_job_logs);
   REQUIRE(out.ok);
   CHECK(out.results.jobs[0].trim.total_ios == 256);
   CHECK(out.results.jobs[0].trim.io_bytes == 1u << 20);
@@ -167,30 +168,30 @@ TEST_CASE("bs and rate third values follow fio's HOWTO", "[trim][job_parser]") {
   // HOWTO: "bs=8k,32k means 8k for reads, 32k for writes and trims";
   // "bs=8k,32k, ... default for trims"; "bs=,8k means default for reads,
   // 8k for writes and trims"; "bs=,8k, ... default for trims".
-  ParseResult r = parse_job_file("[a]\nbs=8k,32k\n[b]\nbs=8k,32k,\n[c]\nbs=,8k\n[d]\nbs=,8k,\n", "x.fio");
-  INFO(r.error);
-  REQUIRE(r.ok);
-  CHECK(r.jobs[0].bs_trim == 32768u);
-  CHECK(r.jobs[1].bs_trim == 4096u);
-  CHECK(r.jobs[2].bs[kDdirRead] == 4096u);
-  CHECK(r.jobs[2].bs_trim == 8192u);
-  CHECK(r.jobs[3].bs_trim == 4096u);
-  ParseResult rate = parse_job_file("[a]\nrate_iops=100,200,300\n[b]\nrate_iops=100,200\n", "x.fio");
-  REQUIRE(rate.ok);
-  CHECK(rate.jobs[0].rate_iops_trim == 300u);
-  CHECK(rate.jobs[1].rate_iops_trim == 200u);
+  auto r = parse_job_file("[a]\nbs=8k,32k\n[b]\nbs=8k,32k,\n[c]\nbs=,8k\n[d]\nbs=,8k,\n", "x.fio");
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  CHECK(r->jobs[0].bs_trim == 32768u);
+  CHECK(r->jobs[1].bs_trim == 4096u);
+  CHECK(r->jobs[2].bs[kDdirRead] == 4096u);
+  CHECK(r->jobs[2].bs_trim == 8192u);
+  CHECK(r->jobs[3].bs_trim == 4096u);
+  auto rate = parse_job_file("[a]\nrate_iops=100,200,300\n[b]\nrate_iops=100,200\n", "x.fio");
+  REQUIRE(rate.ok());
+  CHECK(rate->jobs[0].rate_iops_trim == 300u);
+  CHECK(rate->jobs[1].rate_iops_trim == 200u);
 }
 
 TEST_CASE("rate_iops's third value limits trims", "[trim]") {
   // 200 trims at most 1000 per second take at least 0.199 s (the first
   // goes at once); without the limit the null target does them in well
   // under a millisecond each.
-  CliParseResult r = parse_cli_job(
+  auto r = parse_cli_job(
       {"--name=t", "--rw=randtrim", "--bs=4k", "--size=800k", "--ioengine=null", "--rate_iops=,,1000"});
-  REQUIRE(r.ok);
+  REQUIRE(r.ok());
   NullTarget target(1 << 20);
-  REQUIRE(check_jobs(r.jobs, target).empty());
-  RunOutcome out = run_jobs(r.jobs, {}, target, nullptr, rs::fio::open_job_logs);
+  REQUIRE(check_jobs(r->jobs, target).empty());
+  RunOutcome out = run_jobs(r->jobs, {}, target, nullptr, rs::fio::open_job_logs);
   REQUIRE(out.ok);
   CHECK(out.results.jobs[0].trim.total_ios == 200);
   CHECK(out.results.jobs[0].trim.runtime_ns >= 199'000'000u);

@@ -9,9 +9,10 @@
 #include <cstring>
 #include <vector>
 
+#include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
-#include "fio_run_on_file.hpp"
 #include "fio/job_parser.hpp"
+#include "fio_run_on_file.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 #include "workload/verify.hpp"
@@ -37,16 +38,16 @@ std::vector<std::string> with(std::vector<std::string> a, const std::vector<std:
 }  // namespace
 
 TEST_CASE("verify_pattern parses as fio writes it", "[verify][job_parser]") {
-  ParseResult r = parse_job_file(
+  auto r = parse_job_file(
       "[a]\nverify_pattern=0xaa555aa5\n[b]\nverify_pattern=0xabc\n[c]\nverify_pattern=\"ab\"\n", "x.fio");
-  INFO(r.error);
-  REQUIRE(r.ok);
-  CHECK(r.jobs[0].verify_pattern == std::vector<uint8_t>{0xaa, 0x55, 0x5a, 0xa5});  // in the order written
-  CHECK(r.jobs[1].verify_pattern == std::vector<uint8_t>{0x0a, 0xbc});  // odd digits: padded in front
-  CHECK(r.jobs[2].verify_pattern == std::vector<uint8_t>{'a', 'b'});
-  CHECK_THAT(parse_job_file("[a]\nverify_pattern=12345\n", "x.fio").error,
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  CHECK(r->jobs[0].verify_pattern == std::vector<uint8_t>{0xaa, 0x55, 0x5a, 0xa5});  // in the order written
+  CHECK(r->jobs[1].verify_pattern == std::vector<uint8_t>{0x0a, 0xbc});  // odd digits: padded in front
+  CHECK(r->jobs[2].verify_pattern == std::vector<uint8_t>{'a', 'b'});
+  CHECK_THAT(parse_job_file("[a]\nverify_pattern=12345\n", "x.fio").error().message,
              Catch::Contains("verify_pattern '12345' is not supported"));
-  CHECK_THAT(parse_job_file("[a]\nverify_interval=100\n", "x.fio").error,
+  CHECK_THAT(parse_job_file("[a]\nverify_interval=100\n", "x.fio").error().message,
              Catch::Contains("verify_interval: '100' must be at least 512 bytes"));
 }
 

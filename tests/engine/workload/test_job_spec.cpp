@@ -14,9 +14,9 @@ namespace {
 
 JobOptions parsed(const std::string& text) {
   auto r = rs::fio::parse_job_file(text, "spec");
-  REQUIRE(r.ok);
-  REQUIRE(r.jobs.size() == 1);
-  return r.jobs[0];
+  REQUIRE(r.ok());
+  REQUIRE(r->jobs.size() == 1);
+  return r->jobs[0];
 }
 
 void same_job(const JobOptions& a, const JobOptions& b) {

@@ -13,10 +13,10 @@
 
 #include "../../common/needs_tool.hpp"
 #include "../../common/result_helpers.hpp"
+#include "fio/job_parser.hpp"
+#include "fio/json_output.hpp"
 #include "levels/levels.hpp"
 #include "raid/array.hpp"
-#include "fio/json_output.hpp"
-#include "fio/job_parser.hpp"
 #include "workload/runner.hpp"
 #include "workload/targets.hpp"
 
@@ -36,11 +36,11 @@ struct TempDir {
 };
 
 std::vector<JobOptions> jobs_from(std::vector<std::string> args, OptionList* global = nullptr) {
-  CliParseResult r = parse_cli_job(args);
-  INFO(r.error);
-  REQUIRE(r.ok);
-  if (global) *global = r.global.given;
-  return r.jobs;
+  auto r = parse_cli_job(args);
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  if (global) *global = r->global.given;
+  return r->jobs;
 }
 
 RunOutcome run(std::vector<JobOptions>& jobs, Target& target, RunProgress* progress = nullptr) {

@@ -50,13 +50,12 @@ Outcome run_seed001(bool io_opt_sizing, const std::string& offset) {
   REQUIRE(target.array().bitmap()->chunks() == 57228);
   REQUIRE(target.array().bitmap()->page_bytes(1) == 3314);
   REQUIRE(target.array().tunables().set("bitmap_io_opt", io_opt_sizing ? "on" : "off").ok());
-  CliParseResult parsed =
-      parse_cli_job({"--name=seed001", "--rw=randwrite", "--bs=4k", "--iodepth=1", "--direct=1",
-                     "--time_based", "--runtime=2", "--offset=" + offset, "--randrepeat=1"});
-  INFO(parsed.error);
-  REQUIRE(parsed.ok);
-  REQUIRE(check_jobs(parsed.jobs, target).empty());
-  RunOutcome run = run_jobs(parsed.jobs, parsed.global.given, target, nullptr, rs::fio::open_job_logs);
+  auto parsed = parse_cli_job({"--name=seed001", "--rw=randwrite", "--bs=4k", "--iodepth=1", "--direct=1",
+                               "--time_based", "--runtime=2", "--offset=" + offset, "--randrepeat=1"});
+  INFO(rs::test::error_text(parsed));
+  REQUIRE(parsed.ok());
+  REQUIRE(check_jobs(parsed->jobs, target).empty());
+  RunOutcome run = run_jobs(parsed->jobs, parsed->global.given, target, nullptr, rs::fio::open_job_logs);
   REQUIRE(run.results.jobs.size() == 1);
   const auto& w = run.results.jobs[0].write;
   Outcome o;

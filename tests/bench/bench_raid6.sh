@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# RAID6 through the engine against fio on the member files, side by side in
+# one run (not a test; run by hand, it needs ~13 GiB of real disk):
+#  1. full-stripe sequential write through a 6-member array (bs = 4 chunks,
+#     so every write is whole stripes: no pre-reads) vs fio writing the six
+#     member files at once; the array can carry at most (N-2)/N = 4/6 of
+#     that as data (goal >= 0.8 x 4/6 of the aggregate);
+#  2. 4k random read QD32 on a second 6-member RAID6 with two members
+#     failed (every read of a lost block rebuilt from P and Q, or P alone)
+#     vs the healthy array with the same job (goal >= 0.5).
+# Each pair alternates which runs first; the median of the per-round ratios
+# is reported, with the load average beside each round (the host disk and
+# CPU are shared; absolute figures are not the point).
+#
+#   tests/bench/bench_raid6.sh RAIDSCOPE_CLI [WORKDIR]    ROUNDS=3 RUNTIME=10
+set -euo pipefail
+source "$(dirname "$(readlink -f "$0")")/parity_bench_lib.sh"
+RS=${1:?usage: bench_raid6.sh RAIDSCOPE_CLI [WORKDIR]}
+ROUNDS=${ROUNDS:-3}
+RUNTIME=${RUNTIME:-10}
+command -v fio >/dev/null || { echo "bench_raid6: fio is not installed" >&2; exit 77; }
+WORK=$(mktemp -d "${2:-${TMPDIR:-/var/tmp}}/bench_raid6.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+
+N=6 CHUNK=512K FULL=2048k  # a full stripe: (N-2) chunks of data
+DATA_OFFSET=1048576        # where create puts the data in each member
+MEMBER_DATA=$((1024 << 20))
+h=(h0.img h1.img h2.img h3.img h4.img h5.img)
+d=(d0.img d1.img d2.img d3.img d4.img d5.img)
+for set in h d; do
+  eval "files=(\"\${$set[@]}\")"
+  "$RS" create --level=6 --raid-devices=$N --chunk=$CHUNK --create-files=1100M "${files[@]}" >/dev/null
+  # Written through once, so reads reach the disk (holes would read as zeros).
+  "$RS" bench --array="$(IFS=,; echo "${files[*]}")" --name=fill --rw=write --bs=$FULL --iodepth=4 --direct=1 \
+    --set=stripe_cache_size=1024 >/dev/null 2>&1
+done
+# Two members of the second array lost: members 1 and 4 hold, stripe by
+# stripe, data+data, data+P, data+Q and P+Q in turn (left-symmetric).
+"$RS" fail --member=d1.img "${d[@]}" >/dev/null
+"$RS" fail --member=d4.img "${d[@]}" >/dev/null
+HEALTHY=$(IFS=,; echo "${h[*]}")
+DEGRADED=d0.img,d2.img,d3.img,d5.img
+
+# 1. Full stripes, 4 in flight; the cache sized for the depth (4 rows of
+# 128 heads), as one does with md.
+engine_write() {
+  "$RS" bench --array="$HEALTHY" --ioengine=io_uring --name=w --rw=write --bs=$FULL --iodepth=4 --direct=1 \
+    --runtime=$RUNTIME --time_based --set=stripe_cache_size=1024 --output-format=json --output="$1" 2>/dev/null
+}
+fio_write() {  # each member file written sequentially over its data area, 512K x 4 in flight, all at once
+  local args=()
+  for f in "${h[@]}"; do args+=(--name=$f --filename=$f --offset=$DATA_OFFSET --size=$MEMBER_DATA); done
+  fio --ioengine=io_uring --rw=write --bs=512k --iodepth=4 --direct=1 --runtime=$RUNTIME --time_based \
+    "${args[@]}" --output-format=json --output="$1" >/dev/null
+}
+# 2. 4k random reads QD32 over the whole array, healthy and two members lost.
+read_job=(--name=r --rw=randread --bs=4k --iodepth=32 --ioengine=io_uring --direct=1 --runtime=$RUNTIME --time_based
+  --randrepeat=0 --output-format=json)
+healthy_read() { "$RS" bench --array="$HEALTHY" "${read_job[@]}" --output="$1" 2>/dev/null; }
+degraded_read() { "$RS" bench --array="$DEGRADED" --run "${read_job[@]}" --output="$1" 2>/dev/null; }
+
+w_ratios=() r_ratios=()
+for ((r = 1; r <= ROUNDS; r++)); do
+  if ((r % 2)); then fio_write fw.json; engine_write ew.json; else engine_write ew.json; fio_write fw.json; fi
+  a=$(bw ew.json write) b=$(bw fw.json write)
+  if ((r % 2)); then healthy_read hr.json; degraded_read dr.json; else degraded_read dr.json; healthy_read hr.json; fi
+  c=$(iops hr.json) e=$(iops dr.json)
+  printf 'load %s | round %d: full-stripe write %7.1f MB/s data, fio %d members %7.1f MB/s, ratio %.3f (x%d/%d: %.3f) | 4k randread healthy %8.0f IOPS, two missing %8.0f IOPS, ratio %.3f\n' \
+    "$(load)" "$r" "$(calc "$a/1e6")" $N "$(calc "$b/1e6")" "$(ratio "$a" "$b")" $N $((N - 2)) \
+    "$(calc "$a*$N/($N-2)/$b")" "$c" "$e" "$(ratio "$e" "$c")"
+  w_ratios+=("$(calc "$a*$N/($N-2)/$b")") r_ratios+=("$(ratio "$e" "$c")")
+done
+echo "RAID6 x$N full-stripe write, data / ($((N - 2))/$N of fio's $N-member aggregate): median $(median "${w_ratios[@]}") (goal >= 0.8)"
+echo "RAID6 x$N 4k randread QD32, two members missing / healthy:           median $(median "${r_ratios[@]}") (goal >= 0.5)"
