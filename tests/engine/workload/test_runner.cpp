@@ -101,7 +101,8 @@ TEST_CASE("null target: an I/O completes at submit and the next waits for its re
   // fio's null engine is busy (FIO_Q_BUSY) while a submitted batch waits
   // to be reaped: at iodepth=16 with one I/O per submit, fio 3.33 shows
   // "IO depths: 1=100.0%", and its clat is its own submit/complete cost.
-  auto jobs = jobs_from({"--name=n", "--rw=randread", "--bs=4k", "--iodepth=16", "--size=4m"});
+  auto jobs =
+      jobs_from({"--name=n", "--ioengine=null", "--rw=randread", "--bs=4k", "--iodepth=16", "--size=4m"});
   NullTarget target(4ull << 20);
   auto out = run(jobs, target);
   REQUIRE(out.results.jobs.size() == 1);
