@@ -296,8 +296,8 @@ namespace {
 // fio's null engine: an I/O completes when it is submitted (fio's commit),
 // is handed back at the next reap, and while completions wait to be
 // reaped the backend is busy (fio's FIO_Q_BUSY): a job keeps at most one
-// submitted batch, so its latency is its own submit/complete cost (fio
-// 3.33: ~0.1-0.4 us), not a wait behind iodepth I/Os. No syscalls.
+// submitted batch, so its latency is its own submit/complete cost (tens of
+// nanoseconds, as fio's), not a wait behind iodepth I/Os. No syscalls.
 class NullBackend final : public io::Backend {
  public:
   explicit NullBackend(unsigned depth) {
