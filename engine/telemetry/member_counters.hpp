@@ -55,9 +55,10 @@ struct MemberCounters {
   }
 
   // From now on reads, writes, bytes, nr_pending and its integral come
-  // from column `column` of `slots` (which must outlive this).
-  void attach(const CounterSlots* slots, size_t column) {
-    slots_ = slots;
+  // from column `column` of `table` (which must outlive this). (Not named
+  // "slots": Qt defines that word as a macro, and GUI code includes this.)
+  void attach(const CounterSlots* table, size_t column) {
+    slots_ = table;
     column_ = column;
   }
 
