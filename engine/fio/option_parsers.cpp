@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "base/printable.hpp"
+#include "fio/pattern_parse.hpp"
 #include "fio/size_parse.hpp"
 
 namespace rs::fio::opt {
@@ -113,8 +114,7 @@ Status parse_rate_values(std::string_view option, std::string_view v, std::array
 // bsrange=MIN-MAX[,MIN-MAX]: per direction, like bs=.
 // bssplit=BS/PERCENT:BS/PERCENT...[,READ-LIST-THEN-WRITE-LIST] (fio's
 // bssplit_ddir): a size without a percentage shares what the others leave.
-// verify_pattern=0xHEX (bytes in the order written: 0xaa55 is aa 55) or a
-// quoted string. fio's decimal numbers and %o (offset) formats are refused.
+// verify_pattern= and buffer_pattern=: fio's pattern syntax (pattern_parse.hpp).
 // random_distribution=zoned:A1/R1:A2/R2... (fio's parse_zoned_distribution):
 // A% of the I/Os go to the next R% of the region. One list for every
 // direction; per-direction lists (",") are refused.
@@ -402,24 +402,18 @@ Status apply_verify(JobOptions& job, std::string_view v) {
 }
 
 Status apply_verify_pattern(JobOptions& job, std::string_view v) {
-  std::vector<uint8_t> bytes;
-  if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) {
-    bytes.assign(v.begin() + 1, v.end() - 1);
-  } else if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
-    std::string hex(v.substr(2));
-    if (hex.size() % 2) hex.insert(hex.begin(), '0');  // fio pads an odd digit count in front
-    for (size_t i = 0; i < hex.size(); i += 2) {
-      char* end = nullptr;
-      const std::string pair = hex.substr(i, 2);
-      const long b = std::strtol(pair.c_str(), &end, 16);
-      if (end != pair.c_str() + 2) return bad("verify_pattern: bad hex digits in " + quoted(v));
-      bytes.push_back(uint8_t(b));
-    }
-  } else {
-    return bad("verify_pattern " + quoted(v) + " is not supported (0xHEX or a quoted string)");
-  }
-  if (bytes.empty() || bytes.size() > 512) return bad("verify_pattern: 1 to 512 bytes, got " + quoted(v));
-  job.verify_pattern = std::move(bytes);
+  auto bytes = parse_pattern("verify_pattern", v);
+  if (!bytes) return bytes.error();
+  job.verify_pattern = std::move(*bytes);
+  return {};
+}
+
+// fio's str_buffer_pattern_cb: the pattern replaces scrambled contents.
+Status apply_buffer_pattern(JobOptions& job, std::string_view v) {
+  auto bytes = parse_pattern("buffer_pattern", v);
+  if (!bytes) return bytes.error();
+  job.buffer_pattern = std::move(*bytes);
+  job.scramble_buffers = false;
   return {};
 }
 

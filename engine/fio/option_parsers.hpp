@@ -36,6 +36,7 @@ Status apply_bssplit(JobOptions& job, std::string_view value);
 Status apply_ioengine(JobOptions& job, std::string_view value);
 Status apply_verify(JobOptions& job, std::string_view value);
 Status apply_verify_pattern(JobOptions& job, std::string_view value);
+Status apply_buffer_pattern(JobOptions& job, std::string_view value);
 Status apply_distribution(JobOptions& job, std::string_view value);
 Status apply_percentiles(JobOptions& job, std::string_view value);
 Status apply_cmdprio_bssplit(JobOptions& job, std::string_view value);

@@ -8,6 +8,7 @@
 
 #include "workload/sync_engines.hpp"
 #include "workload/verify.hpp"
+#include "workload/verify_files.hpp"
 
 namespace rs::workload {
 
@@ -72,7 +73,10 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       gen_job_(generator_options(job)),
       gen_(gen_job_, job_seed(job, job_index)),
       seed_(job_seed(job, job_index)),
-      verifying_job_(job.verify != VerifyKind::none && does_write(job.rw) && !does_read(job.rw)),
+      // fio: a job that writes with verify= logs its writes and reads them
+      // back (a mixed job too: only those reads are checked, not its own).
+      verifying_job_(job.verify != VerifyKind::none && does_write(job.rw)),
+      interval_(job.verify != VerifyKind::none ? verify_interval_of(job) : 0),
       wrap_invalidate_(job.time_based && !job.direct && job.invalidate &&
                        (!is_random(job.rw) || ((!job.norandommap || job.lfsr) &&
                                                job.random_distribution == Distribution::random)) &&
@@ -102,7 +106,9 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   }
   // Write jobs send what is in their buffers: fill them once with
   // pseudo-random bytes (fio's default buffer contents), never stale memory.
-  if (does_write(job.rw) && !target_.shared_context()) {
+  if (does_write(job.rw) && !job.buffer_pattern.empty()) {
+    for (Slot& s : slots_) fill_buffer_pattern(s.io.buffer, uint32_t(slot_bytes));
+  } else if (does_write(job.rw) && !target_.shared_context()) {
     uint64_t x = seed_ | 1;
     auto* words = reinterpret_cast<uint64_t*>(buffers_.data());
     for (size_t i = 0; i < buffers_.size() / 8; ++i) {
@@ -112,8 +118,10 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   }
   if (target_.registers_buffers())
     buffers_handle_ = backend_.register_buffer(buffers_.data(), buffers_.size());
-  if (does_write(job.rw) && BufferContents::wanted(job)) contents_.emplace(job, seed_, job_index, run_jobs);
-  if (verifying_job_) written_.cover(job.offset, job.size, job.bs[kDdirWrite]);
+  if (does_write(job.rw) && BufferContents::wanted(job) && job.buffer_pattern.empty())
+    contents_.emplace(job, seed_, job_index, run_jobs);
+  if (verifying_job_) written_.cover(job.offset, job.size, written_bs());
+  last_writes_.resize(1);
   out_.jobname = job.name;
   out_.description = job.description;
   out_.options = job.given;
@@ -162,7 +170,8 @@ void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
   // fio: size= below the files' total bounds the job (setup_files).
   if (!job_.size_from_filesize && job_.size) files_total_ = std::min(files_total_, job_.size);
   file_choice_.emplace(job_, files_.size(), seed_ ^ 0xf11e5e7ull);
-  if (verifying_job_) written_.cover_files(job_.offset, sizes, job_.bs[kDdirWrite]);
+  if (verifying_job_) written_.cover_files(job_.offset, sizes, written_bs());
+  last_writes_.assign(sizes.size(), {});
 }
 
 void JobDriver::log_files(JobLog::FileEvent event) {
@@ -252,12 +261,22 @@ void JobDriver::start() {
     budget_bytes_ = job_.time_based ? kNever : pass_bytes_ * job_.loops;
   // A generator that refused the job (not resolved against the target)
   // hands out nothing: the job issues no I/O and ends with the reason.
-  if (const Status g = generators_status(); !g) {
-    if (!out_.error) out_.error = EINVAL, out_.error_text = g.error().message;
+  // So does a verify state that cannot be loaded (fio's thread_main).
+  Status st = generators_status();
+  if (st && job_.verify_state_load) {
+    auto loaded = load_verify_state(job_.name, job_index_);
+    if (loaded)
+      loaded_state_ = std::move(*loaded);
+    else
+      st = loaded.error();
+  }
+  if (!st) {
+    if (!out_.error) out_.error = EINVAL, out_.error_text = st.error().message;
     budget_bytes_ = 0;
     deadline_ns_ = start_ns_;
   }
   pass_start_ns_ = stats_start_ns_;
+  begin_pass();
   rate_.restart(start_ns_);
   rate_ramp_pending_ = job_.ramp_time.count() > 0;
   lat_.start(start_ns_);
@@ -367,14 +386,48 @@ void JobDriver::flow_pause(uint64_t now) {
   flow_spin_ = true;  // the loop calls again at once
 }
 
+// A write's buffer contents (verify blocks, fresh or patterned contents,
+// scrambled stamps); true when it was filled just now.
+bool JobDriver::fill_buffer(Slot& slot, uint64_t now) {
+  TargetIo& io = slot.io;
+  bool filled = false;
+  if (io.trim) {
+    // no buffer contents: nothing is transferred
+  } else if (io.write && contents_ && job_.verify == VerifyKind::none) {
+    contents_->fill(io.buffer, io.length);
+    filled = true;
+  } else if (io.write && job_.verify != VerifyKind::none) {
+    // pattern_filled stays 0 without a pattern.
+    verify_fill_write(job_.verify, io.buffer, io.length, interval_, io.offset, seed_, pattern(),
+                      slot.pattern_filled >= io.length);
+    if (!job_.verify_pattern.empty()) slot.pattern_filled = std::max(slot.pattern_filled, io.length);
+    filled = true;
+  } else if (io.write && !job_.buffer_pattern.empty()) {
+    // fio refills a job's pattern before each write when reads may have
+    // landed in the buffer (str_buffer_pattern_cb: refill_buffers).
+    if (does_read(job_.rw)) fill_buffer_pattern(io.buffer, io.length), filled = true;
+  } else if (io.write && job_.scramble_buffers) {
+    scramble_block_stamps(io.buffer, io.length, io.offset, now);
+    filled = true;
+  }
+  return filled;
+}
+
 void JobDriver::issue(Slot& slot, uint64_t now) {
   TargetIo& io = slot.io;
   bool filled = false;  // the buffer got contents for a write just now
   if (phase_ == Phase::Verifying || backlog_read_due()) {
     io.write = false;
     io.trim = false;
-    io.length = job_.bs[kDdirWrite];
-    io.offset = verify_take();
+    const WrittenPiece piece = verify_take();
+    io.length = piece.length;
+    io.offset = piece.offset;
+    slot.verify_read = true;
+    if (state_stops(io)) {  // fio's do_verify: the loaded state ends it here
+      stop_ = true;
+      free_.push_back(&slot);
+      return;
+    }
     if (backlog_round_) --backlog_round_;
     slot.pattern_filled = 0;  // the read replaces what the buffer held
   } else {
@@ -409,29 +462,23 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
       return;
     }
     io.write = r.is_write && !io.trim;
+    // fio checks every read of a job that only reads; a job that writes
+    // checks only the reads of what it wrote (verify_backlog, verify pass).
+    slot.verify_read = !io.write && !io.trim && job_.verify != VerifyKind::none && !does_write(job_.rw);
     last_was_write_ = io.write;
     if (io.write) ++writes_issued_, last_write_offset_ = r.offset;
     io.offset = r.offset;
     io.length = r.length;
+    if (slot.verify_read && state_stops(io)) {  // fio's do_io: the loaded state ends the job here
+      stop_ = true;
+      free_.push_back(&slot);
+      return;
+    }
     // A read lands in the buffer. A block that verifies brings the pattern
     // back, but one that fails (verify_fatal=0 goes on) must not be sent
     // out again as the pattern: fio clears buf_filled_len on reads too.
     if (!io.write && !io.trim) slot.pattern_filled = 0;
-    if (io.trim) {
-      // no buffer contents: nothing is transferred
-    } else if (io.write && contents_ && job_.verify == VerifyKind::none) {
-      contents_->fill(io.buffer, io.length);
-      filled = true;
-    } else if (io.write && job_.verify != VerifyKind::none) {
-      // pattern_filled stays 0 without a pattern.
-      verify_fill_write(job_.verify, io.buffer, io.length, job_.verify_interval, io.offset, seed_, pattern(),
-                        slot.pattern_filled >= io.length);
-      if (!job_.verify_pattern.empty()) slot.pattern_filled = std::max(slot.pattern_filled, io.length);
-      filled = true;
-    } else if (io.write && job_.scramble_buffers) {
-      scramble_block_stamps(io.buffer, io.length, io.offset, now);
-      filled = true;
-    }
+    filled = fill_buffer(slot, now);
     if (io.trim || !does_trim(job_.rw)) issued_bytes_ += r.length;
     const int d = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
     if (rate_.limits()) rate_.issued(d, r.length);
@@ -590,8 +637,8 @@ void JobDriver::complete(Slot& slot, int result) {
   }
   // An I/O completed before its batch was stamped (inline completion).
   if (io.submit_ns < io.issue_ns) io.submit_ns = io.issue_ns;
-  const bool verify_read =
-      !io.write && !io.trim && (phase_ == Phase::Verifying || job_.verify != VerifyKind::none);
+  const bool verify_read = slot.verify_read;
+  slot.verify_read = false;
   // fill_device: a full filesystem (ENOSPC, EDQUOT, or the short write
   // before them) is how the job is meant to end, as fio's io_u error path
   // ends it: nothing more is issued, the I/O in flight completes, and no
@@ -617,37 +664,9 @@ void JobDriver::complete(Slot& slot, int result) {
     }
     stop_ = true;
   } else {
-    if (verify_read) {
-      VerifyResult v{true, {}};
-      uint64_t bad_offset = io.offset;
-      for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
-        v = verify_check(job_.verify, chunk, len, offset, pattern());
-        bad_offset = offset;
-        return v.ok;
-      });
-      if (!v.ok) {
-        if (verify_errors_++ == 0) {
-          first_verify_error_ =
-              "verify: " + std::string(v.reason) + " at offset " + std::to_string(offset_in_file(bad_offset));
-          if (io.served_by >= 0) {
-            auto members = target_.members();
-            if (size_t(io.served_by) < members.size())
-              first_verify_error_ += " (read from member " + members[size_t(io.served_by)].path + ")";
-          }
-        }
-        if (job_.verify_fatal) {
-          stop_ = true;
-          if (!out_.error) {
-            out_.error = EILSEQ;
-            out_.error_text = first_verify_error_;
-          }
-        }
-      }
-    } else if (io.write && verifying_job_ && job_.verify_backlog) {
-      backlog_.push_back(io.offset);
-    } else if (io.write && verifying_job_) {
-      written_.mark(io.offset);
-    }
+    if (verify_read) check_read(io);
+    if (io.write) note_write(io);
+    if (!io.write && !io.trim) ++reads_done_;
     const int ddir = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
     if (now >= stats_start_ns_) {
       DirectionResults& d = out_.dir(ddir);
@@ -694,6 +713,55 @@ void JobDriver::complete(Slot& slot, int result) {
   drain_inline();
 }
 
+// A verifying read completed: its verify blocks are checked (fio's
+// verify_io_u), the first failure kept, dumped with verify_dump.
+void JobDriver::check_read(TargetIo& io) {
+  VerifyResult v{true, {}};
+  uint64_t bad_offset = io.offset;
+  for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
+    v = verify_check(job_.verify, chunk, len, offset, pattern());
+    bad_offset = offset;
+    return v.ok;
+  });
+  if (!v.ok && job_.verify_dump)
+    dump_failure(io, static_cast<const unsigned char*>(io.buffer) + (bad_offset - io.offset),
+                 interval_ ? interval_ : io.length, bad_offset, v);
+  if (!v.ok) {
+    if (verify_errors_++ == 0) {
+      first_verify_error_ =
+          "verify: " + std::string(v.reason) + " at offset " + std::to_string(offset_in_file(bad_offset));
+      if (io.served_by >= 0) {
+        auto members = target_.members();
+        if (size_t(io.served_by) < members.size())
+          first_verify_error_ += " (read from member " + members[size_t(io.served_by)].path + ")";
+      }
+    }
+    if (job_.verify_fatal) {
+      stop_ = true;
+      if (!out_.error) {
+        out_.error = EILSEQ;
+        out_.error_text = first_verify_error_;
+      }
+    }
+  }
+}
+
+// A write completed: verify_state_save's last completions, and the written
+// log (or the backlog) the verify reads come from.
+void JobDriver::note_write(const TargetIo& io) {
+  if (saves_state()) {
+    auto& ring = last_writes_[files_.empty() ? 0 : size_t(io.offset >> kFileShift)];
+    ring.push_back(offset_in_file(io.offset));
+    if (ring.size() > job_.iodepth) ring.pop_front();
+  }
+  if (job_.experimental_verify)
+    pass_written_ += io.length;  // no log: the verify pass replays the offsets
+  else if (verifying_job_ && job_.verify_backlog)
+    backlog_.push_back({io.offset, io.length});
+  else if (verifying_job_ && job_.do_verify)
+    written_.mark(io.offset, io.length);
+}
+
 void JobDriver::advance_phase(uint64_t now) {
   if (in_flight_ > 0) return;
   const bool cancelled = this->cancelled();
@@ -737,6 +805,7 @@ void JobDriver::advance_phase(uint64_t now) {
     budget_bytes_ = issued_bytes_ + pass_bytes_;
     seq_eof_ = false;
     pass_start_ns_ = now;
+    begin_pass();
     phase_ = Phase::Running;
     issue_ready(now);
   }
@@ -825,6 +894,7 @@ void JobDriver::end_phase(uint64_t now) {
   const uint64_t t = now > from ? now - from : 0;
   if (verifying_job_) {
     out_.write.runtime_ns += t;
+    if (does_read(job_.rw)) out_.read.runtime_ns += t;  // a mixed job's own reads
     return;
   }
   if (out_.read.total_ios) out_.read.runtime_ns = t;
@@ -832,15 +902,42 @@ void JobDriver::end_phase(uint64_t now) {
   if (out_.trim.total_ios) out_.trim.runtime_ns = t;
 }
 
+void JobDriver::begin_pass() {
+  if (!job_.experimental_verify) return;
+  replay_.emplace(gen_);
+  pass_written_ = replay_issued_ = 0;
+  replay_next_.reset();
+}
+
+// fio's experimental_verify (do_verify): the pass's offsets again, from
+// the generator as it stood when the pass began; its writes become the
+// reads, its reads are skipped, until the bytes written are read back.
+bool JobDriver::replay_pending() {
+  const uint64_t min_bs = std::min(job_.bs[kDdirRead], job_.bs[kDdirWrite]);
+  while (!replay_next_ && replay_issued_ + min_bs <= pass_written_) {
+    const IoRequest r = replay_->next();
+    if (r.eof || !r.length) return false;
+    if (r.is_write) replay_next_ = WrittenPiece{r.offset, r.length};
+  }
+  return replay_next_.has_value();
+}
+
 bool JobDriver::verify_pending() {
+  if (job_.experimental_verify) return phase_ == Phase::Verifying && replay_pending();
   return job_.verify_backlog ? !backlog_.empty() : written_.pending();
 }
 
-uint64_t JobDriver::verify_take() {
+WrittenPiece JobDriver::verify_take() {
+  if (job_.experimental_verify) {
+    const WrittenPiece p = *replay_next_;
+    replay_next_.reset();
+    replay_issued_ += p.length;
+    return p;
+  }
   if (!job_.verify_backlog) return written_.take();
-  const uint64_t offset = backlog_.front();
+  const WrittenPiece piece = backlog_.front();
   backlog_.pop_front();
-  return offset;
+  return piece;
 }
 
 // fio's get_io_u: once verify_backlog written blocks wait, a round of
@@ -886,7 +983,22 @@ void JobDriver::end_syncs() {
   }
 }
 
+// fio's verify_save_state at the job's end: writes issued, and each
+// file's last iodepth write completions, newest first.
+void JobDriver::save_state() {
+  VerifyState st;
+  st.name = job_.name;
+  st.index = job_index_;
+  st.depth = job_.iodepth;
+  st.nofiles = uint32_t(last_writes_.size());
+  st.numberio = writes_issued_;
+  for (size_t k = 0; k < last_writes_.size(); ++k)
+    for (auto it = last_writes_[k].rbegin(); it != last_writes_[k].rend(); ++it) st.comps.push_back({k, *it});
+  if (Status saved = save_verify_state(st); !saved) verify_notes_.push_back(saved.error().message);
+}
+
 void JobDriver::finish() {
+  if (saves_state()) save_state();
   if (flow_ && job_.flow) {  // fio's flow_exit_job: its count and weight leave the group
     flow_->issued.fetch_sub(flow_issued_, std::memory_order_relaxed);
     flow_->total_weight.fetch_sub(job_.flow, std::memory_order_relaxed);
@@ -900,6 +1012,28 @@ void JobDriver::finish() {
     out_.error = EILSEQ;
     out_.error_text = first_verify_error_ + " (" + std::to_string(verify_errors_) + " verify errors)";
   }
+}
+
+void JobDriver::dump_failure(const TargetIo& io, const unsigned char* chunk, uint32_t len, uint64_t offset,
+                             const VerifyResult& v) {
+  const size_t file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+  const std::string path = file < file_names_.size() ? file_names_[file] : "null";
+  const uint64_t at = offset_in_file(offset);
+  auto dump = [&](const void* data, const char* type) {
+    const std::string name = verify_dump_name(path, at, type);
+    if (Status st = write_verify_dump(name, data, len); !st)
+      verify_notes_.push_back(st.error().message);
+    else
+      verify_notes_.push_back(std::string("       ") + type + " data dumped as " + name);
+  };
+  if (!v.payload) {
+    dump(chunk, "hdr_fail");
+    return;
+  }
+  dump(chunk, "received");
+  std::vector<unsigned char> expected(len);
+  verify_expected(job_.verify, chunk, expected.data(), len, offset, pattern());
+  dump(expected.data(), "expected");
 }
 
 }  // namespace rs::workload

@@ -10,9 +10,11 @@
 // time that many I/Os are queued (fio's default: every I/O on its own), and
 // commit() pushes a partial batch before the loop waits.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <optional>
 #include <string>
@@ -32,6 +34,7 @@
 #include "workload/steady_state.hpp"
 #include "workload/target.hpp"
 #include "workload/verify.hpp"
+#include "workload/verify_state.hpp"
 #include "workload/written_blocks.hpp"
 #include "workload/zbd_zones.hpp"
 
@@ -80,6 +83,9 @@ class JobDriver {
   // has its own offset sequence over [offset, offset + size), and fio's
   // file_service_type picks the file of each I/O. Set before start().
   void set_files(const std::vector<uint64_t>& sizes);
+  // The path of each of the job's files (one for a single target): for the
+  // names verify_dump gives its files.
+  void set_file_names(std::vector<std::string> names) { file_names_ = std::move(names); }
 
   void start();
   // Issues what the job may issue now; returns when it wants to be called
@@ -107,6 +113,8 @@ class JobDriver {
   void finish();
   uint64_t verify_errors() const { return verify_errors_; }
   const std::string& first_verify_error() const { return first_verify_error_; }
+  // verify_dump's lines, as fio prints them ("received data dumped as ...").
+  const std::vector<std::string>& verify_notes() const { return verify_notes_; }
 
  private:
   enum class Phase { Waiting, Running, Verifying, Done };
@@ -117,6 +125,7 @@ class JobDriver {
     // Bytes of the verify pattern its buffer holds from its last write
     // (fio's buf_filled_len): such a write again only needs new headers.
     uint32_t pattern_filled = 0;
+    bool verify_read = false;  // its read is checked at completion
   };
   static void on_done(TargetIo& io, int result);
   bool cancelled() const;
@@ -125,6 +134,7 @@ class JobDriver {
   void complete(Slot& slot, int result);
   bool can_issue(uint64_t now);
   void issue(Slot& slot, uint64_t now);
+  bool fill_buffer(Slot& slot, uint64_t now);
   void advance_phase(uint64_t now);
   // Over its flow share with flow_sleep and nothing in flight: fio's sleep.
   void flow_pause(uint64_t now);
@@ -137,7 +147,10 @@ class JobDriver {
   void issue_ready(uint64_t now);
   // The written blocks left to read back (the verify pass, a backlog round).
   bool verify_pending();
-  uint64_t verify_take();
+  WrittenPiece verify_take();
+  // The block size the written log counts in; 0: variable sizes, logged as
+  // pieces (bsrange, bssplit, rw=write:N).
+  uint32_t written_bs() const { return fixed_bs(job_) && job_.seq_add == 0 ? job_.bs[kDdirWrite] : 0; }
   // A backlog round's read is due before the next write.
   bool backlog_read_due();
   // The sync fio would issue before the next I/O, if one is due now.
@@ -153,10 +166,17 @@ class JobDriver {
   // it); `fn(chunk, length, offset)` returns false to stop.
   template <typename Fn>
   void for_each_interval(TargetIo& io, Fn fn) {
-    const uint32_t step = job_.verify_interval ? job_.verify_interval : io.length;
+    const uint32_t step = interval_ ? interval_ : io.length;
     auto* b = static_cast<unsigned char*>(io.buffer);
     for (uint32_t at = 0; at + step <= io.length; at += step)
       if (!fn(b + at, step, io.offset + at)) return;
+  }
+  // buffer_pattern: the pattern repeated from the buffer's first byte.
+  void fill_buffer_pattern(void* buffer, uint32_t length) const {
+    auto* b = static_cast<uint8_t*>(buffer);
+    const auto& p = job_.buffer_pattern;
+    for (uint32_t at = 0; at < length; at += uint32_t(p.size()))
+      std::memcpy(b + at, p.data(), std::min<size_t>(p.size(), length - at));
   }
   VerifyPattern pattern() const { return {job_.verify_pattern.data(), job_.verify_pattern.size()}; }
   // An offset as the output shows it: within its file for a multi-file job
@@ -228,6 +248,7 @@ class JobDriver {
   std::optional<BufferContents> contents_;  // dedupe/compress/refill: the write buffers' contents
   uint64_t seed_;
   bool verifying_job_;
+  uint32_t interval_;        // verify_interval_of(job): bytes per verify block
   bool wrap_invalidate_;     // fio's loop_cache_invalidate applies (time based, buffered)
   uint64_t wrap_bytes_ = 0;  // issued since the offsets last started over
   bool executes_at_submit_;  // a sync engine: the I/O runs inside submit()
@@ -269,7 +290,7 @@ class JobDriver {
   uint64_t writes_issued_ = 0;
   // verify_backlog: written blocks not yet read back, in the order their
   // writes completed, and the reads left in the current round.
-  std::deque<uint64_t> backlog_;
+  std::deque<WrittenPiece> backlog_;
   uint64_t backlog_round_ = 0;
   bool last_was_write_ = false;
   uint64_t last_write_offset_ = 0;
@@ -280,6 +301,36 @@ class JobDriver {
   WrittenBlocks written_;
   uint64_t verify_errors_ = 0;
   std::string first_verify_error_;
+  std::vector<std::string> file_names_;
+  // verify_state_save: each file's last iodepth write completions (newest
+  // at the back); verify_state_load: the state loaded, and reads completed.
+  std::vector<std::deque<uint64_t>> last_writes_;
+  std::optional<VerifyState> loaded_state_;
+  uint64_t reads_done_ = 0;
+  bool saves_state() const {
+    return job_.verify_state_save && job_.verify != VerifyKind::none && does_write(job_.rw);
+  }
+  // A verifying read the loaded state says to stop at (the job then ends).
+  bool state_stops(const TargetIo& io) const {
+    return loaded_state_ &&
+           verify_state_should_stop(*loaded_state_, reads_done_, files_.empty() ? 0 : io.offset >> kFileShift,
+                                    offset_in_file(io.offset));
+  }
+  void save_state();
+  // experimental_verify: the generator as the pass began, the bytes the
+  // pass wrote, those read back, and the next piece to read back.
+  std::optional<OffsetGenerator> replay_;
+  uint64_t pass_written_ = 0, replay_issued_ = 0;
+  std::optional<WrittenPiece> replay_next_;
+  void begin_pass();
+  bool replay_pending();
+  void check_read(TargetIo& io);
+  void note_write(const TargetIo& io);
+  std::vector<std::string> verify_notes_;
+  // verify_dump: writes the failed block (and, for a payload failure, the
+  // block expected) next to the job, as fio's dump_buf.
+  void dump_failure(const TargetIo& io, const unsigned char* chunk, uint32_t len, uint64_t offset,
+                    const VerifyResult& v);
 };
 
 }  // namespace rs::workload

@@ -246,10 +246,26 @@ struct JobOptions {
   VerifyKind verify = VerifyKind::none;
   uint32_t verify_interval = 0;         // verify_interval=: bytes per verify header; 0: the block size
   std::vector<uint8_t> verify_pattern;  // verify_pattern=0x... or "text": the payload; empty: random
+  // buffer_pattern=: every write buffer holds these bytes repeated from its
+  // first byte (fio's fill_buffer_pattern); empty: fio's default contents.
+  std::vector<uint8_t> buffer_pattern;
   // Which latencies the output gives percentiles for (fio's defaults).
   bool clat_percentiles = true, lat_percentiles = false, slat_percentiles = false;
   bool do_verify = true;
   bool verify_fatal = false;
+  // verify_dump=1: a block that fails verification is written to the
+  // current directory as <file>.<offset>.received and .expected (a bad
+  // header: .hdr_fail), as fio's dump_verify_buffers names them.
+  bool verify_dump = false;
+  // verify_state_save (fio's default 1): a write job with verify= leaves
+  // its verify state at its end; verify_state_load=1: a job loads the one
+  // its namesake left and stops verifying where those writes stopped
+  // completing (verify_state.hpp).
+  // experimental_verify=1: the verify pass replays the write pass's offsets
+  // instead of reading back a log of the writes (fio's do_verify).
+  bool experimental_verify = false;
+  bool verify_state_save = true;
+  bool verify_state_load = false;
   // verify_backlog=N: once N written blocks wait, read back and check
   // verify_batch of them (default N) before writing on (fio's get_io_u);
   // the blocks left at the end are checked in the verify pass. 0: off.

@@ -19,6 +19,7 @@
 #include "workload/job_checks.hpp"
 #include "workload/posix_aio_port.hpp"
 #include "workload/rate_control.hpp"
+#include "workload/verify.hpp"
 #include "workload/zbd_zones.hpp"
 
 namespace rs::workload {
@@ -46,8 +47,9 @@ struct Instance {
   JobResults result;
   uint64_t verify_errors = 0;
   std::string verify_message;
-  std::string engine, io_mode;  // what ran (JobIo)
-  ZbdZones* zones = nullptr;    // zonemode=zbd: the run's emulated zones
+  std::vector<std::string> verify_notes;  // verify_dump's lines
+  std::string engine, io_mode;            // what ran (JobIo)
+  ZbdZones* zones = nullptr;              // zonemode=zbd: the run's emulated zones
 };
 
 rusage thread_rusage() {
@@ -130,6 +132,7 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   driver.set_log(log.get());
   if (inst.job->flow) driver.set_flow(&flows->at(inst.job->flow_id));
   if (!jio.file_sizes.empty()) driver.set_files(jio.file_sizes);
+  driver.set_file_names(paths);
   driver.set_zones(inst.zones);
   driver.start();
   while (!driver.finished()) {
@@ -172,6 +175,7 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   on_job_finished(*inst.job, *exit);
   inst.verify_errors = driver.verify_errors();
   inst.verify_message = driver.first_verify_error();
+  inst.verify_notes = driver.verify_notes();
   const double run = double(std::max<uint64_t>(inst.result.job_runtime_ns, 1));
   const rusage ru1 = thread_rusage();
   inst.result.usr_cpu = 100.0 * double(ns_of(ru1.ru_utime) - ns_of(ru0.ru_utime)) / run;
@@ -235,22 +239,19 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
     drivers[i]->finish();
     group[i]->verify_errors = drivers[i]->verify_errors();
     group[i]->verify_message = drivers[i]->first_verify_error();
+    group[i]->verify_notes = drivers[i]->verify_notes();
   }
 }
 
-// What RaidScope's verify covers (one job or several files alike).
+// What RaidScope's verify covers (one job or several files alike): verify
+// blocks (verify_interval_of) of at least 512 bytes, a multiple of 8.
 std::string check_verify_options(const JobOptions& job) {
   if (job.verify == VerifyKind::none) return {};
-  if (is_mixed(job.rw))
-    return "verify with mixed reads and writes (rw=" + std::string(to_string(job.rw)) +
-           ") is not supported; verify a write job, or read back with a read job that has verify set";
-  if (!fixed_bs(job) || job.seq_add != 0)
-    return "verify with variable block sizes (bsrange, bssplit) or a sequence postfix (rw=write:N) is "
-           "not supported";
-  if (std::min(job.bs[0], job.bs[1]) < 512) return "verify needs bs of at least 512 bytes";
-  if (job.verify_interval && (job.bs[0] % job.verify_interval || job.bs[1] % job.verify_interval))
-    return "verify_interval=" + std::to_string(job.verify_interval) +
-           " must divide bs (each block holds whole verify intervals)";
+  const uint32_t interval = verify_interval_of(job);
+  if (!verify_block_len_ok(interval))
+    return "verify needs blocks of at least 512 bytes, a multiple of 8: with bs " +
+           std::to_string(job.bs[0]) + "," + std::to_string(job.bs[1]) + " each verify block would hold " +
+           std::to_string(interval) + " bytes (verify_interval)";
   return {};
 }
 }  // namespace
@@ -259,6 +260,8 @@ std::string check_file_set_job(const JobOptions& job, uint32_t block_size) {
   if (job.size_percent || job.offset_percent)
     return "size=N% and offset=N% are not supported with several files (nrfiles, directory, a:b)";
   if (std::string err = check_verify_options(job); !err.empty()) return err;
+  if (job.experimental_verify && job.verify != VerifyKind::none)
+    return "experimental_verify is not supported with several files (nrfiles, directory, a:b)";
   for (unsigned clone = 0; clone < job.numjobs; ++clone) {
     const auto files = job_files(job, clone);
     if (!files) return files.error().message;
@@ -436,6 +439,9 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
              " with a trim block size other than the write block size is not supported (bs=SIZE gives both)";
     if (does_trim(job.rw) && job.verify != VerifyKind::none)
       return "job '" + job.name + "': verify with trims is not supported";
+    if (!job.buffer_pattern.empty() && (job.buffer_compress_percentage || job.dedupe_percentage))
+      return "job '" + job.name +
+             "': buffer_pattern with buffer_compress_percentage or dedupe_percentage is not supported";
     if (target.is_file_set()) {
       if (std::string err = check_file_set_job(job, target.block_size()); !err.empty())
         return "job '" + job.name + "': " + err;
@@ -590,6 +596,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
     out.verify_errors += inst->verify_errors;
     if (!inst->verify_message.empty())
       out.verify_messages.push_back(inst->job->name + ": " + inst->verify_message);
+    for (auto& note : inst->verify_notes) out.verify_messages.push_back(note);
     out.results.jobs.push_back(std::move(inst->result));
   }
   out.ok = true;

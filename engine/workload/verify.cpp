@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <numeric>
 
 #include "workload/digests.hpp"
 #include "workload/md5.hpp"
@@ -256,6 +257,18 @@ VerifyResult fail(const char* fmt, Args... args) noexcept {
 
 }  // namespace
 
+uint32_t verify_interval_of(const JobOptions& job) noexcept {
+  const uint32_t min_w = job.bs[kDdirWrite], max_w = max_bs(job, kDdirWrite);
+  uint32_t interval = job.verify_interval;
+  if (max_w != min_w && !interval) interval = min_w;
+  if (interval > min_w)
+    interval = min_w;
+  else if (does_read(job.rw) && interval > job.bs[kDdirRead])
+    interval = job.bs[kDdirRead];
+  if (!interval || min_w % interval || max_w % interval) interval = std::gcd(min_w, max_w);
+  return interval;
+}
+
 uint32_t crc32c(const void* data, size_t len) noexcept {
   return crc32c_of(static_cast<const unsigned char*>(data), len);
 }
@@ -395,16 +408,27 @@ VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len
       hex(want_text, b + kOffChecksum, n);
       hex(got_text, got, n);
     }
-    return fail("data checksum mismatch (%s want %s got %s)%s", kind_name(found), want_text, got_text,
-                detail);
+    VerifyResult r =
+        fail("data checksum mismatch (%s want %s got %s)%s", kind_name(found), want_text, got_text, detail);
+    r.payload = true;
+    return r;
   }
   if (pattern.len) {
     const uint32_t p = first_off_pattern();
-    if (p != block_len)
-      return fail("pattern mismatch at byte %" PRIu32 " (want 0x%02x got 0x%02x)", p,
-                  unsigned{pattern.bytes[p % pattern.len]}, unsigned{b[p]});
+    if (p != block_len) {
+      VerifyResult r = fail("pattern mismatch at byte %" PRIu32 " (want 0x%02x got 0x%02x)", p,
+                            unsigned{pattern.bytes[p % pattern.len]}, unsigned{b[p]});
+      r.payload = true;
+      return r;
+    }
   }
   return ok;
+}
+
+void verify_expected(VerifyKind kind, const void* read, void* out, uint32_t block_len, uint64_t offset,
+                     VerifyPattern pattern) noexcept {
+  const auto* b = static_cast<const unsigned char*>(read);
+  verify_fill(kind, out, block_len, offset, load<uint64_t>(b + kOffSeed), pattern);
 }
 
 }  // namespace rs::workload

@@ -78,6 +78,14 @@ constexpr bool verify_block_len_ok(uint32_t block_len) noexcept {
   return block_len >= kVerifyMinBlockLen && block_len % 8 == 0;
 }
 
+// The verify interval a job uses, as fio's fixup_options sets it: the
+// job's verify_interval, else (variable write sizes) the smallest write
+// size; at most the smallest write size (for a job that reads, the
+// smallest read size too); and when that does not divide both the
+// smallest and the largest write size, their greatest common divisor.
+// A fixed block size without verify_interval gives the block size.
+uint32_t verify_interval_of(const JobOptions& job) noexcept;
+
 // Standard CRC-32C (Castagnoli, reflected, init and final xor 0xFFFFFFFF,
 // as used by iSCSI, ext4, btrfs): crc32c("123456789") == 0xE3069283.
 // Computed with ISA-L's crc32_iscsi, which applies neither the initial nor
@@ -120,7 +128,18 @@ void verify_fill_write(VerifyKind kind, void* buffer, uint32_t length, uint32_t 
 struct VerifyResult {
   bool ok;
   char reason[384];  // room for two SHA-512 digests in hex
+  // The header was sound and the payload was not (data checksum, pattern):
+  // fio then dumps the block read and the block expected; otherwise the
+  // header failed (fio's verify_header) and fio dumps the block alone.
+  bool payload = false;
 };
+
+// The block verify_fill wrote where `read` (a block that failed
+// verify_check with `payload` set: its header is sound) was read: the
+// payload regenerated from the header's seed, or the pattern. Fills
+// out[0, block_len).
+void verify_expected(VerifyKind kind, const void* read, void* out, uint32_t block_len, uint64_t offset,
+                     VerifyPattern pattern) noexcept;
 
 // Checks a block read back from `expected_offset`: block points to
 // block_len readable bytes, block_len being the length of the read. Never

@@ -150,11 +150,21 @@ expect_error_mentions "nowhere"
 pass "a missing directory is refused, naming it"
 
 mkdir empty
-expect_status 2 "verify with bssplit over several files" -- "$CLI" bench --name=v --directory="$WORK/empty" \
-  --nrfiles=2 --size=8k --rw=write --verify=crc32c --bssplit=4k/50:8k/50
-expect_error_mentions "verify with variable block sizes"
+expect_status 2 "experimental_verify over several files" -- "$CLI" bench --name=v --directory="$WORK/empty" \
+  --nrfiles=2 --size=8k --rw=write --verify=crc32c --experimental_verify=1
+expect_error_mentions "experimental_verify is not supported with several files"
 [[ -z $(ls empty) ]] || fail "a refused job laid out files"
 pass "a refused verify job over several files lays out nothing"
+"$CLI" bench --name=b --directory="$WORK/empty" --nrfiles=2 --size=256k --rw=randwrite --verify=crc32c \
+  --bssplit=4k/50:16k/50 --output-format=json >bss.json 2>bss.err || fail "bssplit verify, 2 files: $(cat bss.err)"
+python3 -c '
+import json, sys
+t = open("bss.json").read()
+j = json.loads(t[t.find("{"):])["jobs"][0]
+sys.exit(not (j["error"] == 0 and j["read"]["io_kbytes"] == j["write"]["io_kbytes"] > 0))' ||
+  fail "bssplit verify over 2 files did not read back what it wrote"
+rm -f empty/*
+pass "bssplit verify over several files reads back every piece written"
 
 # verify over several files: each file written, then read back and checked.
 "$CLI" bench --name=v --directory="$WORK/empty" --nrfiles=2 --size=64k --rw=write --verify=crc32c \

@@ -45,8 +45,12 @@ TEST_CASE("verify_pattern parses as fio writes it", "[verify][job_parser]") {
   CHECK(r->jobs[0].verify_pattern == std::vector<uint8_t>{0xaa, 0x55, 0x5a, 0xa5});  // in the order written
   CHECK(r->jobs[1].verify_pattern == std::vector<uint8_t>{0x0a, 0xbc});  // odd digits: padded in front
   CHECK(r->jobs[2].verify_pattern == std::vector<uint8_t>{'a', 'b'});
-  CHECK_THAT(parse_job_file("[a]\nverify_pattern=12345\n", "x.fio").error().message,
-             Catch::Contains("verify_pattern '12345' is not supported"));
+  // fio's decimals: a 32-bit value, least significant byte first (12345 is 0x3039).
+  auto dec = parse_job_file("[a]\nverify_pattern=12345\n", "x.fio");
+  REQUIRE(dec.ok());
+  CHECK(dec->jobs[0].verify_pattern == std::vector<uint8_t>{0x39, 0x30});
+  CHECK_THAT(parse_job_file("[a]\nverify_pattern=%o\n", "x.fio").error().message,
+             Catch::Contains("verify_pattern: bad pattern '%o': formats such as %o are not supported"));
   CHECK_THAT(parse_job_file("[a]\nverify_interval=100\n", "x.fio").error().message,
              Catch::Contains("verify_interval: '100' must be at least 512 bytes"));
 }
