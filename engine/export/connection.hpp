@@ -178,6 +178,7 @@ class Connection {
   unsigned jobs_ = 0;
   uint64_t job_bytes_ = 0;
   bool receive_done_ = false;  // the receiver read its last request
+  bool room_waiter_ = false;   // the reader thread waits for room
   std::vector<Job*> spare_jobs_;
 
   std::mutex flush_mutex_;
