@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <future>
+#include <utility>
 
 #include "base/unique_fd.hpp"
 #include "export/negotiation.hpp"
@@ -67,13 +69,16 @@ bool writes(uint16_t type) {
 }  // namespace
 
 Connection::Connection(int fd, std::string peer, std::shared_ptr<session::ArraySession> session,
-                       ExportInfo info, Log log)
+                       ExportInfo info, Log log, bool receive_on_ring)
     : socket_(std::make_shared<Socket>()),
       peer_(std::move(peer)),
       session_(std::move(session)),
       info_(std::move(info)),
-      log_(std::move(log)) {
+      log_(std::move(log)),
+      receive_on_ring_(receive_on_ring) {
   socket_->fd.reset(fd);
+  recv_io_.owner = this;
+  recv_io_.done = &Connection::recv_done;
   set_send_timeout(fd, 30);
   set_buffer_sizes(fd, kSocketBufferBytes);
   reader_ = std::thread([this] { run(); });
@@ -82,6 +87,7 @@ Connection::Connection(int fd, std::string peer, std::shared_ptr<session::ArrayS
 Connection::~Connection() {
   stop();
   if (reader_.joinable()) reader_.join();
+  for (Job* j : spare_jobs_) delete j;
 }
 
 void Connection::stop() {
@@ -90,7 +96,7 @@ void Connection::stop() {
 
 void Connection::run() {
   if (negotiate() && open_array()) {
-    read_requests();
+    if (!start_ring_receive()) read_requests();
     teardown();
   }
   socket_->close();
@@ -164,6 +170,14 @@ bool Connection::open_array() {
   return true;
 }
 
+bool Connection::start_ring_receive() {
+  if (!receive_on_ring_) return false;
+  std::promise<bool> armed;
+  auto on_ring = armed.get_future();
+  ctx_->post([this, &armed] { armed.set_value(on_ring_ = arm_recv()); });
+  return on_ring.get();
+}
+
 void Connection::read_requests() {
   const int fd = socket_->fd.get();
   RecvBuffer in(kRecvBytes);
@@ -183,6 +197,10 @@ void Connection::read_requests() {
     batch_.push_back(j);
   }
   post_batch();  // requests read are always served
+  {
+    std::lock_guard lock(jobs_mutex_);
+    receive_done_ = true;
+  }
 }
 
 void Connection::post_batch() {
@@ -204,46 +222,67 @@ bool Connection::has_room() {
 
 void Connection::wait_for_room() {
   std::unique_lock lock(jobs_mutex_);
+  room_waiter_ = true;
   jobs_cv_.wait(lock, [&] { return room_locked(); });
+  room_waiter_ = false;
 }
 
 Connection::Job* Connection::take_request(int fd, RecvBuffer& in) {
+  Job* j = parse_request(in);
+  if (!j || j->req.type != kCmdWrite) return j;
+  // The rest of a payload may be slow to come: what was parsed before it
+  // goes to the context first.
+  if (j->req.length > in.size()) post_batch();
+  if (!in.read_into(fd, j->data.data(), j->req.length)) {
+    payload_cut_off(j);
+    return nullptr;
+  }
+  return j;
+}
+
+Connection::Job* Connection::parse_request(RecvBuffer& in) {
   const auto req = decode_request(in.data());
   if (!req) {
     if (log_) log_("client " + peer_ + ": a request without the NBD magic: disconnected");
     return nullptr;
   }
   in.consume(kRequestBytes);
-  auto job = std::make_unique<Job>();
-  job->req = *req;
-  job->verdict = check_request(*req, info_, structured_);
-  if (job->verdict.disconnect) {
-    if (log_) log_("client " + peer_ + ": " + job->verdict.message + ": disconnected");
+  Verdict verdict = check_request(*req, info_, structured_);
+  if (verdict.disconnect) {
+    if (log_) log_("client " + peer_ + ": " + verdict.message + ": disconnected");
     return nullptr;
   }
   if (req->type == kCmdDisc) return nullptr;
-  const bool payload = req->type == kCmdWrite;
-  if (payload || (req->type == kCmdRead && !job->verdict.error)) {
+  io::AlignedBuffer data;
+  if (req->type == kCmdWrite || (req->type == kCmdRead && !verdict.error)) {
     auto buffer = buffers_.take(req->length);
     if (!buffer) {  // a WRITE's payload cannot be skipped over without one: the stream ends
       if (log_) log_("client " + peer_ + ": " + buffer.error().message + ": disconnected");
       return nullptr;
     }
-    job->data = std::move(*buffer);
-  }
-  // The rest of a payload may be slow to come: what was parsed before it
-  // goes to the context first.
-  if (payload && req->length > in.size()) post_batch();
-  if (payload && !in.read_into(fd, job->data.data(), req->length)) {
-    if (log_)
-      log_("client " + peer_ + " left in the middle of a WRITE's data: nothing of that write was written");
-    buffers_.give(std::move(job->data));
-    return nullptr;
+    data = std::move(*buffer);
   }
   std::lock_guard lock(jobs_mutex_);
+  Job* j = new_job();
+  j->req = *req;
+  j->verdict = std::move(verdict);
+  j->data = std::move(data);
   ++jobs_;
-  job_bytes_ += job->data.size();
-  return job.release();
+  job_bytes_ += j->data.size();
+  return j;
+}
+
+Connection::Job* Connection::new_job() {
+  if (spare_jobs_.empty()) return new Job;
+  Job* j = spare_jobs_.back();
+  spare_jobs_.pop_back();
+  return j;
+}
+
+void Connection::payload_cut_off(Job* j) {
+  if (log_)
+    log_("client " + peer_ + " left in the middle of a WRITE's data: nothing of that write was written");
+  release(j);
 }
 
 void Connection::teardown() {
@@ -251,7 +290,7 @@ void Connection::teardown() {
   // still listens) before the connection lets go of it.
   {
     std::unique_lock lock(jobs_mutex_);
-    jobs_cv_.wait(lock, [&] { return jobs_ == 0; });
+    jobs_cv_.wait(lock, [&] { return receive_done_ && jobs_ == 0; });
   }
   {
     std::lock_guard lock(flush_mutex_);
@@ -281,6 +320,80 @@ void Connection::teardown() {
 }
 
 // ---- the context thread ----
+
+bool Connection::arm_recv() {
+  if (recv_armed_ || recv_ended_) return true;
+  if (client_.stop_requested()) {
+    end_receive();
+    return true;
+  }
+  if (payload_ && payload_->req.length - payload_got_ >= kRecvBytes / 2) {
+    // A large payload comes straight into its buffer; a small one, with
+    // the requests behind it, into the receive buffer (one recv for many).
+    recv_io_.buffer = payload_->data.data() + payload_got_;
+    recv_io_.length = uint32_t(payload_->req.length - payload_got_);
+    recv_io_.tag = 1;
+  } else {
+    if (!payload_ && !has_room()) return true;  // a reply's release resumes
+    recv_io_.buffer = in_.tail();
+    recv_io_.length = uint32_t(in_.room());
+    recv_io_.tag = 0;
+  }
+  if (!ctx_->context().backend().queue_recv(recv_io_, socket_->fd.get())) return false;
+  recv_armed_ = true;
+  return true;
+}
+
+void Connection::recv_done(io::MemberIo& io, int result) {
+  auto* c = static_cast<Connection*>(io.owner);
+  c->recv_armed_ = false;
+  // EOF, a shutdown (stop(), a failed send) or an error: what was received
+  // is served, a cut-off payload is not.
+  if (result <= 0) return c->end_receive();
+  if (io.tag)
+    c->payload_got_ += uint64_t(result);
+  else
+    c->in_.produced(size_t(result));
+  c->parse_received();
+  c->arm_recv();
+}
+
+void Connection::parse_received() {
+  while (!recv_ended_) {
+    if (payload_) {
+      const uint64_t want = payload_->req.length - payload_got_;
+      payload_got_ += in_.take(payload_->data.data() + payload_got_, want);
+      if (payload_got_ < payload_->req.length) return;
+      start(std::exchange(payload_, nullptr));
+      continue;
+    }
+    if (in_.size() < kRequestBytes || !has_room()) return;
+    Job* j = parse_request(in_);
+    if (!j) return end_receive();
+    if (j->req.type == kCmdWrite) {
+      payload_ = j;
+      payload_got_ = 0;
+      continue;
+    }
+    start(j);
+  }
+}
+
+void Connection::resume_receive() {
+  if (!on_ring_ || recv_armed_ || recv_ended_) return;
+  parse_received();
+  arm_recv();
+}
+
+void Connection::end_receive() {
+  recv_ended_ = true;
+  if (payload_) payload_cut_off(std::exchange(payload_, nullptr));
+  {
+    std::lock_guard lock(jobs_mutex_);
+    receive_done_ = true;
+  }
+  jobs_cv_.notify_all();
+}
 
 void Connection::start(Job* j) {
   if (j->verdict.error) return reply(j);
@@ -422,18 +535,25 @@ void Connection::send_replies() {
     if (p.job) release(p.job);
   pending_.clear();
   reply_heads_.clear();
+  resume_receive();
 }
 
 void Connection::release(Job* j) {
   const size_t bytes = j->data.size();
   buffers_.give(std::move(j->data));
-  delete j;
+  *j = Job{};
+  bool wake;
   {
     std::lock_guard lock(jobs_mutex_);
     --jobs_;
     job_bytes_ -= bytes;
+    spare_jobs_.push_back(j);
+    // Only a waiter whose wait is over: the connection's thread waits
+    // through the whole transmission phase when the ring receives, and a
+    // wake-up per reply cost it a futex call and a context switch each.
+    wake = (receive_done_ && jobs_ == 0) || (room_waiter_ && room_locked());
   }
-  jobs_cv_.notify_all();
+  if (wake) jobs_cv_.notify_all();
 }
 
 void Connection::fail_send() {
@@ -459,7 +579,11 @@ void Connection::send_loop() {
     lock.lock();
     out_queue_.pop_front();
     lock.unlock();
-    release(j);
+    // On the context: its room may let the ring receive again.
+    ctx_->post([this, j] {
+      release(j);
+      resume_receive();
+    });
     lock.lock();
   }
 }

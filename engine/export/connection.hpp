@@ -2,17 +2,23 @@
 // served as one client of the array session on an I/O context of its own.
 //
 // Threads (per connection):
-//  - the reader: negotiates, then reads requests and their WRITE payloads
-//    from the socket (RecvBuffer: every request one recv() brought in),
-//    checks them (check_request) and posts them to the context, all it
-//    parsed in one post before it blocks again. It stops reading while
-//    kMaxJobs requests (or kMaxJobBytes of payload) are unanswered, so a
-//    client cannot make the server buffer without bound.
-//  - the context (io::ContextThread): owns the ArrayPort; splits requests
-//    into array I/Os of at most 1 MiB (kPieces in flight), completes them,
-//    and collects the replies of one turn of its loop; a task it posts to
-//    itself sends them in one sendmsg, as far as the socket takes them
-//    without blocking.
+//  - the connection's own: negotiates, opens the array, then either waits
+//    while the context serves (below) or, where the context's backend
+//    cannot receive from a socket (no io_uring) or the server asked for it,
+//    is the reader: reads requests and their WRITE payloads (RecvBuffer:
+//    every request one recv() brought in), checks them (check_request)
+//    and posts them to the context, all it parsed in one post before it
+//    blocks again. Last, it tears the connection down.
+//  - the context (io::ContextThread): owns the ArrayPort; receives requests
+//    on its own ring (Backend::queue_recv: the client's request, the
+//    member I/O it starts and the reply are one loop, no thread between),
+//    checks them and starts them at once; splits requests into array I/Os
+//    of at most 1 MiB (kPieces in flight), completes them, and collects
+//    the replies of one turn of its loop; a task it posts to itself sends
+//    them in one sendmsg, as far as the socket takes them without
+//    blocking. Either receiver stops reading while kMaxJobs requests (or
+//    kMaxJobBytes of payload) are unanswered, so a client cannot make the
+//    server buffer without bound.
 //  - the sender: sends what the socket did not take at once (a large READ
 //    to a client reading slower than the array), so the context goes on
 //    completing and submitting meanwhile. While it has replies queued, the
@@ -61,8 +67,10 @@ class Connection {
   static constexpr int kSocketBufferBytes = 4 << 20;
 
   // Takes the connected socket `fd` and starts serving it.
+  // `receive_on_ring`: on the context's ring when its backend can
+  // (ServerOptions::receive_on_ring).
   Connection(int fd, std::string peer, std::shared_ptr<session::ArraySession> session, ExportInfo info,
-             Log log);
+             Log log, bool receive_on_ring = true);
   ~Connection();  // stop() and join
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -81,11 +89,19 @@ class Connection {
   void run();
   bool negotiate();
   bool open_array();
+  // The context starts receiving on its ring: false when its backend cannot.
+  bool start_ring_receive();
   void read_requests();
   // Reads the request at the front of `in` (and its WRITE payload): the
   // job, or null when the connection ends here (DISC, a broken rule, EOF).
   Job* take_request(int fd, RecvBuffer& in);
-  bool room_locked() const;  // jobs_mutex_ held: another request may be read
+  // Takes the request header at the front of `in`: its job (counted, with
+  // its buffer, the payload not yet read), or null when the connection
+  // ends here (DISC, a broken rule, no memory for a WRITE's payload).
+  Job* parse_request(RecvBuffer& in);
+  Job* new_job();                // jobs_mutex_ held: a spare one or a new one
+  void payload_cut_off(Job* j);  // the client left in the middle of j's payload
+  bool room_locked() const;      // jobs_mutex_ held: another request may be read
   bool has_room();
   void wait_for_room();
   // Before the reader blocks (and when it ends), the requests it parsed go
@@ -93,13 +109,21 @@ class Connection {
   void post_batch();
   void teardown();
   // ---- the context thread ----
+  // Receiving on the ring: queues the next recv (a header batch, or the
+  // rest of a WRITE's payload) unless one is queued, the stream ended or
+  // there is no room; false when the backend cannot.
+  bool arm_recv();
+  static void recv_done(io::MemberIo& io, int result);
+  void parse_received();  // starts every complete request received
+  void resume_receive();  // after a release: parse and receive again if it stopped for room
+  void end_receive();
   void start(Job* j);
   void pump();
   static void piece_done(raid::ArrayIo& io, int result);
   void finish(Job* j);
   void reply(Job* j);
   void send_replies();   // the replies collected so far, in order
-  void release(Job* j);  // any thread: the reply is sent (or cannot be)
+  void release(Job* j);  // the reply is sent (or cannot be): the job's room is free
   void fail_send();
   // ---- the sender ----
   void send_loop();
@@ -114,6 +138,7 @@ class Connection {
   const ExportInfo info_;
   const Log log_;
   bool structured_ = false;
+  const bool receive_on_ring_;
   session::Client client_;
 
   std::unique_ptr<io::ContextThread> ctx_;
@@ -136,14 +161,25 @@ class Connection {
   std::vector<uint8_t> reply_heads_;
   std::vector<iovec> iov_;
   bool send_posted_ = false;
+  // Receiving on the ring (the context's alone).
+  RecvBuffer in_{kRecvBytes};
+  io::MemberIo recv_io_;
+  bool on_ring_ = false;      // requests come in on the ring
+  bool recv_armed_ = false;   // a recv is queued
+  bool recv_ended_ = false;   // EOF, a shutdown, DISC or a broken rule
+  Job* payload_ = nullptr;    // a WRITE whose payload is still coming
+  uint64_t payload_got_ = 0;  // of payload_->req.length
   std::atomic<bool> send_failed_{false};
   unsigned errors_logged_ = 0;
 
-  // Reader <-> context: requests outstanding.
+  // Receiver <-> context: requests outstanding; spare jobs for reuse.
   std::mutex jobs_mutex_;
   std::condition_variable jobs_cv_;
   unsigned jobs_ = 0;
   uint64_t job_bytes_ = 0;
+  bool receive_done_ = false;  // the receiver read its last request
+  bool room_waiter_ = false;   // the reader thread waits for room
+  std::vector<Job*> spare_jobs_;
 
   std::mutex flush_mutex_;
   std::condition_variable flush_cv_;

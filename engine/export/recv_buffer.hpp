@@ -1,4 +1,4 @@
-// What the reader thread has received from a client and not yet parsed.
+// What the reader (thread, or the I/O context's ring) has received from a client and not yet parsed.
 // A client with many requests in flight sends many 28-byte headers at a
 // time; one recv() takes all that is there, and the reader parses and hands
 // on every complete request before it blocks again, rather than one recv()
@@ -25,7 +25,17 @@ class RecvBuffer {
   // socket; false when the stream ends first.
   bool read_into(int fd, uint8_t* dst, size_t n);
 
+  // For a receive done by someone else (the I/O context's ring): where the
+  // next bytes go and how many fit (what is left is moved to the front
+  // first), then produced(n) once they are there.
+  uint8_t* tail();
+  size_t room() const { return capacity_ - end_; }
+  void produced(size_t n) { end_ += n; }
+  // Takes up to `n` buffered bytes into `dst` (a WRITE's payload): how many.
+  size_t take(uint8_t* dst, size_t n);
+
  private:
+  void compact();
   std::unique_ptr<uint8_t[]> buf_;
   size_t capacity_;
   size_t begin_ = 0, end_ = 0;

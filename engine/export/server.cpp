@@ -154,7 +154,7 @@ void Server::accept_loop() {
       const int one = 1;
       (void)::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }
-    auto c = std::make_unique<Connection>(fd, peer, session_, info_, options_.log);
+    auto c = std::make_unique<Connection>(fd, peer, session_, info_, options_.log, options_.receive_on_ring);
     std::lock_guard lock(mutex_);
     connections_.push_back(std::move(c));
   }

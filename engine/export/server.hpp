@@ -40,6 +40,11 @@ struct ServerOptions {
   bool listen_any = false;  // serve on addresses other machines reach
   unsigned max_connections = 128;
   Log log;  // connections coming and going, refused requests (any thread)
+  // Requests are received on each connection's I/O context (its io_uring
+  // ring waits for the socket: one loop, no reader thread) when the
+  // context's backend can; false, or a backend that cannot (pread/pwrite
+  // where io_uring is unavailable): a reader thread receives them.
+  bool receive_on_ring = true;
 };
 
 // Errc::invalid_argument unless `name` is 1 to 64 letters, digits, '-',

@@ -109,6 +109,21 @@ class Backend {
     return -1;
   }
   virtual void unregister_buffer(int handle) { (void)handle; }
+  // ---- a socket on the owner's loop (a server's connection) ----
+  // Queues a recv() of up to io.length bytes from the socket `fd` into
+  // io.buffer, done by the backend: io_uring waits for the data inside the
+  // ring, so a client's requests arrive in the same loop (the same wait)
+  // as the member I/O they start, with no thread between. io.done gets the
+  // bytes received, 0 at EOF or after shutdown(SHUT_RD), or -errno; the recv
+  // counts in in_flight() until then, so the owner's drain waits for it:
+  // shut the socket down (or let it end) before the context stops. Returns
+  // false, queueing nothing, when the backend cannot (the caller reads the
+  // socket itself). io.member, offset and write are not used.
+  virtual bool queue_recv(MemberIo& io, int fd) {
+    (void)io;
+    (void)fd;
+    return false;
+  }
   // Short description for `detail` and reports ("io_uring", "sim", ...).
   virtual std::string describe() const = 0;
 
