@@ -64,18 +64,18 @@ void recover_data_from_q(uint8_t* const* blocks, int d, int a, size_t len) {
 // Data blocks a and b from P, Q and the other data. With P' and Q' the
 // syndromes of the two lost blocks alone, D_a = (g^b P' + Q') / (g^a + g^b)
 // and D_b the same with a and b swapped; folded into one coefficient per
-// present block.
-void recover_two_data(uint8_t* const* blocks, int d, int a, int b, size_t len) {
+// present block. `rows` 1: D_a alone (D_b left as it was).
+void recover_two_data(uint8_t* const* blocks, int d, int a, int b, int rows, size_t len) {
   Scratch& s = scratch();
   s.src.clear();
   const uint8_t den = gf_inv(gpow(a) ^ gpow(b));
   std::vector<uint8_t>& c = s.coef;
-  c.assign(size_t(2) * size_t(d), 0);
+  c.assign(size_t(rows) * size_t(d), 0);
   int i = 0;
   auto add = [&](uint8_t* block, uint8_t ca, uint8_t cb) {
     s.src.push_back(block);
     c[size_t(i)] = ca;
-    c[size_t(d + i)] = cb;
+    if (rows == 2) c[size_t(d + i)] = cb;
     ++i;
   };
   for (int j = 0; j < d; ++j)
@@ -83,7 +83,16 @@ void recover_two_data(uint8_t* const* blocks, int d, int a, int b, size_t len) {
   add(blocks[d], gf_mul(den, gpow(b)), gf_mul(den, gpow(a)));  // P
   add(blocks[d + 1], den, den);                                // Q
   uint8_t* out[2] = {blocks[a], blocks[b]};
-  encode_rows(d, 2, s.src.data(), out, c.data(), len);
+  encode_rows(d, rows, s.src.data(), out, c.data(), len);
+}
+
+// Data block `a` as the XOR of P and the other data blocks.
+void recover_data_from_p(uint8_t* const* blocks, int d, int a, size_t len) {
+  Scratch& s = scratch();
+  s.src.clear();
+  for (int j = 0; j <= d; ++j)
+    if (j != a) s.src.push_back(blocks[j]);
+  xor_into(blocks[a], s.src.data(), d, len);
 }
 
 }  // namespace
@@ -144,7 +153,7 @@ void pq_recover(uint8_t* const* blocks, int data_count, int lost_a, int lost_b, 
     return;
   }
   if (lost_b >= 0 && lost_b < d) {
-    recover_two_data(blocks, d, lost_a, lost_b, len);
+    recover_two_data(blocks, d, lost_a, lost_b, 2, len);
     return;
   }
   if (lost_b == P) {
@@ -153,12 +162,19 @@ void pq_recover(uint8_t* const* blocks, int data_count, int lost_a, int lost_b, 
     return;
   }
   // One data block from P and the other data; Q (when lost too) after it.
-  Scratch& s = scratch();
-  s.src.clear();
-  for (int j = 0; j <= d; ++j)
-    if (j != lost_a) s.src.push_back(blocks[j]);
-  xor_into(blocks[lost_a], s.src.data(), d, len);
+  recover_data_from_p(blocks, d, lost_a, len);
   if (lost_b == Q) pq_generate(blocks, d, blocks[P], blocks[Q], len);
+}
+
+void pq_recover_one(uint8_t* const* blocks, int data_count, int lost_a, int lost_b, int want, size_t len) {
+  const int d = data_count;
+  const int other = want == lost_a ? lost_b : lost_a;
+  if (other >= 0 && other < d)
+    recover_two_data(blocks, d, want, other, 1, len);
+  else if (other == d)  // P lost too
+    recover_data_from_q(blocks, d, want, len);
+  else  // Q lost too, or nothing else
+    recover_data_from_p(blocks, d, want, len);
 }
 
 }  // namespace rs::raid5

@@ -45,4 +45,11 @@ void pq_update(int slot, const uint8_t* old_data, const uint8_t* new_data, uint8
 // data+Q, P+Q.
 void pq_recover(uint8_t* const* blocks, int data_count, int lost_a, int lost_b, size_t len);
 
+// A read's share of pq_recover: only data block `want` (lost_a or lost_b,
+// below data_count) is rebuilt; the other lost block is left as it was, and
+// P and Q are only read. One GF row when the other lost block is data or P
+// (not the two rows and the syndrome regeneration of pq_recover), the XOR
+// of P and the rest of the data when it is Q or nothing.
+void pq_recover_one(uint8_t* const* blocks, int data_count, int lost_a, int lost_b, int want, size_t len);
+
 }  // namespace rs::raid5

@@ -43,6 +43,9 @@ namespace rs::raid5 {
 // Cumulative counts, in md's stripe heads (one 4 KiB page per member).
 struct StripeCounters {
   std::atomic<uint64_t> full_stripe{0}, rmw{0}, rcw{0}, prereads{0}, degraded_reads{0};
+  // Pages the I/O path computed from the rest of their stripe (a lost
+  // member's block a read or a write needed); check and rebuild not counted.
+  std::atomic<uint64_t> recovered_pages{0};
   // RAID6 check: 4 KiB pages whose P, or Q, did not match the data.
   std::atomic<uint64_t> p_mismatches{0}, q_mismatches{0};
 };
@@ -123,7 +126,10 @@ class Raid5Personality final : public raid::Personality {
   // Level 6: blocks[i] holds member i's block of the stripe at `dev` (the
   // members lost_a and lost_b, when >= 0, are overwritten with theirs),
   // through ISA-L's P+Q recovery in md's syndrome order.
-  void recover_pq(uint64_t dev, uint8_t* const* blocks, int lost_a, int lost_b, size_t bytes) const;
+  // `want` >= 0 (a data member, lost_a or lost_b): only its block is
+  // rebuilt (pq_recover_one), the other lost block left as it was.
+  void recover_pq(uint64_t dev, uint8_t* const* blocks, int lost_a, int lost_b, size_t bytes,
+                  int want = -1) const;
   // RAID6's reconstruct (any one block from the rest, one other member may
   // be short too) and check (which syndrome is wrong; repair writes both).
   Status reconstruct6(const raid::MemberTable& table, int slot, uint64_t dev, uint64_t bytes,
@@ -180,6 +186,7 @@ class Raid5Personality final : public raid::Personality {
   // RAID6's side of batch_plan / batch_compute for one head (stripe_batch6.cpp).
   void plan_head6(Batch& b, size_t hi, const raid::MemberTable& table);
   void compute_head6(Batch& b, size_t hi);
+  void recover_head6(StripeHead& head, uint8_t* const* pages);
   static void batch_child_done(io::MemberIo& mio, int result);
 
   raid::Shape shape_;

@@ -208,6 +208,7 @@ void Raid5Personality::batch_compute(Batch& b) {
           if (i != r.member) vec[size_t(n++)] = page(i);
         xor_into(page(r.member), vec.data(), n, kPageBytes);
         h.uptodate[size_t(r.member)] = 1;
+        counters_.recovered_pages.fetch_add(1, std::memory_order_relaxed);
       }
       std::memcpy(r.dest, page(r.member), kPageBytes);
     }

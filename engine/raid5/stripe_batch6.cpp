@@ -5,6 +5,7 @@
 // write neither method can read for) reads every readable block and
 // recovers the missing ones, at most two, before it is served (md's
 // compute_block_2 / handle_stripe_fill at level 6), then writes by rcw.
+#include <algorithm>
 #include <cstring>
 
 #include "raid5/pq_syndrome.hpp"
@@ -12,8 +13,8 @@
 
 namespace rs::raid5 {
 
-void Raid5Personality::recover_pq(uint64_t dev, uint8_t* const* blocks, int lost_a, int lost_b,
-                                  size_t bytes) const {
+void Raid5Personality::recover_pq(uint64_t dev, uint8_t* const* blocks, int lost_a, int lost_b, size_t bytes,
+                                  int want) const {
   const uint64_t stripe = dev / geo_.chunk_sectors;
   const int disks = geo_.raid_disks, dd = geo_.data_disks();
   const StripeGeometry::Parity pq = geo_.parity(stripe);
@@ -24,7 +25,43 @@ void Raid5Personality::recover_pq(uint64_t dev, uint8_t* const* blocks, int lost
     return member == pq.pd ? dd : member == pq.qd ? dd + 1 : geo_.syndrome_slot(stripe, member);
   };
   for (int i = 0; i < disks; ++i) order[size_t(place(i))] = blocks[i];
-  pq_recover(order.data(), dd, place(lost_a), lost_b < 0 ? -1 : place(lost_b), bytes);
+  const int a = place(lost_a), b = lost_b < 0 ? -1 : place(lost_b);
+  if (want >= 0)
+    pq_recover_one(order.data(), dd, a, b, place(want), bytes);
+  else
+    pq_recover(order.data(), dd, a, b, bytes);
+}
+
+// The head's missing blocks (at most two: plan_head6) from the pages read.
+// A round that writes recovers them all (rcw needs every data block); a
+// read-only one computes only the blocks its reads return: md's
+// compute_block_2 makes both targets, but the second lost block and a lost
+// syndrome are not returned, and computing them was a second GF row, or a
+// P or P+Q regeneration, per read. What is not computed stays not uptodate
+// (a later read or write computes it from the cached pages).
+void Raid5Personality::recover_head6(StripeHead& h, uint8_t* const* pages) {
+  const int disks = geo_.raid_disks;
+  int lost[2] = {-1, -1}, n = 0;
+  for (int i = 0; i < disks; ++i)
+    if (!h.uptodate[size_t(i)]) lost[n++] = i;  // plan_head6 allowed at most two
+  if (n == 0) return;
+  const uint64_t dev = h.column * kPageSectors;
+  const bool any_write = std::any_of(h.writing.begin(), h.writing.end(), [](uint8_t* p) { return p; });
+  bool wanted[2] = {false, false};
+  for (const HeadRead& r : h.reading)
+    for (int k = 0; k < n; ++k) wanted[k] = wanted[k] || r.member == lost[k];
+  if (any_write || (wanted[0] && (n == 1 || wanted[1]))) {
+    recover_pq(dev, pages, lost[0], lost[1], kPageBytes);
+    for (int k = 0; k < n; ++k) h.uptodate[size_t(lost[k])] = 1;
+    counters_.recovered_pages.fetch_add(uint64_t(n), std::memory_order_relaxed);
+    return;
+  }
+  for (int k = 0; k < n; ++k) {
+    if (!wanted[k]) continue;
+    recover_pq(dev, pages, lost[0], lost[1], kPageBytes, lost[k]);
+    h.uptodate[size_t(lost[k])] = 1;
+    counters_.recovered_pages.fetch_add(1, std::memory_order_relaxed);
+  }
 }
 
 void Raid5Personality::plan_head6(Batch& b, size_t hi, const raid::MemberTable& table) {
@@ -79,13 +116,7 @@ void Raid5Personality::compute_head6(Batch& b, size_t hi) {
   static thread_local std::vector<uint8_t*> pages, data;
   pages.assign(size_t(disks), nullptr);
   for (int i = 0; i < disks; ++i) pages[size_t(i)] = cache_.page(i, h.slot);
-  if (b.recover[hi]) {
-    int lost[2] = {-1, -1}, n = 0;
-    for (int i = 0; i < disks; ++i)
-      if (!h.uptodate[size_t(i)]) lost[n++] = i;  // plan_head6 allowed at most two
-    if (n > 0) recover_pq(dev, pages.data(), lost[0], lost[1], kPageBytes);
-    for (int i = 0; i < n; ++i) h.uptodate[size_t(lost[i])] = 1;
-  }
+  if (b.recover[hi]) recover_head6(h, pages.data());
   for (const HeadRead& r : h.reading) std::memcpy(r.dest, pages[size_t(r.member)], kPageBytes);
   bool any_write = false;
   for (int i = 0; i < disks; ++i) any_write = any_write || h.writing[size_t(i)];

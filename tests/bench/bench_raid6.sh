@@ -13,11 +13,16 @@
 # CPU are shared; absolute figures are not the point).
 #
 #   tests/bench/bench_raid6.sh RAIDSCOPE_CLI [WORKDIR]    ROUNDS=3 RUNTIME=10
+#   PARTS=read: only pair 2 (the arrays are made and filled all the same).
+#   COMPARE=OTHER_CLI: pair 2 also with another build (e.g. before a change),
+#     on the same arrays in the same rounds, its own healthy run as its base.
 set -euo pipefail
 source "$(dirname "$(readlink -f "$0")")/parity_bench_lib.sh"
 RS=${1:?usage: bench_raid6.sh RAIDSCOPE_CLI [WORKDIR]}
 ROUNDS=${ROUNDS:-3}
 RUNTIME=${RUNTIME:-10}
+PARTS=${PARTS:-write,read}
+COMPARE=${COMPARE:-}
 command -v fio >/dev/null || { echo "bench_raid6: fio is not installed" >&2; exit 77; }
 WORK=$(mktemp -d "${2:-${TMPDIR:-/var/tmp}}/bench_raid6.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -57,19 +62,40 @@ fio_write() {  # each member file written sequentially over its data area, 512K 
 # 2. 4k random reads QD32 over the whole array, healthy and two members lost.
 read_job=(--name=r --rw=randread --bs=4k --iodepth=32 --ioengine=io_uring --direct=1 --runtime=$RUNTIME --time_based
   --randrepeat=0 --output-format=json)
-healthy_read() { "$RS" bench --array="$HEALTHY" "${read_job[@]}" --output="$1" 2>/dev/null; }
-degraded_read() { "$RS" bench --array="$DEGRADED" --run "${read_job[@]}" --output="$1" 2>/dev/null; }
+healthy_read() { "$1" bench --array="$HEALTHY" "${read_job[@]}" --output="$2" 2>/dev/null; }
+degraded_read() { "$1" bench --array="$DEGRADED" --run "${read_job[@]}" --output="$2" 2>/dev/null; }
+# Pair 2 with build $1 in round $2 (odd rounds healthy first): "healthy degraded" IOPS.
+read_pair() {
+  if (($2 % 2)); then healthy_read "$1" hr.json; degraded_read "$1" dr.json; else
+    degraded_read "$1" dr.json; healthy_read "$1" hr.json; fi
+  echo "$(iops hr.json) $(iops dr.json)"
+}
 
-w_ratios=() r_ratios=()
+w_ratios=() r_ratios=() cmp_ratios=()
 for ((r = 1; r <= ROUNDS; r++)); do
-  if ((r % 2)); then fio_write fw.json; engine_write ew.json; else engine_write ew.json; fio_write fw.json; fi
-  a=$(bw ew.json write) b=$(bw fw.json write)
-  if ((r % 2)); then healthy_read hr.json; degraded_read dr.json; else degraded_read dr.json; healthy_read hr.json; fi
-  c=$(iops hr.json) e=$(iops dr.json)
-  printf 'load %s | round %d: full-stripe write %7.1f MB/s data, fio %d members %7.1f MB/s, ratio %.3f (x%d/%d: %.3f) | 4k randread healthy %8.0f IOPS, two missing %8.0f IOPS, ratio %.3f\n' \
-    "$(load)" "$r" "$(calc "$a/1e6")" $N "$(calc "$b/1e6")" "$(ratio "$a" "$b")" $N $((N - 2)) \
-    "$(calc "$a*$N/($N-2)/$b")" "$c" "$e" "$(ratio "$e" "$c")"
-  w_ratios+=("$(calc "$a*$N/($N-2)/$b")") r_ratios+=("$(ratio "$e" "$c")")
+  line="load $(load) | round $r:"
+  if [[ $PARTS == *write* ]]; then
+    if ((r % 2)); then fio_write fw.json; engine_write ew.json; else engine_write ew.json; fio_write fw.json; fi
+    a=$(bw ew.json write) b=$(bw fw.json write)
+    line+=$(printf ' full-stripe write %7.1f MB/s data, fio %d members %7.1f MB/s, ratio %.3f (x%d/%d: %.3f) |' \
+      "$(calc "$a/1e6")" $N "$(calc "$b/1e6")" "$(ratio "$a" "$b")" $N $((N - 2)) "$(calc "$a*$N/($N-2)/$b")")
+    w_ratios+=("$(calc "$a*$N/($N-2)/$b")")
+  fi
+  if [[ -n $COMPARE ]] && ((r % 2 == 0)); then read -r cc ce < <(read_pair "$COMPARE" $r); fi
+  read -r c e < <(read_pair "$RS" $r)
+  if [[ -n $COMPARE ]] && ((r % 2)); then read -r cc ce < <(read_pair "$COMPARE" $r); fi
+  line+=$(printf ' 4k randread healthy %8.0f IOPS, two missing %8.0f IOPS, ratio %.3f' "$c" "$e" "$(ratio "$e" "$c")")
+  r_ratios+=("$(ratio "$e" "$c")")
+  if [[ -n $COMPARE ]]; then
+    line+=$(printf ' | COMPARE: healthy %8.0f, two missing %8.0f, ratio %.3f' "$cc" "$ce" "$(ratio "$ce" "$cc")")
+    cmp_ratios+=("$(ratio "$ce" "$cc")")
+  fi
+  echo "$line"
 done
-echo "RAID6 x$N full-stripe write, data / ($((N - 2))/$N of fio's $N-member aggregate): median $(median "${w_ratios[@]}") (goal >= 0.8)"
+if [[ $PARTS == *write* ]]; then
+  echo "RAID6 x$N full-stripe write, data / ($((N - 2))/$N of fio's $N-member aggregate): median $(median "${w_ratios[@]}") (goal >= 0.8)"
+fi
 echo "RAID6 x$N 4k randread QD32, two members missing / healthy:           median $(median "${r_ratios[@]}") (goal >= 0.5)"
+if [[ -n $COMPARE ]]; then
+  echo "  the same with COMPARE ($COMPARE):                       median $(median "${cmp_ratios[@]}")"
+fi
