@@ -15,7 +15,7 @@ using namespace rs::fio;
 
 namespace {
 
-fs::path temp_dir() {
+fs::path fz_temp_dir() {
   fs::path dir = fs::temp_directory_path() / ("rs_fio_fz_" + std::to_string(getpid()));
   fs::create_directories(dir);
   return dir;
@@ -24,7 +24,7 @@ fs::path temp_dir() {
 }  // namespace
 
 TEST_CASE("a compressed log inflates to the text it was", "[fio_log]") {
-  const fs::path dir = temp_dir();
+  const fs::path dir = fz_temp_dir();
   const std::string log = (dir / "t_bw.log").string();
   std::string text;
   for (unsigned i = 0; i < 8000; ++i)  // t/log_compression.py's log: 8000 lines of 128 KiB writes
