@@ -299,6 +299,31 @@ ApplicationWindow {
                 indeterminate: session.progress < 0
                 Layout.preferredWidth: 240
             }
+            // The open was refused for a risk the user may accept on purpose.
+            Button {
+                objectName: "openAnywayButton"
+                visible: session.openConsent.length > 0
+                text: session.openConsent === "degraded" ? qsTr("Start degraded…") : qsTr("Start anyway…")
+                onClicked: openAnywayDialog.open()
+            }
         }
+    }
+
+    Dialog {
+        id: openAnywayDialog
+        objectName: "openAnywayDialog"
+        title: session.openConsent === "degraded" ? qsTr("Start the array degraded") : qsTr("Start a dirty degraded array")
+        modal: true
+        parent: Overlay.overlay
+        anchors.centerIn: parent
+        width: Math.min(560, parent ? parent.width - 40 : 560)
+        standardButtons: Dialog.Ok | Dialog.Cancel
+        Label {
+            objectName: "openAnywayText"
+            width: parent.width
+            wrapMode: Text.Wrap
+            text: session.openConsentText
+        }
+        onAccepted: session.openAnyway()
     }
 }

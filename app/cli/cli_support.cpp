@@ -39,7 +39,16 @@ void on_signal(int sig) {
 
 [[noreturn]] void raise(const Error& e) {
   if (e.is_usage()) throw UsageError(e.message);
-  if (e.overridable) throw RuntimeError(e.message + " (use --force to overwrite)");
+  switch (e.consent) {
+    case Consent::overwrite:
+      throw RuntimeError(e.message + " (use --force to overwrite)");
+    case Consent::start_degraded:
+      throw RuntimeError(e.message + " (use --run to start it degraded)");
+    case Consent::start_dirty_degraded:
+      throw RuntimeError(e.message + " (use --force-dirty-degraded to start it anyway)");
+    case Consent::none:
+      break;
+  }
   throw RuntimeError(e.message);
 }
 

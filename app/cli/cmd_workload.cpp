@@ -46,6 +46,9 @@ FIO OPTIONS   fio's command-line job options (--name=NAME starts a job;
               --section=NAME runs only that section of the job files (repeatable).
 TARGET        --array=M1,M2,...   an array (its members, comma separated)
               --run               start the array even with members missing
+              --force-dirty-degraded   start it degraded before its resync
+                                  finished (parity may be wrong where it was
+                                  being written when it stopped)
               --filename=PATH     a file or block device (fio's option); without
                                   one, fio's ./JOBNAME.JOBNUM.FILENUM
               --parse-only --readonly --eta=always|never|auto --max-jobs=N
@@ -97,6 +100,7 @@ void fill_settings(const Split& s, workload::BenchSpec& spec) {
   };
   if (auto v = one(s, "array")) spec.array_members = split(*v, ',');
   spec.run_degraded = s.ours.count("run") > 0;
+  spec.start_dirty_degraded = s.ours.count("force-dirty-degraded") > 0;
   spec.force = s.ours.count("force") > 0;
   if (auto p = one(s, "policy")) spec.read_policy = policy_or_usage(*p);  // parsed here, once: typed on
   for (const char* key : {"min-contig-read", "rot-round-down", "nonrot-round-down"}) {
@@ -284,7 +288,7 @@ int cmd_bench(const Argv& argv) {
                        {"array", "policy", "member-profile", "profile-scale", "min-contig-read",
                         "rot-round-down", "nonrot-round-down", "fail-member", "output", "io-opt",
                         "write-mostly", "set", "set-at", "status-interval", "telemetry", "save"},
-                       {"force", "run"});
+                       {"force", "run", "force-dirty-degraded"});
   fio::ParsedCliJobs parsed;
   workload::BenchSpec spec;
   spec.jobs = parse_jobs(s, parsed);

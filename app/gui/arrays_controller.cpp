@@ -18,7 +18,7 @@ QString engineError(const rs::Error& e) {
   QString m = QString::fromStdString(e.message);
   // mdadm --zero-superblock clears an md superblock only; a filesystem or
   // partition table needs wipefs (the engine's refusal names which it is).
-  if (e.overridable)
+  if (e.consent == Consent::overwrite)
     m += m.contains(QStringLiteral("md superblock"))
              ? QStringLiteral(
                    " (if it is no longer needed, clear it first: mdadm --zero-superblock, or delete "

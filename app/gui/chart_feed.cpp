@@ -101,14 +101,17 @@ void ChartFeed::setAxisY(QObject* a) {
   emit seriesChanged();
 }
 
-// A new plot size is laid out at once, not at the next tick's pace: with
-// the run stopped no tick comes, and the marks stood where the old width
-// put them (past the plot's edge after the window was made smaller).
+// A new plot size is laid out on the next turn of the event loop, not at
+// the next tick's pace: with the run stopped no tick comes, and the marks
+// stood where the old width put them (past the plot's edge after the window
+// was made smaller). Not inside the setter: the update sets the axes, which
+// lays out the chart and changes the plot size this setter is bound to (a
+// binding loop).
 void ChartFeed::setPlotWidth(double w) {
   if (w == plot_width_) return;
   plot_width_ = w;
   emit styleChanged();
-  update();
+  late_.start(0);
 }
 
 void ChartFeed::setPlotHeight(double h) {
@@ -116,7 +119,7 @@ void ChartFeed::setPlotHeight(double h) {
   plot_height_ = h;
   shown_ticks_ = -1;
   emit styleChanged();
-  update();
+  late_.start(0);
 }
 
 void ChartFeed::setLineHeight(double h) {

@@ -178,14 +178,57 @@ void LiveSession::composeArrayText() {
   } else if (members_.isEmpty()) {
     array_text_ = tr("No array open");
   } else if (state_.isEmpty()) {  // not opened yet
-    array_text_ = tr("%1 members: %2").arg(members_.size()).arg(names.join(", "));
+    array_text_ = members_.size() == 1 ? tr("1 member: %1").arg(names.join(", "))
+                                       : tr("%1 members: %2").arg(members_.size()).arg(names.join(", "));
   } else {
     array_text_ = state_ + ": " + names.join(", ");
   }
 }
 
 void LiveSession::openArray(const QStringList& members) {
+  assemble_ = {};  // each risk is accepted for one open, on purpose
   useArray(members, nullptr);
+}
+
+void LiveSession::openAnyway() {
+  if (busy() || refused_members_.isEmpty()) return;
+  if (open_consent_ == rs::Consent::start_degraded)
+    assemble_.run = true;
+  else if (open_consent_ == rs::Consent::start_dirty_degraded)
+    assemble_.start_dirty_degraded = true;
+  else
+    return;
+  useArray(refused_members_, nullptr);
+}
+
+QString LiveSession::openConsent() const {
+  switch (open_consent_) {
+    case rs::Consent::start_degraded:
+      return QStringLiteral("degraded");
+    case rs::Consent::start_dirty_degraded:
+      return QStringLiteral("dirty-degraded");
+    default:
+      return {};
+  }
+}
+
+QString LiveSession::openConsentText() const {
+  switch (open_consent_) {
+    case rs::Consent::start_degraded:
+      return tr(
+          "Start the array with the missing members left out? It runs degraded: the data on them is "
+          "served from the other members, and a missing member comes back only when you add a member "
+          "in its place and it is rebuilt. If a missing member was only unplugged, cancel and give it "
+          "instead: it would need a full rebuild once the array ran without it.");
+    case rs::Consent::start_dirty_degraded:
+      return tr(
+          "Start it anyway? The array stopped before its resync finished, and a member is missing: "
+          "parity may be wrong on stripes that were being written when it stopped, so data rebuilt "
+          "from them for the missing member may be wrong. Give every member instead if you can. If "
+          "you start it, add a member and check the data you rely on.");
+    default:
+      return {};
+  }
 }
 
 void LiveSession::useArray(const QStringList& members, std::shared_ptr<session::ArraySession> array) {
@@ -209,11 +252,14 @@ void LiveSession::useArray(const QStringList& members, std::shared_ptr<session::
   // telemetry work before (and between) runs.
   const std::vector<std::string> ms = toStd(members_);
   const auto remembered = overrides_;
+  refused_members_ = members_;  // if this open is refused: what openAnyway() opens
   launch(
-      [this, ms, array = std::move(array), remembered, options = sessionOptions()]() mutable {
+      [this, ms, array = std::move(array), remembered, assemble = assemble_,
+       options = sessionOptions()]() mutable {
         RunReport rep;
-        if (rs::Status st = openOnThread(ms, std::move(array), remembered, options); !st) {
+        if (rs::Status st = openOnThread(ms, std::move(array), remembered, assemble, options); !st) {
           rep.error = QString::fromStdString(st.error().message);
+          rep.consent = st.error().consent == rs::Consent::overwrite ? rs::Consent::none : st.error().consent;
           return rep;
         }
         if (auto a = arraySession()) {
@@ -280,6 +326,7 @@ bool LiveSession::beginRun(RunRequest request, std::function<void(const RunRepor
   request.hz = unsigned(refresh_hz_);
   request.scale = profile_scale_;
   request.open_options = sessionOptions();
+  request.assemble = assemble_;
   cancel_ = false;
   prep_progress_ = -1;
   const bool prepare = demo_;
@@ -308,6 +355,8 @@ void LiveSession::launch(std::function<RunReport()> body, bool opening,
           if (!report.tunables.empty()) tunables_.refresh(std::move(report.tunables));
           if (!report.array_text.isEmpty()) arrayChanged({}, report.array_text);
           if (report.ok && !report.array_key.isEmpty()) arrayOpened(report);
+          open_consent_ = opening && !report.ok ? report.consent : rs::Consent::none;
+          if (opening && !report.ok) showOpenArrayAgain();
           if (opening && report.ok)
             setStatus(Idle, tr("Ready"));
           else if (report.ok || report.cancelled)
@@ -356,6 +405,17 @@ void LiveSession::arrayOpened(const RunReport& report) {
     if (!set) (void)setTunable(QString::fromStdString(name), QString::fromStdString(value));
   }
   memory::saveTunables(array_key_, overrides_);
+}
+
+void LiveSession::showOpenArrayAgain() {
+  if (auto array = arraySession()) {
+    refreshFromArray(array->status());
+    return;
+  }
+  members_.clear();
+  state_.clear();
+  composeArrayText();
+  emit membersChanged();
 }
 
 void LiveSession::refreshFromArray(const session::SessionStatus& st) {
@@ -456,16 +516,17 @@ void LiveSession::refreshHeader(session::ArraySession& array, const telemetry::S
 rs::Status LiveSession::openOnThread(const std::vector<std::string>& members,
                                      std::shared_ptr<session::ArraySession> given,
                                      const std::vector<std::pair<std::string, std::string>>& remembered,
+                                     const raid::AssembleOptions& assemble,
                                      const session::SessionOptions& options) {
   std::shared_ptr<session::ArraySession> array = std::move(given);
   if (!array) {
     // The registry knows the open array by its members' identities: the
     // one shown (after an add its members are others than it opened with)
     // comes back without an assemble.
-    auto opened = session::ArraySession::open(members, {}, options);
+    auto opened = session::ArraySession::open(members, assemble, options);
     if (!opened && opened.error().code == Errc::busy && arraySession()) {
       closeOnThread();  // it overlaps the one shown: that one goes first
-      opened = session::ArraySession::open(members, {}, options);
+      opened = session::ArraySession::open(members, assemble, options);
     }
     if (!opened) return opened.error();
     array = std::move(*opened);
@@ -520,7 +581,7 @@ rs::Status LiveSession::prepareDemo(const RunRequest& req) {
     if (!created) return created.error();
     made = std::move(*created);
   }
-  if (rs::Status st = openOnThread({m0, m1}, std::move(made), req.remembered, req.open_options); !st)
+  if (rs::Status st = openOnThread({m0, m1}, std::move(made), req.remembered, {}, req.open_options); !st)
     return st;
   if (!sparse(m0) && !sparse(m1)) return {};
   // Written through once, so reads reach the disk (holes read as zeros for free).
@@ -614,7 +675,8 @@ double scaleForHost(session::ArraySession& array, const RunRequest& req,
 RunReport LiveSession::runOnThread(RunRequest req, bool prepare_demo) {
   RunReport rep;
   const rs::Status ready =
-      prepare_demo ? prepareDemo(req) : openOnThread(req.members, nullptr, req.remembered, req.open_options);
+      prepare_demo ? prepareDemo(req)
+                   : openOnThread(req.members, nullptr, req.remembered, req.assemble, req.open_options);
   workload::BenchSpec spec;
   const rs::Status parsed = ready ? parseJobs(req, spec) : ready;
   if (!parsed) {

@@ -56,6 +56,7 @@ struct RunRequest {
   unsigned hz = 20;
   double scale = 0;
   session::SessionOptions open_options;  // how the array is opened if the run opens it
+  raid::AssembleOptions assemble;        // what the user accepted for it (LiveSession::openAnyway)
 };
 
 struct RunReport {
@@ -70,6 +71,7 @@ struct RunReport {
   QString array_text;                            // "raid5 of 4 members, 192 MiB, clean" as the run left it
   QString array_key;                             // the array's UUID (an open: memory::arrayKey)
   QString array_name;                            // its name in the superblocks
+  rs::Consent consent = rs::Consent::none;       // an open refused: what the user may accept to go ahead
   // The run as `raidscope-cli bench --save` keeps it (report/result_doc.hpp),
   // when the request asked for it; null otherwise.
   report::Json document;
@@ -93,6 +95,11 @@ class LiveSession : public QObject {
   // dashboard greys its figures and says "stopped".
   Q_PROPERTY(bool live READ live NOTIFY liveChanged)
   Q_PROPERTY(QString workloadName READ workloadName NOTIFY statusChanged)
+  // The last open was refused, and the user may start the array anyway on
+  // purpose: "degraded" (members missing) or "dirty-degraded" (members
+  // missing before its resync finished); "" otherwise. openAnyway() does it.
+  Q_PROPERTY(QString openConsent READ openConsent NOTIFY statusChanged)
+  Q_PROPERTY(QString openConsentText READ openConsentText NOTIFY statusChanged)
   Q_PROPERTY(QString demoDir READ demoDir CONSTANT)
   Q_PROPERTY(int refreshHz READ refreshHz WRITE setRefreshHz NOTIFY refreshHzChanged)
   // Slows every emulated disk by this factor (0 < f <= 1, the CLI's
@@ -123,6 +130,8 @@ class LiveSession : public QObject {
   QString arrayKey() const { return array_key_; }
   bool live() const { return live_; }
   QString workloadName() const { return workload_name_; }
+  QString openConsent() const;
+  QString openConsentText() const;  // what starting it anyway risks, for the confirmation
   QString demoDir() const { return demo_dir_; }
   int refreshHz() const { return refresh_hz_; }
   void setRefreshHz(int hz);
@@ -143,6 +152,9 @@ class LiveSession : public QObject {
   // Opens the array of these members (stops what runs; closes the array
   // open before); nothing is started. Empty: closes it.
   Q_INVOKABLE void openArray(const QStringList& members);
+  // Opens the array whose open was just refused, accepting what openConsent
+  // names (and what was accepted before for these members).
+  Q_INVOKABLE void openAnyway();
   // The same with an array session opened already (a create's).
   void useArray(const QStringList& members, std::shared_ptr<session::ArraySession> array);
   // The open array, or null (any thread).
@@ -196,6 +208,9 @@ class LiveSession : public QObject {
   // thread, twice a second): the members by slot as they are now (an added
   // member from the moment it has its slot), and its state.
   void refreshFromArray(const session::SessionStatus& status);
+  // An open was refused: the header and the member list show again the
+  // array that is still open (or none), not the members that were refused.
+  void showOpenArrayAgain();
   // When to refresh it (and the tunables): see tick(); `newest` is the
   // newest sample drained this tick, or null.
   void refreshHeader(session::ArraySession& array, const telemetry::Sample* newest);
@@ -215,7 +230,7 @@ class LiveSession : public QObject {
   rs::Status openOnThread(const std::vector<std::string>& members,
                           std::shared_ptr<session::ArraySession> given,
                           const std::vector<std::pair<std::string, std::string>>& remembered,
-                          const session::SessionOptions& options);
+                          const raid::AssembleOptions& assemble, const session::SessionOptions& options);
   // Run thread (or the destructor): leaves and closes the open array.
   void closeOnThread();
 
@@ -232,6 +247,9 @@ class LiveSession : public QObject {
   bool had_tasks_ = false;  // the last tick saw a task running on the array
   QString members_seen_;    // the members (path=state;...) the last tick's samples showed
   QString array_key_;       // the open array's UUID: what its remembered tunables are kept under
+  rs::Consent open_consent_ = rs::Consent::none;  // the last open's refusal may be accepted so
+  raid::AssembleOptions assemble_;                // what the user accepted for that open (openAnyway)
+  QStringList refused_members_;                   // the members of the last open (refused: openAnyway's)
 
   TelemetryModel telemetry_;
   TunablesModel tunables_;

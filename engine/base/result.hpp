@@ -30,13 +30,20 @@ enum class Errc {
 
 const char* errc_name(Errc c);
 
+// What a refusal lets the user accept on purpose. The message names only
+// what is there; each front end says how to go ahead (the CLI a flag, the
+// GUI a confirmation), so the engine's text never names a front end's flag.
+enum class Consent {
+  none,                  // no way past it
+  overwrite,             // destroy what the target holds (the CLI's --force)
+  start_degraded,        // start with members missing (mdadm's --run)
+  start_dirty_degraded,  // start degraded before the resync finished (md's start_dirty_degraded)
+};
+
 struct Error {
   Errc code = Errc::internal;
   std::string message;
-  // A refusal the caller may override on purpose (existing data that an
-  // explicit --force, or the GUI's confirmation, accepts to destroy). The
-  // front end says how; the message itself names only what is there.
-  bool overridable = false;
+  Consent consent = Consent::none;
 
   bool is_usage() const { return code == Errc::invalid_argument; }
 };
@@ -47,7 +54,12 @@ inline Error make_error(Errc code, std::string message) {
 
 // A refusal to destroy what a target holds, which `force` would override.
 inline Error overridable_refusal(std::string message) {
-  return Error{Errc::refused, std::move(message), true};
+  return Error{Errc::refused, std::move(message), Consent::overwrite};
+}
+
+// A refusal the user may accept on purpose, as `consent` says.
+inline Error consentable_refusal(std::string message, Consent consent) {
+  return Error{Errc::refused, std::move(message), consent};
 }
 
 // CLI exit status for an error: 2 usage, 1 run time.

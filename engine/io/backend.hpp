@@ -68,6 +68,12 @@ class Backend {
   virtual uint64_t batch_now_ns() { return now_ns(); }
   // I/O queued or in flight that has not completed yet.
   virtual unsigned in_flight() const = 0;
+  // Takes no more I/O until the next reap (fio's FIO_Q_BUSY): a backend
+  // that completes its I/O at submit() (the null target, as fio's null
+  // engine) holds the next until those completions are reaped, so that
+  // a completion's latency is the submitter's own cost, not a wait behind
+  // the rest of a queue nothing serves. Submitters look before queue().
+  virtual bool busy() const { return false; }
 
   // For IoContext, which lets other threads wake the owner. A backend that
   // waits inside the kernel arms a read of `event_fd` there (an internal

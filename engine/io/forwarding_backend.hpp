@@ -30,6 +30,7 @@ class ForwardingBackend : public Backend {
   uint64_t now_ns() override { return inner_->now_ns(); }
   uint64_t batch_now_ns() override { return inner_->batch_now_ns(); }
   unsigned in_flight() const override { return inner_->in_flight(); }
+  bool busy() const override { return inner_->busy(); }
   bool arm_wakeup(int event_fd) override { return inner_->arm_wakeup(event_fd); }
   int register_buffer(void* base, size_t bytes) override { return inner_->register_buffer(base, bytes); }
   void unregister_buffer(int handle) override { inner_->unregister_buffer(handle); }

@@ -55,6 +55,11 @@ class UringBackend final : public Backend {
   // For tests: the next wait in the kernel fails with `err` as if
   // io_uring_enter had returned it (the syscall is not made).
   void inject_enter_error(int err) { injected_errno_ = err; }
+  // io_uring_enter calls made so far, and the submissions queued for them.
+  uint64_t enters() const { return enters_; }
+  uint64_t submitted() const { return submitted_; }
+  // The ring's fd is registered (enters skip the fd lookup).
+  bool ring_fd_registered() const { return ring_fd_registered_; }
 
  private:
   explicit UringBackend(std::span<MemberDevice* const> members) : members_(members.begin(), members.end()) {}
@@ -94,6 +99,10 @@ class UringBackend final : public Backend {
   // into wakeup_value_ once the backend is gone.
   void disarm_wakeup();
   void hold(MemberIo& io, uint64_t due_ns, int result);
+  void count_enter(int rc) {
+    ++enters_;
+    if (rc >= 0) submitted_ += unsubmitted_;
+  }
   // The registered buffer holding all of [p, p + length), or -1.
   int fixed_buffer_index(const void* p, uint32_t length) const {
     const auto b = reinterpret_cast<uintptr_t>(p);
@@ -133,6 +142,11 @@ class UringBackend final : public Backend {
   const char* failed_call_ = "";
   int injected_errno_ = 0;
   bool ring_ready_ = false;  // io_uring_queue_init succeeded: the destructor tears it down
+  bool ring_fd_registered_ = false;
+  // Completion callbacks are running (collect()): submit() leaves what they
+  // queue to the end of the batch.
+  bool delivering_ = false;
+  uint64_t enters_ = 0, submitted_ = 0;
 };
 
 // Fallback when io_uring is disabled (sysctl kernel.io_uring_disabled,

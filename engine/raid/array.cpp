@@ -21,7 +21,12 @@ Status Array::init(const LevelTable& levels, const Shape& shape) {
   auto p = level_->make(shape, *this);
   if (!p) return p.take_error();
   personality_ = std::move(*p);
-  for (int i = 0; i < shape.raid_disks; ++i) runtime_.push_back(std::make_unique<SlotRuntime>());
+  counter_slots_ = std::make_unique<telemetry::CounterSlots>(size_t(shape.raid_disks) + 1);
+  for (int i = 0; i < shape.raid_disks; ++i) {
+    runtime_.push_back(std::make_unique<SlotRuntime>());
+    runtime_.back()->counters.attach(counter_slots_.get(), size_t(i));
+  }
+  array_counters_.attach(counter_slots_.get(), size_t(shape.raid_disks));
   notes_.assign(size_t(shape.raid_disks), "");
   member_sb_.assign(size_t(shape.raid_disks), ondisk::Superblock{});
   fail_epoch_.assign(size_t(shape.raid_disks), 0);

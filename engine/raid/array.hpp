@@ -33,6 +33,7 @@
 #include "raid/metadata.hpp"
 #include "raid/personality.hpp"
 #include "raid/read_errors.hpp"
+#include "telemetry/counter_slots.hpp"
 #include "telemetry/event_log.hpp"
 #include "telemetry/live_histogram.hpp"
 #include "telemetry/sampler.hpp"
@@ -381,6 +382,9 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   bool simulated_ = false;
   bool read_only_ = false;
   std::unique_ptr<Personality> personality_;
+  // Each port's own row of member counts (one column per slot, then the
+  // array's), summed by the counters in runtime_ and array_counters_.
+  std::unique_ptr<telemetry::CounterSlots> counter_slots_;
   std::vector<std::unique_ptr<SlotRuntime>> runtime_;
   std::vector<Rejected> rejected_;
 
@@ -407,7 +411,8 @@ class Array final : public ArrayCore, public telemetry::TelemetrySource {
   std::unique_ptr<MetadataWriter> metadata_;
   ResyncBarrier barrier_;
 
-  // Array-level counters (completed array I/Os), for the sampler.
+  // Array-level counters (completed array I/Os), for the sampler: the
+  // sum of the ports' last column.
   telemetry::MemberCounters array_counters_;
 
   telemetry::EventLog events_;

@@ -179,8 +179,8 @@ Status Array::place_members(const std::vector<MemberCandidate>& cands, const Ass
                       " member(s) active at the last update " + (missing.size() == 1 ? "is" : "are") +
                       " missing (";
     for (size_t i = 0; i < missing.size(); ++i) msg += (i ? "; " : "") + missing[i];
-    msg += "). Give every member, or --run to start it degraded (the missing ones then need `add`)";
-    return make_error(Errc::refused, msg);
+    msg += "). Give every member, or start it degraded (the missing ones then need to be added)";
+    return consentable_refusal(msg, Consent::start_degraded);
   }
   publish(std::move(placed));
   if (!personality_->can_run(*table(), recovery_offsets())) {
@@ -223,17 +223,15 @@ Status Array::take_sync_state(const std::vector<MemberCandidate>& cands, size_t 
 Error Array::dirty_degraded_refusal() const {
   const uint64_t total = personality_->array_sectors();
   const uint64_t done = std::min(resync_point(), total);
-  return make_error(
-      Errc::refused,
+  return consentable_refusal(
       "not starting the array: it is dirty and degraded. Not in sync: " + short_members(*table()) +
           ". The resync has not finished (the array stopped uncleanly, or its resync was interrupted; " +
           std::to_string(total ? done * 100 / total : 0) +
           "% in sync), so parity may be wrong on stripes that were being written when it stopped or were "
           "never "
           "resynced, and the missing member's data rebuilt from them may be wrong. Give every member so the "
-          "resync can finish, or start it anyway with --force-dirty-degraded (then add a member and check "
-          "the "
-          "data you rely on)");
+          "resync can finish, or start it anyway (then add a member and check the data you rely on)",
+      Consent::start_dirty_degraded);
 }
 
 Result<std::unique_ptr<Array>> Array::simulated(const LevelTable& levels, const Shape& shape,

@@ -56,7 +56,7 @@ struct ArrayIo {
   // it, and no member is failed for it.
   int ring_error = 0;
   uint64_t metadata_epoch = 0;  // a superblock update that must be durable before completion
-  enum class Gate : uint8_t { none, counted, registered } barrier = Gate::none;
+  enum class Gate : uint8_t { none, counted } barrier = Gate::none;  // counted: in the resync barrier's buckets
   // How far a write got through the front's gate (active mark, barrier,
   // write-intent bitmap), so a parked write resumes where it stopped.
   uint8_t gate_stage = 0;

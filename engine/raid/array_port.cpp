@@ -11,10 +11,13 @@ namespace rs::raid {
 
 ArrayPort::ArrayPort(Array& array, io::IoContext& context) : array_(array), context_(context) {
   latency_ = array.latencies().add();
+  counters_ = array.counter_slots_->acquire();
   refresh();
 }
 
-ArrayPort::~ArrayPort() = default;
+ArrayPort::~ArrayPort() {
+  array_.counter_slots_->release(counters_);
+}
 
 void ArrayPort::prepare(ArrayIo& io, uint32_t max_length) {
   io.port = this;
@@ -155,23 +158,22 @@ void Array::issue(ArrayIo& io, MemberChild& child, int slot) {
   child.emulated = m.model.get();
   child.offset = (shape_.data_offset + child.dev_sector) * kSectorBytes;
   child.length = child.sectors * uint32_t(kSectorBytes);
-  auto& c = runtime(slot).counters;
-  c.account_pending(io.port->backend().now_ns());
-  c.nr_pending.fetch_add(1, std::memory_order_relaxed);
+  // The count read balancing sees (md's rdev->nr_pending) is shared; the
+  // rest is this context's own.
+  runtime(slot).counters.nr_pending.fetch_add(1, std::memory_order_relaxed);
+  io.port->counters_[slot].issued(io.port->backend().now_ns());
   child.ring_failed = false;
   io.port->backend().queue(child);
 }
 
 bool Array::child_finished(MemberChild& child, int result) {
   auto& c = runtime(child.member).counters;
-  c.account_pending(child.parent->port->backend().batch_now_ns());
+  ArrayPort& port = *child.parent->port;
   c.nr_pending.fetch_sub(1, std::memory_order_relaxed);
   c.head_position.store(child.dev_sector + child.sectors, std::memory_order_relaxed);
   const bool ok = result == int(child.length);
-  if (ok) {
-    (child.write ? c.writes : c.reads).fetch_add(1, std::memory_order_relaxed);
-    (child.write ? c.write_bytes : c.read_bytes).fetch_add(child.length, std::memory_order_relaxed);
-  } else if (child.ring_failed) [[unlikely]] {
+  port.counters_[child.member].completed(port.backend().batch_now_ns(), child.write, ok, child.length);
+  if (!ok && child.ring_failed) [[unlikely]] {
     // Not the member's error: member_failed() leaves the member alone and
     // the request fails with the ring's errno.
     ArrayIo& io = *child.parent;
@@ -225,9 +227,7 @@ void Array::finish_io(ArrayIo& io, int result) {
     io.bitmap_counted = false;
   }
   if (result > 0) {
-    auto& c = array_counters_;
-    (io.write ? c.writes : c.reads).fetch_add(1, std::memory_order_relaxed);
-    (io.write ? c.write_bytes : c.read_bytes).fetch_add(uint64_t(result), std::memory_order_relaxed);
+    port.counters_[shape_.raid_disks].count(io.write, uint64_t(result));
     const uint64_t now = port.backend().batch_now_ns();
     port.latency_->record(now > io.submit_ns ? now - io.submit_ns : 0);
   }

@@ -16,6 +16,7 @@
 #include "io/context.hpp"
 #include "raid/array_io.hpp"
 #include "raid/member_table.hpp"
+#include "telemetry/counter_slots.hpp"
 #include "telemetry/live_histogram.hpp"
 
 namespace rs::raid {
@@ -58,6 +59,8 @@ class ArrayPort {
   io::IoContext& context_;
   std::list<HeldTable> tables_;  // back(): the current one; older ones while I/O holds them
   std::shared_ptr<telemetry::LiveHistogram> latency_;
+  // This context's counts: one slot per member, then the array's.
+  telemetry::CounterSlot* counters_ = nullptr;
   uint32_t unit_ = 512;            // Array::io_unit_bytes for tables_.back()
   bool failure_reported_ = false;  // the context's ring failure is an array event already
   uint64_t size_bytes_ = 0;

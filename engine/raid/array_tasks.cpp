@@ -142,7 +142,6 @@ Status Array::maintenance_transfer(const MemberTable& t, int slot, bool write, u
 // read rule); the point moves forward piece by piece.
 Status Array::run_resync(io::TaskState& task) {
   const uint64_t total = personality_->array_sectors();
-  ResyncBarrier::Scope scope(barrier_);
   // With a write-intent bitmap only the chunks dirty at the unclean stop;
   // without one, everything from the resync point on.
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
@@ -241,9 +240,9 @@ Status Array::rebuild_at(const MemberTable& t, const std::vector<int>& targets, 
 Status Array::run_rebuild(io::TaskState& task, const std::vector<int>& slots) {
   const uint64_t total = shape_.dev_sectors;
   task.set_total(total * kSectorBytes);
-  // Writes from here on take part in the barrier (the ones that started
-  // before did not write the new members; the Scope waits for them).
-  ResyncBarrier::Scope scope(barrier_);
+  // Every write counts in the barrier's buckets, so each piece waits for
+  // the writes running in its units, also those that started before the
+  // rebuild and do not write the new members.
   uint64_t since_checkpoint = 0, dev_sector = total;
   for (int s : slots) dev_sector = std::min(dev_sector, runtime(s).recovery_offset.load());
   std::vector<int> targets;
@@ -317,7 +316,6 @@ Status Array::run_check(io::TaskState& task, bool repair) {
   // Writes running meanwhile must not land between reading one copy and the
   // next (a false mismatch) or between the read and a repair's write (an
   // older copy written over a newer one): md holds them at the same barrier.
-  ResyncBarrier::Scope scope(barrier_);
   const uint64_t total = personality_->array_sectors();
   task.set_total(total * kSectorBytes);
   for (uint64_t sector = 0; sector < total;) {

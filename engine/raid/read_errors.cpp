@@ -148,7 +148,6 @@ void Array::run_read_fix(const ReadFix& f) {
   const PieceRange r = personality_->fix_range(f.slot, f.dev_sector, f.sectors);
   Status s;
   {
-    ResyncBarrier::Scope scope(barrier_);
     std::optional<ResyncBarrier::Piece> piece;
     if (r.array_lo != r.array_hi) piece.emplace(barrier_, r.array_lo, r.array_hi);
     s = personality_->fix_read_error(*table(), f.slot, f.dev_sector, f.sectors);

@@ -1,11 +1,20 @@
 // Per-member counters, written on the I/O path with relaxed atomics and read
 // as a snapshot by whoever wants them (CLI, GUI sampler, reports) while I/O
-// runs. Readers never take a lock or slow the writers down.
+// runs. Readers never slow the writers down.
+//
+// An array's members count I/O in per-context slots (counter_slots.hpp)
+// attached here: snapshot() adds them up. The atomics here are then only
+// what every context must see at once (nr_pending and head_position for
+// read balancing, as md's rdev->nr_pending and head_position) and the rare
+// errors; a plain target counts everything here.
 #pragma once
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 namespace rs::telemetry {
+
+class CounterSlots;
 
 struct MemberCountersSnapshot {
   uint64_t reads = 0, writes = 0;
@@ -45,21 +54,18 @@ struct MemberCounters {
                                 std::memory_order_relaxed);
   }
 
-  MemberCountersSnapshot snapshot() const {
-    MemberCountersSnapshot s;
-    s.reads = reads.load(std::memory_order_relaxed);
-    s.writes = writes.load(std::memory_order_relaxed);
-    s.read_bytes = read_bytes.load(std::memory_order_relaxed);
-    s.write_bytes = write_bytes.load(std::memory_order_relaxed);
-    s.errors = errors.load(std::memory_order_relaxed);
-    s.read_errors = read_errors.load(std::memory_order_relaxed);
-    s.corrected_errors = corrected_errors.load(std::memory_order_relaxed);
-    s.nr_pending = nr_pending.load(std::memory_order_relaxed);
-    s.head_position = head_position.load(std::memory_order_relaxed);
-    s.pending_time_ns = pending_time_ns.load(std::memory_order_relaxed);
-    s.last_change_ns = last_change_ns.load(std::memory_order_relaxed);
-    return s;
+  // From now on reads, writes, bytes, nr_pending and its integral come
+  // from column `column` of `slots` (which must outlive this).
+  void attach(const CounterSlots* slots, size_t column) {
+    slots_ = slots;
+    column_ = column;
   }
+
+  MemberCountersSnapshot snapshot() const;
+
+ private:
+  const CounterSlots* slots_ = nullptr;
+  size_t column_ = 0;
 };
 
 }  // namespace rs::telemetry

@@ -405,6 +405,7 @@ Status BenchSession::open_array(BenchNotes* notes) {
   } else {
     raid::AssembleOptions ao;
     ao.run = sp.run_degraded;
+    ao.start_dirty_degraded = sp.start_dirty_degraded;
     session::SessionOptions so;
     so.sample_hz = sp.sample_hz;
     so.profile_dirs = sp.profile_dirs;

@@ -49,7 +49,8 @@ struct BenchSpec {
   // opened for the run), else the jobs' filename (or null).
   std::shared_ptr<session::ArraySession> session;
   std::vector<std::string> array_members;
-  bool run_degraded = false;  // mdadm's --run for the array
+  bool run_degraded = false;          // mdadm's --run for the array
+  bool start_dirty_degraded = false;  // start it degraded before its resync finished, on purpose
   bool readonly = false;  // fio's --readonly: no file is created or extended (write jobs are refused before)
   bool force = false;     // write jobs over a file that holds a signature
   std::vector<std::string> profile_dirs;  // where device profiles are found (device_profile tunable)

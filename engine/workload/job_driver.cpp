@@ -303,6 +303,9 @@ void JobDriver::start() {
 
 bool JobDriver::can_issue(uint64_t now) {
   if (stop_ || cancelled()) return false;
+  // fio's FIO_Q_BUSY (the null target until its completions are reaped):
+  // the reap's completions issue again.
+  if (backend_.busy()) return false;
   if (phase_ == Phase::Verifying) {
     // fio's runtime covers the verify pass too.
     return verify_pending() && now < deadline_ns_;

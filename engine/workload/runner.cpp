@@ -133,16 +133,24 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   driver.set_zones(inst.zones);
   driver.start();
   while (!driver.finished()) {
-    const uint64_t wake = driver.pump();
-    driver.commit();
-    if (driver.finished()) break;  // pump() may end the job (deadline passed, nothing in flight)
+    // A busy backend (the null target, fio's FIO_Q_BUSY) takes no I/O and
+    // has its completions ready: straight to the reap, without a wait (no
+    // clock read, no deadline; the completions see the runtime end), as
+    // fio's loop goes from its commit to its getevents.
+    const bool busy = backend.busy();
+    uint64_t wake = kNever;
+    if (!busy) {
+      wake = driver.pump();
+      driver.commit();
+      if (driver.finished()) break;  // pump() may end the job (deadline passed, nothing in flight)
+    }
     if (backend.in_flight() > 0 || driver.has_parked()) {
       // fio's iodepth_batch_complete_min/max: wait for the minimum, handle
       // at most the maximum (the driver parks the rest for the next reap).
       // gtod_reduce: no deadline for the reap, whose check reads the clock;
       // the driver sees the runtime end at its next (cached) clock reading.
       const unsigned parked = driver.begin_reap();
-      const unsigned want = std::min(complete_min, backend.in_flight() + parked);
+      const unsigned want = busy ? 0 : std::min(complete_min, backend.in_flight() + parked);
       if (backend.in_flight() > 0 && driver.reap_room() > 0)
         context.run_once(want > parked ? std::min(want - parked, backend.in_flight()) : 0,
                          inst.job->gtod_reduce ? io::kNoDeadline : wake);

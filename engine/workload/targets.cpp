@@ -293,33 +293,54 @@ std::vector<telemetry::TelemetrySource::MemberReading> DeviceTarget::read_member
 // ---- NullTarget ----
 
 namespace {
-// Completes at the next reap, in queue order: no syscalls, no clock.
+// fio's null engine: an I/O completes when it is submitted (fio's commit),
+// is handed back at the next reap, and while completions wait to be
+// reaped the backend is busy (fio's FIO_Q_BUSY): a job keeps at most one
+// submitted batch, so its latency is its own submit/complete cost (tens of
+// nanoseconds, as fio's), not a wait behind iodepth I/Os. No syscalls.
 class NullBackend final : public io::Backend {
  public:
-  explicit NullBackend(unsigned depth) { pending_.reserve(depth * 2); }
-  void queue(io::MemberIo& io) override { pending_.push_back(&io); }
-  void submit() override {}
+  explicit NullBackend(unsigned depth) {
+    queued_.reserve(depth);
+    events_.reserve(depth);
+    batch_.reserve(depth);
+  }
+  void queue(io::MemberIo& io) override { queued_.push_back(&io); }
+  void submit() override { commit(); }
   void queue_timer(io::MemberIo& io, uint64_t) override { timers_.push_back(&io); }
-  unsigned reap(unsigned) override {
-    if (!timers_.empty()) {  // no clock here: a timer is due at the next reap
+  unsigned reap(unsigned min_complete) override {
+    // One clock reading for the batch, before its callbacks (as a ring's
+    // reap): what a callback costs is not the completion's latency.
+    batch_now_ = io::monotonic_ns();
+    if (!timers_.empty()) {  // a timer is due at the next reap
       auto due = std::move(timers_);
       timers_.clear();
       for (io::MemberIo* io : due) io->done(*io, -EAGAIN);
       return unsigned(due.size());
     }
-    // Take the batch out first: callbacks queue the next I/O into pending_.
-    batch_.swap(pending_);
-    pending_.clear();
+    // A reap that must wait submits first, as a ring's does.
+    if (events_.empty() && min_complete > 0) commit();
+    // Take the batch out first: callbacks queue (and submit) the next I/O.
+    batch_.swap(events_);
+    events_.clear();
     const size_t n = batch_.size();
     for (io::MemberIo* io : batch_) io->done(*io, int(io->length));
+    batch_.clear();
     return unsigned(n);
   }
   uint64_t now_ns() override { return io::monotonic_ns(); }
-  unsigned in_flight() const override { return unsigned(pending_.size() + timers_.size()); }
+  uint64_t batch_now_ns() override { return batch_now_; }
+  unsigned in_flight() const override { return unsigned(queued_.size() + events_.size() + timers_.size()); }
+  bool busy() const override { return !events_.empty(); }
   std::string describe() const override { return "null"; }
 
  private:
-  std::vector<io::MemberIo*> pending_, batch_, timers_;
+  void commit() {
+    events_.insert(events_.end(), queued_.begin(), queued_.end());
+    queued_.clear();
+  }
+  std::vector<io::MemberIo*> queued_, events_, batch_, timers_;
+  uint64_t batch_now_ = 0;
 };
 
 struct NullIo : io::MemberIo {

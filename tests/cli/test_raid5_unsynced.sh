@@ -79,5 +79,15 @@ echo new | "$CLI" write --run --force-dirty-degraded --offset=409600 "${c5[@]:0:
 "$CLI" read --force-dirty-degraded --offset=0 --length=300000 "${c5[@]:0:4}" | cmp -s - d1 ||
   fail "data written before the stop does not read back"
 pass "an uncleanly stopped raid5 does not start degraded unless forced; nothing written when refused"
+# The load generator starts it only on the same explicit word.
+arr=$(IFS=,; echo "${c5[*]:0:4}")
+before=$(checksum_files "${c5[@]}")
+expect_status 1 "bench on a dirty degraded raid5" -- "$CLI" bench --array="$arr" --run --name=r --rw=read --bs=4k --size=256k
+expect_error_mentions "--force-dirty-degraded"
+[[ $(checksum_files "${c5[@]}") == "$before" ]] || fail "the refused bench changed a member"
+"$CLI" bench --array="$arr" --run --force-dirty-degraded --name=r --rw=read --bs=4k --size=256k >bench.out 2>&1 ||
+  { cat bench.out >&2; fail "bench with --force-dirty-degraded failed"; }
+grep -q "READ:" bench.out || fail "the forced bench printed no read summary: $(cat bench.out)"
+pass "bench starts a dirty degraded raid5 only with --force-dirty-degraded"
 "$CLI" --help | grep -q -- "--force-dirty-degraded" || fail "the usage does not document --force-dirty-degraded"
 pass "usage documents --force-dirty-degraded"

@@ -56,6 +56,21 @@ OnDisk onDisk(const QString& member) {
   return d;
 }
 
+// Rewrites an image file's superblock with `edit` applied (the encoder sets
+// the checksum): the state a crash leaves, made on purpose.
+bool editSuperblock(const QString& member, const std::function<void(rs::ondisk::Superblock&)>& edit) {
+  QFile f(member);
+  if (!f.open(QIODevice::ReadWrite) || !f.seek(qint64(rs::ondisk::kSbOffsetBytes))) return false;
+  const QByteArray raw = f.read(4096);
+  std::vector<uint8_t> block(raw.begin(), raw.end());
+  auto sb = rs::ondisk::decode(block, uint64_t(f.size()));
+  if (!sb) return false;
+  edit(*sb);
+  const auto out = rs::ondisk::encode(*sb);
+  return f.seek(qint64(rs::ondisk::kSbOffsetBytes)) &&
+         f.write(reinterpret_cast<const char*>(out.data()), qint64(out.size())) == qint64(out.size());
+}
+
 }  // namespace
 
 class ControllersTest : public QObject {
@@ -77,6 +92,7 @@ class ControllersTest : public QObject {
   void rebuildHeaderAtEveryStep();
   void removeOnlyAFailedMember();
   void stripeMapOfTheOpenArray();
+  void degradedStartsOnlyWhenAccepted();
   void cleanupTestCase();
 
  private:
@@ -748,6 +764,80 @@ void ControllersTest::tuningAndArraysRememberedAcrossRestarts() {
   QVERIFY2(known, "the array is remembered with its members");
   restarted.openArray({});
   QTRY_VERIFY_WITH_TIMEOUT(!restarted.arraySession() && !restarted.busy(), 20000);
+}
+
+// A member missing: the open is refused with nothing written, the window
+// offers to start it degraded, and only that (accepted) starts it; a dirty
+// degraded RAID5 asks a second, separate time, for its own risk.
+void ControllersTest::degradedStartsOnlyWhenAccepted() {
+  session_->openArray({});
+  QTRY_VERIFY_WITH_TIMEOUT(!session_->busy(), 20000);
+  // A RAID5 of three new image files, closed clean.
+  const auto make = [&](const QString& stem) {
+    rs::raid::CreateOptions o;
+    o.level = 5;
+    o.raid_disks = 3;
+    o.create_files_bytes = 16ull << 20;
+    QStringList all;
+    std::vector<std::string> ps;
+    for (int i = 0; i < 3; ++i) {
+      all << path(stem + QString::number(i) + ".img");
+      ps.push_back(all.back().toStdString());
+    }
+    auto made = rs::raid::Array::create(rs::levels::builtin(), o, ps);
+    if (!made || !(*made)->close()) return QStringList{};
+    return all;
+  };
+  const auto refusedWith = [&](const QString& consent) {
+    QTRY_VERIFY_WITH_TIMEOUT(session_->status() == LiveSession::Error, 20000);
+    QCOMPARE(session_->openConsent(), consent);
+    QVERIFY2(!session_->errorString().contains("--"), qPrintable(session_->errorString()));  // no CLI flag
+    QVERIFY(!session_->openConsentText().isEmpty());
+    QVERIFY(!session_->arraySession());
+  };
+  const auto closeIt = [&] {
+    session_->openArray({});
+    QTRY_VERIFY_WITH_TIMEOUT(!session_->busy() && !session_->arraySession(), 20000);
+  };
+
+  // A member missing: refused, nothing written; accepted: it runs degraded.
+  const QStringList a = make("dg");
+  QCOMPARE(a.size(), 3);
+  const uint64_t events = onDisk(a[0]).events;
+  session_->openArray({a[0], a[1]});
+  refusedWith("degraded");
+  QVERIFY2(session_->errorString().contains("missing"), qPrintable(session_->errorString()));
+  QCOMPARE(onDisk(a[0]).events, events);
+  QVERIFY(onDisk(a[0]).clean);
+  session_->openAnyway();
+  QTRY_VERIFY_WITH_TIMEOUT(session_->status() == LiveSession::Idle, 20000);
+  QCOMPARE(session_->openConsent(), QString());
+  QVERIFY(session_->arraySession());
+  QVERIFY2(session_->arrayText().contains("degraded"), qPrintable(session_->arrayText()));
+  closeIt();
+
+  // A crash before the resync finished (every superblock says active), and a
+  // member gone: accepting "degraded" is not enough, its own risk is asked.
+  const QStringList b = make("dd");
+  QCOMPARE(b.size(), 3);
+  for (const auto& p : b)
+    QVERIFY(editSuperblock(p, [](rs::ondisk::Superblock& sb) { sb.resync_offset = 0; }));
+  session_->openArray({b[0], b[1]});
+  refusedWith("degraded");
+  session_->openAnyway();
+  refusedWith("dirty-degraded");
+  QVERIFY2(session_->errorString().contains("dirty"), qPrintable(session_->errorString()));
+  QVERIFY2(session_->openConsentText().contains("may be wrong"), qPrintable(session_->openConsentText()));
+  // Opened again: what was accepted held for that one open only.
+  session_->openArray({b[0], b[1]});
+  refusedWith("degraded");
+  session_->openAnyway();
+  refusedWith("dirty-degraded");
+  QCOMPARE(onDisk(b[0]).events, onDisk(b[2]).events);  // nothing written by the refusals
+  session_->openAnyway();
+  QTRY_VERIFY_WITH_TIMEOUT(session_->status() == LiveSession::Idle, 20000);
+  QVERIFY(session_->arraySession());
+  closeIt();
 }
 
 void ControllersTest::cleanupTestCase() {

@@ -7,7 +7,6 @@
 // page while it runs: the share chart moves from one-sided to balanced.
 // Screenshots of every page go to $RAIDSCOPE_ARTIFACTS (checked not blank;
 // the dashboard's two moments checked to differ).
-#include <algorithm>
 #include <QtQml/qqmlextensionplugin.h>
 
 #include <QApplication>
@@ -23,6 +22,7 @@
 #include <QTimer>
 #include <QWidget>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <set>
@@ -31,7 +31,9 @@
 #include "benchmark_controller.hpp"
 #include "device_picker.hpp"
 #include "history_model.hpp"
+#include "levels/levels.hpp"
 #include "live_session.hpp"
+#include "raid/array.hpp"
 #include "renderer_setup.hpp"
 
 Q_IMPORT_QML_PLUGIN(RaidScopePlugin)
@@ -105,6 +107,7 @@ class JourneyTest : public QObject {
   void policyChangeMovesTheShares();
   void memberInUseIsRefused();
   void failAddRepairFromTheArraysPage();
+  void startADegradedArrayOnPurpose();
   void historyKeptAcrossRestarts();
   void everyPageAtTwoSizesAndSchemes();
   void quitWithCtrlQ();
@@ -342,8 +345,13 @@ void JourneyTest::createArray() {
   auto* confirmPicker = prop("createWizard", "picker").value<QObject*>();
   QTRY_VERIFY_WITH_TIMEOUT(!confirmPicker->property("scanning").toBool(), 30000);
   typeInto("confirmField", "WRITE");
-  for (int i = 0; i < 3 && !QTest::qWaitFor([&] { return item("createButton")->isEnabled(); }, 10000); ++i)
+  // Other programs' loop devices coming and going (the CI machine runs
+  // other tests beside this one) start rescans too: each time one ends,
+  // typed again if it withdrew it.
+  for (int i = 0; i < 6 && !QTest::qWaitFor([&] { return item("createButton")->isEnabled(); }, 5000); ++i) {
+    QTRY_VERIFY_WITH_TIMEOUT(!confirmPicker->property("scanning").toBool(), 30000);
     if (prop("confirmField", "text").toString().isEmpty()) typeInto("confirmField", "WRITE");
+  }
   QVERIFY2(item("createButton")->isEnabled(),
            qPrintable("confirmation '" + prop("confirmField", "text").toString() + "'; " +
                       prop("planSummary", "text").toString()));
@@ -665,6 +673,51 @@ void JourneyTest::failAddRepairFromTheArraysPage() {
            qPrintable(prop("arraysMessage", "text").toString()));
   QVERIFY2(rebuilt.match(header()).hasMatch(), qPrintable(header()));
   shot("journey-arrays-repaired.png");
+}
+
+void JourneyTest::startADegradedArrayOnPurpose() {
+  // A RAID1 whose second disk is gone (unplugged): opened from the member
+  // that is there, refused with what is missing, started degraded only
+  // through a confirmation that says what that means.
+  const QString d0 = dir_.path() + "/d0.img", d1 = dir_.path() + "/d1.img";
+  {
+    rs::raid::CreateOptions o;
+    o.level = 1;
+    o.raid_disks = 2;
+    o.create_files_bytes = 32ull << 20;
+    auto made = rs::raid::Array::create(rs::levels::builtin(), o, {d0.toStdString(), d1.toStdString()});
+    QVERIFY2(made, made ? "" : made.error().message.c_str());
+    QVERIFY((*made)->close());
+  }
+  QVERIFY(QFile::remove(d1));
+  showPage("arrays");
+  typeInto("openPathsField", d0);
+  click("openButton");
+  QTRY_VERIFY_WITH_TIMEOUT(item("openAnywayButton"), 20000);
+  const QString refused = prop("statusLine", "text").toString();
+  QVERIFY2(refused.contains("missing") && !refused.contains("--run"), qPrintable(refused));
+  auto header = [&] { return prop("arrayText", "text").toString(); };
+  // Nothing changed: the header still shows the array that is open.
+  QTRY_VERIFY2_WITH_TIMEOUT(header().contains("clean: j0.img, j2.img"), qPrintable(header()), 5000);
+  shot("journey-open-degraded-refused.png");
+  click("openAnywayButton");
+  QObject* dialog = object("openAnywayDialog");
+  QVERIFY(dialog);
+  QTRY_VERIFY(dialog->property("visible").toBool());
+  QVERIFY2(prop("openAnywayText", "text").toString().contains("degraded"),
+           qPrintable(prop("openAnywayText", "text").toString()));
+  QTest::qWait(300);
+  window_->grabWindow().save(artifacts_ + "/journey-open-degraded-confirm.png");  // the dialog is the point
+  QVERIFY(QMetaObject::invokeMethod(dialog, "accept"));
+  QTRY_VERIFY2_WITH_TIMEOUT(header().contains("degraded") && header().contains("d0.img"),
+                            qPrintable(header()), 20000);
+  QVERIFY(!item("openAnywayButton"));
+  QTRY_COMPARE_WITH_TIMEOUT(session_->status(), LiveSession::Idle, 10000);
+  shot("journey-open-degraded.png");
+  // Back to the journey's array.
+  typeInto("openPathsField", dir_.path() + "/j0.img," + dir_.path() + "/j2.img");
+  click("openButton");
+  QTRY_VERIFY2_WITH_TIMEOUT(header().contains("clean: j0.img, j2.img"), qPrintable(header()), 20000);
 }
 
 void JourneyTest::historyKeptAcrossRestarts() {

@@ -369,7 +369,7 @@ TEST_CASE("add_member refuses targets it would destroy or that cannot hold a mem
   const Status other_member = add_and_wait(*arr, other_paths[0]);
   REQUIRE_FALSE(other_member.ok());
   // The engine marks the refusal as one a front end may override (the CLI offers --force).
-  CHECK(other_member.error().overridable);
+  CHECK(other_member.error().consent == Consent::overwrite);
   CHECK(other_member.error().message.find("another array") != std::string::npos);
   CHECK(state(*arr, 1) == MemberState::faulty);
   {
