@@ -266,6 +266,32 @@ std::function<void(const telemetry::Sample&)> sample_sink(std::ofstream& telemet
   };
 }
 
+// fio's --inflate-log=FILE: the log's text on stdout, and nothing else
+// done. False when the flag is not given.
+bool inflate_log_flag(const Argv& argv) {
+  for (size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i].rfind("--inflate-log", 0) != 0) continue;
+    std::string path = argv[i].size() > 14 && argv[i][13] == '='           ? argv[i].substr(14)
+                       : argv[i] == "--inflate-log" && i + 1 < argv.size() ? argv[i + 1]
+                                                                           : "";
+    if (path.empty()) throw UsageError("--inflate-log needs a file (--inflate-log=NAME.fz)");
+    std::fputs(check(fio::inflate_log(path)).c_str(), stdout);
+    return true;
+  }
+  return false;
+}
+
+// fio's order: terse lines, then the JSON document, then normal output.
+std::string format_results(const workload::RunResults& results, const fio::OutputFormats& formats) {
+  std::string text;
+  if (formats.terse && !formats.json && !formats.normal)  // the run's notes, which the others carry
+    for (const std::string& m : results.messages) text += m + "\n";
+  if (formats.terse) text += fio::format_fio_terse(results, formats.terse_version);
+  if (formats.json) text += fio::format_fio_json(results, formats.json_plus);
+  if (formats.normal) text += fio::format_fio_normal(results);
+  return text;
+}
+
 }  // namespace
 
 int cmd_bench(const Argv& argv) {
@@ -274,16 +300,7 @@ int cmd_bench(const Argv& argv) {
       std::fputs(kBenchHelp, stdout);
       return 0;
     }
-  // fio's --inflate-log=FILE: the log's text on stdout, and nothing else done.
-  for (size_t i = 0; i < argv.size(); ++i)
-    if (argv[i].rfind("--inflate-log", 0) == 0) {
-      std::string path = argv[i].size() > 14 && argv[i][13] == '='           ? argv[i].substr(14)
-                         : argv[i] == "--inflate-log" && i + 1 < argv.size() ? argv[i + 1]
-                                                                             : "";
-      if (path.empty()) throw UsageError("--inflate-log needs a file (--inflate-log=NAME.fz)");
-      std::fputs(check(fio::inflate_log(path)).c_str(), stdout);
-      return 0;
-    }
+  if (inflate_log_flag(argv)) return 0;
   Split s = split_args(argv,
                        {"array", "policy", "member-profile", "profile-scale", "min-contig-read",
                         "rot-round-down", "nonrot-round-down", "fail-member", "output", "io-opt",
@@ -354,14 +371,7 @@ int cmd_bench(const Argv& argv) {
   if (telemetry.is_open() && !telemetry.flush()) throw RuntimeError("writing the telemetry file failed");
 
   run.results.messages = std::move(messages);
-  // fio's order: terse lines, then the JSON document, then normal output.
-  const fio::OutputFormats& formats = parsed.flags.output;
-  std::string text;
-  if (formats.terse && !formats.json && !formats.normal)  // the run's notes, which the others carry
-    for (const std::string& m : run.results.messages) text += m + "\n";
-  if (formats.terse) text += fio::format_fio_terse(run.results, formats.terse_version);
-  if (formats.json) text += fio::format_fio_json(run.results, formats.json_plus);
-  if (formats.normal) text += fio::format_fio_normal(run.results);
+  const std::string text = format_results(run.results, parsed.flags.output);
   if (output) {
     std::ofstream f(*output);
     f << text;
