@@ -19,8 +19,10 @@
 #include "commands.hpp"
 #include "fio/job_parser.hpp"
 #include "fio/json_output.hpp"
+#include "fio/log_compression.hpp"
 #include "fio/log_files.hpp"
 #include "fio/normal_output.hpp"
+#include "fio/terse_output.hpp"
 #include "io/uring_backend.hpp"
 #include "member_failures.hpp"
 #include "resources.hpp"
@@ -63,7 +65,9 @@ OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-r
               --fail-member=INDEX@SECONDS   fail a member while the run goes on
               --status-interval=MS  telemetry sample interval (default 100, 20..1000)
               --telemetry=FILE.jsonl  write one JSON object per sample
-              --output-format=normal|json|json+   --output=FILE   --force
+              --output-format=normal|json|json+|terse (a comma list)  --minimal
+              --terse-version=2..5   --output=FILE   --force
+              --inflate-log=NAME.fz  print a log kept with log_store_compressed=1
               --save=FILE.json    keep the run as a result document (raidscope-cli report)
 Ctrl-C stops the run cleanly and prints what was measured so far (exit 130).
 )";
@@ -262,6 +266,32 @@ std::function<void(const telemetry::Sample&)> sample_sink(std::ofstream& telemet
   };
 }
 
+// fio's --inflate-log=FILE: the log's text on stdout, and nothing else
+// done. False when the flag is not given.
+bool inflate_log_flag(const Argv& argv) {
+  for (size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i].rfind("--inflate-log", 0) != 0) continue;
+    std::string path = argv[i].size() > 14 && argv[i][13] == '='           ? argv[i].substr(14)
+                       : argv[i] == "--inflate-log" && i + 1 < argv.size() ? argv[i + 1]
+                                                                           : "";
+    if (path.empty()) throw UsageError("--inflate-log needs a file (--inflate-log=NAME.fz)");
+    std::fputs(check(fio::inflate_log(path)).c_str(), stdout);
+    return true;
+  }
+  return false;
+}
+
+// fio's order: terse lines, then the JSON document, then normal output.
+std::string format_results(const workload::RunResults& results, const fio::OutputFormats& formats) {
+  std::string text;
+  if (formats.terse && !formats.json && !formats.normal)  // the run's notes, which the others carry
+    for (const std::string& m : results.messages) text += m + "\n";
+  if (formats.terse) text += fio::format_fio_terse(results, formats.terse_version);
+  if (formats.json) text += fio::format_fio_json(results, formats.json_plus);
+  if (formats.normal) text += fio::format_fio_normal(results);
+  return text;
+}
+
 }  // namespace
 
 int cmd_bench(const Argv& argv) {
@@ -270,6 +300,7 @@ int cmd_bench(const Argv& argv) {
       std::fputs(kBenchHelp, stdout);
       return 0;
     }
+  if (inflate_log_flag(argv)) return 0;
   Split s = split_args(argv,
                        {"array", "policy", "member-profile", "profile-scale", "min-contig-read",
                         "rot-round-down", "nonrot-round-down", "fail-member", "output", "io-opt",
@@ -340,10 +371,7 @@ int cmd_bench(const Argv& argv) {
   if (telemetry.is_open() && !telemetry.flush()) throw RuntimeError("writing the telemetry file failed");
 
   run.results.messages = std::move(messages);
-  const std::string text =
-      parsed.output_format == fio::OutputFormat::normal
-          ? fio::format_fio_normal(run.results)
-          : fio::format_fio_json(run.results, parsed.output_format == fio::OutputFormat::json_plus);
+  const std::string text = format_results(run.results, parsed.flags.output);
   if (output) {
     std::ofstream f(*output);
     f << text;

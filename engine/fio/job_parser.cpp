@@ -292,19 +292,6 @@ Result<ParsedCliJobs> parse_cli_job(const std::vector<std::string>& args) {
       r.sections.push_back(*value);
       continue;
     }
-    if (key == "output-format") {
-      if (!take_next_value()) return fail(shown, "requires a value (normal or json)");
-      if (*value == "normal")
-        r.output_format = OutputFormat::normal;
-      else if (*value == "json")
-        r.output_format = OutputFormat::json;
-      else if (*value == "json+")
-        r.output_format = OutputFormat::json_plus;
-      else
-        return fail(shown,
-                    "output format " + quoted_printable(*value) + " is not supported (normal, json, json+)");
-      continue;
-    }
 
     std::string_view canonical = canonical_option_name(key);
     if (canonical.empty()) return fail(shown, apply_option(r.global, key, std::nullopt).error().message);

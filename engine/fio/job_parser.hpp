@@ -54,13 +54,10 @@ Result<ParsedJobs> parse_job_file(std::string_view text, std::string_view origin
 // ParsedCliJobs::global). base.given is carried into global.given.
 Result<ParsedJobs> parse_job_file(std::string_view text, std::string_view origin, const JobOptions& base);
 
-enum class OutputFormat { normal, json, json_plus };
-
 struct ParsedCliJobs : ParsedJobs {
-  OutputFormat output_format = OutputFormat::normal;  // --output-format=normal|json|json+
   std::vector<std::string> job_files;                 // non-option arguments, in order
   std::vector<std::string> sections;                  // --section=NAME: only these jobs of the job files
-  RunFlags flags;                                     // --parse-only, --readonly, --eta, ... (run_flags.hpp)
+  RunFlags flags;                                     // --parse-only, --output-format, ... (run_flags.hpp)
 };
 
 // fio command-line job options, without argv[0]: "--key=value" or "--key

@@ -85,7 +85,7 @@ Json direction_object(const JobResults& job, const DirectionResults& dr, const G
       e["prioclass"] = p->ioprio >> 13;
       e["prio"] = p->ioprio & 7;
       e[job.lat_percentiles ? "lat_ns" : "clat_ns"] =
-          lat_object(p->lat, job.clat_percentiles || job.lat_percentiles, plist);
+          lat_object(p->lat, job.clat_percentiles || job.lat_percentiles, plist, plus);
       prios.push_back(std::move(e));
     }
     o["prios"] = std::move(prios);
@@ -103,16 +103,6 @@ Json direction_object(const JobResults& job, const DirectionResults& dr, const G
   o["iops_mean"] = f6(io.mean());
   o["iops_stddev"] = f6(io.stddev());
   o["iops_samples"] = io.samples();
-  return o;
-}
-
-Json empty_lat() {
-  Json o;
-  o["min"] = 0;
-  o["max"] = 0;
-  o["mean"] = 0.0;
-  o["stddev"] = 0.0;
-  o["N"] = 0;
   return o;
 }
 
@@ -162,13 +152,20 @@ Json job_object(const JobResults& job, const GroupStatus& group, bool plus) {
   o["eta"] = 0;
   o["elapsed"] = job.elapsed_sec;
   o["job options"] = options_object(job.options);
-  o["read"] = direction_object(job, job.read, group.dir[0], plus);
-  o["write"] = direction_object(job, job.write, group.dir[1], plus);
-  o["trim"] = direction_object(job, job.trim, group.dir[2], plus);
-  Json sync;
-  sync["total_ios"] = job.sync_ios;
-  sync["lat_ns"] = job.sync_ios ? lat_object(job.sync_lat, false, {}) : empty_lat();
-  o["sync"] = std::move(sync);
+  // fio add_ddir_status_json: unified_rw_reporting=mixed gives one "mixed"
+  // direction in place of the others (sync too); both gives them all and
+  // then "mixed".
+  if (job.unified_rw_reporting != 1) {
+    o["read"] = direction_object(job, job.read, group.dir[0], plus);
+    o["write"] = direction_object(job, job.write, group.dir[1], plus);
+    o["trim"] = direction_object(job, job.trim, group.dir[2], plus);
+    Json sync;
+    sync["total_ios"] = job.sync_ios;
+    sync["lat_ns"] = lat_object(job.sync_lat, job.lat_percentiles || job.clat_percentiles,
+                                effective_percentiles(job), plus);
+    o["sync"] = std::move(sync);
+  }
+  if (job.unified_rw_reporting != 0) o["mixed"] = direction_object(job, mixed_direction(job), group.dir[0], plus);
   o["job_runtime"] = job.job_runtime_ns / 1'000'000;
   o["usr_cpu"] = f6(job.usr_cpu);
   o["sys_cpu"] = f6(job.sys_cpu);

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "fio/log_compression.hpp"
+
 namespace rs::fio {
 
 using workload::JobLog;
@@ -22,8 +24,11 @@ struct FileCloser {
 };
 using File = std::unique_ptr<std::FILE, FileCloser>;
 
-Result<File> create_log(const std::string& prefix, const char* kind, unsigned n, bool per_job) {
+// `made` collects the path (the logs finish() compresses).
+Result<File> create_log(const std::string& prefix, const char* kind, unsigned n, bool per_job,
+                        std::vector<std::string>& made) {
   const std::string path = prefix + "_" + kind + (per_job ? "." + std::to_string(n) : "") + ".log";
+  made.push_back(path);
   File f(std::fopen(path.c_str(), "w"));
   if (!f) return make_error(Errc::io_error, path + ": cannot create the log: " + std::strerror(errno));
   // Per-I/O lines: a large buffer, so the job thread writes every MiB, not every 4 KiB.
@@ -53,6 +58,9 @@ class FioJobLogs final : public JobLog {
   File bw_, iops_;
   File iolog_;
   std::vector<std::string> paths_;  // the iolog's names of the job's files
+  std::vector<std::string> made_;   // the bw, iops and lat logs' paths
+  bool store_compressed_ = false;   // log_store_compressed: finish() turns them into .fz
+  uint64_t chunk_bytes_ = 0;        // log_compression
   bool log_offset_ = false;
   bool log_prio_ = false;
   bool log_slat_ = true;         // fio measures no submission latency of a synchronous engine
@@ -75,12 +83,13 @@ Status FioJobLogs::open(const JobOptions& job, const JobLogSetup& setup) {
     const std::string p = prefix(job.lat_log_prefix);
     const char* kinds[3] = {"lat", "clat", "slat"};
     for (int i = 0; i < 3; ++i)
-      if (Status st = take(create_log(p, kinds[i], n, per), lat_[i]); !st) return st;
+      if (Status st = take(create_log(p, kinds[i], n, per, made_), lat_[i]); !st) return st;
   }
   if (job.bw_log)
-    if (Status st = take(create_log(prefix(job.bw_log_prefix), "bw", n, per), bw_); !st) return st;
+    if (Status st = take(create_log(prefix(job.bw_log_prefix), "bw", n, per, made_), bw_); !st) return st;
   if (job.iops_log)
-    if (Status st = take(create_log(prefix(job.iops_log_prefix), "iops", n, per), iops_); !st) return st;
+    if (Status st = take(create_log(prefix(job.iops_log_prefix), "iops", n, per, made_), iops_); !st)
+      return st;
   if (!job.write_iolog.empty()) {
     iolog_.reset(std::fopen(job.write_iolog.c_str(), "a"));  // fio appends (init_iolog)
     if (!iolog_)
@@ -89,12 +98,14 @@ Status FioJobLogs::open(const JobOptions& job, const JobLogSetup& setup) {
     paths_ = setup.paths;
   }
   log_offset_ = job.log_offset;
+  store_compressed_ = job.log_store_compressed;
+  chunk_bytes_ = job.log_compression;
   log_prio_ = job.log_prio;
   const uint64_t avg_ns = uint64_t(job.log_avg_msec) * 1000000ull;
   // Without log_avg_msec every log has a line per I/O (fio's per_unit_log).
   lat_window_ns_ = avg_ns;
   rate_window_ns_ = avg_ns;
-  log_slat_ = !workload::is_sync_engine(job.ioengine);
+  log_slat_ = workload::measures_slat(job);
   lat_window_end_ = lat_window_ns_;
   rate_window_end_ = rate_window_ns_;
   return {};
@@ -203,6 +214,9 @@ void FioJobLogs::finish(uint64_t at_ns) {
       w = {};
     }
   for (File* f : {&lat_[0], &lat_[1], &lat_[2], &bw_, &iops_}) f->reset();
+  // A log that cannot be compressed stays as text: nothing measured is lost.
+  if (store_compressed_)
+    for (const std::string& path : made_) (void)store_log_compressed(path, chunk_bytes_);
 }
 
 }  // namespace

@@ -55,28 +55,13 @@ const char* scale_lat(uint64_t& min, uint64_t& max, double& mean, double& dev) {
   return "(nsec)";
 }
 
-// fio stat_calc_lat: percent of all I/Os, with any non-empty band shown as
-// at least 0.01%.
 template <size_t N>
 std::array<double, N> lat_percents(const std::array<uint64_t, N>& counts, uint64_t total) {
-  std::array<double, N> out{};
-  for (size_t i = 0; i < N; ++i) {
-    if (!total) continue;
-    out[i] = static_cast<double>(counts[i]) / static_cast<double>(total) * 100.0;
-    if (out[i] < 0.01 && counts[i]) out[i] = 0.01;
-  }
-  return out;
+  return fio_percents(counts, total, 0.01);
 }
 
-// fio stat_calc_dist: the same with a 0.1% floor.
 std::array<double, 7> dist_percents(const std::array<uint64_t, 7>& counts, uint64_t total) {
-  std::array<double, 7> out{};
-  for (size_t i = 0; i < 7; ++i) {
-    if (!total) continue;
-    out[i] = static_cast<double>(counts[i]) / static_cast<double>(total) * 100.0;
-    if (out[i] < 0.1 && counts[i]) out[i] = 0.1;
-  }
-  return out;
+  return fio_percents(counts, total, 0.1);
 }
 
 // fio show_lat: non-empty bands, five to a line.
@@ -106,15 +91,19 @@ std::string prio_line_name(const char* type, uint16_t ioprio, const std::string&
   return sfmt("%s prio %u/%u", type, unsigned(ioprio >> 13), unsigned(ioprio & 7)) + tail;
 }
 
-std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, int sig_figs) {
-  const DirectionResults& dr = job.dir(d);
+// fio show_ddir_status for direction `d`, or (mixed) the sum of all three
+// that unified_rw_reporting shows as fio's "mixed" read-side line.
+std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, int sig_figs, bool mixed = false) {
+  const DirectionResults mixed_dr = mixed ? mixed_direction(job) : DirectionResults{};
+  const DirectionResults& dr = mixed ? mixed_dr : job.dir(d);
   const uint64_t runt = dr.runtime_ms();
   if (runt == 0) return {};
   std::string out;
   const uint64_t bw = dr.bw_bytes();
   const uint64_t iops = static_cast<uint64_t>(static_cast<unsigned __int128>(dr.total_ios) * 1000 / runt);
   out += sfmt("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n",
-              d == 0   ? "read"
+              mixed    ? "mixed"
+              : d == 0 ? "read"
               : d == 1 ? "write"
                        : "trim",
               fio_num2str(iops, sig_figs, 1, false, N2SUnit::none).c_str(),
@@ -122,7 +111,7 @@ std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, 
               fio_num2str(bw, sig_figs, 1, false, N2SUnit::byte_per_sec).c_str(),
               fio_num2str(dr.io_bytes, sig_figs, 1, true, N2SUnit::byte).c_str(), static_cast<ull>(runt),
               // fio 3.33 prints zone resets for every write line
-              d == 1 ? ("; " + std::to_string(job.zone_resets) + " zone resets").c_str() : "");
+              d == 1 && !mixed ? ("; " + std::to_string(job.zone_resets) + " zone resets").c_str() : "");
 
   out += fio_lat_line("slat", dr.slat);
   out += fio_lat_line("clat", dr.clat);
@@ -184,8 +173,11 @@ std::string job_status(const JobResults& job, const GroupStatus& group, const Ru
   }
   if (!job.description.empty()) out += sfmt("  Description  : [%s]\n", job.description.c_str());
 
-  for (int d = 0; d < 3; ++d)
-    if (job.dir(d).io_bytes) out += ddir_status(job, d, group, run.sig_figs);
+  // unified_rw_reporting: mixed (1) shows only the sum, both (2) each and the sum.
+  if (job.unified_rw_reporting != 1)
+    for (int d = 0; d < 3; ++d)
+      if (job.dir(d).io_bytes) out += ddir_status(job, d, group, run.sig_figs);
+  if (job.unified_rw_reporting != 0) out += ddir_status(job, 0, group, run.sig_figs, true);
 
   static const char* const kBands[] = {
       "2=", "4=", "10=", "20=", "50=", "100=", "250=", "500=", "750=", "1000=", "2000=", ">=2000="};

@@ -6,6 +6,7 @@
 // Starting N processes"), which the runner prints before the run, and the
 // "Disk stats" section (we have no disk_util).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -50,6 +51,18 @@ std::string fio_percentile_block(std::string_view name, std::span<const uint64_t
 std::string fio_bw_line(const RunningStats& kib, double per);
 std::string fio_bw_line(uint64_t min, uint64_t max, double per, double mean, double dev, uint64_t samples);
 std::string fio_iops_line(uint64_t min, uint64_t max, double mean, double dev, uint64_t samples);
+
+// fio stat_calc_lat (floor 0.01) and stat_calc_dist (floor 0.1): each count
+// as a percent of `total`, any non-empty one shown as at least `floor`.
+template <size_t N>
+std::array<double, N> fio_percents(const std::array<uint64_t, N>& counts, uint64_t total, double floor) {
+  std::array<double, N> out{};
+  for (size_t i = 0; i < N && total; ++i) {
+    out[i] = static_cast<double>(counts[i]) / static_cast<double>(total) * 100.0;
+    if (out[i] < floor && counts[i]) out[i] = floor;
+  }
+  return out;
+}
 
 // The whole report, starting with fio's blank line.
 std::string format_fio_normal(const RunResults& run);

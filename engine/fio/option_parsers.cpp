@@ -290,8 +290,10 @@ Status apply_rw(JobOptions& job, std::string_view v) {
 
 Status apply_bsrange(JobOptions& job, std::string_view v) {
   std::array<std::pair<uint32_t, uint32_t>, 2> r{{{job.bs[0], max_bs(job, 0)}, {job.bs[1], max_bs(job, 1)}}};
+  std::pair<uint32_t, uint32_t> trim{job.bs_trim, std::max(job.bs_trim, job.bs_trim_max)};
   Status st = parse_per_direction(
-      "bsrange", v, r, [](std::string_view part, std::pair<uint32_t, uint32_t>& out) -> Status {
+      "bsrange", v, r,
+      [](std::string_view part, std::pair<uint32_t, uint32_t>& out) -> Status {
         // fio's check_range takes MIN-MAX and MIN:MAX alike.
         const size_t dash = part.find_first_of("-:");
         if (dash == std::string_view::npos)
@@ -301,20 +303,26 @@ Status apply_bsrange(JobOptions& job, std::string_view v) {
           return bad("bsrange: bad range " + quoted(part));
         out = {uint32_t(std::min(lo->value, hi->value)), uint32_t(std::max(lo->value, hi->value))};
         return {};
-      });
+      },
+      &trim);
   if (!st) return st;
   for (int d = 0; d < 2; ++d) {
     job.bs[size_t(d)] = r[size_t(d)].first;
     job.bs_max[size_t(d)] = r[size_t(d)].second;
     job.bssplit[size_t(d)].clear();
   }
+  job.bs_trim = trim.first;
+  job.bs_trim_max = trim.second;
+  job.bssplit_trim.clear();
   return {};
 }
 
 Status apply_bssplit(JobOptions& job, std::string_view v) {
   std::array<std::vector<JobOptions::BsShare>, 2> lists = job.bssplit;
+  std::vector<JobOptions::BsShare> trim;
   Status st = parse_per_direction(
-      "bssplit", v, lists, [](std::string_view part, std::vector<JobOptions::BsShare>& out) -> Status {
+      "bssplit", v, lists,
+      [](std::string_view part, std::vector<JobOptions::BsShare>& out) -> Status {
         out.clear();
         unsigned sum = 0, missing = 0;
         size_t start = 0;
@@ -348,8 +356,16 @@ Status apply_bssplit(JobOptions& job, std::string_view v) {
           if (e.percent == ~0u) e.percent = (missing == 1 && out.size() == 1) ? 100 : (100 - sum) / missing;
         std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.percent < b.percent; });
         return {};
-      });
+      },
+      &trim);
   if (!st) return st;
+  if (!trim.empty()) {
+    uint32_t lo = ~0u, hi = 0;
+    for (auto& e : trim) lo = std::min(lo, e.bs), hi = std::max(hi, e.bs);
+    job.bs_trim = lo;
+    job.bs_trim_max = hi;
+    job.bssplit_trim = std::move(trim);
+  }
   for (int d = 0; d < 2; ++d) {
     auto& list = lists[size_t(d)];
     if (list.empty()) continue;
@@ -574,6 +590,8 @@ Status apply_bs(JobOptions& job, std::string_view v) {
     return bad("bs: block size ranges (" + quoted(v) + ") are not supported; use bs=SIZE or bs=READ,WRITE");
   job.bs_max = {0, 0};
   job.bssplit = {};
+  job.bs_trim_max = 0;
+  job.bssplit_trim.clear();
   return parse_per_direction(
       "bs", v, job.bs,
       [](std::string_view part, uint32_t& out) -> Status {

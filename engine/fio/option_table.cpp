@@ -2,6 +2,7 @@
 
 #include "base/printable.hpp"
 #include "fio/option_parsers.hpp"
+#include "fio/report_options.hpp"
 
 namespace rs::fio {
 
@@ -264,6 +265,9 @@ constexpr OptionDef kOptions[] = {
      .type = T::flag,
      .flag = &J::slat_percentiles,
      .help = "report submission latency percentiles"},
+    {.name = "unified_rw_reporting",
+     .parse = opt::apply_unified_rw_reporting,
+     .help = "report reads, writes and trims as one \"mixed\" direction (mixed), or also (both)"},
     {.name = "thread",
      .alias = "threads",
      .type = T::flag,
@@ -363,6 +367,14 @@ constexpr OptionDef kOptions[] = {
      .max = 1u << 30,
      .help = "average log entries over this many ms"},
     {.name = "log_offset", .type = T::flag, .flag = &J::log_offset, .help = "log each I/O's offset"},
+    {.name = "log_compression",
+     .type = T::size,
+     .bytes = &J::log_compression,
+     .help = "the chunk size log_store_compressed compresses by (the text logs are unchanged)"},
+    {.name = "log_store_compressed",
+     .type = T::flag,
+     .flag = &J::log_store_compressed,
+     .help = "store the logs compressed as NAME.fz (read them with --inflate-log)"},
     {.name = "per_job_logs",
      .type = T::flag,
      .flag = &J::per_job_logs,
@@ -371,6 +383,14 @@ constexpr OptionDef kOptions[] = {
      .type = T::text,
      .text = &J::write_iolog,
      .help = "record every I/O issued in this file"},
+    {.name = "read_iolog",
+     .type = T::text,
+     .text = &J::read_iolog,
+     .help = "replay the reads and writes of this iolog, in order"},
+    {.name = "replay_no_stall",
+     .type = T::flag,
+     .flag = &J::replay_no_stall,
+     .help = "replay the iolog as fast as possible, not at its pace"},
     {.name = "exit_what", .parse = opt::apply_exit_what, .help = "what exitall ends (group, stonewall, all)"},
     {.name = "random_generator",
      .parse = opt::apply_random_generator,

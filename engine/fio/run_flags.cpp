@@ -34,6 +34,30 @@ Status take_debug(const std::string& list, RunFlags& flags) {
   return {};
 }
 
+// fio's parse_output_format: the list replaces what was asked before.
+Status take_output_format(const std::string& list, OutputFormats& out) {
+  OutputFormats formats;
+  formats.normal = false;
+  formats.terse_version = out.terse_version;
+  size_t at = 0;
+  while (at <= list.size()) {
+    const size_t comma = std::min(list.find(',', at), list.size());
+    const std::string_view name = std::string_view(list).substr(at, comma - at);
+    if (name == "terse" || name == "minimal" || name == "csv")
+      formats.terse = true;
+    else if (name == "json" || name == "json+")
+      formats.json = true, formats.json_plus = formats.json_plus || name == "json+";
+    else if (name == "normal")
+      formats.normal = true;
+    else
+      return flag_error("--output-format: " + quoted_printable(name) +
+                        " is not an output format (terse, json, json+, normal)");
+    at = comma + 1;
+  }
+  out = formats;
+  return {};
+}
+
 }  // namespace
 
 std::optional<Status> take_run_flag(std::string_view key, std::optional<std::string>& value,
@@ -45,11 +69,18 @@ std::optional<Status> take_run_flag(std::string_view key, std::optional<std::str
                          : flags.bandwidth_log) = true;
     return Status{};
   }
+  if (key == "minimal" || key == "append-terse") {  // fio: terse only / terse as well
+    if (value) return flag_error("--" + std::string(key) + " takes no value");
+    if (key == "minimal") flags.output.json = flags.output.json_plus = flags.output.normal = false;
+    flags.output.terse = true;
+    return Status{};
+  }
   if (key == "server" || key == "client" || key == "daemonize" || key == "remote-config")
     return flag_error(
         "--" + std::string(key) +
         " is not supported: raidscope-cli bench runs its jobs here, without fio's client/server");
-  if (key != "eta" && key != "max-jobs" && key != "debug") return std::nullopt;
+  if (key != "eta" && key != "max-jobs" && key != "debug" && key != "output-format" && key != "terse-version")
+    return std::nullopt;
   if (!value && !take_next()) return flag_error("--" + std::string(key) + " requires a value");
   if (key == "eta") {
     if (*value == "always")
@@ -70,6 +101,13 @@ std::optional<Status> take_run_flag(std::string_view key, std::optional<std::str
         std::stoul(v) == 0)
       return flag_error("--max-jobs=" + printable(v) + ": expected a number of jobs above 0");
     flags.max_jobs = unsigned(std::stoul(v));
+    return Status{};
+  }
+  if (key == "output-format") return take_output_format(*value, flags.output);
+  if (key == "terse-version") {
+    if (*value != "2" && *value != "3" && *value != "4" && *value != "5")
+      return flag_error("--terse-version=" + printable(*value) + ": fio's terse versions are 2, 3, 4 and 5");
+    flags.output.terse_version = *value->c_str() - '0';
     return Status{};
   }
   return take_debug(*value, flags);

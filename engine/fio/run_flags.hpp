@@ -1,5 +1,6 @@
 // fio's run-level command-line flags (fio's init.c long options), which are
 // not job options: --parse-only, --readonly, --eta, --max-jobs, --debug,
+// the output formats,
 // and the client/server flags RaidScope refuses. parse_cli_job() gives
 // every "--key" here first.
 #pragma once
@@ -13,6 +14,14 @@
 
 namespace rs::fio {
 
+// fio's --output-format (a comma-separated list: terse, json, json+,
+// normal), --minimal (terse only), --append-terse (terse too) and
+// --terse-version. fio prints terse, then JSON, then normal.
+struct OutputFormats {
+  bool terse = false, json = false, json_plus = false, normal = true;
+  int terse_version = 3;  // 2..5
+};
+
 struct RunFlags {
   bool parse_only = false;     // read and check the jobs, run nothing, create nothing
   bool readonly = false;       // refuse every job that writes or trims (fio's --readonly)
@@ -20,6 +29,7 @@ struct RunFlags {
   enum class Eta { automatic, always, never } eta = Eta::automatic;  // the status line
   unsigned max_jobs = 0;           // fio's --max-jobs (0: not given); see take_run_flag
   std::vector<std::string> debug;  // --debug categories, as given
+  OutputFormats output;
 };
 
 // fio's own message for a --readonly run with a job that writes or trims.

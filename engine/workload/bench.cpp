@@ -22,6 +22,7 @@
 #include "workload/file_set.hpp"
 #include "workload/file_set_target.hpp"
 #include "workload/host_probe.hpp"
+#include "workload/replay_log.hpp"
 #include "workload/targets.hpp"
 
 namespace rs::workload {
@@ -276,6 +277,8 @@ Result<std::unique_ptr<BenchSession>> BenchSession::open(BenchSpec spec, BenchNo
   auto s = std::unique_ptr<BenchSession>(new BenchSession());
   s->spec_ = std::move(spec);
   if (s->spec_.jobs.empty()) return usage("no job given");
+  if (Status st = load_replays(s->spec_.jobs); !st)
+    return st.error();  // before the target: a log names its file
   if (s->spec_.sample_hz < 1 || s->spec_.sample_hz > 50)
     return usage("the status interval must give 1 to 50 samples per second (20..1000 ms)");
   if (!(s->spec_.profile_scale > 0 && s->spec_.profile_scale <= 1))

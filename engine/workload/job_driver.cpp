@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "workload/replay_log.hpp"
 #include "workload/sync_engines.hpp"
 #include "workload/verify.hpp"
 #include "workload/verify_files.hpp"
@@ -28,12 +29,16 @@ JobOptions generator_options(const JobOptions& job) {
     case RwMode::randtrim:
       g.rw = job.rw == RwMode::trim ? RwMode::read : RwMode::randread;
       g.bs[kDdirRead] = job.bs_trim;
-      g.bs_max[kDdirRead] = 0;
-      g.bssplit[kDdirRead].clear();
+      g.bs_max[kDdirRead] = job.bs_trim_max;
+      g.bssplit[kDdirRead] = job.bssplit_trim;
       break;
     case RwMode::trimwrite:
     case RwMode::randtrimwrite:
+      // fio: each block is trimmed at a trim size, then written whole.
       g.rw = job.rw == RwMode::trimwrite ? RwMode::write : RwMode::randwrite;
+      g.bs[kDdirWrite] = job.bs_trim;
+      g.bs_max[kDdirWrite] = job.bs_trim_max;
+      g.bssplit[kDdirWrite] = job.bssplit_trim;
       break;
     default:
       break;
@@ -81,9 +86,11 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
                        (!is_random(job.rw) || ((!job.norandommap || job.lfsr) &&
                                                job.random_distribution == Distribution::random)) &&
                        fixed_bs(job) && job.seq_add == 0),
-      executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr) {
+      executes_at_submit_(dynamic_cast<SyncEngineBackend*>(&backend_) != nullptr),
+      measures_slat_(measures_slat(job)) {
   const uint64_t slot_bytes =
-      (std::max(max_bs(job, 0), max_bs(job, 1)) + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
+      (std::max({max_bs(job, 0), max_bs(job, 1), max_bs(gen_job_, 1)}) + kSlotAlign - 1) / kSlotAlign *
+      kSlotAlign;
   slots_.resize(job.iodepth);
   if (auto buffers = io::AlignedBuffer::allocate(slot_bytes * job.iodepth, kSlotAlign)) {
     buffers_ = std::move(*buffers);
@@ -132,6 +139,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   out_.clat_percentiles = job.clat_percentiles;
   out_.lat_percentiles = job.lat_percentiles;
   out_.slat_percentiles = job.slat_percentiles;
+  out_.unified_rw_reporting = job.unified_rw_reporting;
   if (job.gtod_reduce) out_.clat_percentiles = false;  // fio: gtod_reduce turns percentiles off
   // fio's per-priority latency (cmdprio_*); fio's offload workers keep
   // none (rate-submit.c: disable_prio_stat).
@@ -224,6 +232,14 @@ Status JobDriver::generators_status() const {
 }
 
 IoRequest JobDriver::next_request() {
+  if (job_.replay) {  // read_iolog: the log's next entry (can_issue saw there is one)
+    const ReplayEntry& e = (*job_.replay)[replay_at_++];
+    IoRequest r;
+    r.offset = e.offset;
+    r.length = e.length;
+    r.is_write = e.write;
+    return r;
+  }
   if (files_.empty()) {
     // fio's loop_cache_invalidate: a time based buffered job drops the
     // region's cached pages each time its offsets start over (sequential
@@ -242,6 +258,23 @@ IoRequest JobDriver::next_request() {
   f.issued += r.length;
   if (!was_done && f.issued >= f.size) ++files_done_;
   return r;
+}
+
+// read_iolog: false once the log is replayed (the pass ends, as at fio's
+// end of file) or while its next entry's time has not come: a version 3
+// log is replayed at its own pace from the job's start, unless
+// replay_no_stall.
+bool JobDriver::replay_ready(uint64_t now) {
+  const auto& log = *job_.replay;
+  if (replay_at_ >= log.size()) {
+    seq_eof_ = true;
+    return false;
+  }
+  if (job_.replay_no_stall) return true;
+  const uint64_t at = start_ns_ + (log[replay_at_].at_us - log.front().at_us) * 1000;
+  if (now >= at) return true;
+  next_issue_ns_ = at;
+  return false;
 }
 
 void JobDriver::start() {
@@ -304,6 +337,7 @@ bool JobDriver::can_issue(uint64_t now) {
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
   if (zbd_eof_ || seq_eof_) return false;
+  if (job_.replay && !replay_ready(now)) return false;
   if (zbd_pending_ && zbd_wait_ != ZbdZones::Verdict::accept) {
     // A zone to reset or held by another job: fio lets the job's own I/O
     // complete first (io_u_quiesce), then waits for the zone.
@@ -673,7 +707,7 @@ void JobDriver::complete(Slot& slot, int result) {
       d.io_bytes += io.length;
       ++d.total_ios;
       if (!job_.gtod_reduce) {
-        d.slat.record(io.submit_ns - io.issue_ns);
+        if (measures_slat_) d.slat.record(io.submit_ns - io.issue_ns);
         d.clat.record(now - io.submit_ns);
         d.lat.record(now - io.issue_ns);
         out_.latency_dist.record(now - io.submit_ns);

@@ -140,6 +140,7 @@ class JobDriver {
   void flow_pause(uint64_t now);
   // The next offset: the job's generator, or the chosen file's.
   IoRequest next_request();
+  bool replay_ready(uint64_t now);
   // Why a generator refused the job (OffsetGenerator::status()), if one did.
   Status generators_status() const;
   size_t pick_file();
@@ -222,6 +223,7 @@ class JobDriver {
   bool zbd_pending_trim_ = false;
   ZbdZones::Verdict zbd_wait_ = ZbdZones::Verdict::accept;
   bool zbd_eof_ = false;
+  size_t replay_at_ = 0;  // read_iolog: the next entry of job_.replay to issue
   bool seq_eof_ = false;  // the generator reached fio's end of file (IoRequest::eof) this pass
   // What the offset generator sees: the job, with a trim mode as the read
   // or write mode that visits the same blocks (trim: read, trimwrite:
@@ -252,6 +254,7 @@ class JobDriver {
   bool wrap_invalidate_;     // fio's loop_cache_invalidate applies (time based, buffered)
   uint64_t wrap_bytes_ = 0;  // issued since the offsets last started over
   bool executes_at_submit_;  // a sync engine: the I/O runs inside submit()
+  bool measures_slat_;       // fio keeps submission latency for this engine (measures_slat)
 
   std::vector<Slot> slots_;
   std::vector<Slot*> free_;

@@ -8,6 +8,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,8 @@ inline bool is_sync_engine(IoEngine e) noexcept {
   return e == IoEngine::psync || e == IoEngine::sync || e == IoEngine::vsync || e == IoEngine::pvsync ||
          e == IoEngine::pvsync2 || e == IoEngine::mmap;
 }
+
+struct ReplayEntry;  // replay_log.hpp
 
 enum class Distribution { random, zipf, pareto, normal, zoned };
 
@@ -119,6 +122,11 @@ struct JobOptions {
     unsigned percent;
   };
   std::array<std::vector<BsShare>, 2> bssplit;  // sorted by percent, as fio sorts it
+  // The trims' own range or split (bsrange=/bssplit= with one value, or a
+  // third): bs_trim is its smallest size, bs_trim_max 0 when it is fixed.
+  // trimwrite writes each trimmed block, so its sizes are these.
+  uint32_t bs_trim_max = 0;
+  std::vector<BsShare> bssplit_trim;
   // rw=read:8k (holes) or rw=read:-8k (backwards): bytes added to the end of
   // one sequential I/O to find the next (fio's ddir_seq_add).
   int64_t seq_add = 0;
@@ -228,10 +236,15 @@ struct JobOptions {
   unsigned log_avg_msec = 0;  // 0: lat logs per I/O, bw/iops every 500 ms
   bool log_offset = false;
   bool per_job_logs = true;
-  bool gtod_reduce = false;             // fio's: no slat/clat/lat figures or percentiles are kept
-  std::string write_iolog;              // write_iolog=FILE: every I/O issued, in fio's iolog version 3 format
-  std::array<uint64_t, 2> rate{};       // bytes/s per direction, 0: unlimited
-  std::array<uint64_t, 2> rate_iops{};  // I/Os per second per direction, 0: unlimited
+  uint64_t log_compression = 0;       // the chunk size of a compressed log (log_compression.hpp)
+  bool log_store_compressed = false;  // keep the logs as NAME.fz (zlib chunks of log_compression bytes)
+  bool gtod_reduce = false;           // fio's: no slat/clat/lat figures or percentiles are kept
+  std::string write_iolog;            // write_iolog=FILE: every I/O issued, in fio's iolog version 3 format
+  std::string read_iolog;             // read_iolog=FILE: replay that log's I/Os (replay_log.hpp)
+  bool replay_no_stall = false;       // replay as fast as possible, not at the log's pace
+  std::shared_ptr<const std::vector<ReplayEntry>> replay;  // the log, once load_replays() read it
+  std::array<uint64_t, 2> rate{};                          // bytes/s per direction, 0: unlimited
+  std::array<uint64_t, 2> rate_iops{};                     // I/Os per second per direction, 0: unlimited
   uint64_t rate_trim = 0,
            rate_iops_trim = 0;  // the trims' (third) values; fio: the write value when not given
   // fio's rate_process, rate_min / rate_iops_min (per direction, trims
@@ -251,6 +264,9 @@ struct JobOptions {
   std::vector<uint8_t> buffer_pattern;
   // Which latencies the output gives percentiles for (fio's defaults).
   bool clat_percentiles = true, lat_percentiles = false, slat_percentiles = false;
+  // fio's unified_rw_reporting: none (0) reports each direction, mixed (1)
+  // one "mixed" direction summing them, both (2) each and then the mix.
+  unsigned unified_rw_reporting = 0;
   bool do_verify = true;
   bool verify_fatal = false;
   // verify_dump=1: a block that fails verification is written to the
@@ -334,6 +350,12 @@ inline uint16_t ioprio_value(unsigned ioprio_class, unsigned level) noexcept {
 inline bool uses_cmdprio(const JobOptions& j) noexcept {
   return j.cmdprio_percentage[0] || j.cmdprio_percentage[1] || !j.cmdprio_bssplit[0].empty() ||
          !j.cmdprio_bssplit[1].empty();
+}
+
+// fio records a submission latency only for a queued engine: not for its
+// FIO_SYNCIO engines, nor for null at iodepth 1 (which fio runs as one).
+inline bool measures_slat(const JobOptions& j) noexcept {
+  return !is_sync_engine(j.ioengine) && !(j.ioengine == IoEngine::null && j.iodepth == 1);
 }
 
 // I/Os the job queues before one submit call: iodepth_batch_submit, with 0

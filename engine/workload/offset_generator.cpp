@@ -246,7 +246,12 @@ IoRequest OffsetGenerator::next() noexcept {
   Stream& s = streams_[shared_ ? kDdirRead : (write ? kDdirWrite : kDdirRead)];
   if (map_unit_) return next_mapped(s, write);
   if (bytewise_) {
-    const uint32_t length = next_length(s);
+    // fio's get_next_buflen (io_u_fits): a sequential job's next length fits
+    // in what is left of the region, so the last bytes are done too.
+    uint64_t room = ~uint64_t{0};
+    if (pattern_ == Pattern::sequential && !zone_size_ && seq_add_ == 0 && s.next_byte < region_size_)
+      room = region_size_ - s.next_byte;
+    const uint32_t length = next_length(s, room);
     const uint64_t at = next_byte_offset(s, length);
     if (at == kEof) return IoRequest{0, 0, write, true};
     return IoRequest{region_offset_ + at, length, write};

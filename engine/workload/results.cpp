@@ -184,6 +184,13 @@ void merge_raidscope(std::optional<RaidscopeJobExtension>& dst,
 
 }  // namespace
 
+DirectionResults mixed_direction(const JobResults& job) {
+  DirectionResults mixed = job.read;
+  merge_direction(mixed, job.write);
+  merge_direction(mixed, job.trim);
+  return mixed;
+}
+
 void merge_into_group(JobResults& dst, const JobResults& src) {
   merge_direction(dst.read, src.read);
   merge_direction(dst.write, src.write);
@@ -200,6 +207,8 @@ void merge_into_group(JobResults& dst, const JobResults& src) {
   dst.job_runtime_ns = (dst.job_runtime_ns / kMs + src.job_runtime_ns / kMs) * kMs;
   dst.elapsed_sec = std::max(dst.elapsed_sec, src.elapsed_sec);
   dst.ctx += src.ctx;
+  dst.sync_ios += src.sync_ios;
+  dst.sync_lat.merge(src.sync_lat);
   dst.majf += src.majf;
   dst.minf += src.minf;
   dst.latency_dist.merge(src.latency_dist);
@@ -221,6 +230,7 @@ void merge_into_group(JobResults& dst, const JobResults& src) {
   dst.clat_percentiles = src.clat_percentiles;
   dst.lat_percentiles = src.lat_percentiles;
   dst.slat_percentiles = src.slat_percentiles;
+  dst.unified_rw_reporting = src.unified_rw_reporting;
   merge_raidscope(dst.raidscope, src.raidscope);
 }
 

@@ -156,6 +156,7 @@ struct JobResults {
   bool clat_percentiles = true;
   bool lat_percentiles = false;
   bool slat_percentiles = false;
+  unsigned unified_rw_reporting = 0;  // fio's: 0 each direction, 1 one "mixed" direction, 2 both
 
   std::optional<RaidscopeJobExtension> raidscope;
 };
@@ -196,6 +197,9 @@ std::string fio_version_string(const RunResults& run);
 // group_reporting merged into one (fio __show_run_stats / sum_thread_stats),
 // every other job as it is.
 std::vector<JobResults> reported_jobs(const RunResults& run);
+// fio's mixed direction (gen_mixed_ddir_stats_from_ts): reads, writes and
+// trims summed as one, for unified_rw_reporting.
+DirectionResults mixed_direction(const JobResults& job);
 // Merges `src` into `dst` the way fio sums a job into its group's entry.
 void merge_into_group(JobResults& dst, const JobResults& src);
 // One entry per groupid present, ascending, computed over reported entries.

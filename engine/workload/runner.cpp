@@ -433,10 +433,6 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
       return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
              " needs a target that can discard (" + target.describe() +
              " cannot: RaidScope's arrays pass no trims to their members)";
-    if ((job.rw == RwMode::trimwrite || job.rw == RwMode::randtrimwrite) &&
-        (job.bs_trim != job.bs[kDdirWrite] || !fixed_bs(job)))
-      return "job '" + job.name + "': rw=" + std::string(to_string(job.rw)) +
-             " with a trim block size other than the write block size is not supported (bs=SIZE gives both)";
     if (does_trim(job.rw) && job.verify != VerifyKind::none)
       return "job '" + job.name + "': verify with trims is not supported";
     if (!job.buffer_pattern.empty() && (job.buffer_compress_percentage || job.dedupe_percentage))

@@ -607,7 +607,7 @@ TEST_CASE("command line: globals before the first --name, one job per --name", "
                      "--time_based", "--runtime=5", "--name", "b", "--readwrite=write", "--iodepth=4"});
   INFO(rs::test::error_text(r));
   REQUIRE(r.ok());
-  CHECK(r->output_format == OutputFormat::json);
+  CHECK((r->flags.output.json && !r->flags.output.normal && !r->flags.output.terse));
   REQUIRE(r->jobs.size() == 2);
   CHECK(r->jobs[0].name == "a");
   CHECK(r->jobs[0].origin == "command line");
@@ -633,7 +633,7 @@ TEST_CASE("command line: job files and global options that apply to them", "[job
   REQUIRE(cli.ok());
   CHECK(cli->jobs.empty());
   CHECK(cli->job_files == std::vector<std::string>{"jobs.fio"});
-  CHECK(cli->output_format == OutputFormat::normal);
+  CHECK((cli->flags.output.normal && !cli->flags.output.json));
   // fio applies command-line globals to job-file jobs (checked with fio 3.33).
   auto file = parse_job_file("[global]\niodepth=2\n[j]\nrw=read\n", "jobs.fio", cli->global);
   REQUIRE(file.ok());
@@ -675,7 +675,7 @@ TEST_CASE("command line: errors name the argument", "[job_parser][cli]") {
       {{"--name=a", "--bs=4q"}, "command line: '--bs=4q': bs: bad size '4q'"},
       {{"--name=a", "--bs"}, "command line: '--bs': option 'bs' requires a value"},
       {{"--name=a", "--direct"}, "command line: '--direct': option 'direct' requires a value"},
-      {{"--output-format=terse", "--name=a"}, "command line: '--output-format=terse': output format 'terse'"},
+      {{"--output-format=xml", "--name=a"}, "command line: '--output-format=xml': --output-format: 'xml'"},
       {{"--name=a", "-v"}, "command line: '-v': short options are not supported"},
       {{"--bs=8k"}, "command line: no job given"},
       {{"--name=a", "--size=4k", "--bs=8k"},

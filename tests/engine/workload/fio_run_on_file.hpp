@@ -103,18 +103,29 @@ inline JobOptions parse_one_job(std::vector<std::string> args) {
   return r->jobs[0];
 }
 
-// Issue times (us) per file path of the I/O lines of a fio iolog (version 3).
-inline std::map<std::string, std::vector<uint64_t>> iolog_issue_times(const std::string& path) {
-  std::map<std::string, std::vector<uint64_t>> times;
+// The I/O lines of a fio iolog (version 3), in order.
+struct IologLine {
+  uint64_t us = 0;
+  std::string file, action;
+  uint64_t offset = 0;
+  uint32_t length = 0;
+};
+inline std::vector<IologLine> iolog_lines(const std::string& path) {
+  std::vector<IologLine> out;
   std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream f(line);
-    unsigned long long us = 0, offset = 0;
-    unsigned length = 0;
-    std::string file, action;
-    if (f >> us >> file >> action >> offset >> length) times[file].push_back(us);
+    IologLine l;
+    if (f >> l.us >> l.file >> l.action >> l.offset >> l.length) out.push_back(l);
   }
+  return out;
+}
+
+// Issue times (us) per file path of the I/O lines of a fio iolog (version 3).
+inline std::map<std::string, std::vector<uint64_t>> iolog_issue_times(const std::string& path) {
+  std::map<std::string, std::vector<uint64_t>> times;
+  for (const IologLine& l : iolog_lines(path)) times[l.file].push_back(l.us);
   return times;
 }
 

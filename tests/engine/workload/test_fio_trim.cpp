@@ -143,11 +143,38 @@ TEST_CASE("rw=trimwrite trims each block, then writes it", "[trim]") {
   CHECK(all_equal(data, kSize, kFile, kFill));
 }
 
-TEST_CASE("trimwrite with different trim and write sizes is refused, naming the option", "[trim]") {
-  auto r = parse_cli_job({"--name=t", "--rw=trimwrite", "--bs=4k,8k,16k", "--size=1m"});
+TEST_CASE("trimwrite writes each block at the trim's size, as fio", "[trim]") {
+  // fio (t0023's bs_no_rm, bs=4k,4k,8k): "block sizes 8k for both write
+  // and trim". Here 1 MiB of 16 KiB trims: 64 trims, 64 writes of 16 KiB.
+  auto r = parse_cli_job({"--name=t", "--rw=trimwrite", "--bs=4k,8k,16k", "--size=1m", "--ioengine=null"});
   REQUIRE(r.ok());
   NullTarget target(1 << 20);
-  CHECK_THAT(check_jobs(r->jobs, target), Catch::Contains("rw=trimwrite with a trim block size other than"));
+  REQUIRE(check_jobs(r->jobs, target).empty());
+  RunOutcome out = run_jobs(r->jobs, {}, target, nullptr, rs::fio::open_job_logs);
+  REQUIRE(out.ok);
+  CHECK(out.results.jobs[0].trim.total_ios == 64);
+  CHECK(out.results.jobs[0].write.total_ios == 64);
+  CHECK(out.results.jobs[0].write.io_bytes == 1u << 20);
+}
+
+TEST_CASE("bsrange and bssplit give trims their sizes too", "[trim][job_parser]") {
+  auto r = parse_job_file(
+      "[a]\nbsrange=512-4k\n[b]\nbssplit=512/25:1k/:2k/:4k/\n[c]\nbsrange=1k-2k,1k-2k,8k-16k\n"
+      "[d]\nbssplit=1k/50:2k/50\nbs=4k\n",
+      "x.fio");
+  INFO(rs::test::error_text(r));
+  REQUIRE(r.ok());
+  CHECK(r->jobs[0].bs_trim == 512u);
+  CHECK(r->jobs[0].bs_trim_max == 4096u);
+  CHECK(r->jobs[1].bs_trim == 512u);
+  CHECK(r->jobs[1].bs_trim_max == 4096u);
+  REQUIRE(r->jobs[1].bssplit_trim.size() == 4);
+  CHECK(r->jobs[1].bssplit_trim.back().percent == 25);  // the rest share 75: 25 each
+  CHECK(r->jobs[2].bs_trim == 8192u);
+  CHECK(r->jobs[2].bs_trim_max == 16384u);
+  CHECK(r->jobs[3].bs_trim == 4096u);  // a later bs= fixes the size again
+  CHECK(r->jobs[3].bs_trim_max == 0u);
+  CHECK(r->jobs[3].bssplit_trim.empty());
 }
 
 TEST_CASE("trims at a queue depth complete one after another, each counted once", "[trim]") {

@@ -397,3 +397,22 @@ TEST_CASE("variable sizes on the random map: a pass does every byte once, I/Os c
     INFO("pass " << pass << ": " << ios << " I/Os, " << cut << " cut");
   }
 }
+
+TEST_CASE("sequential variable sizes: the last I/O of a pass fits the region's end", "[offset_generator]") {
+  // fio's get_next_buflen draws a length that fits what is left of the file
+  // (io_u_fits), so a pass of bsrange=512-4k over 1 MiB ends exactly at
+  // 1 MiB with every sector done once (fio's t0024 bsrange).
+  JobOptions j = make_job(RwMode::write, 1 << 20, 512);
+  j.bs_max = {4096, 4096};
+  OffsetGenerator g(j, 5);
+  uint64_t next = 0;
+  while (next < j.size) {
+    const IoRequest r = g.next();
+    REQUIRE(r.offset == next);  // no wrap before the end
+    REQUIRE(r.length % 512 == 0);
+    REQUIRE(r.offset + r.length <= j.size);
+    next += r.length;
+  }
+  CHECK(next == j.size);
+  CHECK(g.next().offset == 0);  // the next pass starts over
+}
