@@ -343,6 +343,23 @@ void JourneyTest::createArray() {
   // machine), and a rescan that changes what it says of a member withdraws
   // the confirmation, as it must: typed again then.
   auto* confirmPicker = prop("createWizard", "picker").value<QObject*>();
+  // What the picker said of the two members each time it changed (for the
+  // failure message: what withdrew the confirmation).
+  QStringList said;
+  auto* typedPicker = qobject_cast<rs::gui::DevicePicker*>(confirmPicker);
+  QVERIFY(typedPicker);
+  const auto note = connect(typedPicker, &rs::gui::DevicePicker::candidatesChanged, this, [&] {
+    if (typedPicker->scanning()) return;
+    QString line;
+    for (int i : {0, 1}) {
+      const QVariantMap c = typedPicker->candidate(xs[i]);
+      line += QString("x%1: %2 %3 usable=%4 '%5'; ")
+                  .arg(i)
+                  .arg(c["kind"].toString(), c["sizeText"].toString(), c["usable"].toString(),
+                       c["reason"].toString());
+    }
+    if (said.isEmpty() || said.back() != line) said << line;
+  });
   QTRY_VERIFY_WITH_TIMEOUT(!confirmPicker->property("scanning").toBool(), 30000);
   typeInto("confirmField", "WRITE");
   // Other programs' loop devices coming and going (the CI machine runs
@@ -352,9 +369,10 @@ void JourneyTest::createArray() {
     QTRY_VERIFY_WITH_TIMEOUT(!confirmPicker->property("scanning").toBool(), 30000);
     if (prop("confirmField", "text").toString().isEmpty()) typeInto("confirmField", "WRITE");
   }
+  disconnect(note);
   QVERIFY2(item("createButton")->isEnabled(),
            qPrintable("confirmation '" + prop("confirmField", "text").toString() + "'; " +
-                      prop("planSummary", "text").toString()));
+                      prop("planSummary", "text").toString() + "; the picker said: " + said.join(" | ")));
   click("pick_" + xs[1]);
   click("pick_" + xs[2]);
   QCOMPARE(prop("confirmField", "text").toString(), QString());
