@@ -55,9 +55,9 @@ Result<ParsedJobs> parse_job_file(std::string_view text, std::string_view origin
 Result<ParsedJobs> parse_job_file(std::string_view text, std::string_view origin, const JobOptions& base);
 
 struct ParsedCliJobs : ParsedJobs {
-  std::vector<std::string> job_files;                 // non-option arguments, in order
-  std::vector<std::string> sections;                  // --section=NAME: only these jobs of the job files
-  RunFlags flags;                                     // --parse-only, --output-format, ... (run_flags.hpp)
+  std::vector<std::string> job_files;  // non-option arguments, in order
+  std::vector<std::string> sections;   // --section=NAME: only these jobs of the job files
+  RunFlags flags;                      // --parse-only, --output-format, ... (run_flags.hpp)
 };
 
 // fio command-line job options, without argv[0]: "--key=value" or "--key

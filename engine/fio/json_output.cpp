@@ -165,7 +165,8 @@ Json job_object(const JobResults& job, const GroupStatus& group, bool plus) {
                                 effective_percentiles(job), plus);
     o["sync"] = std::move(sync);
   }
-  if (job.unified_rw_reporting != 0) o["mixed"] = direction_object(job, mixed_direction(job), group.dir[0], plus);
+  if (job.unified_rw_reporting != 0)
+    o["mixed"] = direction_object(job, mixed_direction(job), group.dir[0], plus);
   o["job_runtime"] = job.job_runtime_ns / 1'000'000;
   o["usr_cpu"] = f6(job.usr_cpu);
   o["sys_cpu"] = f6(job.sys_cpu);

@@ -93,7 +93,8 @@ std::string prio_line_name(const char* type, uint16_t ioprio, const std::string&
 
 // fio show_ddir_status for direction `d`, or (mixed) the sum of all three
 // that unified_rw_reporting shows as fio's "mixed" read-side line.
-std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, int sig_figs, bool mixed = false) {
+std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, int sig_figs,
+                        bool mixed = false) {
   const DirectionResults mixed_dr = mixed ? mixed_direction(job) : DirectionResults{};
   const DirectionResults& dr = mixed ? mixed_dr : job.dir(d);
   const uint64_t runt = dr.runtime_ms();
