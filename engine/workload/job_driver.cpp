@@ -71,7 +71,6 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       backend_(port.backend()),
       out_(out),
       progress_(progress),
-      steady_(job),
       lat_(job),
       prio_(job, job_seed(job, job_index)),
       rate_(job, job_seed(job, job_index)),
@@ -313,7 +312,7 @@ void JobDriver::start() {
   rate_.restart(start_ns_);
   rate_ramp_pending_ = job_.ramp_time.count() > 0;
   lat_.start(start_ns_);
-  if (steady_.enabled()) ss_next_ns_ = stats_start_ns_ + ns(job_.ss_ramp) + ns(job_.ss_interval);
+  if (steady_ && steady_leader_) steady_->start(stats_start_ns_);
   log_files(JobLog::FileEvent::add);
   log_files(JobLog::FileEvent::open);
   phase_ = Phase::Waiting;
@@ -332,7 +331,7 @@ bool JobDriver::can_issue(uint64_t now) {
   if (phase_ != Phase::Running) return false;
   // trimwrite: the block just trimmed is written even when the trims used
   // up the budget (fio counts a trimwrite job's size in trims).
-  if (now >= deadline_ns_ || (issued_bytes_ >= budget_bytes_ && !write_after_trim_) || steady_reached_)
+  if (now >= deadline_ns_ || (issued_bytes_ >= budget_bytes_ && !write_after_trim_) || steady_reached())
     return false;
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
@@ -723,14 +722,9 @@ void JobDriver::complete(Slot& slot, int result) {
       out_.error_text = "max latency exceeded";
       stop_ = true;
     }
-    if (steady_.enabled()) {
-      while (now >= ss_next_ns_ && !steady_reached_) {  // an interval ended: one sample
-        const double secs = double(ns(job_.ss_interval)) / 1e9;
-        steady_reached_ = steady_.add_sample(double(ss_ios_) / secs, double(ss_bytes_) / secs);
-        ss_ios_ = ss_bytes_ = 0;
-        ss_next_ns_ += ns(job_.ss_interval);
-      }
-      if (now + ns(job_.ss_interval) >= ss_next_ns_) ++ss_ios_, ss_bytes_ += io.length;  // past the ramp
+    if (steady_) {
+      steady_->publish(steady_member_, ++ss_ios_, ss_bytes_ += io.length);
+      if (steady_leader_) steady_->tick(now);
     }
     if (progress_) {
       progress_->bytes.fetch_add(io.length, std::memory_order_relaxed);
@@ -801,7 +795,7 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool cancelled = this->cancelled();
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
-    const bool over = stop_ || cancelled || out_of_time || steady_reached_ || lat_.done() || zbd_eof_ ||
+    const bool over = stop_ || cancelled || out_of_time || steady_reached() || lat_.done() || zbd_eof_ ||
                       seq_eof_ || (issued_bytes_ >= budget_bytes_ && !write_after_trim_) ||
                       (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;

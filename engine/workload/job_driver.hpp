@@ -78,6 +78,11 @@ class JobDriver {
   void set_log(JobLog* log) { log_ = log; }
   // The job's flow group when it has a flow weight (may be null).
   void set_flow(FlowGroup* flow) { flow_ = flow; }
+  // A job with ss_dur: its reporting group's steady state (member `member`
+  // of it); the leader samples the group. Set before start().
+  void set_steady_group(SteadyGroup* group, unsigned member, bool leader) {
+    steady_ = group, steady_member_ = member, steady_leader_ = leader;
+  }
   // A multi-file job (file_set.hpp): each file's region size, in the job's
   // order (JobIo::file_sizes). File k is addressed at k << kFileShift; each
   // has its own offset sequence over [offset, offset + size), and fio's
@@ -197,11 +202,12 @@ class JobDriver {
   const std::atomic<bool>* stop_flag_ = nullptr;
   JobLog* log_ = nullptr;
   FlowGroup* flow_ = nullptr;
-  // steady state: samples every ss_interval after ss_ramp
-  SteadyState steady_;
-  bool steady_reached_ = false;
-  uint64_t ss_next_ns_ = kNever;
-  uint64_t ss_ios_ = 0, ss_bytes_ = 0;
+  // steady state (ss_dur): the job's reporting group's; the leader samples it
+  SteadyGroup* steady_ = nullptr;
+  unsigned steady_member_ = 0;
+  bool steady_leader_ = false;
+  uint64_t ss_ios_ = 0, ss_bytes_ = 0;  // completed so far, published to the group
+  bool steady_reached() const { return steady_ && steady_->attained(); }
   uint64_t flow_issued_ = 0;   // this job's I/Os counted in its flow group
   bool flow_quiesce_ = false;  // over its share with flow_sleep: waiting for its I/O, then the sleep
   bool flow_spin_ = false;     // over its share without flow_sleep: check again at once

@@ -191,10 +191,11 @@ struct JobOptions {
   // fio's flow control: jobs of one flow_id keep their I/O counts in the
   // ratio of their flow weights; a job ahead of its share waits (flow_sleep
   // microseconds when nothing of it is in flight).
-  // fio's steady state (steady_state.hpp): ss=iops|iops_slope|bw|bw_slope:LIMIT[%]
-  enum class SteadyKind { none, iops, iops_slope, bw, bw_slope } ss = SteadyKind::none;
-  double ss_limit = 0;
-  bool ss_percent = false;
+  // fio's steady state (steady_state.hpp): ss=iops|iops_slope|bw|bw_slope:LIMIT[%],
+  // judged when ss_dur is given; fio's default iops_slope:0.01%.
+  enum class SteadyKind { iops, iops_slope, bw, bw_slope } ss = SteadyKind::iops_slope;
+  double ss_limit = 0.01;
+  bool ss_percent = true;
   std::chrono::microseconds ss_dur{0};
   std::chrono::microseconds ss_ramp{0};
   std::chrono::microseconds ss_interval{1000000};
