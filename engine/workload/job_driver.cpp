@@ -315,6 +315,7 @@ void JobDriver::start() {
   if (steady_ && steady_leader_) steady_->start(stats_start_ns_);
   log_files(JobLog::FileEvent::add);
   log_files(JobLog::FileEvent::open);
+  if (progress_ && progress_->status_enabled) serve_status(start_ns_, false);
   phase_ = Phase::Waiting;
   pump();
 }
@@ -729,6 +730,9 @@ void JobDriver::complete(Slot& slot, int result) {
     if (progress_) {
       progress_->bytes.fetch_add(io.length, std::memory_order_relaxed);
       progress_->ios.fetch_add(1, std::memory_order_relaxed);
+      if (progress_->status_enabled &&
+          progress_->status_wanted.load(std::memory_order_relaxed) != status_served_)
+        serve_status(now, false);
     }
   }
   // fio thinks after an I/O is issued; a sync engine's I/O is done by then,
@@ -1040,6 +1044,26 @@ void JobDriver::finish() {
     out_.error = EILSEQ;
     out_.error_text = first_verify_error_ + " (" + std::to_string(verify_errors_) + " verify errors)";
   }
+  if (progress_ && progress_->status_enabled) serve_status(end_ns_, true);
+}
+
+void JobDriver::serve_status(uint64_t now, bool done) {
+  status_served_ = progress_->status_wanted.load(std::memory_order_relaxed);
+  JobResults copy = out_;
+  if (!done) {
+    copy.job_runtime_ns = now > stats_start_ns_ ? now - stats_start_ns_ : 0;
+    // A write or read phase still running: its time so far (end_phase's
+    // figure). A verify pass counts what its passes added so far.
+    const uint64_t from = std::max(pass_start_ns_, stats_start_ns_);
+    if (phase_ == Phase::Running && !verifying_job_ && now > from)
+      for (int d = 0; d < 3; ++d)
+        if (copy.dir(d).total_ios) copy.dir(d).runtime_ns = now - from;
+  }
+  std::lock_guard lock(progress_->status_mutex);
+  StatusCopy& slot = progress_->status[job_index_];
+  slot.served = status_served_;
+  slot.done = done;
+  slot.figures = std::move(copy);
 }
 
 void JobDriver::dump_failure(const TargetIo& io, const unsigned char* chunk, uint32_t len, uint64_t offset,

@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,11 +44,27 @@ namespace rs::workload {
 
 inline constexpr uint64_t kNever = ~uint64_t{0};
 
+// One job's figures for fio's --status-interval (RunProgress::status).
+struct StatusCopy {
+  uint64_t served = 0;  // the request (status_wanted) they answer
+  bool done = false;    // the job ended: its last figures
+  JobResults figures;
+};
+
 // Live totals a progress display reads while the run goes on.
 struct RunProgress {
   std::atomic<uint64_t> bytes{0};
   std::atomic<uint64_t> ios{0};
   std::atomic<bool> cancel{false};
+  // fio's --status-interval, when `status_enabled` is set before the run: a
+  // reader bumps status_wanted, and each running job copies its figures so
+  // far (the running phase's time counted in, as fio's
+  // __show_running_run_stats) into `status` at its next completion; a job
+  // leaves a copy when it starts and its last figures when it ends.
+  bool status_enabled = false;
+  std::atomic<uint64_t> status_wanted{0};
+  std::mutex status_mutex;
+  std::map<unsigned, StatusCopy> status;  // by job index; guarded by status_mutex
 };
 
 // One flow_id's shared state (fio flow.c): I/Os issued by its jobs, and the
@@ -208,6 +226,8 @@ class JobDriver {
   bool steady_leader_ = false;
   uint64_t ss_ios_ = 0, ss_bytes_ = 0;  // completed so far, published to the group
   bool steady_reached() const { return steady_ && steady_->attained(); }
+  uint64_t status_served_ = 0;  // the last --status-interval request answered
+  void serve_status(uint64_t now, bool done);
   uint64_t flow_issued_ = 0;   // this job's I/Os counted in its flow group
   bool flow_quiesce_ = false;  // over its share with flow_sleep: waiting for its I/O, then the sleep
   bool flow_spin_ = false;     // over its share without flow_sleep: check again at once
