@@ -403,25 +403,30 @@ Status apply_ioengine(JobOptions& job, std::string_view v) {
 
 Status apply_verify(JobOptions& job, std::string_view v) {
   static constexpr std::pair<std::string_view, VerifyKind> kKinds[] = {
-      {"0", VerifyKind::none},        {"crc32c", VerifyKind::crc32c}, {"crc32c-intel", VerifyKind::crc32c},
-      {"md5", VerifyKind::md5},       {"crc64", VerifyKind::crc64},   {"sha1", VerifyKind::sha1},
-      {"sha256", VerifyKind::sha256}, {"sha512", VerifyKind::sha512}, {"xxhash", VerifyKind::xxhash},
-      {"meta", VerifyKind::meta},
+      {"0", VerifyKind::none},        {"crc32c", VerifyKind::crc32c},   {"crc32c-intel", VerifyKind::crc32c},
+      {"md5", VerifyKind::md5},       {"crc64", VerifyKind::crc64},     {"sha1", VerifyKind::sha1},
+      {"sha256", VerifyKind::sha256}, {"sha512", VerifyKind::sha512},   {"xxhash", VerifyKind::xxhash},
+      {"meta", VerifyKind::meta},     {"pattern", VerifyKind::pattern},
   };
   for (const auto& [name, kind] : kKinds)
     if (v == name) {
       job.verify = kind;
+      job.verify_given = true;
       return {};
     }
   if (v == "none") return bad("verify=none is not a fio value: fio spells no verification verify=0");
   return bad("verify=" + printable(v) +
-             " is not supported (0, crc32c, crc32c-intel, crc64, md5, sha1, sha256, sha512, xxhash, meta)");
+             " is not supported (0, crc32c, crc32c-intel, crc64, md5, sha1, sha256, sha512, xxhash, meta, "
+             "pattern)");
 }
 
 Status apply_verify_pattern(JobOptions& job, std::string_view v) {
   auto bytes = parse_pattern("verify_pattern", v);
   if (!bytes) return bytes.error();
   job.verify_pattern = std::move(*bytes);
+  // fio's str_verify_pattern_cb: without verify=, blocks of a header and the
+  // pattern (fio's VERIFY_PATTERN; here verify=meta with the pattern).
+  if (!job.verify_given) job.verify = VerifyKind::meta;
   return {};
 }
 

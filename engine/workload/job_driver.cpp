@@ -751,10 +751,20 @@ void JobDriver::check_read(TargetIo& io) {
   VerifyResult v{true, {}};
   uint64_t bad_offset = io.offset;
   for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
-    v = verify_check(job_.verify, chunk, len, offset, pattern());
+    v = verify_check(job_.verify, chunk, len, offset, pattern_at(io, chunk));
     bad_offset = offset;
     return v.ok;
   });
+  if (!v.ok && job_.verify == VerifyKind::pattern && verify_errors_ == 0) {
+    // fio's log_verify_failure line for the block (the "got pattern" words are the reason).
+    const size_t file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+    verify_notes_.push_back("pattern: verify failed at file " +
+                            (file < file_names_.size() ? file_names_[file] : std::string("null")) +
+                            " offset " + std::to_string(offset_in_file(bad_offset)) + ", length " +
+                            std::to_string(interval_ ? interval_ : io.length) +
+                            " (requested block: offset=" + std::to_string(offset_in_file(io.offset)) +
+                            ", length=" + std::to_string(io.length) + ")");
+  }
   if (!v.ok && job_.verify_dump)
     dump_failure(io, static_cast<const unsigned char*>(io.buffer) + (bad_offset - io.offset),
                  interval_ ? interval_ : io.length, bad_offset, v);
@@ -1084,7 +1094,7 @@ void JobDriver::dump_failure(const TargetIo& io, const unsigned char* chunk, uin
   }
   dump(chunk, "received");
   std::vector<unsigned char> expected(len);
-  verify_expected(job_.verify, chunk, expected.data(), len, offset, pattern());
+  verify_expected(job_.verify, chunk, expected.data(), len, offset, pattern_at(io, chunk));
   dump(expected.data(), "expected");
 }
 

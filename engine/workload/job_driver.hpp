@@ -203,6 +203,14 @@ class JobDriver {
       std::memcpy(b + at, p.data(), std::min<size_t>(p.size(), length - at));
   }
   VerifyPattern pattern() const { return {job_.verify_pattern.data(), job_.verify_pattern.size()}; }
+  // The pattern as the verify block at `chunk` of `io` holds it: with
+  // verify=pattern it runs on from the start of the write (fio's).
+  VerifyPattern pattern_at(const TargetIo& io, const unsigned char* chunk) const {
+    VerifyPattern p = pattern();
+    if (job_.verify == VerifyKind::pattern && p.len)
+      p.phase = size_t(chunk - static_cast<const unsigned char*>(io.buffer)) % p.len;
+    return p;
+  }
   // An offset as the output shows it: within its file for a multi-file job
   // (file k's offsets are at k << kFileShift), as is for one target, whose
   // offsets may pass 2^kFileShift (a device over 1 TiB).

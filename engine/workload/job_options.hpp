@@ -57,7 +57,8 @@ enum class Distribution { random, zipf, pareto, normal, zoned };
 
 // verify=: fio spells "no verification" verify=0. meta: the block's header
 // (offset, length, identity) only, no payload checksum.
-enum class VerifyKind { none, crc32c, md5, crc64, sha1, sha256, sha512, xxhash, meta };
+// pattern: fio's verify=pattern, blocks of verify_pattern alone, no header.
+enum class VerifyKind { none, crc32c, md5, crc64, sha1, sha256, sha512, xxhash, meta, pattern };
 
 struct JobOptions {
   std::string name;         // the section name, or name= / --name=
@@ -258,6 +259,7 @@ struct JobOptions {
   bool submit_offload = false;  // io_submit_mode=offload: issue at the rate's times while a slot is free
   std::chrono::microseconds thinktime{0};
   VerifyKind verify = VerifyKind::none;
+  bool verify_given = false;            // verify= written (fio's fio_option_is_set): verify_pattern keeps it
   uint32_t verify_interval = 0;         // verify_interval=: bytes per verify header; 0: the block size
   std::vector<uint8_t> verify_pattern;  // verify_pattern=0x... or "text": the payload; empty: random
   // buffer_pattern=: every write buffer holds these bytes repeated from its

@@ -57,7 +57,8 @@ struct Instance {
 
 // zonemode=zbd: one set of emulated zones for the run, as fio keeps one
 // per file for all its jobs (the first zbd job's zone options).
-std::unique_ptr<ZbdZones> make_zones(std::vector<std::unique_ptr<Instance>>& instances, const Target& target) {
+std::unique_ptr<ZbdZones> make_zones(std::vector<std::unique_ptr<Instance>>& instances,
+                                     const Target& target) {
   std::unique_ptr<ZbdZones> zones;
   for (auto& inst : instances) {
     const JobOptions& j = *inst->job;
@@ -441,6 +442,8 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
              "it)";
   }
   for (auto& job : jobs) {
+    if (job.verify == VerifyKind::pattern && job.verify_pattern.empty())
+      return "job '" + job.name + "': verify=pattern needs verify_pattern= (the bytes every block must hold)";
     if (std::string err = check_dedupe_working_set(job); !err.empty())
       return "job '" + job.name + "': " + err;
     if (job.seq_add != 0 && is_random(job.rw))
