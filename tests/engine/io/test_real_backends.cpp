@@ -251,9 +251,10 @@ TEST_CASE("io_uring backend: I/O into registered buffers reads and writes the ri
   CHECK(backend.register_buffer(first.data(), 0) == -1);
 }
 
-TEST_CASE("io_uring backend: a buffer registered for its owner keeps the owner until unregistered or the "
-          "backend goes",
-          "[uring][needs-uring]") {
+TEST_CASE(
+    "io_uring backend: a buffer registered for its owner keeps the owner until unregistered or the "
+    "backend goes",
+    "[uring][needs-uring]") {
   require_uring();
   TempFile file(8);
   auto dev = open_file(file);
