@@ -33,7 +33,7 @@ same --debug=random,file --rw=write
 # --debug=parse: fio's handle_option lines and steady-state thresholds (fio's
 # t/steadystate_tests.py looks for the latter), the same lines as fio's.
 parse_lines() {  # TOOL...: the option lines of a --parse-only run, pid dropped
-  "$@" --parse-only --debug=parse --ss_dur=10s --ss=bw:12k --ss_ramp=5 --name=p --rw=read 2>/dev/null |
+  { "$@" --parse-only --debug=parse --ss_dur=10s --ss=bw:12k --ss_ramp=5 --name=p --rw=read 2>/dev/null || true; } |
     sed -nE 's/^parse +[0-9]+ +((handle_option=|set steady).*)/\1/p'
 }
 f=$(parse_lines fio) r=$(parse_lines "$CLI" bench)
