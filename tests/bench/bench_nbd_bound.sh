@@ -99,8 +99,9 @@ round_4k() {
       "${JOB_4K[@]}" --iodepth=$((32 / c)) "${COMMON[@]}" --output=null$c.json
   done
   stop_server
-  local bin name
-  for bin in "$RS" $BEFORE; do
+  local bin name order=("$RS" $BEFORE)
+  ((r % 2)) || order=($BEFORE "$RS")  # which build goes first alternates
+  for bin in "${order[@]}"; do
     name=ours
     [[ $bin == "$RS" ]] || name=before
     start_ours "$bin" "$WORK/rs.sock" "$DIR/m0.img" "$DIR/m1.img"
