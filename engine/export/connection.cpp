@@ -1,7 +1,6 @@
 #include "export/connection.hpp"
 
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -80,8 +79,6 @@ Connection::Connection(int fd, std::string peer, std::shared_ptr<session::ArrayS
   socket_->fd.reset(fd);
   recv_io_.owner = this;
   recv_io_.done = &Connection::recv_done;
-  send_io_.owner = this;
-  send_io_.done = &Connection::send_done;
   set_send_timeout(fd, 30);
   set_buffer_sizes(fd, kSocketBufferBytes);
   reader_ = std::thread([this] { run(); });
@@ -505,89 +502,39 @@ void Connection::reply(Job* j) {
 
 void Connection::send_replies() {
   send_posted_ = false;
-  // While the ring sends, what comes meanwhile waits for its completion
-  // (send_done): replies never overtake one another.
-  if (send_armed_ || pending_.empty() || send_on_ring()) return;
   iov_.clear();
   for (const Pending& p : pending_) {
     iov_.push_back({reply_heads_.data() + p.head_at, p.head_len});
     if (p.len) iov_.push_back({const_cast<uint8_t*>(p.data), p.len});  // a READ's data
   }
   size_t sent = 0;
-  bool queue_empty;
-  {
-    std::lock_guard lock(out_mutex_);
-    queue_empty = out_queue_.empty();
-  }
-  // Only this thread queues, and the sender keeps what it sends queued:
-  // with the queue empty, sending here cannot overtake a queued reply.
-  if (queue_empty && !send_failed_.load(std::memory_order_relaxed)) {
-    bool failed = false;
-    sent = write_now(socket_->fd.get(), iov_.data(), iov_.size(), &failed);
-    if (failed) fail_send();
-  }
-  settle(pending_, reply_heads_, sent);
-}
-
-bool Connection::send_on_ring() {
-  if (!on_ring_ || send_failed_.load(std::memory_order_relaxed)) return false;
-  {
-    std::lock_guard lock(out_mutex_);
-    if (!out_queue_.empty()) return false;  // behind the sender's replies
-  }
-  sending_.swap(pending_);
-  sending_heads_.swap(reply_heads_);
-  send_iov_.clear();
-  for (const Pending& p : sending_) {
-    send_iov_.push_back({sending_heads_.data() + p.head_at, p.head_len});
-    if (p.len) send_iov_.push_back({const_cast<uint8_t*>(p.data), p.len});
-  }
-  send_msg_ = msghdr{};
-  send_msg_.msg_iov = send_iov_.data();
-  send_msg_.msg_iovlen = send_iov_.size();
-  if (!ctx_->context().backend().queue_send(send_io_, socket_->fd.get(), &send_msg_)) {
-    sending_.swap(pending_);
-    sending_heads_.swap(reply_heads_);
-    return false;
-  }
-  send_armed_ = true;
-  return true;
-}
-
-void Connection::send_done(io::MemberIo& io, int result) {
-  auto* c = static_cast<Connection*>(io.owner);
-  c->send_armed_ = false;
-  // -EAGAIN: the socket took nothing now; the sender waits for room.
-  if (result < 0 && result != -EAGAIN) c->fail_send();
-  c->settle(c->sending_, c->sending_heads_, result > 0 ? size_t(result) : 0);
-  // Replies collected meanwhile go after this turn's completions.
-  if (!c->pending_.empty() && !c->send_posted_) {
-    c->send_posted_ = true;
-    c->ctx_->post([c] { c->send_replies(); });
-  }
-}
-
-void Connection::settle(std::vector<Pending>& replies, std::vector<uint8_t>& heads, size_t sent) {
   bool queued = false;
   {
     std::lock_guard lock(out_mutex_);
+    // Only this thread queues, and the sender keeps what it sends queued:
+    // with the queue empty, sending here cannot overtake a queued reply.
+    if (out_queue_.empty() && !send_failed_.load(std::memory_order_relaxed)) {
+      bool failed = false;
+      sent = write_now(socket_->fd.get(), iov_.data(), iov_.size(), &failed);
+      if (failed) fail_send();
+    }
     const bool dropped = send_failed_.load(std::memory_order_relaxed);  // nobody to send to
-    for (Pending& p : replies) {
+    for (Pending& p : pending_) {
       const size_t total = p.head_len + p.len;
       const size_t done = std::min(sent, total);
       sent -= done;
       if (dropped || done == total) continue;
-      const uint8_t* h = heads.data() + p.head_at;
+      const uint8_t* h = reply_heads_.data() + p.head_at;
       out_queue_.push_back(Outgoing{std::vector<uint8_t>(h, h + p.head_len), p.job, p.data, p.len, done});
       p.job = nullptr;  // the sender releases it
       queued = true;
     }
   }
   if (queued) out_cv_.notify_one();
-  for (const Pending& p : replies)
+  for (const Pending& p : pending_)
     if (p.job) release(p.job);
-  replies.clear();
-  heads.clear();
+  pending_.clear();
+  reply_heads_.clear();
   resume_receive();
 }
 

@@ -16,12 +16,9 @@
 //    of at most 1 MiB (kPieces in flight), completes them, and collects
 //    the replies of one turn of its loop; a task it posts to itself sends
 //    them in one sendmsg, as far as the socket takes them without
-//    blocking: on the ring (Backend::queue_send, in the same io_uring_enter
-//    as the member I/O and the receive of that turn, no syscall of its
-//    own) where the backend can, else by a sendmsg call. Either receiver
-//    stops reading while kMaxJobs requests (or kMaxJobBytes of payload)
-//    are unanswered, so a client cannot make the server buffer without
-//    bound.
+//    blocking. Either receiver stops reading while kMaxJobs requests (or
+//    kMaxJobBytes of payload) are unanswered, so a client cannot make the
+//    server buffer without bound.
 //  - the sender: sends what the socket did not take at once (a large READ
 //    to a client reading slower than the array), so the context goes on
 //    completing and submitting meanwhile. While it has replies queued, the
@@ -87,8 +84,7 @@ class Connection {
  private:
   struct Job;
   struct Piece;
-  struct Pending;  // a reply collected for send_replies()
-  struct Socket;   // the fd, shared with the session's on_stop (which may outlive us)
+  struct Socket;  // the fd, shared with the session's on_stop (which may outlive us)
 
   void run();
   bool negotiate();
@@ -126,16 +122,7 @@ class Connection {
   static void piece_done(raid::ArrayIo& io, int result);
   void finish(Job* j);
   void reply(Job* j);
-  void send_replies();  // the replies collected so far, in order
-  // Hands the collected replies to the ring's sendmsg (Backend::queue_send),
-  // with the member I/O and the receive of the same turn: false when it
-  // cannot (no ring, the sender has replies queued, the send failed).
-  bool send_on_ring();
-  static void send_done(io::MemberIo& io, int result);
-  // `sent` bytes of `replies` reached the socket: those replies are
-  // released, the rest goes to the sender (or is dropped once the client is
-  // gone); then both lists are emptied.
-  void settle(std::vector<Pending>& replies, std::vector<uint8_t>& heads, size_t sent);
+  void send_replies();   // the replies collected so far, in order
   void release(Job* j);  // the reply is sent (or cannot be): the job's room is free
   void fail_send();
   // ---- the sender ----
@@ -174,14 +161,6 @@ class Connection {
   std::vector<uint8_t> reply_heads_;
   std::vector<iovec> iov_;
   bool send_posted_ = false;
-  // The replies the ring is sending (send_on_ring): they, their headers,
-  // the iovecs and the msghdr stay put until send_done.
-  std::vector<Pending> sending_;
-  std::vector<uint8_t> sending_heads_;
-  std::vector<iovec> send_iov_;
-  msghdr send_msg_{};
-  io::MemberIo send_io_;
-  bool send_armed_ = false;
   // Receiving on the ring (the context's alone).
   RecvBuffer in_{kRecvBytes};
   io::MemberIo recv_io_;

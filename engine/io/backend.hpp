@@ -8,8 +8,6 @@
 // rings are set up single-issuer). Member devices may be shared by several
 // backends.
 #pragma once
-#include <sys/socket.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -124,18 +122,6 @@ class Backend {
   virtual bool queue_recv(MemberIo& io, int fd) {
     (void)io;
     (void)fd;
-    return false;
-  }
-  // Queues a sendmsg() of `msg` to the socket `fd`, done by the backend in
-  // the same submission as the I/O queued with it, and never waiting for
-  // room: io.done gets the bytes the socket took at once (possibly fewer
-  // than all), -EAGAIN when it took none, or -errno. `msg`, its iovecs and
-  // their bytes must stay untouched until then. Counts in in_flight().
-  // Returns false, queueing nothing, when the backend cannot.
-  virtual bool queue_send(MemberIo& io, int fd, const msghdr* msg) {
-    (void)io;
-    (void)fd;
-    (void)msg;
     return false;
   }
   // Short description for `detail` and reports ("io_uring", "sim", ...).

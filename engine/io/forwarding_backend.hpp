@@ -33,9 +33,6 @@ class ForwardingBackend : public Backend {
   bool busy() const override { return inner_->busy(); }
   bool arm_wakeup(int event_fd) override { return inner_->arm_wakeup(event_fd); }
   bool queue_recv(MemberIo& io, int fd) override { return inner_->queue_recv(io, fd); }
-  bool queue_send(MemberIo& io, int fd, const msghdr* msg) override {
-    return inner_->queue_send(io, fd, msg);
-  }
   int register_buffer(void* base, size_t bytes) override { return inner_->register_buffer(base, bytes); }
   void unregister_buffer(int handle) override { inner_->unregister_buffer(handle); }
   std::string describe() const override { return inner_->describe(); }

@@ -48,8 +48,7 @@ class UringBackend final : public Backend {
   // fails with -EAGAIN instead of waiting for data.
   bool arm_wakeup(int event_fd) override;
   unsigned reap_until(unsigned min_complete, uint64_t deadline_ns) override;
-  bool queue_recv(MemberIo& io, int fd) override;                     // in uring_socket.cpp
-  bool queue_send(MemberIo& io, int fd, const msghdr* msg) override;  // in uring_socket.cpp
+  bool queue_recv(MemberIo& io, int fd) override;  // in uring_socket.cpp
   int register_buffer(void* base, size_t bytes) override;
   void unregister_buffer(int handle) override;
   int failed_errno() const override { return failed_errno_; }

@@ -1,8 +1,6 @@
 // UringBackend's socket operations (backend.hpp, "a socket on the owner's
 // loop"): kept apart from the member I/O path, which they share only the
 // ring and the completion dispatch with.
-#include <sys/socket.h>
-
 #include <cerrno>
 
 #include "io/uring_backend.hpp"
@@ -21,24 +19,6 @@ bool UringBackend::queue_recv(MemberIo& io, int fd) {
   // A socket with nothing to read is polled inside the ring (no thread
   // blocks on it); the completion comes with the owner's next reap.
   io_uring_prep_recv(sqe, fd, io.buffer, io.length, 0);
-  io_uring_sqe_set_data(sqe, &io);
-  ++unsubmitted_;
-  return true;
-}
-
-bool UringBackend::queue_send(MemberIo& io, int fd, const msghdr* msg) {
-  ++in_flight_;
-  io.model = nullptr;
-  if (failed_errno_) {
-    refuse(io, failed_errno_);
-    return true;
-  }
-  io_uring_sqe* sqe = next_sqe();
-  // MSG_DONTWAIT: a socket without room completes at once (-EAGAIN or a
-  // short count) instead of being polled inside the ring, so a client that
-  // stops reading never holds a send (and the connection's end) here; the
-  // caller hands what is left to a thread that may wait.
-  io_uring_prep_sendmsg(sqe, fd, msg, MSG_DONTWAIT | MSG_NOSIGNAL);
   io_uring_sqe_set_data(sqe, &io);
   ++unsubmitted_;
   return true;

@@ -128,8 +128,13 @@ round_1m() {
   measured "nbdkit file 1M" kit1m.json "$SERVER_PID" $(nbd_fio "nbd+unix:///?socket=$WORK/kit.sock" 1) \
     --offset=$DATA_OFFSET "${JOB_1M[@]}" "${COMMON[@]}" --output=kit1m.json
   stop_server
-  measured "bench 1M" bench1m.json 0 "$RS" bench --array="$DIR/m0.img,$DIR/m1.img" --name=r "${JOB_1M[@]}" \
-    --ioengine=io_uring --direct=1 "${COMMON[@]}" --output=bench1m.json
+  # md-legacy (the default) keeps a sequential stream on one mirror; md-rr
+  # spreads it over both: whether two mirrors add up on this medium.
+  local policy
+  for policy in md-legacy md-rr; do
+    measured "bench 1M $policy" bench1m.json 0 "$RS" bench --array="$DIR/m0.img,$DIR/m1.img" --name=r "${JOB_1M[@]}" \
+      --policy=$policy --ioengine=io_uring --direct=1 "${COMMON[@]}" --output=bench1m.json
+  done
   local files=("$DIR/m0.img" "$DIR/m0.img:$DIR/m1.img")
   local n=1 f
   for f in "${files[@]}"; do

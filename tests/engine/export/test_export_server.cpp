@@ -331,9 +331,8 @@ TEST_CASE("replies a client leaves unread pile up past the socket's room, then e
           "[export]") {
   // 12 READs of 1 MiB (more than the server's 4 MiB send buffer and the
   // client's receive buffer) sent before the client reads anything: the
-  // replies the socket cannot take at once (on the ring: a short send or
-  // -EAGAIN) go to the sender thread and follow in order, none cut or
-  // repeated.
+  // replies the socket cannot take at once go to the sender thread and
+  // follow in order, none cut or repeated.
   const bool ring = GENERATE(true, false);
   INFO("received on the ring: " << ring);
   ServedRaid1 f(ring);
