@@ -327,6 +327,40 @@ TEST_CASE("more requests sent at once than a connection holds unanswered: every 
   for (int i = 0; i < 100; i += 33) CHECK(c.call(kCmdRead, uint64_t(i) * 4096, 4096).data == block);
 }
 
+TEST_CASE("replies a client leaves unread pile up past the socket's room, then every one arrives whole",
+          "[export]") {
+  // 12 READs of 1 MiB (more than the server's 4 MiB send buffer and the
+  // client's receive buffer) sent before the client reads anything: the
+  // replies the socket cannot take at once go to the sender thread and
+  // follow in order, none cut or repeated.
+  const bool ring = GENERATE(true, false);
+  INFO("received on the ring: " << ring);
+  ServedRaid1 f(ring);
+  TestClient c(f.s.socket);
+  REQUIRE(c.go("arr"));
+  constexpr uint32_t kMiB = 1u << 20;
+  constexpr int kReads = 12;
+  std::vector<Bytes> written;
+  for (int i = 0; i < kReads; ++i) {
+    written.push_back(pattern(kMiB, 1000 + i));
+    REQUIRE(c.call(kCmdWrite, uint64_t(i) * kMiB, kMiB, 0, written.back()).error == 0);
+  }
+  for (int i = 0; i < kReads; ++i)
+    REQUIRE(c.send_request(kCmdRead, uint64_t(i) * kMiB, kMiB, 0, {}, 500 + i));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::set<uint64_t> answered;
+  for (int i = 0; i < kReads; ++i) {
+    auto m = c.reply(kMiB);
+    REQUIRE(m.ok);
+    REQUIRE(m.error == 0);
+    REQUIRE(m.cookie >= 500);
+    REQUIRE(m.cookie < 500 + kReads);
+    CHECK(answered.insert(m.cookie).second);
+    CHECK(m.data == written[m.cookie - 500]);
+  }
+  CHECK(answered.size() == kReads);
+}
+
 TEST_CASE("64 connections at once, each writing and reading its own region", "[export]") {
   TempDir dir;
   auto members = make_array(dir, 1, 2, 16ull << 20);
