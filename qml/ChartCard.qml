@@ -109,10 +109,10 @@ Card {
         localizeNumbers: false
         margins { left: 0; right: 4; top: 4; bottom: 0 }
         opacity: cc.stale ? 0.55 : 1
+        // Its range is set by the feed alone (the run's time in view);
+        // bound to the window here, every resize put it back to [0, window].
         ValueAxis {
             id: axisX
-            min: 0
-            max: cc.window
             tickType: ValueAxis.TicksDynamic
             tickAnchor: 0
             // Every 10 s (30 or 60 for long windows), labelled in run time.

@@ -41,8 +41,11 @@ void ChartFeed::setUnit(const QString& u) {
 }
 
 void ChartFeed::setWindow(double w) {
-  window_ = w > 1 ? w : 1;
-  emit styleChanged();  // and legendNote
+  w = w > 1 ? w : 1;
+  if (w == window_) return;
+  window_ = w;
+  emit windowChanged();
+  emit styleChanged();  // legendNote
   update();
 }
 
@@ -90,8 +93,15 @@ QObject* ChartFeed::axisY() const {
   return axis_y_.data();
 }
 
+// The time axis' range is the feed's alone (QML binds none: a binding to
+// the window was re-evaluated on every resize and threw a scrolled chart
+// back to [t0, window] until the next update).
 void ChartFeed::setAxisX(QObject* a) {
   axis_x_ = qobject_cast<QValueAxis*>(a);
+  if (axis_x_) {
+    const auto [t0, t1] = span();
+    axis_x_->setRange(t0, t1);
+  }
   emit seriesChanged();
 }
 
@@ -110,7 +120,7 @@ void ChartFeed::setAxisY(QObject* a) {
 void ChartFeed::setPlotWidth(double w) {
   if (w == plot_width_) return;
   plot_width_ = w;
-  emit styleChanged();
+  emit plotSizeChanged();
   late_.start(0);
 }
 
@@ -118,13 +128,15 @@ void ChartFeed::setPlotHeight(double h) {
   if (h == plot_height_) return;
   plot_height_ = h;
   shown_ticks_ = -1;
-  emit styleChanged();
+  emit plotSizeChanged();
   late_.start(0);
 }
 
 void ChartFeed::setLineHeight(double h) {
-  line_height_ = h > 0 ? h : 15;
-  emit styleChanged();
+  h = h > 0 ? h : 15;
+  if (h == line_height_) return;
+  line_height_ = h;
+  emit plotSizeChanged();
 }
 
 void ChartFeed::setMaxUpdateHz(int hz) {

@@ -34,7 +34,7 @@ class ChartFeed : public QObject {
   Q_PROPERTY(rs::gui::TelemetryModel* model READ model WRITE setModel NOTIFY modelChanged)
   Q_PROPERTY(QString metric READ metric WRITE setMetric NOTIFY modelChanged)
   Q_PROPERTY(QString unit READ unit WRITE setUnit NOTIFY styleChanged)
-  Q_PROPERTY(double window READ window WRITE setWindow NOTIFY styleChanged)        // seconds shown
+  Q_PROPERTY(double window READ window WRITE setWindow NOTIFY windowChanged)       // seconds shown
   Q_PROPERTY(double fixedMax READ fixedMax WRITE setFixedMax NOTIFY styleChanged)  // 0: auto scale
   // The figure each legend entry shows, over the points in view: "newest"
   // (the last sample), "mean" or "peak"; legendNote says which, and over
@@ -49,9 +49,12 @@ class ChartFeed : public QObject {
   Q_PROPERTY(QObject* axisY READ axisY WRITE setAxisY NOTIFY seriesChanged)
   // The plot area's size in pixels (ChartView.plotArea) and the labels'
   // line height: the decimation's columns, the grid rows, the marks' places.
-  Q_PROPERTY(double plotWidth READ plotWidth WRITE setPlotWidth NOTIFY styleChanged)
-  Q_PROPERTY(double plotHeight READ plotHeight WRITE setPlotHeight NOTIFY styleChanged)
-  Q_PROPERTY(double lineHeight READ lineHeight WRITE setLineHeight NOTIFY styleChanged)
+  // Their own signal, which QML does not read: a new plot size must not
+  // re-evaluate any binding of the chart (each lays the chart out again,
+  // which changes the plot size inside its own binding: a binding loop).
+  Q_PROPERTY(double plotWidth READ plotWidth WRITE setPlotWidth NOTIFY plotSizeChanged)
+  Q_PROPERTY(double plotHeight READ plotHeight WRITE setPlotHeight NOTIFY plotSizeChanged)
+  Q_PROPERTY(double lineHeight READ lineHeight WRITE setLineHeight NOTIFY plotSizeChanged)
   Q_PROPERTY(int maxUpdateHz READ maxUpdateHz WRITE setMaxUpdateHz NOTIFY styleChanged)
   // False while the chart is not shown (another page, a hidden card): the
   // series, axes, legend and marks wait (only the line names follow the
@@ -122,6 +125,8 @@ class ChartFeed : public QObject {
  signals:
   void modelChanged();
   void styleChanged();
+  void windowChanged();
+  void plotSizeChanged();
   void seriesChanged();
   void linesChanged();
   void updated();

@@ -1,0 +1,133 @@
+// The live chart card (qml/ChartCard.qml with its ChartFeed) in a real
+// window: resized and fed while it scrolls, as the dashboard does under
+// load. QML must report no binding loop, and a resize must not throw the
+// time axis back to [0, window] while the chart has scrolled past it.
+//
+// The loop it guards against: the plot size was notified with the same
+// signal as the window, so a new plot width re-evaluated the time axis'
+// `max: window` binding, which laid the chart out again and changed the
+// plot width inside its own binding ("Binding loop detected for property
+// plotWidth" / "... max" in the journey under load).
+#include <QtQml/qqmlextensionplugin.h>
+
+#include <QApplication>
+#include <QQmlComponent>
+#include <QQmlEngine>
+#include <QQuickItem>
+#include <QQuickWindow>
+#include <QValueAxis>
+#include <QtTest>
+
+#include "chart_feed.hpp"
+#include "telemetry/sample.hpp"
+#include "telemetry_model.hpp"
+
+Q_IMPORT_QML_PLUGIN(RaidScopePlugin)
+
+using namespace rs::gui;
+
+namespace {
+
+QStringList g_loops;  // every "Binding loop" message QML printed
+QtMessageHandler g_previous = nullptr;
+
+void recordLoops(QtMsgType type, const QMessageLogContext& ctx, const QString& msg) {
+  if (msg.contains("Binding loop")) g_loops << msg;
+  if (g_previous) g_previous(type, ctx, msg);
+}
+
+// One 50 ms sample at time `i` * 50 ms with a read bandwidth of `mbs` MB/s.
+void addSample(TelemetryModel& model, int i, double mbs) {
+  rs::telemetry::Sample s;
+  s.members.resize(2);
+  s.members[0].name = "a.img";
+  s.members[1].name = "b.img";
+  s.interval_ns = 50'000'000;
+  s.t_ns = uint64_t(i) * 50'000'000;
+  s.array.read_bw_bytes = mbs * 1e6;
+  model.addSample(s);
+}
+
+}  // namespace
+
+class ChartCardTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void resizedWhileScrollingWithoutBindingLoops();
+};
+
+void ChartCardTest::resizedWhileScrollingWithoutBindingLoops() {
+  g_previous = qInstallMessageHandler(recordLoops);
+  QQmlEngine engine;
+  engine.addImportPath("qrc:/qt/qml");
+  QQmlComponent component(&engine);
+  component.setData(
+      "import QtQuick\nimport RaidScope\n"
+      "Window { width: 520; height: 300; visible: true\n"
+      "  ChartCard { objectName: 'card'; anchors.fill: parent; metric: 'bandwidth'; unit: 'MB/s'; window: 60 "
+      "} }",
+      QUrl("qrc:/chart_card_test.qml"));
+  std::unique_ptr<QObject> root(component.create());
+  QVERIFY2(root, qPrintable(component.errorString()));
+  auto* window = qobject_cast<QQuickWindow*>(root.get());
+  QVERIFY(window);
+  QVERIFY(QTest::qWaitForWindowExposed(window));
+  auto* card = window->findChild<QQuickItem*>("card");
+  QVERIFY(card);
+  auto* feed = card->property("feed").value<ChartFeed*>();
+  QVERIFY(feed);
+  auto* axisX = qobject_cast<QValueAxis*>(feed->axisX());
+  QVERIFY(axisX);
+
+  TelemetryModel model;
+  card->setProperty("model", QVariant::fromValue(&model));
+  // 90 s of samples: past the 60 s window, so the chart has scrolled to
+  // [30, 90]. Figures that grow by decades widen the value axis' labels,
+  // which narrows the plot while it is fed.
+  int i = 1;
+  for (; i <= 1800; ++i) addSample(model, i, i < 600 ? 5 : i < 1200 ? 500 : 50000);
+  QTRY_COMPARE(axisX->max(), 90.0);
+  QCOMPARE(axisX->min(), 30.0);
+
+  // Every range the time axis is given from here on: none may go back
+  // (towards [0, 60]) while the run is past its first 90 s.
+  QStringList backToStart;
+  QObject::connect(axisX, &QValueAxis::rangeChanged, [&](qreal lo, qreal hi) {
+    if (lo < 30 || hi < 90) backToStart << QString("[%1, %2]").arg(lo).arg(hi);
+  });
+  // The window resized step by step while samples keep coming, as a user
+  // dragging its edge during a run.
+  for (int w = 520; w >= 300; w -= 20) {
+    window->setWidth(w);
+    addSample(model, i++, 50000 + w);
+    QTest::qWait(20);
+  }
+  for (int w = 300; w <= 700; w += 40) {
+    window->setWidth(w);
+    window->setHeight(200 + w / 4);
+    addSample(model, i++, w % 80 ? 9 : 900000);
+    QTest::qWait(20);
+  }
+  QTest::qWait(100);
+  qInstallMessageHandler(g_previous);
+
+  QVERIFY2(g_loops.isEmpty(), qPrintable(g_loops.join('\n')));
+  QVERIFY2(backToStart.isEmpty(), qPrintable("the time axis went back to " + backToStart.join(", ")));
+  // Still scrolled: the last sample is at i-1, and the axis ends there.
+  const double newest = (i - 1) * 0.05;
+  QCOMPARE(axisX->max(), newest);
+  QCOMPARE(axisX->min(), newest - 60);
+  // The feed was told the plot's final size (the marks and columns use it).
+  auto* view = card->findChild<QQuickItem*>("chartView");
+  QVERIFY(view);
+  const QRectF plot = view->property("plotArea").toRectF();
+  QCOMPARE(feed->plotWidth(), plot.width());
+  QCOMPARE(feed->plotHeight(), plot.height());
+}
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);  // Qt Charts' ChartView draws through the graphics scene
+  ChartCardTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+#include "test_chart_card.moc"
