@@ -169,8 +169,8 @@ class Raid5Personality final : public raid::Personality {
   // into one batch per context (chained through Batch::next).
   Batch* take_pass_locked(io::IoContext* here);
   Batch* new_batch_locked(io::IoContext* context, raid::ArrayIo* parent);
-  // Starts each batch of a pass: here when `here` is its context, else
-  // posted there.
+  // Starts each batch of a pass: posted to its context, then here the one
+  // whose context is `here`.
   void start_batches(Batch* first, io::IoContext* here);
   void raid5d(io::IoContext* here);
   // md's unplug: releases the delayed heads (raid5_activate_delayed).

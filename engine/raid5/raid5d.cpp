@@ -238,12 +238,21 @@ Raid5Personality::Batch* Raid5Personality::take_pass_locked(io::IoContext* here)
   return first;
 }
 
+// The other contexts' batches are posted first: such a context is often
+// asleep (its bios all wait on heads), and its wake-up then overlaps this
+// context's batch instead of following it. A pass has at most one batch
+// per context.
 void Raid5Personality::start_batches(Batch* b, io::IoContext* here) {
+  Batch* mine = nullptr;
   while (b) {
-    Batch* next = b->next;  // b may be finished (and reused) before batch_start returns
-    run_on(*b->context, here, [this, b] { batch_start(*b); });
+    Batch* next = b->next;  // b may be finished (and reused) once posted
+    if (b->context == here)
+      mine = b;
+    else
+      b->context->post([this, b] { batch_start(*b); });
     b = next;
   }
+  if (mine) batch_start(*mine);
 }
 
 void Raid5Personality::raid5d(io::IoContext* here) {
