@@ -109,6 +109,22 @@ class Backend {
     return -1;
   }
   virtual void unregister_buffer(int handle) { (void)handle; }
+  // register_buffer() for memory `owner` keeps mapped (an array's stripe
+  // cache, which every context of the array reads into): the backend holds
+  // `owner` until the buffer is unregistered or the backend goes, so no
+  // address it maps can outlive the memory behind it (the kernel would go
+  // on filling the old pages while the address served something else).
+  virtual int register_owned_buffer(void* base, size_t bytes, std::shared_ptr<const void> owner) {
+    (void)owner;
+    return register_buffer(base, bytes);
+  }
+  // The handle of the registered buffer that holds all of [p, p + bytes),
+  // or -1 (none, or a backend that does not register).
+  virtual int registered_buffer(const void* p, size_t bytes) const {
+    (void)p;
+    (void)bytes;
+    return -1;
+  }
   // ---- a socket on the owner's loop (a server's connection) ----
   // Queues a recv() of up to io.length bytes from the socket `fd` into
   // io.buffer, done by the backend: io_uring waits for the data inside the

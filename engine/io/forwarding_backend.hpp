@@ -8,6 +8,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/backend.hpp"
@@ -35,6 +36,12 @@ class ForwardingBackend : public Backend {
   bool queue_recv(MemberIo& io, int fd) override { return inner_->queue_recv(io, fd); }
   int register_buffer(void* base, size_t bytes) override { return inner_->register_buffer(base, bytes); }
   void unregister_buffer(int handle) override { inner_->unregister_buffer(handle); }
+  int register_owned_buffer(void* base, size_t bytes, std::shared_ptr<const void> owner) override {
+    return inner_->register_owned_buffer(base, bytes, std::move(owner));
+  }
+  int registered_buffer(const void* p, size_t bytes) const override {
+    return inner_->registered_buffer(p, bytes);
+  }
   std::string describe() const override { return inner_->describe(); }
   // A failed ring is the inner backend's (backend.hpp).
   int failed_errno() const override { return inner_->failed_errno(); }

@@ -89,9 +89,13 @@ void UringBackend::replace_member(int index, MemberDevice* dev) {
 }
 
 int UringBackend::register_buffer(void* base, size_t bytes) {
+  return register_owned_buffer(base, bytes, nullptr);
+}
+
+int UringBackend::register_owned_buffer(void* base, size_t bytes, std::shared_ptr<const void> owner) {
   // The kernel takes at most 1 GiB per buffer, and pins it: a user over
   // RLIMIT_MEMLOCK gets a refusal, and the region is used the usual way.
-  if (!base || bytes == 0 || bytes > (size_t{1} << 30)) return -1;
+  if (!base || bytes == 0 || bytes > (size_t{1} << 30) || bytes >= refused_bytes_) return -1;
   if (buffer_table_ == BufferTable::untried)
     buffer_table_ = io_uring_register_buffers_sparse(&ring_, kBufferTableSize) == 0
                         ? BufferTable::registered
@@ -103,9 +107,12 @@ int UringBackend::register_buffer(void* base, size_t bytes) {
   while (index < int(kBufferTableSize) && used[size_t(index)]) ++index;
   if (index == int(kBufferTableSize)) return -1;
   iovec iov{base, bytes};
-  if (io_uring_register_buffers_update_tag(&ring_, unsigned(index), &iov, nullptr, 1) != 1) return -1;
+  if (io_uring_register_buffers_update_tag(&ring_, unsigned(index), &iov, nullptr, 1) != 1) {
+    refused_bytes_ = bytes;
+    return -1;
+  }
   const auto begin = reinterpret_cast<uintptr_t>(base);
-  buffers_.push_back({begin, begin + bytes, index});
+  buffers_.push_back({begin, begin + bytes, index, std::move(owner)});
   return index;
 }
 
@@ -169,6 +176,7 @@ void UringBackend::queue(MemberIo& io) {
   int fd = fixed_files_ ? io.member : dev->fd();
   const int buffer_index = fixed_buffer_index(io.buffer, io.length);
   if (buffer_index >= 0) {
+    ++fixed_ios_;
     if (io.write)
       io_uring_prep_write_fixed(sqe, fd, io.buffer, io.length, io.offset, buffer_index);
     else

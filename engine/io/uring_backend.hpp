@@ -16,7 +16,9 @@
 #pragma once
 #include <liburing.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -51,6 +53,12 @@ class UringBackend final : public Backend {
   bool queue_recv(MemberIo& io, int fd) override;  // in uring_socket.cpp
   int register_buffer(void* base, size_t bytes) override;
   void unregister_buffer(int handle) override;
+  int register_owned_buffer(void* base, size_t bytes, std::shared_ptr<const void> owner) override;
+  int registered_buffer(const void* p, size_t bytes) const override {
+    return fixed_buffer_index(p, uint32_t(std::min<size_t>(bytes, UINT32_MAX)));
+  }
+  // I/Os queued as READ_FIXED / WRITE_FIXED (into a registered buffer).
+  uint64_t fixed_ios() const { return fixed_ios_; }
   int failed_errno() const override { return failed_errno_; }
   Status failure() const override;
   // For tests: the next wait in the kernel fails with `err` as if
@@ -114,7 +122,8 @@ class UringBackend final : public Backend {
 
   struct BufferRegion {
     uintptr_t begin, end;
-    int index;  // in the ring's buffer table
+    int index;                          // in the ring's buffer table
+    std::shared_ptr<const void> owner;  // keeps the memory mapped while registered (may be null)
   };
   // The table is registered sparse on first use; a few jobs share a ring at
   // most, each with one region.
@@ -122,6 +131,11 @@ class UringBackend final : public Backend {
   enum class BufferTable { untried, registered, unavailable };
   BufferTable buffer_table_ = BufferTable::untried;
   std::vector<BufferRegion> buffers_;
+  // The smallest size the kernel refused to register (RLIMIT_MEMLOCK counts
+  // every ring's pinned pages): no size from there up is asked again, so a
+  // caller that tries per batch does not pay a refused syscall each time.
+  size_t refused_bytes_ = SIZE_MAX;
+  uint64_t fixed_ios_ = 0;
 
   io_uring ring_{};
   std::vector<MemberDevice*> members_;

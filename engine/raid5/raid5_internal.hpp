@@ -71,6 +71,10 @@ struct Raid5Personality::Batch {
   // per head, RAID6: every readable block is read and the missing ones (at
   // most two) recovered before the head's reads and writes are served.
   std::vector<uint8_t> recover;
+  // A head of the batch rebuilds a block from the others (a degraded read,
+  // or a RAID6 head short of blocks): the survivor reads go into the
+  // cache's pages, which are then registered with the context's ring.
+  bool reconstructs = false;
   std::vector<uint8_t> failed;      // members that failed under this batch
   std::vector<uint8_t> unreadable;  // members kept after a read error here: not read again in this batch
   std::vector<Child> children;

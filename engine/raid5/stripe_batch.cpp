@@ -47,6 +47,7 @@ void Raid5Personality::batch_plan(Batch& b) {
   const raid::MemberTable& table = core_.table(*b.parent);
   const int disks = geo_.raid_disks;
   std::fill(b.io.begin(), b.io.end(), 0);
+  b.reconstructs = false;
   for (size_t hi = 0; hi < b.heads.size(); ++hi) {
     StripeHead& h = *b.heads[hi];
     uint8_t* need = &b.io[hi * size_t(disks)];
@@ -69,6 +70,7 @@ void Raid5Personality::batch_plan(Batch& b) {
     }
     for (const HeadRead& r : h.reading) {  // a degraded read: every other block
       if (h.uptodate[size_t(r.member)]) continue;
+      b.reconstructs = true;
       for (int i = 0; i < disks; ++i) {
         if (i == r.member || h.uptodate[size_t(i)]) continue;
         if (!can_read[size_t(i)]) b.error[hi] = 1;
@@ -89,6 +91,10 @@ void Raid5Personality::batch_plan(Batch& b) {
       }
     }
   }
+  // Survivor reads land in the cache's pages: registered, they go as
+  // READ_FIXED (no page pinning per read; the job's own buffers already are).
+  if (b.reconstructs)
+    cache_.register_pages(b.parent->port->backend(), uint32_t(cache_size_.load(std::memory_order_relaxed)));
 }
 
 // The flagged pages of b.io, one member I/O per run of heads whose columns

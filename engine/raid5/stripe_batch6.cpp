@@ -106,6 +106,7 @@ void Raid5Personality::plan_head6(Batch& b, size_t hi, const raid::MemberTable& 
   }
   if (missing > geo_.max_degraded()) b.error[hi] = 1;
   b.recover[hi] = 1;
+  b.reconstructs = true;
 }
 
 void Raid5Personality::compute_head6(Batch& b, size_t hi) {

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/backend.hpp"
+
 namespace rs::raid5 {
 
 // The arena is reserved, not committed: only pages of slots in use are
@@ -18,13 +20,25 @@ Status StripeCache::reserve() {
     return make_error(Errc::out_of_memory, "the stripe cache cannot reserve " + std::to_string(bytes >> 20) +
                                                " MiB of address space: " + std::strerror(errno));
   arena_ = static_cast<uint8_t*>(p);
-  arena_bytes_ = bytes;
+  arena_mapping_ =
+      std::shared_ptr<const void>(p, [bytes](const void* q) { ::munmap(const_cast<void*>(q), bytes); });
   heads_.resize(kMaxStripeCache);
   return {};
 }
 
-StripeCache::~StripeCache() {
-  if (arena_) ::munmap(arena_, arena_bytes_);
+StripeCache::~StripeCache() = default;
+
+void StripeCache::register_pages(io::Backend& backend, uint32_t slots) const {
+  const size_t bytes = size_t(slots) * kPageBytes;
+  for (int m = 0; m < disks_; ++m) {
+    uint8_t* base = page(m, 0);
+    if (backend.registered_buffer(base, bytes) >= 0) continue;
+    // Registered for a smaller cache: the kernel keeps that mapping for
+    // reads in flight.
+    if (const int smaller = backend.registered_buffer(base, kPageBytes); smaller >= 0)
+      backend.unregister_buffer(smaller);
+    if (backend.register_owned_buffer(base, bytes, arena_mapping_) < 0) return;  // refused, or no room left
+  }
 }
 
 StripeHead* StripeCache::find(uint64_t column) const {

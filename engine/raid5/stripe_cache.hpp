@@ -27,6 +27,9 @@
 namespace rs::raid {
 struct ArrayIo;
 }
+namespace rs::io {
+class Backend;
+}
 
 namespace rs::raid5 {
 
@@ -74,6 +77,15 @@ class StripeCache {
   uint8_t* page(int member, uint32_t slot) const {
     return arena_ + (size_t(member) * kMaxStripeCache + slot) * kPageBytes;
   }
+  // Registers each member's pages of slots [0, slots) with `backend`
+  // (io_uring's registered buffers: a member read into them skips the
+  // kernel's pinning of the page on every request), replacing a smaller
+  // registration of them; an address lookup per member when done already.
+  // The backend keeps the arena mapped while it holds them. Touches only
+  // the arena, which never moves: callable without the owner's lock, on the
+  // backend's thread. Pages past `slots`, or ones the backend refuses, are
+  // read the usual way.
+  void register_pages(io::Backend& backend, uint32_t slots) const;
   // The active or cached head of `column`, or a free one made its head
   // (made active); null when every head is active (the caller waits).
   StripeHead* get(uint64_t column);
@@ -107,7 +119,9 @@ class StripeCache {
 
   int disks_;
   uint8_t* arena_ = nullptr;
-  size_t arena_bytes_ = 0;
+  // Unmaps the arena when the last of the cache and the backends holding
+  // its pages registered (register_pages) lets go.
+  std::shared_ptr<const void> arena_mapping_;
   int capacity_ = 256;
   int total_ = 0;  // heads that exist (active + inactive)
   uint64_t generation_ = 0;
