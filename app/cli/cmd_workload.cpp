@@ -27,6 +27,7 @@
 #include "member_failures.hpp"
 #include "resources.hpp"
 #include "result_capture.hpp"
+#include "status_dumps.hpp"
 #include "telemetry/sample.hpp"
 #include "workload/bench.hpp"
 #include "workload_args.hpp"
@@ -52,7 +53,7 @@ TARGET        --array=M1,M2,...   an array (its members, comma separated)
               --filename=PATH     a file or block device (fio's option); without
                                   one, fio's ./JOBNAME.JOBNUM.FILENUM
               --parse-only --readonly --eta=always|never|auto --max-jobs=N
-              --debug=CATEGORIES --bandwidth-log   fio's run flags (--debug: no traces)
+              --debug=CATEGORIES --bandwidth-log   fio's run flags (--debug: parse's lines only)
               --filename=null or --ioengine=null: the null target
 OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-rr btrfs-qlen
               --member-profile=PROFILE | INDEX=PROFILE   emulate a device per member
@@ -63,7 +64,9 @@ OPTIONS       --policy=NAME       read policy: md-legacy md-rr btrfs-pid btrfs-r
               --set=NAME=VALUE    set a tunable before the run (see `raidscope-cli tunables`)
               --set-at=SECONDS:NAME=VALUE   change a tunable while the run goes on (repeatable)
               --fail-member=INDEX@SECONDS   fail a member while the run goes on
-              --status-interval=MS  telemetry sample interval (default 100, 20..1000)
+              --telemetry-ms=MS   telemetry sample interval (default 100, 20..1000)
+              --status-interval=TIME  fio's: the whole output so far every TIME
+                                  (seconds, or 500ms, 2s...), then the final one
               --telemetry=FILE.jsonl  write one JSON object per sample
               --output-format=normal|json|json+|terse (a comma list)  --minimal
               --terse-version=2..5   --output=FILE   --force
@@ -142,10 +145,11 @@ void fill_settings(const Split& s, workload::BenchSpec& spec) {
       spec.profiles.push_back(
           {member_index("member-profile", v.substr(0, eq)), profile_or_usage(v.substr(eq + 1))});
   }
-  if (auto v = one(s, "status-interval")) {
+  if (auto v = one(s, "telemetry-ms")) {
     const auto ms = parse_size(*v);
     if (!ms || *ms < 20 || *ms > 1000)
-      throw UsageError("--status-interval=" + *v + ": milliseconds between samples, 20..1000 (50 Hz..1 Hz)");
+      throw UsageError("--telemetry-ms=" + *v +
+                       ": milliseconds between telemetry samples, 20..1000 (50 Hz..1 Hz)");
     spec.sample_hz = unsigned(1000 / *ms);
   }
   spec.profile_dirs = resource_dirs("profiles");
@@ -157,10 +161,12 @@ std::vector<JobOptions> parse_jobs(Split& s, fio::ParsedCliJobs& parsed) {
     if (a.rfind("--name", 0) == 0) has_name = true;
     if (a.rfind("-", 0) != 0) has_file = true;
   }
-  if (!has_name && !has_file) s.fio.insert(s.fio.begin(), "--name=bench");
+  const bool default_job = !has_name && !has_file;
+  if (default_job) s.fio.insert(s.fio.begin(), "--name=bench");
   auto cli = fio::parse_cli_job(s.fio);
   if (!cli) throw UsageError(cli.error().message);
   parsed = std::move(*cli);
+  if (default_job) parsed.parse_trace.erase(parsed.parse_trace.begin());  // our --name=bench, not the user's
   std::vector<JobOptions> jobs = parsed.jobs;
   for (const auto& file : parsed.job_files) {
     std::ifstream f(file);
@@ -170,6 +176,7 @@ std::vector<JobOptions> parse_jobs(Split& s, fio::ParsedCliJobs& parsed) {
     auto r = fio::parse_job_file(text.str(), file, parsed.global);
     if (!r) throw UsageError(r.error().message);
     for (auto& w : r->warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
+    parsed.parse_trace.insert(parsed.parse_trace.end(), r->parse_trace.begin(), r->parse_trace.end());
     for (auto& job : r->jobs)
       if (parsed.sections.empty() || std::count(parsed.sections.begin(), parsed.sections.end(), job.name))
         jobs.push_back(job);
@@ -188,14 +195,35 @@ std::vector<JobOptions> parse_jobs(Split& s, fio::ParsedCliJobs& parsed) {
   return jobs;
 }
 
+// fio's --debug: parse's option lines, on stdout as fio prints them
+// ("parse    PID handle_option=bs, ptr=4k"); other categories' traces are
+// not produced, and the output says so.
+void debug_output(const fio::ParsedCliJobs& parsed, std::vector<std::string>& messages) {
+  const std::vector<std::string>& cats = parsed.flags.debug;
+  if (cats.empty()) return;
+  const bool all = std::count(cats.begin(), cats.end(), "all") > 0;
+  if (all || std::count(cats.begin(), cats.end(), "parse") > 0) {
+    std::printf(all ? "fio: set all debug options\n" : "fio: set debug option parse\n");
+    for (const std::string& line : parsed.parse_trace)
+      std::printf("%-8s %-5u %s\n", "parse", unsigned(::getpid()), line.c_str());
+    std::fflush(stdout);
+  }
+  if (all || std::any_of(cats.begin(), cats.end(), [](const std::string& c) { return c != "parse"; }))
+    messages.push_back("note: --debug: only parse's option lines are produced, not fio's other traces");
+}
+
 // fio's status line on a terminal while the run goes on; it also turns a
 // signal into a clean stop of the jobs.
 class Monitor {
  public:
   // fio's --eta: the line on a terminal (auto), always (on stdout, as
   // fio's), or never.
-  Monitor(workload::RunProgress& p, uint64_t plan_bytes, uint64_t plan_ns, fio::RunFlags::Eta eta)
+  // With `dumps`, fio's --status-interval: a dump every `status_ns`.
+  Monitor(workload::RunProgress& p, uint64_t plan_bytes, uint64_t plan_ns, fio::RunFlags::Eta eta,
+          StatusDumps* dumps = nullptr, uint64_t status_ns = 0)
       : progress_(p),
+        dumps_(dumps),
+        status_ns_(status_ns),
         plan_bytes_(plan_bytes),
         plan_ns_(plan_ns),
         out_(eta == fio::RunFlags::Eta::always                          ? stdout
@@ -215,14 +243,19 @@ class Monitor {
   void run() {
     const bool tty = out_ != nullptr;
     const uint64_t t0 = io::monotonic_ns();
-    uint64_t last_bytes = 0, last_ios = 0, last_t = t0, last_print = t0;
+    uint64_t last_bytes = 0, last_ios = 0, last_t = t0, last_print = t0, next_status = t0 + status_ns_;
     for (;;) {
       {
         std::unique_lock lock(mutex_);
         if (stopped_.wait_for(lock, std::chrono::milliseconds(50), [this] { return !running_; })) break;
       }
       if (interrupted_signal()) progress_.cancel = true;
-      const uint64_t now = io::monotonic_ns();
+      uint64_t now = io::monotonic_ns();
+      if (dumps_ && now >= next_status) {
+        dumps_->dump();
+        next_status += status_ns_ * (1 + (now - next_status) / status_ns_);
+        now = io::monotonic_ns();
+      }
       if (!tty || now - last_print < 500'000'000ull) continue;
       last_print = now;
       const uint64_t b = progress_.bytes, n = progress_.ios;
@@ -239,6 +272,8 @@ class Monitor {
     if (tty) std::fprintf(out_, "\r%70s\r", "");
   }
   workload::RunProgress& progress_;
+  StatusDumps* dumps_;
+  uint64_t status_ns_;
   uint64_t plan_bytes_, plan_ns_;
   std::FILE* out_;  // null: no status line
   std::mutex mutex_;
@@ -301,19 +336,19 @@ int cmd_bench(const Argv& argv) {
       return 0;
     }
   if (inflate_log_flag(argv)) return 0;
-  Split s = split_args(argv,
-                       {"array", "policy", "member-profile", "profile-scale", "min-contig-read",
-                        "rot-round-down", "nonrot-round-down", "fail-member", "output", "io-opt",
-                        "write-mostly", "set", "set-at", "status-interval", "telemetry", "save"},
-                       {"force", "run", "force-dirty-degraded"});
+  Split s =
+      split_args(argv,
+                 {"array", "policy", "member-profile", "profile-scale", "min-contig-read", "rot-round-down",
+                  "nonrot-round-down", "fail-member", "output", "io-opt", "write-mostly", "set", "set-at",
+                  "telemetry-ms", "status-interval", "telemetry", "save"},
+                 {"force", "run", "force-dirty-degraded"});
   fio::ParsedCliJobs parsed;
   workload::BenchSpec spec;
   spec.jobs = parse_jobs(s, parsed);
   // fio's informational lines go with the results (fio prints them on its
   // output); stderr carries only warnings and errors, as fio's.
   std::vector<std::string> messages = workload::engine_notes(spec.jobs);
-  if (!parsed.flags.debug.empty())
-    messages.push_back("note: --debug is accepted; fio's debug traces are not produced");
+  debug_output(parsed, messages);
   if (parsed.flags.readonly && writes_or_trims(spec.jobs)) {
     std::fprintf(stderr, "%s\n", fio::kReadonlyRefusal);  // fio's words, fio's exit status
     return 1;
@@ -321,6 +356,8 @@ int cmd_bench(const Argv& argv) {
   spec.global_options = parsed.global.given;
   spec.job_logs = fio::open_job_logs;
   fill_settings(s, spec);
+  const auto status_text = one(s, "status-interval");
+  const uint64_t status_ns = status_text ? status_interval_ns(*status_text) : 0;
   spec.readonly = parsed.flags.readonly;
   if (parsed.flags.parse_only) return 0;  // fio: the jobs read and checked, nothing run or created
   allow_unprotected_members(spec.force);
@@ -354,13 +391,19 @@ int cmd_bench(const Argv& argv) {
   }
 
   workload::RunProgress progress;
+  std::optional<StatusDumps> dumps;
+  if (status_ns)
+    dumps.emplace(
+        progress, [&parsed](const workload::RunResults& r) { return format_results(r, parsed.flags.output); },
+        !output);
   std::optional<BandwidthLog> bw_log;
   if (parsed.flags.bandwidth_log) bw_log.emplace();
   const auto on_sample = sample_sink(telemetry, capture, bw_log);
   workload::RunOutcome run;
   {
     Monitor monitor(progress, workload::planned_bytes(bench->spec().jobs),
-                    workload::planned_ns(bench->spec().jobs), parsed.flags.eta);
+                    workload::planned_ns(bench->spec().jobs), parsed.flags.eta, dumps ? &*dumps : nullptr,
+                    status_ns);
     run = bench->run(progress, on_sample, &notes);
   }
   for (auto& w : notes.warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
@@ -371,7 +414,7 @@ int cmd_bench(const Argv& argv) {
   if (telemetry.is_open() && !telemetry.flush()) throw RuntimeError("writing the telemetry file failed");
 
   run.results.messages = std::move(messages);
-  const std::string text = format_results(run.results, parsed.flags.output);
+  const std::string text = (dumps ? dumps->kept() : "") + format_results(run.results, parsed.flags.output);
   if (output) {
     std::ofstream f(*output);
     f << text;

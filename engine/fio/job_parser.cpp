@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "base/printable.hpp"
+#include "fio/option_parsers.hpp"
 #include "fio/option_table.hpp"
 #include "fio/size_parse.hpp"
 #include "workload/job_checks.hpp"
@@ -20,6 +21,15 @@ using namespace rs::workload;
 namespace {
 
 using LineMap = std::map<std::string, unsigned, std::less<>>;  // canonical option -> line last set
+
+// fio's --debug=parse lines for an option just applied: handle_option's,
+// and steadystate's threshold.
+void trace_option(std::vector<std::string>& trace, std::string_view canonical,
+                  std::optional<std::string_view> value, const JobOptions& job) {
+  trace.push_back("handle_option=" + std::string(canonical) +
+                  ", ptr=" + (value ? std::string(*value) : std::string("(null)")));
+  if (canonical == "steadystate") trace.push_back(opt::steadystate_trace(job));
+}
 
 bool is_blank(char c) {
   return std::isspace(static_cast<unsigned char>(c)) || std::iscntrl(static_cast<unsigned char>(c));
@@ -205,6 +215,7 @@ class FileParser {
     JobOptions& target = section_->global ? result_.global : section_->job;
     if (Status st = apply_option(target, key, value); !st) return error(lineno, st.error().message);
     std::string canonical(canonical_option_name(key));
+    trace_option(result_.parse_trace, canonical, value, target);
     target.given.emplace_back(canonical, value ? std::string(*value) : std::string{});
     (section_->global ? global_lines_ : section_->lines)[canonical] = lineno;
     return true;
@@ -312,6 +323,7 @@ Result<ParsedCliJobs> parse_cli_job(const std::vector<std::string>& args) {
     std::optional<std::string_view> v;
     if (value) v = *value;
     if (Status st = apply_option(target, key, v); !st) return fail(shown, st.error().message);
+    trace_option(r.parse_trace, canonical, v, target);
     target.given.emplace_back(std::string(canonical), value.value_or(std::string{}));
   }
   if (std::string err = finish_job(); !err.empty()) return fail("--name=" + r.jobs.back().name, err);

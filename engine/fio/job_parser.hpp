@@ -45,6 +45,10 @@ struct ParsedJobs {
   // fio's defaults plus every global option seen (the last global section's
   // state). global.given lists them all: fio JSON's "global options".
   JobOptions global;
+  // fio's --debug=parse lines for the options read, in order, without
+  // fio's "parse <pid>" prefix: handle_option=NAME, ptr=VALUE, and the
+  // threshold steadystate= set.
+  std::vector<std::string> parse_trace;
 };
 
 // Parses a job file's text. `origin` names it in messages (usually the path).

@@ -143,6 +143,29 @@ Json raidscope_object(const RaidscopeJobExtension& ext) {
   return o;
 }
 
+// fio's "steadystate" object: the criterion as text ("%f", with '%' for a
+// percentage), the window's samples oldest first and their means.
+Json steadystate_object(const SteadyStateReport& ss) {
+  char limit[96], criterion[64];
+  std::snprintf(limit, sizeof limit, "%s%s:%f%s", ss.iops ? "iops" : "bw", ss.slope ? "_slope" : "",
+                double(float(ss.limit)), ss.percent ? "%" : "");
+  std::snprintf(criterion, sizeof criterion, "%f%s", double(float(ss.criterion)), ss.percent ? "%" : "");
+  Json o;
+  o["ss"] = limit;
+  o["duration"] = ss.duration_s;
+  o["attained"] = ss.attained ? 1 : 0;
+  o["criterion"] = criterion;
+  o["max_deviation"] = f6(ss.max_deviation);
+  o["slope"] = f6(ss.slope_value);
+  Json data;
+  data["bw_mean"] = steady_mean(ss.bw_data);
+  data["iops_mean"] = steady_mean(ss.iops_data);
+  data["iops"] = ss.iops_data;
+  data["bw"] = ss.bw_data;
+  o["data"] = std::move(data);
+  return o;
+}
+
 // fio show_thread_status_json.
 Json job_object(const JobResults& job, const GroupStatus& group, bool plus) {
   Json o;
@@ -191,6 +214,7 @@ Json job_object(const JobResults& job, const GroupStatus& group, bool plus) {
   o["latency_target"] = job.latency_target_ns;
   o["latency_percentile"] = job.latency_percentile;
   o["latency_window"] = job.latency_window_us;
+  if (job.steadystate) o["steadystate"] = steadystate_object(*job.steadystate);
   if (job.raidscope) o["raidscope"] = raidscope_object(*job.raidscope);
   return o;
 }

@@ -158,6 +158,18 @@ std::string raidscope_block(const RaidscopeJobExtension& ext) {
   return out;
 }
 
+// fio's show_ss_normal: the window's mean bandwidth (its KiB/s printed with
+// base 1024, then, as fio, the same KiB figure with base 1000) and IOPS.
+std::string steadystate_line(const SteadyStateReport& ss, int sig_figs) {
+  const uint64_t kib = steady_mean(ss.bw_data) / 1024;
+  return sfmt("  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n", ss.attained ? "yes" : "no",
+              fio_num2str(kib, sig_figs, 1024, true, N2SUnit::byte_per_sec).c_str(),
+              fio_num2str(kib, sig_figs, 1024, false, N2SUnit::byte_per_sec).c_str(),
+              fio_num2str(steady_mean(ss.iops_data), sig_figs, 1, false, N2SUnit::none).c_str(),
+              ss.iops ? "iops" : "bw", ss.slope ? " slope" : " mean dev", ss.criterion,
+              ss.percent ? "%" : "");
+}
+
 std::string job_status(const JobResults& job, const GroupStatus& group, const RunResults& run) {
   const uint64_t total_ios = job.read.total_ios + job.write.total_ios + job.trim.total_ios;
   if (job.read.io_bytes + job.write.io_bytes + job.trim.io_bytes == 0 && total_ios == 0)
@@ -211,6 +223,7 @@ std::string job_status(const JobResults& job, const GroupStatus& group, const Ru
   out += sfmt("     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
               static_cast<unsigned long long>(job.latency_target_ns),
               static_cast<unsigned long long>(job.latency_window_us), job.latency_percentile, job.iodepth);
+  if (job.steadystate) out += steadystate_line(*job.steadystate, run.sig_figs);
   if (job.raidscope) out += raidscope_block(*job.raidscope);
   return out;
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -402,25 +403,30 @@ Status apply_ioengine(JobOptions& job, std::string_view v) {
 
 Status apply_verify(JobOptions& job, std::string_view v) {
   static constexpr std::pair<std::string_view, VerifyKind> kKinds[] = {
-      {"0", VerifyKind::none},        {"crc32c", VerifyKind::crc32c}, {"crc32c-intel", VerifyKind::crc32c},
-      {"md5", VerifyKind::md5},       {"crc64", VerifyKind::crc64},   {"sha1", VerifyKind::sha1},
-      {"sha256", VerifyKind::sha256}, {"sha512", VerifyKind::sha512}, {"xxhash", VerifyKind::xxhash},
-      {"meta", VerifyKind::meta},
+      {"0", VerifyKind::none},        {"crc32c", VerifyKind::crc32c},   {"crc32c-intel", VerifyKind::crc32c},
+      {"md5", VerifyKind::md5},       {"crc64", VerifyKind::crc64},     {"sha1", VerifyKind::sha1},
+      {"sha256", VerifyKind::sha256}, {"sha512", VerifyKind::sha512},   {"xxhash", VerifyKind::xxhash},
+      {"meta", VerifyKind::meta},     {"pattern", VerifyKind::pattern},
   };
   for (const auto& [name, kind] : kKinds)
     if (v == name) {
       job.verify = kind;
+      job.verify_given = true;
       return {};
     }
   if (v == "none") return bad("verify=none is not a fio value: fio spells no verification verify=0");
   return bad("verify=" + printable(v) +
-             " is not supported (0, crc32c, crc32c-intel, crc64, md5, sha1, sha256, sha512, xxhash, meta)");
+             " is not supported (0, crc32c, crc32c-intel, crc64, md5, sha1, sha256, sha512, xxhash, meta, "
+             "pattern)");
 }
 
 Status apply_verify_pattern(JobOptions& job, std::string_view v) {
   auto bytes = parse_pattern("verify_pattern", v);
   if (!bytes) return bytes.error();
   job.verify_pattern = std::move(*bytes);
+  // fio's str_verify_pattern_cb: without verify=, blocks of a header and the
+  // pattern (fio's VERIFY_PATTERN; here verify=meta with the pattern).
+  if (!job.verify_given) job.verify = VerifyKind::meta;
   return {};
 }
 
@@ -748,7 +754,10 @@ Status apply_blockalign(JobOptions& job, std::string_view v) {
   return {};
 }
 
-// steadystate=iops|iops_slope|bw|bw_slope:LIMIT[%]
+// steadystate=iops|iops_slope|bw|bw_slope:LIMIT[%], as fio's
+// str_steadystate_cb reads it: LIMIT% a percentage (anything after the '%'
+// is dropped, as fio's), an IOPS limit a number, a bandwidth limit in
+// bytes/s with fio's size suffixes (bw:10k is 10240).
 Status apply_steadystate(JobOptions& job, std::string_view v) {
   const size_t colon = v.find(':');
   const std::string_view kind = v.substr(0, colon);
@@ -762,12 +771,38 @@ Status apply_steadystate(JobOptions& job, std::string_view v) {
     job.ss = JobOptions::SteadyKind::bw_slope;
   else
     return bad("bad steadystate " + quoted(v) + " (iops, iops_slope, bw, bw_slope, then :LIMIT or :LIMIT%)");
-  std::string_view limit = colon == std::string_view::npos ? std::string_view{} : v.substr(colon + 1);
-  job.ss_percent = !limit.empty() && limit.back() == '%';
-  if (job.ss_percent) limit.remove_suffix(1);
-  if (!parse_double(limit, job.ss_limit) || job.ss_limit < 0)
-    return bad("bad steadystate limit in " + quoted(v));
+  if (colon == std::string_view::npos)
+    return bad("steadystate " + quoted(v) + ": a threshold must follow the criterion (" + std::string(kind) +
+               ":10 or " + std::string(kind) + ":1%)");
+  std::string_view limit = v.substr(colon + 1);
+  const size_t pct = limit.find('%');
+  job.ss_percent = pct != std::string_view::npos;
+  if (job.ss_percent) {
+    limit = limit.substr(0, pct);
+    while (!limit.empty() && (limit.back() == ' ' || limit.back() == '\t')) limit.remove_suffix(1);
+  }
+  const bool iops = job.ss == JobOptions::SteadyKind::iops || job.ss == JobOptions::SteadyKind::iops_slope;
+  if (job.ss_percent || iops) {
+    if (!parse_double(limit, job.ss_limit) || job.ss_limit < 0)
+      return bad("bad steadystate threshold in " + quoted(v) + " (a number, or a percentage with %)");
+    return {};
+  }
+  NumberResult bytes = parse_size(limit);
+  if (!bytes.ok()) return bad("bad steadystate bandwidth threshold in " + quoted(v) + " (bytes/s, e.g. 10m)");
+  job.ss_limit = double(bytes->value);
   return {};
+}
+
+std::string steadystate_trace(const JobOptions& job) {
+  char line[96];
+  const bool iops = job.ss == JobOptions::SteadyKind::iops || job.ss == JobOptions::SteadyKind::iops_slope;
+  if (job.ss_percent)
+    std::snprintf(line, sizeof line, "set steady state threshold to %f%%", job.ss_limit);
+  else if (iops)
+    std::snprintf(line, sizeof line, "set steady state IOPS threshold to %f", job.ss_limit);
+  else
+    std::snprintf(line, sizeof line, "set steady state BW threshold to %lld", (long long)job.ss_limit);
+  return line;
 }
 
 // Files are laid out one after another before any job starts: fio's

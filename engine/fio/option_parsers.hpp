@@ -9,6 +9,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "base/result.hpp"
@@ -65,6 +66,9 @@ Status apply_dedupe_mode(JobOptions& job, std::string_view value);
 Status apply_buffer_compress_chunk(JobOptions& job, std::string_view value);
 Status apply_blockalign(JobOptions& job, std::string_view value);
 Status apply_steadystate(JobOptions& job, std::string_view value);
+// fio's --debug=parse line for the steadystate value just applied ("set steady
+// state threshold to 10.000000%").
+std::string steadystate_trace(const JobOptions& job);
 Status apply_create_serialize(JobOptions& job, std::string_view value);
 Status apply_zonemode(JobOptions& job, std::string_view value);
 Status apply_flow(JobOptions& job, std::string_view value);

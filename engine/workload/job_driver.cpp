@@ -71,7 +71,6 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
       backend_(port.backend()),
       out_(out),
       progress_(progress),
-      steady_(job),
       lat_(job),
       prio_(job, job_seed(job, job_index)),
       rate_(job, job_seed(job, job_index)),
@@ -313,9 +312,10 @@ void JobDriver::start() {
   rate_.restart(start_ns_);
   rate_ramp_pending_ = job_.ramp_time.count() > 0;
   lat_.start(start_ns_);
-  if (steady_.enabled()) ss_next_ns_ = stats_start_ns_ + ns(job_.ss_ramp) + ns(job_.ss_interval);
+  if (steady_ && steady_leader_) steady_->start(stats_start_ns_);
   log_files(JobLog::FileEvent::add);
   log_files(JobLog::FileEvent::open);
+  if (progress_ && progress_->status_enabled) serve_status(start_ns_, false);
   phase_ = Phase::Waiting;
   pump();
 }
@@ -332,7 +332,7 @@ bool JobDriver::can_issue(uint64_t now) {
   if (phase_ != Phase::Running) return false;
   // trimwrite: the block just trimmed is written even when the trims used
   // up the budget (fio counts a trimwrite job's size in trims).
-  if (now >= deadline_ns_ || (issued_bytes_ >= budget_bytes_ && !write_after_trim_) || steady_reached_)
+  if (now >= deadline_ns_ || (issued_bytes_ >= budget_bytes_ && !write_after_trim_) || steady_reached())
     return false;
   if (job_.number_ios && issued_ios_ >= job_.number_ios) return false;
   if (now < next_issue_ns_) return false;
@@ -723,18 +723,16 @@ void JobDriver::complete(Slot& slot, int result) {
       out_.error_text = "max latency exceeded";
       stop_ = true;
     }
-    if (steady_.enabled()) {
-      while (now >= ss_next_ns_ && !steady_reached_) {  // an interval ended: one sample
-        const double secs = double(ns(job_.ss_interval)) / 1e9;
-        steady_reached_ = steady_.add_sample(double(ss_ios_) / secs, double(ss_bytes_) / secs);
-        ss_ios_ = ss_bytes_ = 0;
-        ss_next_ns_ += ns(job_.ss_interval);
-      }
-      if (now + ns(job_.ss_interval) >= ss_next_ns_) ++ss_ios_, ss_bytes_ += io.length;  // past the ramp
+    if (steady_) {
+      steady_->publish(steady_member_, ++ss_ios_, ss_bytes_ += io.length);
+      if (steady_leader_) steady_->tick(now);
     }
     if (progress_) {
       progress_->bytes.fetch_add(io.length, std::memory_order_relaxed);
       progress_->ios.fetch_add(1, std::memory_order_relaxed);
+      if (progress_->status_enabled &&
+          progress_->status_wanted.load(std::memory_order_relaxed) != status_served_)
+        serve_status(now, false);
     }
   }
   // fio thinks after an I/O is issued; a sync engine's I/O is done by then,
@@ -753,10 +751,20 @@ void JobDriver::check_read(TargetIo& io) {
   VerifyResult v{true, {}};
   uint64_t bad_offset = io.offset;
   for_each_interval(io, [&](unsigned char* chunk, uint32_t len, uint64_t offset) {
-    v = verify_check(job_.verify, chunk, len, offset, pattern());
+    v = verify_check(job_.verify, chunk, len, offset, pattern_at(io, chunk));
     bad_offset = offset;
     return v.ok;
   });
+  if (!v.ok && job_.verify == VerifyKind::pattern && verify_errors_ == 0) {
+    // fio's log_verify_failure line for the block (the "got pattern" words are the reason).
+    const size_t file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+    verify_notes_.push_back("pattern: verify failed at file " +
+                            (file < file_names_.size() ? file_names_[file] : std::string("null")) +
+                            " offset " + std::to_string(offset_in_file(bad_offset)) + ", length " +
+                            std::to_string(interval_ ? interval_ : io.length) +
+                            " (requested block: offset=" + std::to_string(offset_in_file(io.offset)) +
+                            ", length=" + std::to_string(io.length) + ")");
+  }
   if (!v.ok && job_.verify_dump)
     dump_failure(io, static_cast<const unsigned char*>(io.buffer) + (bad_offset - io.offset),
                  interval_ ? interval_ : io.length, bad_offset, v);
@@ -801,7 +809,7 @@ void JobDriver::advance_phase(uint64_t now) {
   const bool cancelled = this->cancelled();
   const bool out_of_time = now >= deadline_ns_;
   if (phase_ == Phase::Running) {
-    const bool over = stop_ || cancelled || out_of_time || steady_reached_ || lat_.done() || zbd_eof_ ||
+    const bool over = stop_ || cancelled || out_of_time || steady_reached() || lat_.done() || zbd_eof_ ||
                       seq_eof_ || (issued_bytes_ >= budget_bytes_ && !write_after_trim_) ||
                       (job_.number_ios && issued_ios_ >= job_.number_ios);
     if (!over) return;
@@ -1046,6 +1054,26 @@ void JobDriver::finish() {
     out_.error = EILSEQ;
     out_.error_text = first_verify_error_ + " (" + std::to_string(verify_errors_) + " verify errors)";
   }
+  if (progress_ && progress_->status_enabled) serve_status(end_ns_, true);
+}
+
+void JobDriver::serve_status(uint64_t now, bool done) {
+  status_served_ = progress_->status_wanted.load(std::memory_order_relaxed);
+  JobResults copy = out_;
+  if (!done) {
+    copy.job_runtime_ns = now > stats_start_ns_ ? now - stats_start_ns_ : 0;
+    // A write or read phase still running: its time so far (end_phase's
+    // figure). A verify pass counts what its passes added so far.
+    const uint64_t from = std::max(pass_start_ns_, stats_start_ns_);
+    if (phase_ == Phase::Running && !verifying_job_ && now > from)
+      for (int d = 0; d < 3; ++d)
+        if (copy.dir(d).total_ios) copy.dir(d).runtime_ns = now - from;
+  }
+  std::lock_guard lock(progress_->status_mutex);
+  StatusCopy& slot = progress_->status[job_index_];
+  slot.served = status_served_;
+  slot.done = done;
+  slot.figures = std::move(copy);
 }
 
 void JobDriver::dump_failure(const TargetIo& io, const unsigned char* chunk, uint32_t len, uint64_t offset,
@@ -1066,7 +1094,7 @@ void JobDriver::dump_failure(const TargetIo& io, const unsigned char* chunk, uin
   }
   dump(chunk, "received");
   std::vector<unsigned char> expected(len);
-  verify_expected(job_.verify, chunk, expected.data(), len, offset, pattern());
+  verify_expected(job_.verify, chunk, expected.data(), len, offset, pattern_at(io, chunk));
   dump(expected.data(), "expected");
 }
 

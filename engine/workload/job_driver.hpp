@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,11 +44,27 @@ namespace rs::workload {
 
 inline constexpr uint64_t kNever = ~uint64_t{0};
 
+// One job's figures for fio's --status-interval (RunProgress::status).
+struct StatusCopy {
+  uint64_t served = 0;  // the request (status_wanted) they answer
+  bool done = false;    // the job ended: its last figures
+  JobResults figures;
+};
+
 // Live totals a progress display reads while the run goes on.
 struct RunProgress {
   std::atomic<uint64_t> bytes{0};
   std::atomic<uint64_t> ios{0};
   std::atomic<bool> cancel{false};
+  // fio's --status-interval, when `status_enabled` is set before the run: a
+  // reader bumps status_wanted, and each running job copies its figures so
+  // far (the running phase's time counted in, as fio's
+  // __show_running_run_stats) into `status` at its next completion; a job
+  // leaves a copy when it starts and its last figures when it ends.
+  bool status_enabled = false;
+  std::atomic<uint64_t> status_wanted{0};
+  std::mutex status_mutex;
+  std::map<unsigned, StatusCopy> status;  // by job index; guarded by status_mutex
 };
 
 // One flow_id's shared state (fio flow.c): I/Os issued by its jobs, and the
@@ -78,6 +96,11 @@ class JobDriver {
   void set_log(JobLog* log) { log_ = log; }
   // The job's flow group when it has a flow weight (may be null).
   void set_flow(FlowGroup* flow) { flow_ = flow; }
+  // A job with ss_dur: its reporting group's steady state (member `member`
+  // of it); the leader samples the group. Set before start().
+  void set_steady_group(SteadyGroup* group, unsigned member, bool leader) {
+    steady_ = group, steady_member_ = member, steady_leader_ = leader;
+  }
   // A multi-file job (file_set.hpp): each file's region size, in the job's
   // order (JobIo::file_sizes). File k is addressed at k << kFileShift; each
   // has its own offset sequence over [offset, offset + size), and fio's
@@ -180,6 +203,14 @@ class JobDriver {
       std::memcpy(b + at, p.data(), std::min<size_t>(p.size(), length - at));
   }
   VerifyPattern pattern() const { return {job_.verify_pattern.data(), job_.verify_pattern.size()}; }
+  // The pattern as the verify block at `chunk` of `io` holds it: with
+  // verify=pattern it runs on from the start of the write (fio's).
+  VerifyPattern pattern_at(const TargetIo& io, const unsigned char* chunk) const {
+    VerifyPattern p = pattern();
+    if (job_.verify == VerifyKind::pattern && p.len)
+      p.phase = size_t(chunk - static_cast<const unsigned char*>(io.buffer)) % p.len;
+    return p;
+  }
   // An offset as the output shows it: within its file for a multi-file job
   // (file k's offsets are at k << kFileShift), as is for one target, whose
   // offsets may pass 2^kFileShift (a device over 1 TiB).
@@ -197,11 +228,14 @@ class JobDriver {
   const std::atomic<bool>* stop_flag_ = nullptr;
   JobLog* log_ = nullptr;
   FlowGroup* flow_ = nullptr;
-  // steady state: samples every ss_interval after ss_ramp
-  SteadyState steady_;
-  bool steady_reached_ = false;
-  uint64_t ss_next_ns_ = kNever;
-  uint64_t ss_ios_ = 0, ss_bytes_ = 0;
+  // steady state (ss_dur): the job's reporting group's; the leader samples it
+  SteadyGroup* steady_ = nullptr;
+  unsigned steady_member_ = 0;
+  bool steady_leader_ = false;
+  uint64_t ss_ios_ = 0, ss_bytes_ = 0;  // completed so far, published to the group
+  bool steady_reached() const { return steady_ && steady_->attained(); }
+  uint64_t status_served_ = 0;  // the last --status-interval request answered
+  void serve_status(uint64_t now, bool done);
   uint64_t flow_issued_ = 0;   // this job's I/Os counted in its flow group
   bool flow_quiesce_ = false;  // over its share with flow_sleep: waiting for its I/O, then the sleep
   bool flow_spin_ = false;     // over its share without flow_sleep: check again at once

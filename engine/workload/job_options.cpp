@@ -90,6 +90,8 @@ std::string_view to_string(VerifyKind v) noexcept {
       return "xxhash";
     case VerifyKind::meta:
       return "meta";
+    case VerifyKind::pattern:
+      return "pattern";
   }
   return "?";
 }

@@ -57,7 +57,8 @@ enum class Distribution { random, zipf, pareto, normal, zoned };
 
 // verify=: fio spells "no verification" verify=0. meta: the block's header
 // (offset, length, identity) only, no payload checksum.
-enum class VerifyKind { none, crc32c, md5, crc64, sha1, sha256, sha512, xxhash, meta };
+// pattern: fio's verify=pattern, blocks of verify_pattern alone, no header.
+enum class VerifyKind { none, crc32c, md5, crc64, sha1, sha256, sha512, xxhash, meta, pattern };
 
 struct JobOptions {
   std::string name;         // the section name, or name= / --name=
@@ -191,10 +192,11 @@ struct JobOptions {
   // fio's flow control: jobs of one flow_id keep their I/O counts in the
   // ratio of their flow weights; a job ahead of its share waits (flow_sleep
   // microseconds when nothing of it is in flight).
-  // fio's steady state (steady_state.hpp): ss=iops|iops_slope|bw|bw_slope:LIMIT[%]
-  enum class SteadyKind { none, iops, iops_slope, bw, bw_slope } ss = SteadyKind::none;
-  double ss_limit = 0;
-  bool ss_percent = false;
+  // fio's steady state (steady_state.hpp): ss=iops|iops_slope|bw|bw_slope:LIMIT[%],
+  // judged when ss_dur is given; fio's default iops_slope:0.01%.
+  enum class SteadyKind { iops, iops_slope, bw, bw_slope } ss = SteadyKind::iops_slope;
+  double ss_limit = 0.01;
+  bool ss_percent = true;
   std::chrono::microseconds ss_dur{0};
   std::chrono::microseconds ss_ramp{0};
   std::chrono::microseconds ss_interval{1000000};
@@ -257,6 +259,7 @@ struct JobOptions {
   bool submit_offload = false;  // io_submit_mode=offload: issue at the rate's times while a slot is free
   std::chrono::microseconds thinktime{0};
   VerifyKind verify = VerifyKind::none;
+  bool verify_given = false;            // verify= written (fio's fio_option_is_set): verify_pattern keeps it
   uint32_t verify_interval = 0;         // verify_interval=: bytes per verify header; 0: the block size
   std::vector<uint8_t> verify_pattern;  // verify_pattern=0x... or "text": the payload; empty: random
   // buffer_pattern=: every write buffer holds these bytes repeated from its

@@ -231,6 +231,9 @@ void merge_into_group(JobResults& dst, const JobResults& src) {
   dst.lat_percentiles = src.lat_percentiles;
   dst.slat_percentiles = src.slat_percentiles;
   dst.unified_rw_reporting = src.unified_rw_reporting;
+  // fio's group entry takes the last job's steady state: the job that
+  // holds the group's pooled samples.
+  if (src.steadystate) dst.steadystate = src.steadystate;
   merge_raidscope(dst.raidscope, src.raidscope);
 }
 

@@ -110,6 +110,28 @@ struct RaidscopeJobExtension {
   std::vector<MemberShare> members;
 };
 
+// fio's steady-state figures of a job (its JSON "steadystate" section and
+// the normal output's "steadystate" line): steady_state.hpp fills them.
+struct SteadyStateReport {
+  bool iops = true;      // iops or bw samples are judged
+  bool slope = false;    // the slope, or the largest deviation from the mean
+  bool percent = false;  // the limit and criterion are percentages of the mean
+  double limit = 0;
+  uint64_t duration_s = 0;  // ss_dur, whole seconds
+  bool attained = false;
+  double criterion = 0;  // the last window's slope or deviation (percent of the mean with `percent`)
+  double max_deviation = 0, slope_value = 0;
+  // The last window's samples, oldest first, padded with zeros to its
+  // length while it has not filled: I/Os per second and bytes per second.
+  std::vector<uint64_t> iops_data, bw_data;
+};
+// fio's mean of a window: the sum over its length, in whole units.
+inline uint64_t steady_mean(const std::vector<uint64_t>& window) {
+  uint64_t sum = 0;
+  for (uint64_t v : window) sum += v;
+  return window.empty() ? 0 : sum / window.size();
+}
+
 struct JobResults {
   std::string jobname;
   std::string description;  // fio's description=, printed when not empty
@@ -158,6 +180,7 @@ struct JobResults {
   bool slat_percentiles = false;
   unsigned unified_rw_reporting = 0;  // fio's: 0 each direction, 1 one "mixed" direction, 2 both
 
+  std::optional<SteadyStateReport> steadystate;  // a job with ss_dur
   std::optional<RaidscopeJobExtension> raidscope;
 };
 

@@ -50,7 +50,56 @@ struct Instance {
   std::vector<std::string> verify_notes;  // verify_dump's lines
   std::string engine, io_mode;            // what ran (JobIo)
   ZbdZones* zones = nullptr;              // zonemode=zbd: the run's emulated zones
+  SteadyGroup* steady = nullptr;          // ss_dur: its reporting group's steady state
+  unsigned steady_member = 0;
+  bool steady_leader = false;
 };
+
+// zonemode=zbd: one set of emulated zones for the run, as fio keeps one
+// per file for all its jobs (the first zbd job's zone options).
+std::unique_ptr<ZbdZones> make_zones(std::vector<std::unique_ptr<Instance>>& instances,
+                                     const Target& target) {
+  std::unique_ptr<ZbdZones> zones;
+  for (auto& inst : instances) {
+    const JobOptions& j = *inst->job;
+    if (!j.zbd) continue;
+    if (!zones) {
+      ZbdZones::Options o;
+      o.zone_size = j.zonesize;
+      o.max_open_zones = j.max_open_zones;
+      o.reset_threshold = j.zone_reset_threshold;
+      o.reset_frequency = j.zone_reset_frequency;
+      o.region_bytes = j.size;
+      zones = std::make_unique<ZbdZones>(target.size_bytes(), o);
+    }
+    inst->zones = zones.get();
+  }
+  return zones;
+}
+
+// fio's steadystate_setup: a job with ss_dur is judged on its own, or with
+// group_reporting together with its reporting group, whose last job keeps
+// (and here samples) the pooled figures.
+std::vector<std::unique_ptr<SteadyGroup>> make_steady_groups(
+    std::vector<std::unique_ptr<Instance>>& instances) {
+  std::vector<std::unique_ptr<SteadyGroup>> groups;
+  for (size_t i = 0; i < instances.size();) {
+    const JobOptions& job = *instances[i]->job;
+    size_t end = i + 1;
+    if (job.group_reporting)
+      while (end < instances.size() && instances[end]->groupid == instances[i]->groupid) ++end;
+    if (job.ss_dur.count() > 0) {
+      groups.push_back(std::make_unique<SteadyGroup>(job, unsigned(end - i)));
+      for (size_t k = i; k < end; ++k) {
+        instances[k]->steady = groups.back().get();
+        instances[k]->steady_member = unsigned(k - i);
+        instances[k]->steady_leader = k + 1 == end;
+      }
+    }
+    i = end;
+  }
+  return groups;
+}
 
 rusage thread_rusage() {
   rusage ru{};
@@ -134,6 +183,7 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   if (!jio.file_sizes.empty()) driver.set_files(jio.file_sizes);
   driver.set_file_names(paths);
   driver.set_zones(inst.zones);
+  driver.set_steady_group(inst.steady, inst.steady_member, inst.steady_leader);
   driver.start();
   while (!driver.finished()) {
     // A busy backend (the null target, fio's FIO_Q_BUSY) takes no I/O and
@@ -205,6 +255,7 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
                             {inst->job->filename.empty() ? std::string("simulated") : inst->job->filename}));
     drivers.back()->set_log(logs.back().get());
     if (inst->job->flow) drivers.back()->set_flow(&flows->at(inst->job->flow_id));
+    drivers.back()->set_steady_group(inst->steady, inst->steady_member, inst->steady_leader);
   }
   for (auto& d : drivers) d->set_stop_flag(&exit->group), d->start();
   std::vector<bool> seen_done(drivers.size(), false);
@@ -373,6 +424,14 @@ std::string check_dedupe_working_set(const JobOptions& job) {
 }  // namespace
 
 std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
+  for (size_t i = 0, group_start = 0; i < jobs.size(); ++i) {  // fio's td_steadystate_init
+    if (i > 0 && (jobs[i].stonewall || jobs[i].new_group)) group_start = i;
+    if (jobs[i].ss_dur.count() > 0 && jobs[i].ss_dur < jobs[i].ss_interval)
+      return "job '" + jobs[i].name + "': ss_dur must be at least ss_interval (1s unless given)";
+    for (size_t k = group_start; k < i; ++k)
+      if (std::string err = check_steady_state_group(jobs[i], jobs[k]); !err.empty())
+        return "job '" + jobs[i].name + "': " + err;
+  }
   for (size_t i = 0; i < jobs.size(); ++i) {
     if (jobs[i].wait_for.empty()) continue;
     bool before = false;
@@ -383,6 +442,8 @@ std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
              "it)";
   }
   for (auto& job : jobs) {
+    if (job.verify == VerifyKind::pattern && job.verify_pattern.empty())
+      return "job '" + job.name + "': verify=pattern needs verify_pattern= (the bytes every block must hold)";
     if (std::string err = check_dedupe_working_set(job); !err.empty())
       return "job '" + job.name + "': " + err;
     if (job.seq_add != 0 && is_random(job.rw))
@@ -509,6 +570,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
     }
   }
   for (auto& inst : instances) inst->run_jobs = unsigned(instances.size());
+  const std::vector<std::unique_ptr<SteadyGroup>> steady = make_steady_groups(instances);
   const auto wall_start = std::chrono::steady_clock::now();
   io::IoContext* shared = target.shared_context();
   auto target_now = [&] { return shared ? shared->backend().now_ns() : io::monotonic_ns(); };
@@ -516,23 +578,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
   FlowGroups flows;
   for (auto& inst : instances)
     if (inst->job->flow) flows[inst->job->flow_id].total_weight += inst->job->flow;
-  // zonemode=zbd: one set of emulated zones for the run, as fio keeps one
-  // per file for all its jobs (the first zbd job's zone options).
-  std::unique_ptr<ZbdZones> zones;
-  for (auto& inst : instances) {
-    const JobOptions& j = *inst->job;
-    if (!j.zbd) continue;
-    if (!zones) {
-      ZbdZones::Options o;
-      o.zone_size = j.zonesize;
-      o.max_open_zones = j.max_open_zones;
-      o.reset_threshold = j.zone_reset_threshold;
-      o.reset_frequency = j.zone_reset_frequency;
-      o.region_bytes = j.size;
-      zones = std::make_unique<ZbdZones>(target.size_bytes(), o);
-    }
-    inst->zones = zones.get();
-  }
+  const std::unique_ptr<ZbdZones> zones = make_zones(instances, target);
   std::atomic<bool> exit_all{false};
   for (int g = 0; g <= run_groups; ++g) {
     if (exit_all) break;  // exitall with exit_what=all: the rest never start
@@ -589,6 +635,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
   out.results.global_options = global_options;
   for (auto& inst : instances) {
     inst->result.elapsed_sec = uint64_t(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count());
+    if (inst->steady) inst->result.steadystate = inst->steady->report();
     out.verify_errors += inst->verify_errors;
     if (!inst->verify_message.empty())
       out.verify_messages.push_back(inst->job->name + ": " + inst->verify_message);

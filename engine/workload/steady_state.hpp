@@ -1,33 +1,88 @@
-// fio's steady-state detection (steadystate.c): every ss_interval the job's
-// IOPS or bandwidth over that interval is a sample; once ss_ramp has passed
-// and ss_dur / ss_interval samples fill the window, the job has reached a
-// steady state when
-//   ss=iops:X or bw:X              every sample is within X of the mean
-//   ss=iops_slope:X or bw_slope:X  the least-squares slope (per sample) is
-//                                  within X
-// (with X%, X is a percentage of the mean), and then the job ends, as fio
-// ends it. Samples are per job: fio pools a group_reporting group's jobs.
+// fio's steady-state detection (steadystate.c). A job with ss_dur samples
+// its IOPS and bandwidth every ss_interval (1 s), from one interval after
+// ss_ramp on; once ss_dur / ss_interval samples fill the window, the job has
+// reached a steady state when the window's criterion is under the limit:
+//   ss=iops:X or bw:X              the largest distance of a sample from the
+//                                  window's mean
+//   ss=iops_slope:X or bw_slope:X  the least-squares slope (per interval)
+// with X%, the criterion is a percentage of the window's mean. Then the job
+// ends, as fio ends it. fio's default is iops_slope:0.01%.
+//
+// A group_reporting group is judged as one (fio pools it): each job
+// publishes its completions to the group's SteadyGroup, and the group's
+// last job (fio keeps the samples there) samples their sums; when the group
+// is steady, all its jobs end.
 #pragma once
+#include <atomic>
 #include <cstdint>
-#include <vector>
+#include <deque>
+#include <memory>
+#include <span>
+#include <string>
 
 #include "workload/job_options.hpp"
+#include "workload/results.hpp"
 
 namespace rs::workload {
 
+// fio's criteria over one window of samples taken at x = 0, 1, ..., n-1:
+// the least-squares slope of y over x, and the largest |y - mean|.
+double steady_slope(std::span<const uint64_t> y);
+double steady_max_deviation(std::span<const uint64_t> y);
+
+// One window of samples and its verdict.
 class SteadyState {
  public:
   explicit SteadyState(const JobOptions& job);
-  bool enabled() const { return enabled_; }
-  // One interval's figures; true once the steady state is reached.
-  bool add_sample(double iops, double bytes_per_s);
+  bool enabled() const { return window_ > 0; }
+  size_t window() const { return window_; }
+  // One interval's I/Os per second and bytes per second; true once the
+  // window is full and its criterion is under the limit.
+  bool add_sample(uint64_t iops, uint64_t bytes_per_s);
+  // The figures fio reports: the last window's criterion and samples.
+  SteadyStateReport report(bool attained) const;
 
  private:
-  bool enabled_ = false;
-  bool use_iops_ = true, slope_ = false, percent_ = false;
-  double limit_ = 0;
+  SteadyStateReport spec_;  // kind, limit, duration
   size_t window_ = 0;
-  std::vector<double> samples_;  // the latest `window_`, oldest first
+  std::deque<uint64_t> iops_, bw_;  // the latest `window_` samples, oldest first
+  double criterion_ = 0, deviation_ = 0, slope_ = 0;
 };
+
+// A reporting group's steady state, shared by its jobs' threads.
+class SteadyGroup {
+ public:
+  SteadyGroup(const JobOptions& job, unsigned members);
+  // Member `m`'s completed I/Os and bytes so far (any thread).
+  void publish(unsigned m, uint64_t ios, uint64_t bytes) {
+    ios_[m].store(ios, std::memory_order_relaxed);
+    bytes_[m].store(bytes, std::memory_order_relaxed);
+  }
+  bool attained() const { return attained_.load(std::memory_order_relaxed); }
+  // The leader's calls, on its clock: start() when its job starts; tick()
+  // at each completion samples the intervals that ended since the last one.
+  void start(uint64_t start_ns);
+  void tick(uint64_t now_ns) {
+    if (now_ns >= next_ns_) sample(now_ns);
+  }
+  // After the jobs ended.
+  SteadyStateReport report() const { return state_.report(attained()); }
+
+ private:
+  void sample(uint64_t now_ns);
+
+  SteadyState state_;
+  unsigned members_;
+  std::unique_ptr<std::atomic<uint64_t>[]> ios_, bytes_;
+  std::atomic<bool> attained_{false};
+  uint64_t ramp_ns_ = 0, interval_ns_ = 0;
+  uint64_t next_ns_ = ~uint64_t{0};
+  bool primed_ = false;  // the first snapshot, at the end of the ramp, taken
+  uint64_t prev_ns_ = 0, prev_ios_ = 0, prev_bytes_ = 0;
+};
+
+// fio rejects a job whose steady-state options differ from those of another
+// job in its reporting group (td_steadystate_init). Returns the problem, or "".
+std::string check_steady_state_group(const JobOptions& job, const JobOptions& other);
 
 }  // namespace rs::workload

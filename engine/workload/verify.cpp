@@ -193,7 +193,8 @@ size_t data_checksum(VerifyKind kind, const unsigned char* p, size_t len, unsign
       std::memcpy(out, d.data(), d.size());
       return d.size();
     }
-    case VerifyKind::meta:  // the header alone is checked
+    case VerifyKind::meta:     // the header alone is checked
+    case VerifyKind::pattern:  // no header: the pattern alone
     case VerifyKind::none:
       break;
   }
@@ -205,7 +206,7 @@ size_t data_checksum(VerifyKind kind, const unsigned char* p, size_t len, unsign
 // block costs a few memcpy calls, not 64 Ki divisions).
 void fill_pattern(unsigned char* b, uint32_t from, uint32_t to, VerifyPattern pattern) noexcept {
   const uint32_t first = std::min<uint32_t>(to, from + uint32_t(pattern.len));
-  for (uint32_t p = from; p < first; ++p) b[p] = pattern.bytes[p % pattern.len];
+  for (uint32_t p = from; p < first; ++p) b[p] = pattern.bytes[(pattern.phase + p) % pattern.len];
   for (uint32_t done = first - from; from + done < to;) {
     const uint32_t n = std::min(done, to - from - done);  // done is a multiple of the period
     std::memcpy(b + from + done, b + from, n);
@@ -221,10 +222,10 @@ uint32_t first_pattern_mismatch(const unsigned char* b, uint32_t from, uint32_t 
   const uint32_t period = uint32_t(pattern.len);
   const uint32_t first = std::min(to, from + period);
   for (uint32_t p = from; p < first; ++p)
-    if (b[p] != pattern.bytes[p % period]) return p;
+    if (b[p] != pattern.bytes[(pattern.phase + p) % period]) return p;
   if (first == to || std::memcmp(b + first, b + from, to - first) == 0) return to;
   for (uint32_t p = first; p < to; ++p)
-    if (b[p] != pattern.bytes[p % period]) return p;
+    if (b[p] != pattern.bytes[(pattern.phase + p) % period]) return p;
   return to;
 }
 
@@ -252,6 +253,22 @@ VerifyResult fail(const char* fmt, Args... args) noexcept {
   VerifyResult r;
   r.ok = false;
   std::snprintf(r.reason, sizeof r.reason, fmt, args...);
+  return r;
+}
+
+// verify=pattern (fio's verify_io_u_pattern): every byte of the block is
+// the pattern's, in fio's words when one is not.
+VerifyResult check_pattern_block(const unsigned char* b, uint32_t block_len, VerifyPattern pattern) noexcept {
+  VerifyResult ok;
+  ok.ok = true;
+  ok.reason[0] = '\0';
+  if (!pattern.len) return ok;
+  const uint32_t p = first_pattern_mismatch(b, 0, block_len, pattern);
+  if (p == block_len) return ok;
+  const unsigned want = pattern.bytes[(pattern.phase + p) % pattern.len], got = b[p];
+  VerifyResult r = fail("got pattern '%02x', wanted '%02x'. Bad bits %d; bad pattern block offset %" PRIu32,
+                        got, want, __builtin_popcount(got ^ want), p);
+  r.payload = true;
   return r;
 }
 
@@ -315,6 +332,11 @@ void verify_fill_write(VerifyKind kind, void* buffer, uint32_t length, uint32_t 
   assert(verify_block_len_ok(step));
   if (!verify_block_len_ok(step)) return;
   auto* b = static_cast<unsigned char*>(buffer);
+  if (kind == VerifyKind::pattern) {  // fio: the pattern from the write's start, no headers
+    if (pattern.len && !pattern_in_place)
+      fill_pattern(b, 0, length, VerifyPattern{pattern.bytes, pattern.len});
+    return;
+  }
   // Byte p of the write is pattern[p % len]: with len dividing the step,
   // that is byte p - at of the block at `at`, as verify_fill would put it.
   const bool pattern_once = pattern.len && step % pattern.len == 0;
@@ -342,6 +364,7 @@ VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len
     return fail("bad read length %" PRIu32 " (verify needs at least %" PRIu32 " bytes, a multiple of 8)",
                 block_len, kVerifyMinBlockLen);
   const auto* b = static_cast<const unsigned char*>(block);
+  if (kind == VerifyKind::pattern) return check_pattern_block(b, block_len, pattern);
 
   const uint32_t magic = load<uint32_t>(b + kOffMagic);
   if (magic != kVerifyMagic) return fail("bad magic 0x%08" PRIx32 " (block never written?)", magic);
@@ -428,6 +451,10 @@ VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len
 void verify_expected(VerifyKind kind, const void* read, void* out, uint32_t block_len, uint64_t offset,
                      VerifyPattern pattern) noexcept {
   const auto* b = static_cast<const unsigned char*>(read);
+  if (kind == VerifyKind::pattern) {
+    if (pattern.len) fill_pattern(static_cast<unsigned char*>(out), 0, block_len, pattern);
+    return;
+  }
   verify_fill(kind, out, block_len, offset, load<uint64_t>(b + kOffSeed), pattern);
 }
 

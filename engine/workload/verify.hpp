@@ -1,5 +1,6 @@
 // fio-style data verification blocks (verify=crc32c, crc64, md5, sha1,
-// sha256, sha512, xxhash, meta).
+// sha256, sha512, xxhash, meta; verify=pattern writes the pattern alone,
+// without the header described below).
 //
 // With verify= set, every block a job writes is self-describing: a header
 // saying what was written where, followed by pseudo-random payload derived
@@ -67,6 +68,7 @@ constexpr uint32_t verify_header_len(VerifyKind kind) noexcept {
     case VerifyKind::meta:
       return 32;
     case VerifyKind::none:
+    case VerifyKind::pattern:  // fio's verify=pattern: the pattern alone
       break;
   }
   return 0;
@@ -105,6 +107,10 @@ void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offs
 struct VerifyPattern {
   const uint8_t* bytes = nullptr;
   size_t len = 0;
+  // verify=pattern (fio's VERIFY_PATTERN_NO_HDR): the pattern runs on from
+  // the start of the write, so a block holds it from this pattern byte on:
+  // byte p of the block is pattern[(phase + p) % len].
+  size_t phase = 0;
 };
 // verify_fill with the payload taken from `pattern` (when not empty).
 void verify_fill(VerifyKind kind, void* block, uint32_t block_len, uint64_t offset, uint64_t seed,
@@ -166,7 +172,9 @@ VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len
 // verify_check for blocks filled with `pattern`: as above, and then (fio's
 // verify_io_u_pattern) every payload byte must be the pattern's:
 // "pattern mismatch at byte N (want 0x.. got 0x..)". For verify=meta this
-// is the only payload check, as in fio.
+// is the only payload check, as in fio. For VerifyKind::pattern the block
+// has no header: every byte is checked, and a failure reads as fio's
+// "got pattern 'XX', wanted 'YY'. Bad bits N; bad pattern block offset P".
 VerifyResult verify_check(VerifyKind kind, const void* block, uint32_t block_len, uint64_t expected_offset,
                           VerifyPattern pattern) noexcept;
 

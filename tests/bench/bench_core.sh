@@ -49,8 +49,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
   if ((r % 2)); then run_fio fio.json; run_engine rs.json; run_fio fixed.json --fixedbufs=1
   else run_fio fixed.json --fixedbufs=1; run_engine rs.json; run_fio fio.json; fi
   a=$(iops rs.json) b=$(iops fio.json) f=$(iops fixed.json)
-  if ((r % 2)); then run_engine plain.json; run_engine sampled.json --status-interval=20 --telemetry=t.jsonl
-  else run_engine sampled.json --status-interval=20 --telemetry=t.jsonl; run_engine plain.json; fi
+  if ((r % 2)); then run_engine plain.json; run_engine sampled.json --telemetry-ms=20 --telemetry=t.jsonl
+  else run_engine sampled.json --telemetry-ms=20 --telemetry=t.jsonl; run_engine plain.json; fi
   c=$(iops plain.json) d=$(iops sampled.json)
   samples=$(wc -l <t.jsonl)
   printf 'round %d: engine %8.0f IOPS  fio %8.0f IOPS  ratio %.3f  (fio fixedbufs=1 %8.0f, ratio %.3f) | plain %8.0f  sampler 50 Hz %8.0f (%d samples)  ratio %.3f\n' \

@@ -9,6 +9,13 @@
 #     engine through the array against fio reading the two member files
 #     with the same job, once with fio's defaults (goal >= 1.0) and once
 #     with fixedbufs=1 (goal >= 0.95), as the engine registers its buffers.
+#     Both keep 32 reads in flight in all (fio: one job, iodepth 32 over
+#     both files, the next file each I/O) over the same byte range of each
+#     member. Printed with it: the disk under WORKDIR during each tool (its
+#     reads/s, mean queue and read wait from /proc/diskstats, as iostat -x)
+#     and the engine's read share and mean pending I/O per member. WORKDIR
+#     on tmpfs (/dev/shm, where O_DIRECT works on recent kernels) puts the
+#     members in RAM: a CPU-bound run, not a disk-bound one.
 # Each round runs the tools one after the other, which one first
 # alternating; per workload the median of the round-by-round ratios and of
 # each tool's figures is printed. Run it on a quiet machine, and say the
@@ -76,6 +83,42 @@ null_part() {
   done
 }
 
+# The block device holding WORKDIR, as "major minor", or nothing (tmpfs).
+work_disk() {
+  local dev
+  dev=$(stat -c %d "$WORK")
+  (((dev >> 8 & 0xfff) == 0)) && return 0
+  echo "$((dev >> 8 & 0xfff)) $(((dev & 0xff) | (dev >> 12 & 0xfff00)))"
+}
+# disk_mark FILE: the disk's read counters now (reads, ms reading, weighted
+# ms in queue) and the time, for disk_figures.
+disk_mark() {
+  [[ -n $DISK ]] || return 0
+  awk -v M="${DISK% *}" -v m="${DISK#* }" '$1 == M && $2 == m {print $4, $7, $14}' /proc/diskstats >"$1"
+  date +%s%N >>"$1"
+}
+# disk_figures BEFORE AFTER: "reads/s aqu-sz r_await_ms" over the run, as iostat -x.
+disk_figures() {
+  python3 - "$1" "$2" <<'EOF'
+import sys
+def mark(path):
+    lines = open(path).read().split("\n")
+    return [int(v) for v in lines[0].split()], int(lines[1])
+(r0, ms0, q0), t0 = mark(sys.argv[1])
+(r1, ms1, q1), t1 = mark(sys.argv[2])
+secs = (t1 - t0) / 1e9
+print((r1 - r0) / secs, (q1 - q0) / 1e3 / secs, (ms1 - ms0) / max(r1 - r0, 1))
+EOF
+}
+# members JSON: per member "path share mean_pending", from bench's raidscope section.
+members() {
+  python3 -c 'import json, sys
+for m in json.load(open(sys.argv[1]))["jobs"][0]["raidscope"]["members"]:
+    print(m["path"], m["read_share"], m["mean_pending"])' "$1"
+}
+# range V...: "min-max" of the values, 3 decimals.
+range() { printf '%s\n' "$@" | sort -g | sed -n '1p;$p' | xargs printf '%.3f-%.3f'; }
+
 raid1_part() {
   "$RS" create --level=1 --raid-devices=2 --create-files="${MEMBER_MB}M" m0.img m1.img >/dev/null
   # Written through once, so that reads reach the disk (holes read as zeros).
@@ -83,27 +126,63 @@ raid1_part() {
   local data_offset size
   read -r data_offset size < <("$RS" detail --json m0.img m1.img |
     python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["data_offset_bytes"], d["size_bytes"] >> 20 << 20)')
-  echo "RAID1: two ${MEMBER_MB} MiB member files, data at byte $data_offset, $((size >> 20)) MiB read; load $(load)"
+  DISK=$(work_disk)
+  local where="on disk ${DISK/ /:}"
+  [[ -n $DISK ]] || where="on no block device (no disk figures)"
+  [[ $(stat -f -c %T "$WORK") == tmpfs ]] && where="on tmpfs: the members are in RAM, a CPU-bound run, not a disk-bound one"
+  echo "RAID1: two ${MEMBER_MB} MiB member files, data at byte $data_offset, $((size >> 20)) MiB of each read; $where; load $(load)"
   local job=(--name=r --rw=randread --bs=4k --iodepth=32 --ioengine=io_uring --direct=1 --runtime=$RAID_RUNTIME
-    --time_based --size=$size --randrepeat=0 --output-format=json)
-  engine() { "$RS" bench --array=m0.img,m1.img "${job[@]}" --output=e.json 2>/dev/null; }
-  fio_plain() { fio --filename=m0.img:m1.img --offset="$data_offset" "${job[@]}" --output=f.json >/dev/null; }
-  fio_fixed() { fio --filename=m0.img:m1.img --offset="$data_offset" "${job[@]}" --fixedbufs=1 --output=x.json >/dev/null; }
-  local r ei=() fi=() xi=() rf=() rx=() ec=() fc=()
+    --time_based --randrepeat=0 --output-format=json)
+  # The engine reads the array's `size` bytes: [data_offset, +size) of each
+  # member. fio divides a job's size between its files, so twice the size
+  # gives each member file that same range (with `size` alone fio read
+  # half of each member).
+  # watched OUT CMD...: runs CMD, marking the disk's counters 1 s into the
+  # run and 1 s before its end (the whole run when shorter than 3 s), so
+  # that start-up and wind-down stay out of the disk figures.
+  watched() {
+    local out=$1 pid
+    shift
+    if ((RAID_RUNTIME < 3)); then
+      disk_mark "${out}0"; "$@"; disk_mark "${out}1"
+      return
+    fi
+    "$@" & pid=$!
+    sleep 1; disk_mark "${out}0"; sleep $((RAID_RUNTIME - 2)); disk_mark "${out}1"
+    wait "$pid"
+  }
+  engine() { watched e "$RS" bench --array=m0.img,m1.img "${job[@]}" --size="$size" --output=e.json 2>/dev/null; }
+  fio_run() { # OUT [OPTION...]
+    local out=$1
+    shift
+    watched "$out" fio --filename=m0.img:m1.img --offset="$data_offset" "${job[@]}" --size=$((2 * size)) "$@" \
+      --output="$out.json" >/dev/null
+  }
+  local r ei=() fi=() xi=() rf=() rx=() ec=() fc=() m0s=() m0p=() m1p=() m=()
   for ((r = 1; r <= ROUNDS; r++)); do
-    if ((r % 2)); then fio_plain; engine; fio_fixed; else fio_fixed; engine; fio_plain; fi
+    if ((r % 2)); then fio_run f; engine; fio_run x --fixedbufs=1
+    else fio_run x --fixedbufs=1; engine; fio_run f; fi
     local e f x
     e=$(figure e.json iops) f=$(figure f.json iops) x=$(figure x.json iops)
     ei+=("$e") fi+=("$f") xi+=("$x") rf+=("$(ratio "$e" "$f")") rx+=("$(ratio "$e" "$x")")
     ec+=("$(figure e.json clat)") fc+=("$(figure f.json clat)")
+    mapfile -t m < <(members e.json | tr ' ' '\n')
+    m0s+=("${m[1]}") m0p+=("${m[2]}") m1p+=("${m[5]}")
     printf 'RAID1 QD32 round %d: engine %7.0f IOPS | fio %7.0f (ratio %.3f) | fio fixedbufs=1 %7.0f (ratio %.3f) | load %s\n' \
       "$r" "$e" "$f" "${rf[-1]}" "$x" "${rx[-1]}" "$(load)"
+    if [[ -n $DISK ]]; then
+      local t figs=()
+      for t in e f x; do figs+=("$(disk_figures ${t}0 ${t}1 | xargs printf '%.0f reads/s, aqu-sz %.1f, r_await %.3f ms')"); done
+      printf '  disk during engine: %s | fio: %s | fio fixedbufs=1: %s\n' "${figs[@]}"
+    fi
   done
   printf 'RAID1 QD32 median: engine %.0f IOPS (clat %.1f us), fio %.0f (clat %.1f us), fio fixedbufs=1 %.0f\n' \
     "$(median "${ei[@]}")" "$(python3 -c "print($(median "${ec[@]}")/1000)")" "$(median "${fi[@]}")" \
     "$(python3 -c "print($(median "${fc[@]}")/1000)")" "$(median "${xi[@]}")"
-  printf 'RAID1 QD32 engine / fio: median ratio %.3f (goal >= 1.0); engine / fio fixedbufs=1: median ratio %.3f (goal >= 0.95)\n' \
-    "$(median "${rf[@]}")" "$(median "${rx[@]}")"
+  printf 'RAID1 QD32 engine members (medians): %s read share %.3f; mean pending I/O %.1f + %.1f (iodepth 32)\n' \
+    "${m[0]}" "$(median "${m0s[@]}")" "$(median "${m0p[@]}")" "$(median "${m1p[@]}")"
+  printf 'RAID1 QD32 engine / fio: median ratio %.3f (goal >= 1.0), rounds %s; engine / fio fixedbufs=1: median ratio %.3f (goal >= 0.95), rounds %s\n' \
+    "$(median "${rf[@]}")" "$(range "${rf[@]}")" "$(median "${rx[@]}")" "$(range "${rx[@]}")"
 }
 
 [[ $PART == raid1 ]] || null_part

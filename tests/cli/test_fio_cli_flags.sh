@@ -30,6 +30,17 @@ same --eta=always --rw=write
 same --debug=io --rw=write
 same --debug=random,file --rw=write
 
+# --debug=parse: fio's handle_option lines and steady-state thresholds (fio's
+# t/steadystate_tests.py looks for the latter), the same lines as fio's.
+parse_lines() {  # TOOL...: the option lines of a --parse-only run, pid dropped
+  { "$@" --parse-only --debug=parse --ss_dur=10s --ss=bw:12k --ss_ramp=5 --name=p --rw=read 2>/dev/null || true; } |
+    sed -nE 's/^parse +[0-9]+ +((handle_option=|set steady).*)/\1/p'
+}
+f=$(parse_lines fio) r=$(parse_lines "$CLI" bench)
+[[ -n $f && $r == "$f" ]] || fail "--debug=parse: bench printed [$r], fio [$f]"
+grep -qF "set steady state BW threshold to 12288" <<<"$r" || fail "--debug=parse: no BW threshold line"
+pass "--debug=parse: fio's option lines ($(wc -l <<<"$r") lines, as fio's)"
+
 # The same messages: --readonly's refusal is fio's own sentence.
 outcome "$CLI" bench --readonly --rw=write >/dev/null
 grep -qF "trim and write operations are not allowed with the --readonly parameter" run/err ||

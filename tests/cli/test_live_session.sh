@@ -10,7 +10,7 @@ source "$(dirname "$0")/lib.sh"
 "$CLI" create --level=1 --raid-devices=2 --create-files=1G v0.img v1.img >/dev/null
 expect_status 0 "bench with --set-at" -- "$CLI" bench --array=v0.img,v1.img --member-profile=virtio-100mbs \
   --policy=md-legacy --name=seq --rw=read --bs=1M --iodepth=16 --ioengine=io_uring --runtime=6 --time_based --direct=1 \
-  --set-at=3:read_policy=md-rr --telemetry=t.jsonl --status-interval=200
+  --set-at=3:read_policy=md-rr --telemetry=t.jsonl --telemetry-ms=200
 python3 - t.jsonl <<'PY'
 import json, sys
 samples = [json.loads(l) for l in open(sys.argv[1])]

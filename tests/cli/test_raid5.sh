@@ -77,7 +77,7 @@ pass "stripe_cache_size and preread_bypass_threshold refused out of md's ranges"
 expect_status 0 "bench with --set-at" -- "$CLI" bench --array=$(IFS=,; echo "${m[*]}") \
   --member-profile=virtio-100mbs --profile-scale=0.25 --ioengine=io_uring --name=w --rw=write --bs=1M --iodepth=8 \
   --runtime=5 --time_based --direct=1 \
-  --size=8M --set-at=3:preread_bypass_threshold=0 --telemetry=t.jsonl --status-interval=200
+  --size=8M --set-at=3:preread_bypass_threshold=0 --telemetry=t.jsonl --telemetry-ms=200
 python3 - t.jsonl <<'PY'
 import json, sys
 samples = [json.loads(l) for l in open(sys.argv[1])]

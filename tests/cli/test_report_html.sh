@@ -10,7 +10,7 @@ expect_status 0 "create" -- "$CLI" create --level=1 --raid-devices=2 m0.img m1.i
 # after: btrfs-qlen. Emulated SSDs so the runs take their time.
 expect_status 0 "bench before" -- "$CLI" bench --array=m0.img,m1.img --name=randread --rw=randread --bs=64k \
   --size=32M --runtime=1500ms --time_based --iodepth=4 --policy=md-legacy --set-at=0.7:read_policy=btrfs-rr \
-  --member-profile=ssd-sata --status-interval=100 --save=before.json
+  --member-profile=ssd-sata --telemetry-ms=100 --save=before.json
 expect_status 0 "bench after" -- "$CLI" bench --array=m0.img,m1.img --name=randread --rw=randread --bs=64k \
   --size=32M --runtime=1500ms --time_based --iodepth=4 --policy=btrfs-qlen --member-profile=ssd-sata --save=after.json
 

@@ -209,7 +209,7 @@ int main(int argc, char** argv) {
     QStringList args = {"bench",
                         "--array=" + members.join(","),
                         "--profile-scale=" + scale,
-                        "--status-interval=50",
+                        "--telemetry-ms=50",
                         "--telemetry=/dev/null",
                         "--output-format=json"};
     if (mirror) args << "--policy=md-rr";

@@ -740,26 +740,3 @@ TEST_CASE("steady state: a job whose IOPS hold still ends once the window says s
   SteadyState s(never[0]);
   REQUIRE(s.enabled());
 }
-
-TEST_CASE("steady state criteria are fio's: deviation from the mean, or the least-squares slope",
-          "[engines]") {
-  auto make = [](const char* ss) {
-    auto jobs = jobs_from({"--name=x", std::string("--ss=") + ss, "--ss_dur=4", "--ss_interval=1"});
-    return SteadyState(jobs[0]);
-  };
-  SteadyState dev = make("iops:10%");
-  CHECK_FALSE(dev.add_sample(100, 0));
-  CHECK_FALSE(dev.add_sample(109, 0));
-  CHECK_FALSE(dev.add_sample(95, 0));
-  CHECK(dev.add_sample(100, 0));  // mean 101, largest deviation 8 (7.9 %)
-  SteadyState wide = make("iops:5%");
-  for (double y : {100.0, 109.0, 95.0}) wide.add_sample(y, 0);
-  CHECK_FALSE(wide.add_sample(100, 0));
-  // Slope of 10, 20, 30, 40 is 10 per sample: 40 % of the mean 25.
-  SteadyState slope = make("bw_slope:41%");
-  for (double y : {10.0, 20.0, 30.0}) CHECK_FALSE(slope.add_sample(0, y));
-  CHECK(slope.add_sample(0, 40));
-  SteadyState steep = make("bw_slope:39%");
-  for (double y : {10.0, 20.0, 30.0}) steep.add_sample(0, y);
-  CHECK_FALSE(steep.add_sample(0, 40));
-}

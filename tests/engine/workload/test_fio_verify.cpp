@@ -131,3 +131,50 @@ TEST_CASE("verify_interval: a header every interval, a read job checks them", "[
   CHECK_THAT(bad.results.jobs[0].error_text,
              Catch::StartsWith("verify: pattern mismatch at byte 100 (want 0xaa got 0x00) at offset 69120"));
 }
+
+TEST_CASE("fio verify=pattern: blocks of the pattern alone, run on from the start of the write",
+          "[verify][fio]") {
+  const uint8_t abc[] = {'a', 'b', 'c'};
+  const VerifyPattern pattern{abc, 3};
+  std::vector<unsigned char> buf(4096, 0);
+  // No headers: byte p of the write is "abc"[p % 3] (fio's fill_verify_pattern
+  // over the whole buffer), whatever the 512-byte verify interval.
+  verify_fill_write(VerifyKind::pattern, buf.data(), 4096, 512, 0, 1, pattern);
+  for (size_t p = 0; p < buf.size(); ++p) REQUIRE(buf[p] == abc[p % 3]);
+  // Block k (512 bytes at 512k) starts at pattern byte 512k % 3.
+  for (uint32_t k = 0; k < 8; ++k) {
+    const VerifyPattern at{abc, 3, (512 * k) % 3};
+    INFO("block " << k);
+    CHECK(verify_check(VerifyKind::pattern, buf.data() + 512 * k, 512, 512 * k, at).ok);
+  }
+  CHECK_FALSE(verify_check(VerifyKind::pattern, buf.data() + 512, 512, 512, pattern).ok);  // wrong phase
+  // Byte 109 of block 2 overwritten with 'X' (0x58) where 'c' (0x63) was:
+  // (1024 + 109) % 3 == 2. fio: 0x58 ^ 0x63 = 0x3b has 5 bits set.
+  buf[1024 + 109] = 'X';
+  const VerifyResult bad =
+      verify_check(VerifyKind::pattern, buf.data() + 1024, 512, 1024, {abc, 3, 1024 % 3});
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.payload);
+  CHECK(std::string(bad.reason) == "got pattern '58', wanted '63'. Bad bits 5; bad pattern block offset 109");
+  std::vector<unsigned char> expected(512);
+  verify_expected(VerifyKind::pattern, buf.data() + 1024, expected.data(), 512, 1024, {abc, 3, 1024 % 3});
+  CHECK(expected[109] == 'c');
+  CHECK(expected[0] == abc[1024 % 3]);
+}
+
+TEST_CASE("fio verify=pattern and verify_pattern: fio's verify modes", "[verify][fio][job_parser]") {
+  auto one = [](std::vector<std::string> args) {
+    auto r = parse_cli_job(with({"--name=x"}, args));
+    INFO(rs::test::error_text(r));
+    REQUIRE(r.ok());
+    return r->jobs[0];
+  };
+  CHECK(one({"--verify=pattern", "--verify_pattern=0xdeadbeef"}).verify == VerifyKind::pattern);
+  // verify_pattern alone: fio's VERIFY_PATTERN, a header and the pattern.
+  CHECK(one({"--verify_pattern=0xdeadbeef"}).verify == VerifyKind::meta);
+  CHECK(one({"--verify=md5", "--verify_pattern=0xdeadbeef"}).verify == VerifyKind::md5);
+  CHECK(one({"--verify=0", "--verify_pattern=0xdeadbeef"}).verify == VerifyKind::none);
+  NullTarget target(1 << 20);
+  std::vector<JobOptions> jobs{one({"--verify=pattern", "--size=64k", "--rw=write"})};
+  CHECK(check_jobs(jobs, target).find("verify=pattern needs verify_pattern") != std::string::npos);
+}
