@@ -157,8 +157,9 @@ class Raid5Personality final : public raid::Personality {
   // (resumed by a released head) when no head is free.
   void attach(raid::ArrayIo& io);
   // A head got work (or finished a round with more waiting): onto the
-  // list md's release_stripe/handle_stripe put it on.
-  void queue_head_locked(StripeHead* head);
+  // list md's release_stripe/handle_stripe put it on. `here`: the
+  // context running this (for plug_locked; null off the I/O path).
+  void queue_head_locked(StripeHead* head, io::IoContext* here);
   bool needs_prereads(const StripeHead& head) const;
   void apply_tunables_locked();
   // Heads the cache gave up (taken over for another column, or dropped)
@@ -166,15 +167,18 @@ class Raid5Personality final : public raid::Personality {
   void forget_evicted_locked();
   // One raid5d pass: takes every head the scheduling gives now, grouped
   // into one batch per context (chained through Batch::next).
-  Batch* take_pass_locked();
+  Batch* take_pass_locked(io::IoContext* here);
   Batch* new_batch_locked(io::IoContext* context, raid::ArrayIo* parent);
-  // Starts each batch of a pass: here when `here` is its context, else
-  // posted there.
+  // Starts each batch of a pass: posted to its context, then here the one
+  // whose context is `here`.
   void start_batches(Batch* first, io::IoContext* here);
   void raid5d(io::IoContext* here);
   // md's unplug: releases the delayed heads (raid5_activate_delayed).
   void unplug(io::IoContext* here);
-  void plug_locked();
+  void plug_locked(io::IoContext* here);
+  // A context with a bio waiting on a delayed head: `here` when it has
+  // one, else the first delayed head's; null when none has a bio.
+  io::IoContext* unplug_context_locked(io::IoContext* here) const;
   void post_unplug(io::IoContext* at);
   void batch_finished(Batch* batch);
 
@@ -199,7 +203,9 @@ class Raid5Personality final : public raid::Personality {
   StripeQueues queues_;
   std::vector<raid::ArrayIo*> waiters_;  // bios waiting for a free head
   size_t in_round_ = 0;                  // heads a batch is handling
-  bool unplug_pending_ = false;          // an unplug is posted (to unplug_at_ until it is sent)
+  // An unplug is posted (to unplug_at_ until it is sent) to a context with
+  // a bio on a delayed head; cleared when it runs or that may not hold.
+  bool unplug_pending_ = false;
   io::IoContext* unplug_at_ = nullptr;
   uint64_t touch_pass_ = 0;
   std::vector<std::unique_ptr<Batch>> batches_;  // every batch made; reused

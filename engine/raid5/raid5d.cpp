@@ -15,12 +15,16 @@
 // unplug releases the delayed heads (raid5_activate_delayed, only while
 // fewer than IO_THRESHOLD heads have pre-reads active). md unplugs when a
 // writer waits for a free head, and on its 3 ms timer or when a submitter
-// waits for its I/O. Here a writer that waits unplugs at once; otherwise
-// the first head delayed (or a pre-read head finishing while heads are
-// delayed) posts the unplug to a bio's context, where it runs when that
-// submitter has queued what it had and turns its loop to wait: md's
-// unplug on waiting, without a wall-clock timer, so the simulator's
-// virtual time stays exact.
+// waits for its I/O. Here a writer that waits unplugs at once; otherwise,
+// once an unplug could release them (no head with pre-reads active: the
+// first head delayed then, or the last pre-read head finishing), one
+// unplug is posted to a context with a bio waiting on a delayed head (the
+// one that caused it when it has one, as md's per-task plug), where it
+// runs when that submitter has queued what it had and turns its loop to
+// wait: md's unplug on waiting, without a wall-clock timer, so the
+// simulator's virtual time stays exact. Only one is pending at a time,
+// and none is posted while it could release nothing: each one posted to
+// another context can cost that context a wake-up.
 #include <algorithm>
 
 #include "raid/array_port.hpp"
@@ -97,16 +101,20 @@ void Raid5Personality::attach(ArrayIo& io) {
       }
       ++st.attach_pos;
     }
-    for (StripeHead* h : st.touched) queue_head_locked(h);
+    for (StripeHead* h : st.touched) queue_head_locked(h, here);
     if (parked) {
       waiters_.push_back(&io);
+      const size_t delayed = queues_.delayed_len();
       queues_.activate_delayed();  // waiting for a stripe unplugs the queue
+      // The pending unplug's bio may be among those released (and its
+      // context gone before the unplug runs): the next plug posts anew.
+      if (queues_.delayed_len() != delayed) unplug_pending_ = false;
     } else {
       st.attach_done = true;
       ready = st.direct_done && st.pending_heads == 0 && !st.completed;
       if (ready) st.completed = true;
     }
-    if (parked || !st.touched.empty()) pass = take_pass_locked();
+    if (parked || !st.touched.empty()) pass = take_pass_locked(here);
     unplug_at = std::exchange(unplug_at_, nullptr);
   }
   if (unplug_at) post_unplug(unplug_at);
@@ -120,34 +128,62 @@ bool Raid5Personality::needs_prereads(const StripeHead& h) const {
   const StripeGeometry::Parity pq = geo_.parity(h.column * kPageSectors / geo_.chunk_sectors);
   for (size_t i = 0; i < h.towrite.size(); ++i) towrite_scratch_[i] = h.towrite[i] != nullptr;
   return choose_write(pq.pd, towrite_scratch_, all_readable_, h.uptodate, column_unsynced(h.column), pq.qd)
-             .prereads >
-         0;
+             .prereads > 0;
 }
 
 // md: release_stripe puts a head with work on handle_list; handle_stripe
 // finds it needs pre-reads it may not start yet (not STRIPE_PREREAD_ACTIVE)
 // and sets STRIPE_DELAYED, which sends it to delayed_list. Reads are
 // never delayed.
-void Raid5Personality::queue_head_locked(StripeHead* h) {
+void Raid5Personality::queue_head_locked(StripeHead* h, io::IoContext* here) {
   if (h->in_round) return;  // queued again when its round ends
-  queues_.remove(h->column);
   const StripeQueues::Stripe* s = queues_.stripe(h->column);
+  const bool was_delayed = s && s->list == StripeQueues::Stripe::List::delayed;
+  queues_.remove(h->column);
+  s = queues_.stripe(h->column);
   const bool preread_active = s && s->preread_active;
   if (!h->toread.empty() || preread_active || !needs_prereads(*h)) {
     queues_.add_handle(h->column);
+    // It may hold the pending unplug's bio (see plug_locked).
+    if (was_delayed) unplug_pending_ = false;
   } else {
     queues_.add_delayed(h->column);
-    plug_locked();
+    plug_locked(here);
   }
 }
 
-// The queue has delayed heads: make sure an unplug will come.
-void Raid5Personality::plug_locked() {
+// The queue has delayed heads: make sure an unplug comes once it can
+// release them. Until no head has pre-reads active it could not
+// (activate_delayed): batch_finished plugs when the last one ends. The
+// unplug goes to a context with a bio waiting on a delayed head: `here`
+// when it has one (the submitter, or the batch's context, is awake and
+// turns its loop next; another context may be asleep), else the first
+// delayed head's. Such a bio cannot complete before its head leaves
+// delayed_list, so that context outlives the unplug; where a head leaves
+// it otherwise (a parked writer's activate_delayed, a read moving it to
+// handle_list) unplug_pending_ is cleared and the next plug posts anew.
+void Raid5Personality::plug_locked(io::IoContext* here) {
   if (unplug_pending_ || queues_.delayed_len() == 0) return;
-  StripeHead* h = cache_.find(*queues_.delayed_front());
-  if (!h || h->bios.empty()) return;
+  if (queues_.preread_active_stripes() >= kIoThreshold) return;
+  io::IoContext* at = unplug_context_locked(here);
+  if (!at) return;
   unplug_pending_ = true;
-  unplug_at_ = &h->bios.front()->port->context();
+  unplug_at_ = at;
+}
+
+io::IoContext* Raid5Personality::unplug_context_locked(io::IoContext* here) const {
+  io::IoContext* first = nullptr;
+  for (uint64_t column : queues_.delayed()) {
+    const StripeHead* h = cache_.find(column);
+    if (!h) continue;
+    for (const ArrayIo* bio : h->bios) {
+      io::IoContext* ctx = &bio->port->context();
+      if (ctx == here) return here;
+      if (!first) first = ctx;
+      if (!here) return first;
+    }
+  }
+  return first;
 }
 
 void Raid5Personality::post_unplug(io::IoContext* at) {
@@ -169,7 +205,7 @@ Raid5Personality::Batch* Raid5Personality::new_batch_locked(io::IoContext* conte
   return b;
 }
 
-Raid5Personality::Batch* Raid5Personality::take_pass_locked() {
+Raid5Personality::Batch* Raid5Personality::take_pass_locked(io::IoContext* here) {
   apply_tunables_locked();
   const int dd = geo_.data_disks();
   Batch* first = nullptr;
@@ -195,24 +231,28 @@ Raid5Personality::Batch* Raid5Personality::take_pass_locked() {
     }
     b->heads.push_back(h);
   }
-  // Nothing in flight and heads still plugged: unplug once their submitter
-  // waits, even if an unplug is posted already (one posted to a context
-  // that went away with its last bio is dropped; a second one is harmless:
-  // with nothing in flight no head has pre-reads active, so it releases
-  // them all).
-  if (in_round_ == 0 && queues_.delayed_len() > 0) {
-    unplug_pending_ = false;
-    plug_locked();
-  }
+  // Nothing in flight and heads still plugged: an unplug must come (with
+  // nothing in flight no head has pre-reads active, so it releases them
+  // all); plug_locked posts one unless one is pending.
+  if (in_round_ == 0 && queues_.delayed_len() > 0) plug_locked(here);
   return first;
 }
 
+// The other contexts' batches are posted first: such a context is often
+// asleep (its bios all wait on heads), and its wake-up then overlaps this
+// context's batch instead of following it. A pass has at most one batch
+// per context.
 void Raid5Personality::start_batches(Batch* b, io::IoContext* here) {
+  Batch* mine = nullptr;
   while (b) {
-    Batch* next = b->next;  // b may be finished (and reused) before batch_start returns
-    run_on(*b->context, here, [this, b] { batch_start(*b); });
+    Batch* next = b->next;  // b may be finished (and reused) once posted
+    if (b->context == here)
+      mine = b;
+    else
+      b->context->post([this, b] { batch_start(*b); });
     b = next;
   }
+  if (mine) batch_start(*mine);
 }
 
 void Raid5Personality::raid5d(io::IoContext* here) {
@@ -220,7 +260,7 @@ void Raid5Personality::raid5d(io::IoContext* here) {
   io::IoContext* unplug_at;
   {
     std::lock_guard lock(mutex_);
-    pass = take_pass_locked();
+    pass = take_pass_locked(here);
     unplug_at = std::exchange(unplug_at_, nullptr);
   }
   if (unplug_at) post_unplug(unplug_at);
@@ -234,7 +274,7 @@ void Raid5Personality::unplug(io::IoContext* here) {
     std::lock_guard lock(mutex_);
     unplug_pending_ = false;
     queues_.activate_delayed();
-    pass = take_pass_locked();
+    pass = take_pass_locked(here);
     unplug_at = std::exchange(unplug_at_, nullptr);
   }
   if (unplug_at) post_unplug(unplug_at);
@@ -270,7 +310,7 @@ void Raid5Personality::batch_finished(Batch* b) {
       h->reading.clear();
       std::fill(h->writing.begin(), h->writing.end(), nullptr);
       if (h->has_pending()) {
-        queue_head_locked(h);
+        queue_head_locked(h, here);
       } else {
         // Inactive, keeping its column and its stripe state (md keeps a
         // cached stripe's STRIPE_IO_STARTED until init_stripe).
@@ -281,10 +321,10 @@ void Raid5Personality::batch_finished(Batch* b) {
     b->next = spare_batches_;  // b is not touched after this section
     spare_batches_ = b;
     // md re-plugs when it could not release the delayed heads; they go
-    // once no head has pre-reads active.
-    if (queues_.preread_active_stripes() < kIoThreshold) plug_locked();
+    // once no head has pre-reads active (plug_locked waits for that).
+    plug_locked(here);
     wake.swap(waiters_);
-    pass = take_pass_locked();
+    pass = take_pass_locked(here);
     unplug_at = std::exchange(unplug_at_, nullptr);
   }
   if (unplug_at) post_unplug(unplug_at);

@@ -33,7 +33,7 @@ class StripeQueues {
     // forget() (md's init_stripe) clears it: a stripe handled again, even
     // after a spell on the inactive list, never counts as a bypass.
     bool io_started = false;
-    bool full_write = false;      // STRIPE_FULL_WRITE: counted in pending_full_writes
+    bool full_write = false;  // STRIPE_FULL_WRITE: counted in pending_full_writes
     enum class List : uint8_t { none, handle, hold, delayed } list = List::none;
     std::list<uint64_t>::iterator pos;  // where it is on `list`
   };
@@ -75,6 +75,8 @@ class StripeQueues {
   int pending_full_writes() const { return pending_full_writes_; }
   int preread_active_stripes() const { return preread_active_; }
   std::optional<uint64_t> delayed_front() const;
+  // delayed_list, oldest first (the owner looks for a bio waiting there).
+  const std::list<uint64_t>& delayed() const { return delayed_; }
   uint64_t released_total() const { return released_total_; }  // stripes activate_delayed released
   const Stripe* stripe(uint64_t id) const;
 
