@@ -10,8 +10,8 @@ namespace rs::raid5 {
 
 struct Raid5Personality::Child : raid::MemberChild {
   Raid5Personality* self = nullptr;
-  Batch* batch = nullptr;          // a batch's member I/O: its batch
-  uint32_t first = 0, count = 0;   // and its heads: batch->heads[first, first + count)
+  Batch* batch = nullptr;         // a batch's member I/O: its batch
+  uint32_t first = 0, count = 0;  // and its heads: batch->heads[first, first + count)
 };
 
 // Reads: a chunk piece read straight from its data member, or (reconstruct)
@@ -34,8 +34,8 @@ struct Raid5Personality::Piece {
 
 struct Raid5Personality::Io : raid::PersonalityIo {
   std::vector<Seg> segs;
-  std::vector<Child> children;   // direct reads
-  std::vector<uint8_t> failed;   // members this I/O found failing: planned around
+  std::vector<Child> children;  // direct reads
+  std::vector<uint8_t> failed;  // members this I/O found failing: planned around
   std::vector<Piece> pieces;
   std::vector<StripeHead*> touched;
   size_t n_segs = 0, n_pieces = 0, attach_pos = 0, next_child = 0;
@@ -63,7 +63,7 @@ struct Raid5Personality::Batch {
   raid::ArrayIo* parent = nullptr;  // a bio of the batch on `context`: its member I/O goes through it
   std::vector<StripeHead*> heads;   // by column
   std::vector<uint8_t> io;          // heads x disks: the page is read (reading) or written (writing)
-  std::vector<uint8_t*> buf;        // heads x disks: where it is written from (the bio's data, or the cache's page)
+  std::vector<uint8_t*> buf;  // heads x disks: where it is written from (the bio's data, or the cache's page)
   std::vector<uint8_t> error;       // per head: its round failed
   std::vector<WriteMethod> method;  // per head
   std::vector<int> pd;              // per head: parity member
