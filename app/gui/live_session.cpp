@@ -234,6 +234,7 @@ QString LiveSession::openConsentText() const {
 void LiveSession::useArray(const QStringList& members, std::shared_ptr<session::ArraySession> array) {
   stop();
   joinRun();
+  open_consent_ = rs::Consent::none;  // what the last refusal offered holds for that open only
   if (members != members_) overrides_.clear(), array_key_.clear();
   members_ = members;
   demo_ = false;
@@ -259,7 +260,7 @@ void LiveSession::useArray(const QStringList& members, std::shared_ptr<session::
         RunReport rep;
         if (rs::Status st = openOnThread(ms, std::move(array), remembered, assemble, options); !st) {
           rep.error = QString::fromStdString(st.error().message);
-          rep.consent = st.error().consent == rs::Consent::overwrite ? rs::Consent::none : st.error().consent;
+          rep.consent = st.error().consent;  // overwrite is never offered here: openAnyway() ignores it
           return rep;
         }
         if (auto a = arraySession()) {

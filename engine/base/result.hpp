@@ -52,14 +52,14 @@ inline Error make_error(Errc code, std::string message) {
   return Error{code, std::move(message)};
 }
 
-// A refusal to destroy what a target holds, which `force` would override.
-inline Error overridable_refusal(std::string message) {
-  return Error{Errc::refused, std::move(message), Consent::overwrite};
-}
-
 // A refusal the user may accept on purpose, as `consent` says.
 inline Error consentable_refusal(std::string message, Consent consent) {
   return Error{Errc::refused, std::move(message), consent};
+}
+
+// A refusal to destroy what a target holds, which `force` would override.
+inline Error overridable_refusal(std::string message) {
+  return consentable_refusal(std::move(message), Consent::overwrite);
 }
 
 // CLI exit status for an error: 2 usage, 1 run time.

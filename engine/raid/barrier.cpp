@@ -65,7 +65,8 @@ bool ResyncBarrier::enter(ArrayIo& io) {
 }
 
 void ResyncBarrier::leave(ArrayIo& io) {
-  if (io.barrier == ArrayIo::Gate::counted) uncount(io.offset / kSector, (io.offset + io.length) / kSector);
+  if (io.barrier == ArrayIo::Gate::counted)
+    uncount(io.offset / kSector, io.offset / kSector + io.length / kSector);
   io.barrier = ArrayIo::Gate::none;
 }
 

@@ -94,12 +94,9 @@ SteadyStateReport SteadyState::report(bool attained) const {
 SteadyGroup::SteadyGroup(const JobOptions& job, unsigned members)
     : state_(job),
       members_(members),
-      ios_(new std::atomic<uint64_t>[members]),
-      bytes_(new std::atomic<uint64_t>[members]),
+      counts_(new Counts[members]),
       ramp_ns_(uint64_t(job.ss_ramp.count()) * 1000),
-      interval_ns_(uint64_t(std::max<int64_t>(job.ss_interval.count(), 1)) * 1000) {
-  for (unsigned m = 0; m < members; ++m) ios_[m] = 0, bytes_[m] = 0;
-}
+      interval_ns_(uint64_t(std::max<int64_t>(job.ss_interval.count(), 1)) * 1000) {}
 
 void SteadyGroup::start(uint64_t start_ns) {
   if (state_.enabled()) next_ns_ = start_ns + ramp_ns_;
@@ -108,8 +105,8 @@ void SteadyGroup::start(uint64_t start_ns) {
 void SteadyGroup::sample(uint64_t now_ns) {
   uint64_t ios = 0, bytes = 0;
   for (unsigned m = 0; m < members_; ++m) {
-    ios += ios_[m].load(std::memory_order_relaxed);
-    bytes += bytes_[m].load(std::memory_order_relaxed);
+    ios += counts_[m].ios.load(std::memory_order_relaxed);
+    bytes += counts_[m].bytes.load(std::memory_order_relaxed);
   }
   // The first call (the ramp over) takes the snapshot the first sample
   // starts from. Later, the intervals that ended since the last sample

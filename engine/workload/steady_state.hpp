@@ -55,8 +55,8 @@ class SteadyGroup {
   SteadyGroup(const JobOptions& job, unsigned members);
   // Member `m`'s completed I/Os and bytes so far (any thread).
   void publish(unsigned m, uint64_t ios, uint64_t bytes) {
-    ios_[m].store(ios, std::memory_order_relaxed);
-    bytes_[m].store(bytes, std::memory_order_relaxed);
+    counts_[m].ios.store(ios, std::memory_order_relaxed);
+    counts_[m].bytes.store(bytes, std::memory_order_relaxed);
   }
   bool attained() const { return attained_.load(std::memory_order_relaxed); }
   // The leader's calls, on its clock: start() when its job starts; tick()
@@ -73,7 +73,12 @@ class SteadyGroup {
 
   SteadyState state_;
   unsigned members_;
-  std::unique_ptr<std::atomic<uint64_t>[]> ios_, bytes_;
+  // A cache line per member: each job writes its own at every completion,
+  // and packed counters made the group's threads contend for one line.
+  struct alignas(64) Counts {
+    std::atomic<uint64_t> ios{0}, bytes{0};
+  };
+  std::unique_ptr<Counts[]> counts_;
   std::atomic<bool> attained_{false};
   uint64_t ramp_ns_ = 0, interval_ns_ = 0;
   uint64_t next_ns_ = ~uint64_t{0};

@@ -48,6 +48,12 @@ void addSample(TelemetryModel& model, int i, double mbs) {
   model.addSample(s);
 }
 
+// Records while it lives; the previous handler is back however the test ends.
+struct LoopRecorder {
+  LoopRecorder() { g_previous = qInstallMessageHandler(recordLoops); }
+  ~LoopRecorder() { qInstallMessageHandler(g_previous); }
+};
+
 }  // namespace
 
 class ChartCardTest : public QObject {
@@ -57,7 +63,7 @@ class ChartCardTest : public QObject {
 };
 
 void ChartCardTest::resizedWhileScrollingWithoutBindingLoops() {
-  g_previous = qInstallMessageHandler(recordLoops);
+  const LoopRecorder recorder;
   QQmlEngine engine;
   engine.addImportPath("qrc:/qt/qml");
   QQmlComponent component(&engine);
@@ -109,7 +115,6 @@ void ChartCardTest::resizedWhileScrollingWithoutBindingLoops() {
     QTest::qWait(20);
   }
   QTest::qWait(100);
-  qInstallMessageHandler(g_previous);
 
   QVERIFY2(g_loops.isEmpty(), qPrintable(g_loops.join('\n')));
   QVERIFY2(backToStart.isEmpty(), qPrintable("the time axis went back to " + backToStart.join(", ")));
