@@ -838,6 +838,17 @@ void ControllersTest::degradedStartsOnlyWhenAccepted() {
   QTRY_VERIFY_WITH_TIMEOUT(session_->status() == LiveSession::Idle, 20000);
   QVERIFY(session_->arraySession());
   closeIt();
+
+  // Closed after a refusal: nothing is left to accept, and "start
+  // anyway" no longer opens the refused members.
+  session_->openArray({b[0], b[1]});
+  refusedWith("degraded");
+  closeIt();
+  QCOMPARE(session_->openConsent(), QString());
+  session_->openAnyway();
+  QTest::qWait(300);
+  QVERIFY(!session_->busy());
+  QVERIFY(!session_->arraySession());
 }
 
 void ControllersTest::cleanupTestCase() {
