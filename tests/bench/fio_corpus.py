@@ -141,7 +141,7 @@ def run_rounds(args, tools, clis, name, common, own_files):
     return rounds, refusals, log_notes
 
 
-def report_file(name, tools, rounds, refusals, log_notes, tally):
+def report_file(name, tools, rounds, refusals, log_notes, tally, show_rounds):
     """One line per job: fio's median IOPS, each build's median IOPS and
     median round ratio; counts the verdicts into tally."""
     f0 = rounds[0]["fio"]
@@ -167,6 +167,10 @@ def report_file(name, tools, rounds, refusals, log_notes, tally):
             note += "" if fig["bf"][2] or "bf" in refusals else "before outside 15%; "
             if fig["bf"][2] != fig["rs"][2]:
                 tally["differs"].append((name, jn, fig["rs"][1], fig["bf"][1]))
+        if show_rounds:
+            note += "".join("%s rounds %s; " % (NAMES[w], " ".join(
+                "%.2f" % (x[w][i][2] / x["fio"][i][2]) if w in x and x["fio"][i][2] > 0 else "-" for x in rounds))
+                for w in tools[1:])
         if i == 0:
             note += "; ".join(sorted(log_notes))
         cols = " ".join("%12.0f %7.2f" % fig[w][:2] for w in tools[1:])
@@ -184,6 +188,7 @@ def main():
     ap.add_argument("--only", default="", help="run only the files whose name matches this regex")
     ap.add_argument("--pin-cpu", default="", help="run both tools under taskset -c on this CPU")
     ap.add_argument("--before", default="", help="a second raidscope-cli, run in the same rounds")
+    ap.add_argument("--show-rounds", action="store_true", help="each job's round-by-round ratios too")
     args = ap.parse_args()
     tools = ["fio", "rs"] + (["bf"] if args.before else [])
     clis = {"rs": args.rs, "bf": args.before}
@@ -214,7 +219,7 @@ def main():
             print("%-22s %-14s %12s %12s %7s  %s" % (name, "-", "-", "-", "-", problem))
             not_compared.append((name, problem))
             continue
-        report_file(name, tools, rounds, refusals, log_notes, tally)
+        report_file(name, tools, rounds, refusals, log_notes, tally, args.show_rounds)
     print("\njobs compared: %d; median ratio within 15%%: %d" % (tally["total"], tally["within"]["rs"]))
     for name, problem in not_compared:
         print("not compared: %s: %s" % (name, problem))

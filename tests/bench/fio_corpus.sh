@@ -20,6 +20,8 @@
 #   (fio, ours, before; reversed every other round): each job gets both
 #   builds' ratios against the same fio runs, and the summary both counts
 #   and every job whose verdict differs.
+# SHOW_ROUNDS=1: each job's round-by-round ratios in its note (to tell a
+#   steady gap from one round's drift).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [[ $# -ge 1 && -x $1 ]] || { echo "usage: $0 RAIDSCOPE_CLI [WORKDIR]" >&2; exit 2; }
@@ -43,4 +45,4 @@ dd if=/dev/urandom of="$WORK/target" bs=1M count="$target_mb" status=none
 cd "$WORK"
 python3 "$here/fio_corpus.py" --rs "$RS" --corpus "$here/../fio-jobs/engines" --target "$WORK/target" \
   --rounds "${ROUNDS:-3}" --runtime "${RUNTIME:-3}" --scale "$scale" --only "${ONLY:-}" \
-  --pin-cpu "${PIN_CPU:-}" --before "$BEFORE"
+  --pin-cpu "${PIN_CPU:-}" --before "$BEFORE" ${SHOW_ROUNDS:+--show-rounds}
