@@ -18,7 +18,11 @@ Each example is prepared the way issue 16 describes:
 Then it runs fio (--output-format=json) and ours, alternating which goes
 first, and prints per file: whether fio accepted it, whether ours ran it or
 refused it (with the reason), and the IOPS ratio ours/fio per job and for the
-file. "Plain engines" are sync, psync, vsync, pvsync, pvsync2, libaio,
+file. With --before CLI a second build of raidscope-cli runs in the same
+rounds (fio, ours, before; reversed every other round), each build's median
+round is taken against the same fio runs, and the summary gives both counts
+and every file whose verdict (within 25 %, outside, refused) differs.
+"Plain engines" are sync, psync, vsync, pvsync, pvsync2, libaio,
 posixaio, io_uring, null and mmap (or no ioengine=: fio's default psync).
 """
 import argparse
@@ -158,6 +162,103 @@ def run(cmd, cwd, timeout):
     return doc, reason, time.monotonic() - t0
 
 
+NAMES = {"fio": "fio", "rs": "ours", "bf": "before"}
+
+
+def file_ratio(doc_fio, doc):
+    ft = sum(v for _, v in job_iops(doc_fio))
+    return sum(v for _, v in job_iops(doc)) / ft if ft > 0 else 0
+
+
+def run_file(args, i, tools, clis, path):
+    """ROUNDS alternating rounds of one prepared file: [{tool: run(...)}]. A
+    build that fails a round runs no more rounds; fio failing ends the file."""
+    common = ["--runtime=2", "--filename=" + args.target, "--output-format=json", path]
+    rounds, gone = [], set()
+    for r in range(args.rounds):
+        active = [w for w in tools if w not in gone]
+        order = active if (i + r) % 2 == 0 else active[::-1]
+        res = {}
+        for who in order:
+            cmd = (["fio"] if who == "fio" else [clis[who], "bench"]) + common
+            res[who] = run(cmd, args.work, args.timeout)
+            guard_target(args.target)
+        rounds.append(res)
+        gone |= {w for w in order if res[w][0] is None}
+        if "fio" in gone or len(gone) == len(tools) - 1:
+            break
+    return rounds
+
+
+def median_round(rounds, who):
+    """The (fio, build) results of the round whose whole-file ratio is the
+    median for that build."""
+    if any(w not in x or x[w][0] is None for x in rounds for w in ("fio", who)):
+        return rounds[0]["fio"], rounds[0][who]  # a failure: the first round (all tools ran it)
+    pairs = sorted(((x["fio"], x[who]) for x in rounds), key=lambda p: file_ratio(p[0][0], p[1][0]))
+    return pairs[len(pairs) // 2]
+
+
+def describe(fres, res):
+    fdoc, rdoc = fres[0], res[0]
+    if not rdoc:
+        return "refused (%s)" % res[1]
+    if not fdoc:
+        return "ok"
+    fi, ri = job_iops(fdoc), job_iops(rdoc)
+    per = " ".join("%s=%.2f" % (n, (r / f) if f > 0 else float("nan")) for (n, f), (_, r) in zip(fi, ri))
+    return "jobs fio/rs %d/%d ratio %.2f  [%s]" % (len(fi), len(ri), file_ratio(fdoc, rdoc), per[:200])
+
+
+def within(pair, tol):
+    fi, ri = job_iops(pair[0][0]), job_iops(pair[1][0])
+    ft, rt = sum(x for _, x in fi), sum(x for _, x in ri)
+    # Both doing no I/O is the same result (fio's zbd-seq-read on a fresh
+    # target reads nothing: its zones have no data below the write pointer).
+    if len(fi) == len(ri) and ft == 0 and rt == 0:
+        return True
+    return len(fi) == len(ri) and ft > 0 and abs(rt / ft - 1) <= tol
+
+
+def verdict(pair):
+    """"refused", "within" or "outside" (25 %) for a (fio, build) pair fio accepted."""
+    if pair[1][0] is None:
+        return "refused"
+    return "within" if within(pair, 0.25) else "outside"
+
+
+def summarize(rows, tools):
+    fio_ok = [r for r in rows if r[2]["rs"][0][0] is not None]
+    print()
+    print("files: %d; fio accepts %d; raidscope runs %d" % (len(rows), len(fio_ok),
+                                                           sum(1 for r in rows if r[2]["rs"][1][0] is not None)))
+    plain_fio = [r for r in fio_ok if r[1]]
+    counts = {}
+    for w in tools[1:]:
+        v = [verdict(r[2][w]) for r in plain_fio]
+        counts[w] = (len(v) - v.count("refused"), v.count("within"), v.count("refused"))
+    print("plain engines and fio accepts: %d; raidscope runs %d; same job count and IOPS within 25%%: %d; "
+          "refused: %d" % ((len(plain_fio),) + counts["rs"]))
+    for r in plain_fio:
+        if verdict(r[2]["rs"]) == "refused":
+            print("  refused: %s: %s" % (r[0], r[2]["rs"][1][1]))
+        elif verdict(r[2]["rs"]) == "outside":
+            print("  outside 25%%: %s" % r[0])
+    if "bf" not in tools:
+        return
+    differs = [r for r in plain_fio if verdict(r[2]["rs"]) != verdict(r[2]["bf"])]
+    print("both builds, the same fio runs, plain engines and fio accepts: %d; ours runs %d, within 25%% %d, "
+          "refuses %d; before runs %d, within 25%% %d, refuses %d; verdict differs in %d file(s)%s" %
+          ((len(plain_fio),) + counts["rs"] + counts["bf"] + (len(differs), ":" if differs else "")))
+    for r in differs:
+        shown = []
+        for w in ("rs", "bf"):
+            v = verdict(r[2][w])
+            shown.append("%s %s" % (NAMES[w], v if v == "refused" else "%s %.2f" % (
+                v, file_ratio(r[2][w][0][0], r[2][w][1][0]))))
+        print("  verdict differs: %s: %s" % (r[0], ", ".join(shown)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rs", required=True)
@@ -169,14 +270,19 @@ def main():
     ap.add_argument("--rounds", type=int, default=1,
                     help="runs per tool and file, alternating which goes first; the ratio is the median")
     ap.add_argument("--plain-only", action="store_true", help="only the files that use plain engines")
+    ap.add_argument("--before", default="", help="a second raidscope-cli, run in the same rounds")
     args = ap.parse_args()
+    tools = ["fio", "rs"] + (["bf"] if args.before else [])
+    clis = {"rs": args.rs, "bf": args.before}
+    if args.before:
+        print("ours: %s; before: %s" % (args.rs, args.before), flush=True)
 
     files = sorted(f for f in os.listdir(args.examples) if f.endswith(".fio"))
     if args.only:
         files = [f for f in files if re.search(args.only, f)]
     prepdir = os.path.join(args.work, "prepared")
     os.makedirs(prepdir, exist_ok=True)
-    rows = []
+    rows = []  # (name, plain, {build: (fio result, build result) of its median round})
     for i, name in enumerate(files):
         text = open(os.path.join(args.examples, name), errors="replace").read()
         plain = engines(text) <= PLAIN
@@ -185,69 +291,19 @@ def main():
         path = os.path.join(prepdir, name)
         with open(path, "w") as f:
             f.write(prepare(text))
-        common = ["--runtime=2", "--filename=" + args.target, "--output-format=json", path]
-        fio_cmd = ["fio"] + common
-        rs_cmd = [args.rs, "bench"] + common
-        rounds = []  # (fio result, our result) per round
-        for r in range(args.rounds):
-            order = [("fio", fio_cmd), ("rs", rs_cmd)] if (i + r) % 2 == 0 else [("rs", rs_cmd), ("fio", fio_cmd)]
-            res = {}
-            for who, cmd in order:
-                res[who] = run(cmd, args.work, args.timeout)
-                guard_target(args.target)
-            rounds.append(res)
-            if res["fio"][0] is None or res["rs"][0] is None:
-                break
-        res = rounds[0]
-        if all(x["fio"][0] and x["rs"][0] for x in rounds) and len(rounds) > 1:
-            # The round whose whole-file ratio is the median stands for the file.
-            def file_ratio(x):
-                ft = sum(v for _, v in job_iops(x["fio"][0]))
-                return sum(v for _, v in job_iops(x["rs"][0])) / ft if ft > 0 else 0
-            res = sorted(rounds, key=file_ratio)[len(rounds) // 2]
-        rows.append((name, plain, res))
-        fdoc, freason, _ = res["fio"]
-        rdoc, rreason, _ = res["rs"]
-        line = "%-40s %-5s fio=%-8s rs=%-8s" % (name, "plain" if plain else "-", "ok" if fdoc else "refused",
-                                               "ok" if rdoc else "refused")
-        if fdoc and rdoc:
-            fi, ri = job_iops(fdoc), job_iops(rdoc)
-            ft, rt = sum(x for _, x in fi), sum(x for _, x in ri)
-            ratio = rt / ft if ft > 0 else float("nan")
-            per = " ".join("%s=%.2f" % (n, (r / f) if f > 0 else float("nan"))
-                           for (n, f), (_, r) in zip(fi, ri))
-            line += " jobs fio/rs %d/%d ratio %.2f  [%s]" % (len(fi), len(ri), ratio, per[:200])
-        elif not rdoc:
-            line += " (" + rreason + ")"
-        if not fdoc:
-            line += " fio: " + freason
+        rounds = run_file(args, i, tools, clis, path)
+        pairs = {w: median_round(rounds, w) for w in tools[1:]}
+        rows.append((name, plain, pairs))
+        fres = pairs["rs"][0]
+        line = "%-40s %-5s fio=%-8s rs=%-8s" % (name, "plain" if plain else "-", "ok" if fres[0] else "refused",
+                                               "ok" if pairs["rs"][1][0] else "refused")
+        line += " " + describe(fres, pairs["rs"][1]) if fres[0] or not pairs["rs"][1][0] else ""
+        if not fres[0]:
+            line += " fio: " + fres[1]
+        elif "bf" in pairs:
+            line += " | before: " + describe(pairs["bf"][0], pairs["bf"][1])
         print(line, flush=True)
-
-    def count(pred):
-        return sum(1 for r in rows if pred(r))
-    fio_ok = lambda r: r[2]["fio"][0] is not None
-    rs_ok = lambda r: r[2]["rs"][0] is not None
-
-    def within(r, tol):
-        fi, ri = job_iops(r[2]["fio"][0]), job_iops(r[2]["rs"][0])
-        ft, rt = sum(x for _, x in fi), sum(x for _, x in ri)
-        # Both doing no I/O is the same result (fio's zbd-seq-read on a fresh
-        # target reads nothing: its zones have no data below the write pointer).
-        if len(fi) == len(ri) and ft == 0 and rt == 0:
-            return True
-        return len(fi) == len(ri) and ft > 0 and abs(rt / ft - 1) <= tol
-    print()
-    print("files: %d; fio accepts %d; raidscope runs %d" % (len(rows), count(fio_ok), count(rs_ok)))
-    plain_fio = [r for r in rows if r[1] and fio_ok(r)]
-    print("plain engines and fio accepts: %d; raidscope runs %d; same job count and IOPS within 25%%: %d; "
-          "refused: %d" % (len(plain_fio), sum(1 for r in plain_fio if rs_ok(r)),
-                           sum(1 for r in plain_fio if rs_ok(r) and within(r, 0.25)),
-                           sum(1 for r in plain_fio if not rs_ok(r))))
-    for r in plain_fio:
-        if not rs_ok(r):
-            print("  refused: %s: %s" % (r[0], r[2]["rs"][1]))
-        elif not within(r, 0.25):
-            print("  outside 25%%: %s" % r[0])
+    summarize(rows, tools)
 
 
 if __name__ == "__main__":
