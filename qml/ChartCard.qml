@@ -193,10 +193,16 @@ Card {
         }
     }
 
+    // What an empty plot means once samples arrive: the metric had nothing
+    // to show (no reads give no read share, no completions no latency),
+    // where the other cards draw their zero lines. "Waiting for data…"
+    // only until the first sample.
+    property string emptyText: qsTr("Nothing to show in this window")
     Label {
+        objectName: "emptyLabel"
         anchors.centerIn: view
         visible: !feed.hasData
-        text: qsTr("Waiting for data…")
+        text: feed.model && feed.model.hasData ? cc.emptyText : qsTr("Waiting for data…")
         opacity: 0.6
     }
 }

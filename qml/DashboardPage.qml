@@ -202,6 +202,7 @@ Flickable {
                 unit: "%"
                 fixedMax: 100
                 help: qsTr("Each member's part of the array's reads, over the last half second")
+                emptyText: qsTr("No reads in this window")
             }
             ChartCard {
                 stale: page.session ? !page.session.live : false
@@ -260,6 +261,7 @@ Flickable {
                 legendStat: "peak"
                 unit: "ms"
                 help: qsTr("Median and 99th percentile completion latency of the array I/Os of each sample interval; the legend gives the highest of the chart's window")
+                emptyText: qsTr("No I/O completed in this window")
             }
             ChartCard {
                 stale: page.session ? !page.session.live : false

@@ -57,6 +57,7 @@ ColumnLayout {
         unit: "%"
         fixedMax: 100
         window: 30
+        emptyText: qsTr("No reads in this window")
         // Always in the layout (it says "Waiting for data…" until a run
         // starts): an item that turns visible later was left unplaced by
         // the layout here, drawn over the list.

@@ -60,6 +60,7 @@ class ChartCardTest : public QObject {
   Q_OBJECT
  private slots:
   void resizedWhileScrollingWithoutBindingLoops();
+  void emptyPlotSaysWhy();
 };
 
 void ChartCardTest::resizedWhileScrollingWithoutBindingLoops() {
@@ -128,6 +129,64 @@ void ChartCardTest::resizedWhileScrollingWithoutBindingLoops() {
   const QRectF plot = view->property("plotArea").toRectF();
   QCOMPARE(feed->plotWidth(), plot.width());
   QCOMPARE(feed->plotHeight(), plot.height());
+}
+
+// An open array with no workload sends samples of nothing: bandwidth is a
+// zero line, but a read share has no value without reads. That card must
+// say so, not "Waiting for data…" as if samples had not come.
+void ChartCardTest::emptyPlotSaysWhy() {
+  QQmlEngine engine;
+  engine.addImportPath("qrc:/qt/qml");
+  QQmlComponent component(&engine);
+  component.setData(
+      "import QtQuick\nimport QtQuick.Layouts\nimport RaidScope\n"
+      "Window { width: 700; height: 300; visible: true\n"
+      "  RowLayout { anchors.fill: parent\n"
+      "    ChartCard { objectName: 'share'; Layout.fillWidth: true; Layout.fillHeight: true;"
+      "      metric: 'share'; unit: '%'; fixedMax: 100; emptyText: 'No reads in this window' }\n"
+      "    ChartCard { objectName: 'bandwidth'; Layout.fillWidth: true; Layout.fillHeight: true;"
+      "      metric: 'bandwidth'; unit: 'MB/s' } } }",
+      QUrl("qrc:/chart_card_empty_test.qml"));
+  std::unique_ptr<QObject> root(component.create());
+  QVERIFY2(root, qPrintable(component.errorString()));
+  auto* window = qobject_cast<QQuickWindow*>(root.get());
+  QVERIFY(window);
+  QVERIFY(QTest::qWaitForWindowExposed(window));
+  auto* share = window->findChild<QQuickItem*>("share");
+  auto* bandwidth = window->findChild<QQuickItem*>("bandwidth");
+  QVERIFY(share && bandwidth);
+  auto* shareLabel = share->findChild<QQuickItem*>("emptyLabel");
+  auto* bandwidthLabel = bandwidth->findChild<QQuickItem*>("emptyLabel");
+  QVERIFY(shareLabel && bandwidthLabel);
+
+  TelemetryModel model;
+  share->setProperty("model", QVariant::fromValue(&model));
+  bandwidth->setProperty("model", QVariant::fromValue(&model));
+  // No sample yet: both wait.
+  QCOMPARE(shareLabel->property("text").toString(), QString("Waiting for data…"));
+  QVERIFY(shareLabel->isVisible());
+  QVERIFY(bandwidthLabel->isVisible());
+
+  // Two seconds of an idle array: no reads, no writes.
+  for (int i = 1; i <= 40; ++i) addSample(model, i, 0);
+  QTRY_VERIFY(!bandwidthLabel->isVisible());  // a zero line is data
+  QVERIFY(shareLabel->isVisible());
+  QCOMPARE(shareLabel->property("text").toString(), QString("No reads in this window"));
+
+  // Reads arrive: the share has values and the label goes.
+  for (int i = 41; i <= 60; ++i) {
+    rs::telemetry::Sample s;
+    s.members.resize(2);
+    s.members[0].name = "a.img";
+    s.members[1].name = "b.img";
+    s.members[0].reads = 10;
+    s.members[1].reads = 30;
+    s.interval_ns = 50'000'000;
+    s.t_ns = uint64_t(i) * 50'000'000;
+    s.array.read_bw_bytes = 1e6;
+    model.addSample(s);
+  }
+  QTRY_VERIFY(!shareLabel->isVisible());
 }
 
 int main(int argc, char** argv) {
