@@ -71,10 +71,10 @@ for a in "$R1" "$R5"; do
   "$AFTER_CLI" bench --array="$a" --name=fill --rw=write --bs=1m --iodepth=8 --direct=1 >/dev/null 2>&1
 done
 
-common=(--ioengine=io_uring --direct=1 --numjobs=2 --runtime="$RUNTIME" --time_based --randrepeat=0
-        --output-format=json)
-run() {  # run CLI WORKLOAD OUT.json
+common=(--ioengine=io_uring --direct=1 --numjobs=2 --time_based --randrepeat=0 --output-format=json)
+run() {  # run CLI WORKLOAD OUT.json (for RUNTIME seconds)
   local cli=$1 w=$2 out=$3
+  local common=("${common[@]}" --runtime="$RUNTIME")
   case $w in
     r1_randread) "$cli" bench --array="$R1" --name=w --rw=randread --bs=4k --iodepth=32 "${common[@]}" --output="$out" ;;
     r5_randwrite) "$cli" bench --array="$R5" --name=w --rw=randwrite --bs=4k --iodepth=16 "${common[@]}" --output="$out" ;;
@@ -94,6 +94,13 @@ done
 declare -A before after
 echo "before: $BEFORE_CLI ($REF)"
 echo "after:  $AFTER_CLI"
+# One short uncounted run of each workload with each binary first: the
+# first timed rounds on a fresh target were up to 11 % below the rest
+# whichever binary ran first (docs/results/hot-path.md, 2026-12-05 16:53).
+for w in "${workloads[@]}"; do
+  RUNTIME=2 run "$BEFORE_CLI" "$w" b.json
+  RUNTIME=2 run "$AFTER_CLI" "$w" a.json
+done
 for ((r = 1; r <= ROUNDS; r++)); do
   line="round $r, load $(cut -d' ' -f1-3 /proc/loadavg):"
   for w in "${workloads[@]}"; do
