@@ -527,6 +527,7 @@ void Connection::send_replies() {
       const uint8_t* h = reply_heads_.data() + p.head_at;
       out_queue_.push_back(Outgoing{std::vector<uint8_t>(h, h + p.head_len), p.job, p.data, p.len, done});
       p.job = nullptr;  // the sender releases it
+      replies_to_sender_.fetch_add(1, std::memory_order_relaxed);
       queued = true;
     }
   }

@@ -79,6 +79,9 @@ class Connection {
   // completes on the array).
   void stop();
   bool finished() const { return finished_.load(std::memory_order_acquire); }
+  // Replies the socket did not take whole at once, handed to the sender
+  // thread (for tests: that path ran).
+  uint64_t replies_to_sender() const { return replies_to_sender_.load(std::memory_order_relaxed); }
   const std::string& peer() const { return peer_; }
 
  private:
@@ -199,6 +202,7 @@ class Connection {
   std::mutex out_mutex_;
   std::condition_variable out_cv_;
   std::deque<Outgoing> out_queue_;
+  std::atomic<uint64_t> replies_to_sender_{0};
   bool out_stop_ = false;
   std::thread sender_;
 

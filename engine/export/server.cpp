@@ -115,6 +115,13 @@ size_t Server::connections() const {
       std::count_if(connections_.begin(), connections_.end(), [](auto& c) { return !c->finished(); }));
 }
 
+uint64_t Server::replies_to_sender() const {
+  std::lock_guard lock(mutex_);
+  uint64_t n = 0;
+  for (const auto& c : connections_) n += c->replies_to_sender();
+  return n;
+}
+
 void Server::reap(bool all) {
   std::vector<std::unique_ptr<Connection>> done;
   {

@@ -73,6 +73,9 @@ class Server {
   const ListenAddress& address() const { return options_.address; }
   std::string uri() const { return nbd_uri(options_.address, info_.name); }
   size_t connections() const;
+  // Of the connections not yet reaped: replies handed to their sender
+  // threads (Connection::replies_to_sender; for tests).
+  uint64_t replies_to_sender() const;
 
  private:
   Server(std::shared_ptr<session::ArraySession> session, ServerOptions options, ExportInfo info, int fd);

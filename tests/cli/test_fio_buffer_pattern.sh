@@ -35,16 +35,45 @@ printf 'XY' >pat.bin
 expect q.dat 512 ff140abc2d005859
 pass "0xff0x140xabc\"-\"0'pat.bin' is ff 14 0a bc 2d 00 58 59"
 
-# A mixed job's reads land in the buffers: the writes still carry the pattern.
-"$CLI" bench --name=p --filename=m.dat --rw=randrw --bs=4k --size=64k --norandommap=1 \
-  --buffer_pattern=0x0102030405 >out 2>err || fail "bench failed: $(cat err)"
-python3 - <<'PY' || fail "a randrw job wrote blocks without the pattern"
+# A job that reads refills the pattern before every write: fio's
+# buffer_pattern (str_buffer_pattern_cb) turns refill_buffers on when the
+# job reads, so that a read landing in a buffer is never written back out;
+# refill_buffers, in fio's HOWTO: "refill the I/O buffers on every submit".
+# The file starts as 0xee throughout (no layout: it has the job's size),
+# and the job's one buffer (iodepth=1) takes reads of those bytes between
+# its writes. From the I/O order (write_iolog) the expected file is
+# computed here by hand: every block written holds the pattern, every
+# other block 0xee; and, replaying the same order without refills (a write
+# sends what the buffer last held), a different file, so this run can
+# tell a refill from none.
+python3 -c 'open("m.dat", "wb").write(b"\xee" * 65536)'
+"$CLI" bench --name=p --filename=m.dat --rw=randrw --bs=4k --size=64k --norandommap=1 --ioengine=psync \
+  --iodepth=1 --buffer_pattern=0x0102030405 --write_iolog=m.log >out 2>err || fail "bench failed: $(cat err)"
+python3 - <<'PY' || fail "a randrw job did not refill the pattern before every write"
+import sys
+bs, pat, old = 4096, (bytes.fromhex("0102030405") * 900)[:4096], b"\xee" * 4096
+ios = [(w[2], int(w[3]), int(w[4])) for w in (l.split() for l in open("m.log")) if len(w) == 5]
+assert ios and all(n == bs and off % bs == 0 and off < 65536 for _, off, n in ios), ios
+refilled, once = [old] * 16, [old] * 16  # the file's blocks: with refills, and with a buffer filled once
+buf = pat
+for op, off, _ in ios:
+    if op == "read":
+        buf = once[off // bs]  # the read lands in the job's one buffer
+    elif op == "write":
+        refilled[off // bs], once[off // bs] = pat, buf
+writes = sum(op == "write" for op, _, _ in ios)
+print(f"{len(ios)} I/Os, {writes} writes, {sum(b == pat for b in refilled)} blocks written")
+if refilled == once:
+    sys.exit("no write followed a read of other bytes than the pattern: the run cannot tell a refill")
 data = open("m.dat", "rb").read()
-pat = (bytes.fromhex("0102030405") * 900)[:4096]
-blocks = [data[i:i + 4096] for i in range(0, len(data), 4096)]
-assert any(b == pat for b in blocks), "no block holds the pattern"
+assert len(data) == 65536, len(data)
+for k in range(16):
+    got = data[k * bs:(k + 1) * bs]
+    if got != refilled[k]:
+        sys.exit(f"block {k}: {got[:8].hex()}..., expected {refilled[k][:8].hex()}... "
+                 f"({'written' if refilled[k] == pat else 'never written'})")
 PY
-pass "randrw: written blocks hold the pattern"
+pass "randrw: every write carries the pattern though reads filled the buffer between writes (refilled)"
 
 expect_status 2 "a bad pattern" -- "$CLI" bench --name=p --filename=x.dat --rw=write --size=4k '--buffer_pattern="abc'
 expect_error_mentions "buffer_pattern"
@@ -59,5 +88,11 @@ if command -v fio >/dev/null; then
   fio --name=p --filename=g.dat --rw=write --bs=512 --size=4k "--buffer_pattern=0xff0x140xabc\"-\"0'pat.bin'" \
     >/dev/null 2>&1 || fail "fio failed"
   cmp g.dat q.dat || fail "bench's file differs from fio 3.33's (hex runs, decimal 0, a file)"
-  pass "both files are byte for byte fio 3.33's"
+  # The randrw run's I/O order replayed by fio on a file of 0xee: fio
+  # refills too, so the files are the same.
+  mkdir replay && python3 -c 'open("replay/m.dat", "wb").write(b"\xee" * 65536)'
+  (cd replay && fio --name=p --rw=randrw --bs=4k --size=64k --ioengine=psync --iodepth=1 \
+    --buffer_pattern=0x0102030405 --read_iolog=../m.log >/dev/null 2>&1) || fail "fio failed (read_iolog replay)"
+  cmp replay/m.dat m.dat || fail "bench's randrw file differs from fio 3.33's replay of the same I/O order"
+  pass "all three files are byte for byte fio 3.33's (the randrw one replayed in the same I/O order)"
 fi

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "../common/result_helpers.hpp"
+#include "../common/superblock_edit.hpp"
 #include "array_list.hpp"
 #include "arrays_controller.hpp"
 #include "benchmark_controller.hpp"
@@ -54,21 +55,6 @@ OnDisk onDisk(const QString& member) {
   d.clean = sb->resync_offset == rs::ondisk::kMaxSector;
   d.events = sb->events;
   return d;
-}
-
-// Rewrites an image file's superblock with `edit` applied (the encoder sets
-// the checksum): the state a crash leaves, made on purpose.
-bool editSuperblock(const QString& member, const std::function<void(rs::ondisk::Superblock&)>& edit) {
-  QFile f(member);
-  if (!f.open(QIODevice::ReadWrite) || !f.seek(qint64(rs::ondisk::kSbOffsetBytes))) return false;
-  const QByteArray raw = f.read(4096);
-  std::vector<uint8_t> block(raw.begin(), raw.end());
-  auto sb = rs::ondisk::decode(block, uint64_t(f.size()));
-  if (!sb) return false;
-  edit(*sb);
-  const auto out = rs::ondisk::encode(*sb);
-  return f.seek(qint64(rs::ondisk::kSbOffsetBytes)) &&
-         f.write(reinterpret_cast<const char*>(out.data()), qint64(out.size())) == qint64(out.size());
 }
 
 }  // namespace
@@ -821,7 +807,9 @@ void ControllersTest::degradedStartsOnlyWhenAccepted() {
   const QStringList b = make("dd");
   QCOMPARE(b.size(), 3);
   for (const auto& p : b)
-    QVERIFY(editSuperblock(p, [](rs::ondisk::Superblock& sb) { sb.resync_offset = 0; }));
+    QVERIFY(rs::test::edit_superblock(p.toStdString(), [](rs::ondisk::Superblock& sb) {
+              sb.resync_offset = 0;
+            }).ok());
   session_->openArray({b[0], b[1]});
   refusedWith("degraded");
   session_->openAnyway();

@@ -6,10 +6,10 @@
 // dev_number, devflags, cnt_corrected_read, roleN (dev_roles[N]).
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "../common/superblock_edit.hpp"
 #include "ondisk/superblock.hpp"
 
 namespace {
@@ -35,15 +35,8 @@ bool apply(uint64_t& field, const std::string& text) {
 
 int main(int argc, char** argv) {
   if (argc < 3) return usage();
-  std::fstream f(argv[1], std::ios::in | std::ios::out | std::ios::binary);
-  if (!f) return std::perror(argv[1]), 1;
-  f.seekg(0, std::ios::end);
-  const uint64_t size = uint64_t(f.tellg());
-  std::vector<uint8_t> block(4096);
-  f.seekg(4096);
-  f.read(reinterpret_cast<char*>(block.data()), 4096);
-  auto res = rs::ondisk::decode(block, size);
-  if (!res) return std::fprintf(stderr, "%s: %s\n", argv[1], res.error().message.c_str()), 1;
+  auto res = rs::test::read_superblock_file(argv[1]);
+  if (!res) return std::fprintf(stderr, "%s\n", res.error().message.c_str()), 1;
   rs::ondisk::Superblock sb = *res;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -85,9 +78,7 @@ int main(int argc, char** argv) {
     }
     if (!ok) return std::fprintf(stderr, "bad value in %s\n", arg.c_str()), 2;
   }
-  const auto out = rs::ondisk::encode(sb);
-  f.seekp(4096);
-  f.write(reinterpret_cast<const char*>(out.data()), std::streamsize(out.size()));
-  f.flush();
-  return f ? 0 : 1;
+  const rs::Status written = rs::test::write_superblock_file(argv[1], sb);
+  if (!written.ok()) return std::fprintf(stderr, "%s\n", written.error().message.c_str()), 1;
+  return 0;
 }

@@ -329,10 +329,11 @@ TEST_CASE("more requests sent at once than a connection holds unanswered: every 
 
 TEST_CASE("replies a client leaves unread pile up past the socket's room, then every one arrives whole",
           "[export]") {
-  // 12 READs of 1 MiB (more than the server's 4 MiB send buffer and the
-  // client's receive buffer) sent before the client reads anything: the
-  // replies the socket cannot take at once go to the sender thread and
-  // follow in order, none cut or repeated.
+  // 12 READs of 1 MiB sent before the client reads anything: more than
+  // the server's socket holds (its 4 MiB send buffer, which the kernel
+  // doubles at most: 8 MiB, and a unix socket's data waits in it until
+  // read), so the replies it cannot take at once go to the sender thread
+  // and follow in order, none cut or repeated.
   const bool ring = GENERATE(true, false);
   INFO("received on the ring: " << ring);
   ServedRaid1 f(ring);
@@ -347,7 +348,11 @@ TEST_CASE("replies a client leaves unread pile up past the socket's room, then e
   }
   for (int i = 0; i < kReads; ++i)
     REQUIRE(c.send_request(kCmdRead, uint64_t(i) * kMiB, kMiB, 0, {}, 500 + i));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // The sender thread took the replies the socket had no room for (the
+  // client has read nothing yet, so at least one: 12 MiB > 8 MiB).
+  const bool handed = eventually([&] { return f.s.server->replies_to_sender() >= 1; });
+  INFO("replies handed to the sender thread in 10 s: " << f.s.server->replies_to_sender());
+  REQUIRE(handed);
   std::set<uint64_t> answered;
   for (int i = 0; i < kReads; ++i) {
     auto m = c.reply(kMiB);
@@ -359,6 +364,7 @@ TEST_CASE("replies a client leaves unread pile up past the socket's room, then e
     CHECK(m.data == written[m.cookie - 500]);
   }
   CHECK(answered.size() == kReads);
+  CHECK(f.s.server->replies_to_sender() <= kReads);
 }
 
 TEST_CASE("64 connections at once, each writing and reading its own region", "[export]") {

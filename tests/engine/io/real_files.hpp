@@ -1,6 +1,7 @@
 // Helpers for the tests that drive the real backends: a temp file with
 // known contents, opening it as a member, an emulated disk with a fixed
-// latency, and the io_uring check that turns a test into a skip.
+// latency, and an io_uring backend (require_uring() first, to skip where
+// io_uring is unusable).
 #pragma once
 #include <fcntl.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/needs_uring.hpp"
 #include "../../common/result_helpers.hpp"
 #include "io/backend.hpp"
 #include "io/device_model.hpp"
@@ -116,15 +118,7 @@ struct Reads {
   }
 };
 
-// For test cases tagged [needs-uring] (registered with SKIP_RETURN_CODE 77):
-// where io_uring is unusable the case exits 77, so CTest shows it skipped.
-inline void require_uring() {
-  if (auto probe = UringBackend::create({}, 8); !probe) {
-    std::printf("skipped: %s\n", probe.error().message.c_str());
-    std::fflush(stdout);
-    std::_Exit(77);
-  }
-}
+using rs::test::require_uring;  // tests/common/needs_uring.hpp
 
 // An io_uring backend over `members` (an exception Catch2 reports where
 // io_uring is unusable: call require_uring() first to skip instead).

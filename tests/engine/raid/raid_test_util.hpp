@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../../common/result_helpers.hpp"
+#include "../../common/superblock_edit.hpp"
 #include "../../common/temp_dir.hpp"
 #include "io/backend.hpp"
 #include "io/context.hpp"
@@ -32,6 +33,8 @@
 #include "raid/sync_io.hpp"
 
 namespace rs::raid::test {
+
+using rs::test::edit_superblock;  // tests/common/superblock_edit.hpp: a Status to require_ok
 
 inline constexpr uint64_t kMemberBytes = 8ull << 20;  // 1 MiB metadata + 7 MiB data: small, still many chunks
 inline constexpr uint32_t kChunkBytes = 64 * 1024;    // small chunks so I/Os cross chunk boundaries
@@ -217,16 +220,20 @@ inline void write_file_at(const std::string& path, uint64_t offset, const void* 
   REQUIRE(n == ssize_t(len));
 }
 
-// Rewrites an image file's md superblock with `edit` applied (checksum
-// recomputed by the encoder): a state a crash would leave, made on purpose.
-inline void edit_superblock(const std::string& path, const std::function<void(ondisk::Superblock&)>& edit) {
-  auto block = read_file_at(path, ondisk::kSbOffsetBytes, 4096);
-  auto res = ondisk::decode(block, std::filesystem::file_size(path));
-  INFO((res ? std::string() : res.error().message));
-  REQUIRE(res.ok());
-  edit(*res);
-  const auto out = ondisk::encode(*res);
-  write_file_at(path, ondisk::kSbOffsetBytes, out.data(), out.size());
+// The members' counters summed over the array's members.
+inline telemetry::MemberCountersSnapshot member_totals(const Array& arr) {
+  telemetry::MemberCountersSnapshot t;
+  for (int i = 0; i < arr.raid_disks(); ++i) {
+    auto s = arr.runtime(i).counters.snapshot();
+    t.reads += s.reads;
+    t.writes += s.writes;
+    t.read_bytes += s.read_bytes;
+    t.write_bytes += s.write_bytes;
+    t.errors += s.errors;
+    t.nr_pending += s.nr_pending;
+    t.pending_time_ns += s.pending_time_ns;
+  }
+  return t;
 }
 
 // Number of chunk segments an I/O is split into (RAID1: one).

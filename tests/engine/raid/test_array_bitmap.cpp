@@ -79,7 +79,8 @@ TEST_CASE("a chunk's bit is on disk before a write to it reaches a member", "[ra
   REQUIRE(chunks == ondisk::bitmap_chunks(arr->shape().dev_sectors, kBitmapChunk));
   CHECK(disk_dirty(paths[0], chunks) == 0);
   BitCounts bc;  // the port owns (and destroys) the checker; the counts outlive it
-  auto checker = std::make_unique<BitChecker>(arr->make_backend(8), paths, arr->shape().data_offset * 512, bc);
+  auto checker =
+      std::make_unique<BitChecker>(arr->make_backend(8), paths, arr->shape().data_offset * 512, bc);
   {
     TestPort tp(*arr, std::move(checker));
     std::mt19937_64 rng(61);
@@ -176,7 +177,7 @@ TEST_CASE("bits a resync still needs survive a clean stop", "[raid][bitmap][resy
   const std::vector<uint8_t> all_set((chunks + 7) / 8, 0xff);
   for (const auto& p : paths) {
     write_file_at(p, kBitmapAt + ondisk::kBitmapSuperBytes, all_set.data(), all_set.size());
-    edit_superblock(p, [](ondisk::Superblock& sb) { sb.resync_offset = 2048; });
+    require_ok(edit_superblock(p, [](ondisk::Superblock& sb) { sb.resync_offset = 2048; }));
   }
   const uint64_t past = (shape.data_offset + 4096) * 512;  // 2 MiB into the data: past the point
   const auto junk = random_bytes(rng, 1 << 20);

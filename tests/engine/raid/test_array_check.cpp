@@ -388,7 +388,8 @@ TEST_CASE("a mirror with a member missing and its resync unfinished starts and r
   auto paths = member_paths(dir, cfg.disks);
   std::mt19937_64 rng(34);
   const auto model = fill_region(*create_array(cfg, paths), rng, kFillIoBytes);
-  for (const auto& p : paths) edit_superblock(p, [](ondisk::Superblock& sb) { sb.resync_offset = 0; });
+  for (const auto& p : paths)
+    require_ok(edit_superblock(p, [](ondisk::Superblock& sb) { sb.resync_offset = 0; }));
   const std::vector<std::string> some(paths.begin() + 1, paths.end());  // role 0 missing
   AssembleOptions o;
   o.run = true;

@@ -114,20 +114,6 @@ void run_jobs(Array& arr, std::vector<Job>& jobs, uint64_t fail_after_writes, st
   watcher.join();
 }
 
-telemetry::MemberCountersSnapshot totals(const Array& arr) {
-  telemetry::MemberCountersSnapshot t;
-  for (int i = 0; i < arr.raid_disks(); ++i) {
-    auto s = arr.runtime(i).counters.snapshot();
-    t.reads += s.reads;
-    t.writes += s.writes;
-    t.read_bytes += s.read_bytes;
-    t.write_bytes += s.write_bytes;
-    t.errors += s.errors;
-    t.nr_pending += s.nr_pending;
-  }
-  return t;
-}
-
 void check_jobs(const std::vector<Job>& jobs) {
   for (size_t j = 0; j < jobs.size(); ++j) {
     INFO("job " << j << ": " << jobs[j].error);
@@ -168,7 +154,7 @@ TEST_CASE("four submitters and a policy switcher share one array", "[raid][concu
   CHECK(unused.empty());
   check_jobs(jobs);
 
-  const auto t = totals(*arr);
+  const auto t = member_totals(*arr);
   CHECK(t.reads == want.reads);
   CHECK(t.writes == want.writes);  // one per copy
   CHECK(t.read_bytes == want.read_bytes);
@@ -194,7 +180,7 @@ TEST_CASE("a member failed while four submitters run loses no data", "[raid][con
   check_jobs(jobs);
   CHECK(state(*arr, 0) == MemberState::faulty);
 
-  const auto t = totals(*arr);
+  const auto t = member_totals(*arr);
   // Member 0 missed the writes issued after it failed (how many depends on
   // the timing); every read was served once, by some working copy.
   CHECK(t.writes <= want.writes);

@@ -10,21 +10,6 @@ using namespace rs::raid::test;
 
 namespace {
 
-telemetry::MemberCountersSnapshot total(const Array& arr) {
-  telemetry::MemberCountersSnapshot t;
-  for (int i = 0; i < arr.raid_disks(); ++i) {
-    auto s = arr.runtime(i).counters.snapshot();
-    t.reads += s.reads;
-    t.writes += s.writes;
-    t.read_bytes += s.read_bytes;
-    t.write_bytes += s.write_bytes;
-    t.errors += s.errors;
-    t.nr_pending += s.nr_pending;
-    t.pending_time_ns += s.pending_time_ns;
-  }
-  return t;
-}
-
 // Member writes one array write makes: one per in-sync copy of each segment.
 uint64_t member_writes(const Array& arr, uint64_t offset, uint32_t length) {
   uint64_t sector = offset / kSectorBytes, left = length / kSectorBytes, n = 0;
@@ -47,8 +32,8 @@ TEST_CASE("counters count every member read and write once", "[raid][counters]")
   auto paths = member_paths(dir, cfg.disks);
   auto arr = create_array(cfg, paths);
   set_policy(*arr, policy);
-  REQUIRE(total(*arr).reads == 0);
-  REQUIRE(total(*arr).writes == 0);
+  REQUIRE(member_totals(*arr).reads == 0);
+  REQUIRE(member_totals(*arr).writes == 0);
 
   std::mt19937_64 rng(41);
   std::optional<TestPort> be(std::in_place, *arr);
@@ -67,7 +52,7 @@ TEST_CASE("counters count every member read and write once", "[raid][counters]")
     off += len;
   }
   for (int r : pipe.run(writes)) REQUIRE(r > 0);
-  auto t = total(*arr);
+  auto t = member_totals(*arr);
   CHECK(t.writes == want_writes);
   CHECK(t.write_bytes == want_write_bytes);
   CHECK(t.reads == 0);
@@ -87,7 +72,7 @@ TEST_CASE("counters count every member read and write once", "[raid][counters]")
   for (int r : pipe.run(reads)) REQUIRE(r == int(kLen));
   for (int i = 0; i < kReads; ++i)
     REQUIRE(std::memcmp(bufs[size_t(i)].data(), data.data() + reads[size_t(i)].offset, kLen) == 0);
-  t = total(*arr);
+  t = member_totals(*arr);
   CHECK(t.reads == want_reads);
   CHECK(t.read_bytes == uint64_t(kReads) * kLen);
   CHECK(t.writes == want_writes);
@@ -113,7 +98,7 @@ TEST_CASE("counters count every member read and write once", "[raid][counters]")
   const auto after0 = arr->runtime(0).counters.snapshot();
   CHECK(after0.writes == before0.writes);
   CHECK(after0.reads == before0.reads);
-  t = total(*arr);
+  t = member_totals(*arr);
   CHECK(t.writes == want_writes + more_writes);
   CHECK(t.reads == 2 * want_reads);
   CHECK(t.nr_pending == 0);

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -22,6 +23,22 @@ ArrayIo write_at(uint64_t sector, uint32_t bytes = 4096) {
   io.offset = sector * 512;
   io.length = bytes;
   return io;
+}
+
+// Far longer than any wait here takes on a loaded host, far shorter than
+// the ctest timeout: a barrier that never wakes a piece fails the case
+// with a message instead of hanging it.
+constexpr std::chrono::seconds kDeadline{20};
+
+// Polls `done` until it holds (true) or `limit` has passed (false).
+template <class Pred>
+bool wait_until(Pred done, std::chrono::seconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
 }
 
 // A unit whose bucket is neither unit 0's nor unit 1's.
@@ -63,26 +80,40 @@ TEST_CASE("barrier buckets: a piece parks writes in its unit only, and resumes t
 
 TEST_CASE("barrier buckets: a piece waits for the writes counted in its buckets, not for others",
           "[barrier][threads]") {
-  ResyncBarrier b;
+  // Shared with the piece's thread, which may outlive this case: a barrier
+  // that never wakes the piece leaves it blocked, and the case detaches it
+  // rather than hang to the ctest timeout.
+  struct Shared {
+    ResyncBarrier b;
+    std::atomic<bool> up{false}, lowered{false}, task_timed_out{false};
+  };
+  auto sh = std::make_shared<Shared>();
+  ResyncBarrier& b = sh->b;
   b.set_resume([](ArrayIo&) {});
   // A write crossing from unit 0 into unit 1 counts in both buckets.
   ArrayIo crossing = write_at(kUnitSectors - 4, 4096);
   ArrayIo elsewhere = write_at(other_unit() * kUnitSectors + 64);
   REQUIRE(b.enter(crossing));
   REQUIRE(b.enter(elsewhere));
-  std::atomic<bool> up{false}, lowered{false};
-  std::thread task([&] {
-    ResyncBarrier::Piece piece(b, kUnitSectors, kUnitSectors + 64);  // unit 1 only
-    up = true;
-    while (!lowered.load()) std::this_thread::yield();
+  std::thread task([sh] {
+    ResyncBarrier::Piece piece(sh->b, kUnitSectors, kUnitSectors + 64);  // unit 1 only
+    sh->up = true;
+    // Held until the main thread has looked, which it does within its own
+    // deadline; past this one it has given up on the case.
+    if (!wait_until([&] { return sh->lowered.load(); }, 2 * kDeadline)) sh->task_timed_out = true;
   });
   // The write in another bucket finishing does not raise the piece ...
   b.leave(elsewhere);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  CHECK_FALSE(up.load());
+  CHECK_FALSE(sh->up.load());
   // ... the crossing write, counted in unit 1's bucket too, does.
   b.leave(crossing);
-  while (!up.load()) std::this_thread::yield();
-  lowered = true;
+  if (!wait_until([&] { return sh->up.load(); }, kDeadline)) {
+    task.detach();
+    FAIL("the piece over unit 1 was still waiting " << kDeadline.count()
+                                                    << " s after the last write counted in its bucket left");
+  }
+  sh->lowered = true;
   task.join();
+  CHECK_FALSE(sh->task_timed_out.load());
 }

@@ -35,10 +35,10 @@ TEST_CASE("a member one event behind that still says active makes the array resy
   // The close wrote member 0's clean mark; power went before member 1's:
   // member 1 still says active, one event behind, and its last writes may
   // differ from member 0's.
-  edit_superblock(paths[1], [](ondisk::Superblock& sb) {
+  require_ok(edit_superblock(paths[1], [](ondisk::Superblock& sb) {
     sb.events -= 1;
     sb.resync_offset = 0;
-  });
+  }));
   damage_copy(paths[1], shape, 3, rng);
   AssembleOptions o;
   o.resync = false;
@@ -66,10 +66,10 @@ TEST_CASE("a chunk set in one member's bitmap only is resynced", "[raid][bitmap]
   uint8_t bits = 1u << (chunk % 8);
   write_file_at(paths[1], kBitmapAt + ondisk::kBitmapSuperBytes + chunk / 8, &bits, 1);
   for (int i = 0; i < 2; ++i)
-    edit_superblock(paths[size_t(i)], [i](ondisk::Superblock& sb) {
+    require_ok(edit_superblock(paths[size_t(i)], [i](ondisk::Superblock& sb) {
       sb.resync_offset = 0;
       sb.events += uint64_t(i == 0);
-    });
+    }));
   std::mt19937_64 rng(42);
   damage_copy(paths[1], shape, chunk * (kBitmapChunk / 4096) + 2, rng);
   auto arr = assemble(paths);

@@ -44,7 +44,8 @@ struct Unsynced {
     for (const auto& p : paths) {
       const auto junk = random_bytes(rng, to - from);
       write_file_at(p, from, junk.data(), junk.size());
-      edit_superblock(p, [&](ondisk::Superblock& sb) { sb.resync_offset = kSyncedRows * row_sectors; });
+      require_ok(
+          edit_superblock(p, [&](ondisk::Superblock& sb) { sb.resync_offset = kSyncedRows * row_sectors; }));
     }
   }
   // The member holding array byte `offset`, by md's left-symmetric rule.
@@ -157,7 +158,8 @@ TEST_CASE("raid5: a dirty degraded array does not start unless forced", "[raid5]
     require_ok(array_write(*arr, 0, data.data(), data.size()));
   }
   // A crash: every superblock still says active.
-  for (const auto& p : paths) edit_superblock(p, [](ondisk::Superblock& sb) { sb.resync_offset = 0; });
+  for (const auto& p : paths)
+    require_ok(edit_superblock(p, [](ondisk::Superblock& sb) { sb.resync_offset = 0; }));
   const std::vector<std::string> rest(paths.begin(), paths.begin() + 4);
   std::vector<std::vector<uint8_t>> before;
   for (const auto& p : paths) before.push_back(read_file_at(p, 0, size_t(std::filesystem::file_size(p))));

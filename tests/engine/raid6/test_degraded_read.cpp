@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "../../common/member_reads.hpp"
 #include "raid6_test_util.hpp"
 
 using namespace rs;
@@ -30,12 +31,6 @@ int data_member(int stripe, int c) {
 const std::set<std::pair<int, int>> kLostChunks = {{0, 0}, {0, 3}, {1, 1}, {2, 2},
                                                    {3, 0}, {3, 3}, {4, 1}, {5, 2}};
 
-std::vector<uint64_t> reads_of(const raid::Array& arr, bool bytes) {
-  std::vector<uint64_t> v;
-  for (const auto& m : arr.read_members()) v.push_back(bytes ? m.counters.read_bytes : m.counters.reads);
-  return v;
-}
-
 std::vector<uint64_t> minus(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
   std::vector<uint64_t> d(a.size());
   for (size_t i = 0; i < a.size(); ++i) d[i] = a[i] - b[i];
@@ -50,13 +45,14 @@ struct ReadCost {
 };
 ReadCost read_counted(raid::Array& arr, const std::vector<uint8_t>& model, uint64_t off) {
   const auto& c = personality(arr).counters();
-  const auto reads0 = reads_of(arr, false), bytes0 = reads_of(arr, true);
+  const auto reads0 = rs::test::member_reads(arr.read_members()),
+             bytes0 = rs::test::member_read_bytes(arr.read_members());
   const uint64_t rec0 = c.recovered_pages.load();
   std::vector<uint8_t> back(kPage);
   require_ok(array_read(arr, off, back.data(), kPage));
   REQUIRE(std::memcmp(back.data(), model.data() + off, kPage) == 0);
-  return {minus(reads_of(arr, false), reads0), minus(reads_of(arr, true), bytes0),
-          c.recovered_pages.load() - rec0};
+  return {minus(rs::test::member_reads(arr.read_members()), reads0),
+          minus(rs::test::member_read_bytes(arr.read_members()), bytes0), c.recovered_pages.load() - rec0};
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 // touch the cache, register nothing.
 #include <cstdlib>
 
+#include "../../common/member_reads.hpp"
+#include "../../common/needs_uring.hpp"
 #include "io/uring_backend.hpp"
 #include "raid6_test_util.hpp"
 
@@ -17,11 +19,6 @@ namespace registered_cache {
 
 constexpr uint32_t kPage = 4096;
 constexpr uint64_t kPagesPerChunk = kChunkBytes / kPage;
-
-// [needs-uring]: exits 77 (a skip) where io_uring is unusable.
-void require_uring() {
-  if (!io::UringBackend::create({}, 8)) std::_Exit(77);
-}
 
 // Reads `pages` 4 KiB pages from the array's start, one at a time, each
 // required to equal the model's bytes.
@@ -42,7 +39,7 @@ void read_pages_match(TestPort& tp, const std::vector<uint8_t>& model, uint64_t 
 // chunk of the column comes from the pages kept), the rest read straight.
 void degraded_reads_fixed(int level, int disks, const std::vector<int>& lost, uint64_t stripes,
                           uint64_t stripes_rebuilt, uint64_t lost_chunks, uint64_t survivors) {
-  require_uring();
+  rs::test::require_uring();
   TempDir dir;
   auto paths = member_paths(dir, disks);
   auto arr = create_parity_array(level, {disks, 2}, paths);
@@ -65,16 +62,12 @@ void degraded_reads_fixed(int level, int disks, const std::vector<int>& lost, ui
   TestPort tp(*arr);
   auto* ring = dynamic_cast<io::UringBackend*>(&tp.backend());
   REQUIRE(ring);
-  auto member_reads = [&] {
-    uint64_t n = 0;
-    for (const auto& m : arr->read_members()) n += m.counters.reads;
-    return n;
-  };
-  const uint64_t reads0 = member_reads();
+  auto reads_now = [&] { return rs::test::sum(rs::test::member_reads(arr->read_members())); };
+  const uint64_t reads0 = reads_now();
   read_pages_match(tp, model, pages);
   const uint64_t survivor_reads = stripes_rebuilt * kPagesPerChunk * survivors;
   const uint64_t direct_reads = (data_chunks - lost_chunks) * kPagesPerChunk;
-  CHECK(member_reads() - reads0 == survivor_reads + direct_reads);
+  CHECK(reads_now() - reads0 == survivor_reads + direct_reads);
   CHECK(ring->fixed_ios() == survivor_reads);
 }
 

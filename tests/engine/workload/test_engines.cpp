@@ -17,6 +17,7 @@
 #include <sstream>
 #include <vector>
 
+#include "../../common/needs_uring.hpp"
 #include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio/job_parser.hpp"
@@ -89,6 +90,7 @@ uint64_t depth_level_ios(const JobResults& j, size_t level) {
 
 TEST_CASE("direct=0 reads go through the page cache, direct=1 reads do not, and the output says which",
           "[engines][needs-uring]") {
+  rs::test::require_uring();
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
   constexpr uint64_t kBytes = 16ull << 20;
@@ -131,6 +133,7 @@ TEST_CASE("buffered=1 is direct=0, buffered=0 is direct=1", "[engines]") {
 
 TEST_CASE("psync with iodepth=16 runs one I/O at a time, as fio caps it; io_uring keeps 16 in flight",
           "[engines][needs-uring]") {
+  rs::test::require_uring();
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
   fio_test::write_filled_file(path, 8ull << 20);
@@ -606,6 +609,7 @@ TEST_CASE(
 
 TEST_CASE("a buffered job starts with the region dropped from the page cache (fio's invalidate=1)",
           "[engines][needs-uring]") {
+  rs::test::require_uring();
   test::TempDir dir("rs-engines");
   const std::string path = dir.file("data");
   constexpr uint64_t kBytes = 8ull << 20;

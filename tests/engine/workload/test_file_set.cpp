@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/member_reads.hpp"
 #include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio/job_parser.hpp"
@@ -125,9 +126,7 @@ TEST_CASE("file_service_type=random spreads I/O over the files, sequential keeps
     REQUIRE(s);
     RunProgress progress;
     REQUIRE((*s)->run(progress, nullptr, &notes).ok);
-    std::vector<uint64_t> reads;
-    for (const auto& m : (*s)->target().members()) reads.push_back(m.counters.reads);
-    return reads;
+    return rs::test::member_reads((*s)->target().members());
   };
   // sequential: the first 40 I/Os all go to the first file (it holds 64 blocks).
   CHECK(run("sequential", 40) == std::vector<uint64_t>{40, 0});

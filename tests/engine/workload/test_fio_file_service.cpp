@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/member_reads.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio/job_parser.hpp"
 #include "fio_run_on_file.hpp"
@@ -38,11 +39,10 @@ std::vector<double> shares(const std::string& service) {
   auto run = fio_test::run_bench({"--name=s", "--rw=randread", "--bs=4k", "--size=1m", "--nrfiles=4",
                                   "--directory=" + dir.path, "--file_service_type=" + service, "--time_based",
                                   "--runtime=60", "--number_ios=" + std::to_string(kIos)});
-  std::vector<double> out;
-  uint64_t total = 0;
-  for (const auto& m : run.session->target().members())
-    out.push_back(double(m.counters.reads)), total += m.counters.reads;
+  const std::vector<uint64_t> reads = rs::test::member_reads(run.session->target().members());
+  const uint64_t total = rs::test::sum(reads);
   CHECK(total == kIos);
+  std::vector<double> out(reads.begin(), reads.end());
   for (double& x : out) x /= double(total);
   return out;
 }

@@ -6,9 +6,10 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "../../common/needs_uring.hpp"
 #include "../../common/temp_dir.hpp"
-#include "fio_run_on_file.hpp"
 #include "fio/normal_output.hpp"  // format_fio_normal
+#include "fio_run_on_file.hpp"
 #include "workload/latency_search.hpp"
 
 using namespace rs;
@@ -104,6 +105,7 @@ TEST_CASE(
     "latency_target on a file: a target every I/O meets ends the job at iodepth; one none meets keeps depth "
     "1",
     "[fio][latency_target][needs-uring]") {
+  rs::test::require_uring();
   test::TempDir dir("rs-lat-target");
   const std::string path = dir.file("data");
   fio_test::write_filled_file(path, 16ull << 20);

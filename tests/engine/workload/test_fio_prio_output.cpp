@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "../../common/needs_uring.hpp"
 #include "../../common/temp_dir.hpp"
-#include "fio_run_on_file.hpp"
 #include "fio/json_output.hpp"
 #include "fio/normal_output.hpp"
+#include "fio_run_on_file.hpp"
 #include "workload/io_priority.hpp"
 
 using namespace rs;
@@ -40,6 +41,7 @@ TEST_CASE("the priorities fio keeps figures for: the job's, then each cmdprio on
 
 TEST_CASE("per-priority latency: clat prio lines, percentile blocks and JSON prios as fio 3.33",
           "[fio][prio][needs-uring]") {
+  rs::test::require_uring();
   test::TempDir dir("rs-prio-out");
   const std::string path = dir.file("data");
   fio_test::write_filled_file(path, 8ull << 20);

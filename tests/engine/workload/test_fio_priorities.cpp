@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "../../common/needs_uring.hpp"
 #include "../../common/result_helpers.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio/job_parser.hpp"
@@ -114,6 +115,7 @@ TEST_CASE("cmdprio: the share of I/Os with the cmdprio priority, the rest with t
 
 TEST_CASE("log_prio: the latency logs' last column is each I/O's priority; without it 1 for the RT class",
           "[fio][prio][logs][needs-uring]") {
+  rs::test::require_uring();
   test::TempDir dir("rs-prio");
   const std::string path = dir.file("data");
   fio_test::write_filled_file(path, 8ull << 20);

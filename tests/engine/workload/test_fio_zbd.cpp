@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../common/needs_uring.hpp"
 #include "../../common/temp_dir.hpp"
 #include "fio_run_on_file.hpp"
 #include "workload/zbd_zones.hpp"
@@ -115,6 +116,7 @@ TEST_CASE("zbd zones: a reset waits for the job's own I/O to drain", "[fio][zbd]
 TEST_CASE(
     "zonemode=zbd on a file: random writes are sequential per zone; a read job of a fresh file does no I/O",
     "[fio][zbd][needs-uring]") {
+  rs::test::require_uring();
   test::TempDir dir("rs-zbd");
   const std::string path = dir.file("data");
   fio_test::write_filled_file(path, 4 * kZone);
