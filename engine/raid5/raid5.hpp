@@ -180,6 +180,10 @@ class Raid5Personality final : public raid::Personality {
   // one, else the first delayed head's; null when none has a bio.
   io::IoContext* unplug_context_locked(io::IoContext* here) const;
   void post_unplug(io::IoContext* at);
+  // A batch's heads have their parity and their writes go out: they stop
+  // counting as pre-read active (md's handle_stripe at drain_result), so
+  // the delayed heads' pre-reads may start while these writes are in flight.
+  void batch_prereads_over(Batch& batch);
   void batch_finished(Batch* batch);
 
   // ---- stripe_batch.cpp: one batch of heads on one context ----

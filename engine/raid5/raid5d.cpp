@@ -17,7 +17,8 @@
 // writer waits for a free head, and on its 3 ms timer or when a submitter
 // waits for its I/O. Here a writer that waits unplugs at once; otherwise,
 // once an unplug could release them (no head with pre-reads active: the
-// first head delayed then, or the last pre-read head finishing), one
+// first head delayed then, or the last pre-read head's parity computed,
+// as md clears STRIPE_PREREAD_ACTIVE before a stripe's writes go out), one
 // unplug is posted to a context with a bio waiting on a delayed head (the
 // one that caused it when it has one, as md's per-task plug), where it
 // runs when that submitter has queued what it had and turns its loop to
@@ -154,7 +155,8 @@ void Raid5Personality::queue_head_locked(StripeHead* h, io::IoContext* here) {
 
 // The queue has delayed heads: make sure an unplug comes once it can
 // release them. Until no head has pre-reads active it could not
-// (activate_delayed): batch_finished plugs when the last one ends. The
+// (activate_delayed): batch_prereads_over plugs when the last one has its
+// parity. The
 // unplug goes to a context with a bio waiting on a delayed head: `here`
 // when it has one (the submitter, or the batch's context, is awake and
 // turns its loop next; another context may be asleep), else the first
@@ -281,6 +283,23 @@ void Raid5Personality::unplug(io::IoContext* here) {
   start_batches(pass, here);
 }
 
+// md clears STRIPE_PREREAD_ACTIVE in handle_stripe once the parity is
+// computed (reconstruct_state drain_result), before the writes are issued,
+// and wakes raid5d when fewer than IO_THRESHOLD are left: the next wave's
+// pre-reads then overlap this wave's writes. Kept until the writes were
+// done, each wave also waited for the last one's writes (about half of a
+// wave of 4k random writes on the RAM target, docs/results/hot-path.md).
+void Raid5Personality::batch_prereads_over(Batch& b) {
+  io::IoContext* unplug_at;
+  {
+    std::lock_guard lock(mutex_);
+    for (StripeHead* h : b.heads) queues_.preread_done(h->column);
+    plug_locked(b.context);
+    unplug_at = std::exchange(unplug_at_, nullptr);
+  }
+  if (unplug_at) post_unplug(unplug_at);
+}
+
 // A batch's member I/O is done: its heads leave their round, their bios
 // learn of it, waiting writers try again, and raid5d runs.
 void Raid5Personality::batch_finished(Batch* b) {
@@ -295,8 +314,7 @@ void Raid5Personality::batch_finished(Batch* b) {
       StripeHead* h = b->heads[hi];
       h->in_round = false;
       --in_round_;
-      queues_.write_completed(h->column);
-      queues_.preread_done(h->column);
+      queues_.write_completed(h->column);  // its pre-reads ended before its writes began
       for (ArrayIo* bio : h->round_bios) {
         Io& st = static_cast<Io&>(*bio->priv);
         if (b->error[hi] && !st.head_error) st.head_error = -EIO;

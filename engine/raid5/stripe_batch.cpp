@@ -184,6 +184,9 @@ void Raid5Personality::batch_child_done(io::MemberIo& mio, int result) {
     self.batch_issue(b, false);
   } else {
     self.batch_compute(b);
+    // Before the writes are queued: once queued, the batch may end (and be
+    // reused) before this returns.
+    self.batch_prereads_over(b);
     self.batch_issue(b, true);
   }
 }

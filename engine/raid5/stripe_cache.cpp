@@ -33,11 +33,12 @@ void StripeCache::register_pages(io::Backend& backend, uint32_t slots) const {
   for (int m = 0; m < disks_; ++m) {
     uint8_t* base = page(m, 0);
     if (backend.registered_buffer(base, bytes) >= 0) continue;
-    // Registered for a smaller cache: the kernel keeps that mapping for
-    // reads in flight.
-    if (const int smaller = backend.registered_buffer(base, kPageBytes); smaller >= 0)
-      backend.unregister_buffer(smaller);
+    // Registered for a smaller cache: that one goes only once the larger
+    // one is in (a refusal leaves the smaller in use). The kernel keeps
+    // the old mapping for reads in flight.
+    const int smaller = backend.registered_buffer(base, kPageBytes);
     if (backend.register_owned_buffer(base, bytes, arena_mapping_) < 0) return;  // refused, or no room left
+    if (smaller >= 0) backend.unregister_buffer(smaller);
   }
 }
 

@@ -6,7 +6,9 @@
 # host. Each workload runs 2 jobs on one array:
 #   RAID1 x2 4k randread QD32, RAID5 x4 4k randwrite QD16, RAID5 x4 64k write.
 # Prints each round's figures, the medians and after/before ratios of the
-# medians, and the load average per round. Never asserts a time.
+# medians, in how many rounds after beat before, each binary's spread
+# (max/min - 1 over the rounds), and the load average per round. Never
+# asserts a time.
 #
 # The members are files on an ext4 over a loop device on /dev/shm (the RAM
 # target of ram_target.sh), so the CPU's path is measured, not the shared
@@ -15,6 +17,11 @@
 #   tests/bench/bench_hot_path.sh [BEFORE_REF]     ROUNDS=5 RUNTIME=5
 #   BEFORE_CLI=path AFTER_CLI=path   use these binaries instead of building
 #   JOBS=2                           build parallelism
+#   WORKLOADS="r5_randwrite ..."     a subset (default: all three)
+#   RAM_MKFS_OPTS, RAM_MOUNT_OPTS    the RAM target's ext4 (ram_target.sh);
+#       default here: no journal, noatime,lazytime. With ext4's defaults
+#       (set both empty) the journal's commit every 5 s and the inode
+#       update of a write's mtime add to one round and not the next.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 REF=${1:-main}
@@ -22,6 +29,7 @@ ROUNDS=${ROUNDS:-5}
 RUNTIME=${RUNTIME:-5}
 command -v python3 >/dev/null || { echo "bench_hot_path: python3 is not installed" >&2; exit 77; }
 
+: "${RAM_MKFS_OPTS=-O ^has_journal}" "${RAM_MOUNT_OPTS=noatime,lazytime}"
 HALTPOLL=keep  # a shared machine: leave the guest's idle polling alone
 TARGET=${TARGET:-ram}  # the members on RAM (TARGET=disk: on /tmp's disk, which drifts)
 # shellcheck source=ram_target.sh
@@ -63,10 +71,10 @@ for a in "$R1" "$R5"; do
   "$AFTER_CLI" bench --array="$a" --name=fill --rw=write --bs=1m --iodepth=8 --direct=1 >/dev/null 2>&1
 done
 
-common=(--ioengine=io_uring --direct=1 --numjobs=2 --runtime="$RUNTIME" --time_based --randrepeat=0
-        --output-format=json)
-run() {  # run CLI WORKLOAD OUT.json
+common=(--ioengine=io_uring --direct=1 --numjobs=2 --time_based --randrepeat=0 --output-format=json)
+run() {  # run CLI WORKLOAD OUT.json (for RUNTIME seconds)
   local cli=$1 w=$2 out=$3
+  local common=("${common[@]}" --runtime="$RUNTIME")
   case $w in
     r1_randread) "$cli" bench --array="$R1" --name=w --rw=randread --bs=4k --iodepth=32 "${common[@]}" --output="$out" ;;
     r5_randwrite) "$cli" bench --array="$R5" --name=w --rw=randwrite --bs=4k --iodepth=16 "${common[@]}" --output="$out" ;;
@@ -78,10 +86,21 @@ iops() {  # the jobs' summed IOPS (reads + writes)
 }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-workloads=(r1_randread r5_randwrite r5_write64k)
+read -r -a workloads <<<"${WORKLOADS:-r1_randread r5_randwrite r5_write64k}"
+for w in "${workloads[@]}"; do
+  [[ $w == @(r1_randread|r5_randwrite|r5_write64k) ]] ||
+    { echo "bench_hot_path: WORKLOADS: no workload '$w' (r1_randread, r5_randwrite, r5_write64k)" >&2; exit 2; }
+done
 declare -A before after
 echo "before: $BEFORE_CLI ($REF)"
 echo "after:  $AFTER_CLI"
+# One short uncounted run of each workload with each binary first: the
+# first timed rounds on a fresh target were up to 11 % below the rest
+# whichever binary ran first (docs/results/hot-path.md, 2026-12-05 16:53).
+for w in "${workloads[@]}"; do
+  RUNTIME=2 run "$BEFORE_CLI" "$w" b.json
+  RUNTIME=2 run "$AFTER_CLI" "$w" a.json
+done
 for ((r = 1; r <= ROUNDS; r++)); do
   line="round $r, load $(cut -d' ' -f1-3 /proc/loadavg):"
   for w in "${workloads[@]}"; do
@@ -96,9 +115,14 @@ for ((r = 1; r <= ROUNDS; r++)); do
   echo "$line"
 done
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-14s %14s %14s %8s\n' workload "before IOPS" "after IOPS" ratio
+printf '%-14s %12s %12s %7s %10s %14s\n' workload "before IOPS" "after IOPS" ratio "after won" "spread b / a"
 for w in "${workloads[@]}"; do
   # shellcheck disable=SC2086
   mb=$(median ${before[$w]}) ma=$(median ${after[$w]})
-  printf '%-14s %14.0f %14.0f %8.3f\n' "$w" "$mb" "$ma" "$(python3 -c "print($ma/$mb)")"
+  read -r won spread < <(python3 -c '
+import sys
+b, a = (list(map(float, x.split())) for x in sys.argv[1:3])
+won = sum(y > x for x, y in zip(b, a))
+print(f"{won}/{len(b)}", f"{max(b)/min(b)-1:.1%}/{max(a)/min(a)-1:.1%}")' "${before[$w]}" "${after[$w]}")
+  printf '%-14s %12.0f %12.0f %7.3f %10s %14s\n' "$w" "$mb" "$ma" "$(python3 -c "print($ma/$mb)")" "$won" "$spread"
 done

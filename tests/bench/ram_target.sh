@@ -21,6 +21,15 @@
 #                               target of RAM_MIB; an EXIT trap removes both
 #   ram_target_up SIZE_MIB   -> sets RAM_MNT (the mounted directory)
 #   ram_target_down          (idempotent; a no-op when nothing is up)
+#
+#   RAM_MKFS_OPTS, RAM_MOUNT_OPTS   extra mkfs.ext4 options and mount options
+#                            (default: none, ext4's defaults). A script that
+#                            compares two builds of ours may drop the journal
+#                            (-O ^has_journal) and timestamp writes
+#                            (noatime,lazytime): both builds run on the same
+#                            target, and the journal's commit every 5 s and
+#                            an inode update per write tick are then no part
+#                            of the figures.
 
 RAM_IMG="" RAM_LOOP="" RAM_MNT="" RAM_HALTPOLL_SAVED=""
 RAM_HALTPOLL=/sys/module/haltpoll/parameters
@@ -35,17 +44,18 @@ ram_target_up() {
   ((free_mib > mib + 512)) || { echo "/dev/shm has $free_mib MiB free, TARGET=ram needs $((mib + 512))" >&2; exit 2; }
   RAM_IMG=$(mktemp /dev/shm/raidscope-bench.XXXXXX)
   truncate -s "${mib}M" "$RAM_IMG"
-  mkfs.ext4 -q -F "$RAM_IMG"
+  # shellcheck disable=SC2086  # option words
+  mkfs.ext4 -q -F ${RAM_MKFS_OPTS:-} "$RAM_IMG"
   RAM_LOOP=$(losetup -f --show "$RAM_IMG" 2>/dev/null) || { echo "no loop device: skipped" >&2; exit 77; }
   RAM_MNT=$(mktemp -d /tmp/raidscope-bench-mnt.XXXXXX)
-  mount "$RAM_LOOP" "$RAM_MNT"
+  mount ${RAM_MOUNT_OPTS:+-o "$RAM_MOUNT_OPTS"} "$RAM_LOOP" "$RAM_MNT"
   if [[ ${HALTPOLL:-hold} == hold && -w $RAM_HALTPOLL/guest_halt_poll_ns ]]; then
     RAM_HALTPOLL_SAVED="$(cat "$RAM_HALTPOLL/guest_halt_poll_ns") $(cat "$RAM_HALTPOLL/guest_halt_poll_allow_shrink")"
     echo 200000 >"$RAM_HALTPOLL/guest_halt_poll_ns"
     echo N >"$RAM_HALTPOLL/guest_halt_poll_allow_shrink"
-    echo "target: ext4 on $RAM_LOOP over $RAM_IMG; guest halt polling held at 200 us while it runs" >&2
+    echo "target: ext4${RAM_MKFS_OPTS:+ ($RAM_MKFS_OPTS)}${RAM_MOUNT_OPTS:+ mounted $RAM_MOUNT_OPTS} on $RAM_LOOP over $RAM_IMG; guest halt polling held at 200 us while it runs" >&2
   else
-    echo "target: ext4 on $RAM_LOOP over $RAM_IMG (idle wake-ups left as they are: no haltpoll here, or HALTPOLL=keep)" >&2
+    echo "target: ext4${RAM_MKFS_OPTS:+ ($RAM_MKFS_OPTS)}${RAM_MOUNT_OPTS:+ mounted $RAM_MOUNT_OPTS} on $RAM_LOOP over $RAM_IMG (idle wake-ups left as they are: no haltpoll here, or HALTPOLL=keep)" >&2
   fi
 }
 

@@ -5,7 +5,9 @@
 // heads. And an array whose cache is far smaller than one write: the write
 // waits for heads mid-way and still lands whole.
 #include <catch2/catch.hpp>
+#include <vector>
 
+#include "io/backend.hpp"
 #include "raid5/stripe_cache.hpp"
 #include "raid5_test_util.hpp"
 
@@ -124,4 +126,67 @@ TEST_CASE(
   c.release(d);
   c.set_capacity(1);  // drops the inactive head (300's)
   CHECK(c.evicted() == std::vector<uint64_t>{300});
+}
+
+namespace {
+// A backend that only registers buffers: regions up to `limit` bytes are
+// taken (as io_uring under RLIMIT_MEMLOCK), larger ones refused.
+class RegistryBackend final : public io::Backend {
+ public:
+  size_t limit = SIZE_MAX;
+  struct Region {
+    const uint8_t* base;
+    size_t bytes;
+    int handle;
+  };
+  std::vector<Region> regions;
+
+  int register_owned_buffer(void* base, size_t bytes, std::shared_ptr<const void>) override {
+    if (bytes > limit) return -1;
+    regions.push_back({static_cast<const uint8_t*>(base), bytes, next_++});
+    return regions.back().handle;
+  }
+  void unregister_buffer(int handle) override {
+    std::erase_if(regions, [&](const Region& r) { return r.handle == handle; });
+  }
+  int registered_buffer(const void* p, size_t bytes) const override {
+    const auto* q = static_cast<const uint8_t*>(p);
+    for (const Region& r : regions)
+      if (q >= r.base && q + bytes <= r.base + r.bytes) return r.handle;
+    return -1;
+  }
+  void queue(io::MemberIo&) override {}
+  void submit() override {}
+  void queue_timer(io::MemberIo&, uint64_t) override {}
+  unsigned reap(unsigned) override { return 0; }
+  uint64_t now_ns() override { return 0; }
+  unsigned in_flight() const override { return 0; }
+  std::string describe() const override { return "registry"; }
+
+ private:
+  int next_ = 0;
+};
+}  // namespace
+
+TEST_CASE("stripe cache: a larger registration refused keeps the smaller one", "[raid5][cache]") {
+  constexpr int kDisks = 4;
+  StripeCache c(kDisks);
+  REQUIRE(c.reserve().ok());
+  RegistryBackend b;
+  c.register_pages(b, 16);
+  REQUIRE(b.regions.size() == size_t(kDisks));
+  for (int m = 0; m < kDisks; ++m) CHECK(b.registered_buffer(c.page(m, 0), 16 * kPageBytes) >= 0);
+
+  // The cache grew to 32 heads, but the kernel takes no more than 16 pages:
+  // every member keeps its 16 registered pages (reads into them stay fixed).
+  b.limit = 16 * kPageBytes;
+  c.register_pages(b, 32);
+  CHECK(b.regions.size() == size_t(kDisks));
+  for (int m = 0; m < kDisks; ++m) CHECK(b.registered_buffer(c.page(m, 0), 16 * kPageBytes) >= 0);
+
+  // Taken: the 32 pages replace the 16 (one region per member, none left over).
+  b.limit = SIZE_MAX;
+  c.register_pages(b, 32);
+  CHECK(b.regions.size() == size_t(kDisks));
+  for (int m = 0; m < kDisks; ++m) CHECK(b.registered_buffer(c.page(m, 0), 32 * kPageBytes) >= 0);
 }
