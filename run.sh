@@ -152,7 +152,7 @@ PY
 # programs they need (the TSan tree builds only these). TSAN_SKIP leaves out
 # single-threaded cases that take minutes under TSan and find nothing there
 # (they run in the release and ASan trees).
-TSAN_TESTS="raid:|raid5:|raid6:.*(concurren|two added|two-member)|io:|telemetry:|balance:|session:|workload:.*(array|verify|runner|time_based|zbd|posixaio)|cli: test_(live_session|interrupt|bench|signals|member_failure)|soak:"
+TSAN_TESTS="raid:|raid5:|raid6:.*(concurren|two added|two-member)|io:|telemetry:|balance:|session:|workload:.*(array|verify|runner|time_based|zbd|posixaio)|cli: test_(live_session|interrupt|bench|signals|member_failure|fio_status_interval)|soak:"
 TSAN_SKIP="raid5:raid5 round trip, each member failed in turn"
 TSAN_TARGETS=(test_raid test_raid5 test_raid6 test_io test_telemetry test_balance test_session test_workload raidscope-cli rs_kill_writer rs_sb_edit rs_powercut_trials)
 

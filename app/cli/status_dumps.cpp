@@ -2,11 +2,9 @@
 
 #include <chrono>
 #include <cstdio>
-#include <thread>
 
 #include "args.hpp"
 #include "fio/size_parse.hpp"
-#include "io/uring_backend.hpp"
 
 namespace rs::cli {
 
@@ -16,27 +14,23 @@ StatusDumps::StatusDumps(workload::RunProgress& progress,
   progress_.status_enabled = true;
 }
 
+// Asks every running job for its figures and waits until each has left
+// them (a job copies them at its next completion and wakes this), at most
+// half a second: a job stalled on a slow device is shown as it last was.
 void StatusDumps::dump() {
   const uint64_t want = progress_.status_wanted.fetch_add(1) + 1;
-  const uint64_t give_up = io::monotonic_ns() + 500'000'000ull;
   workload::RunResults run;
-  for (;;) {
-    {
-      std::lock_guard lock(progress_.status_mutex);
-      bool all = true;
-      for (const auto& [index, copy] : progress_.status) all = all && (copy.done || copy.served >= want);
-      if (all || io::monotonic_ns() >= give_up) {
-        for (const auto& [index, copy] : progress_.status) run.jobs.push_back(copy.figures);
-        break;
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  {
+    std::unique_lock lock(progress_.status_mutex);
+    progress_.status_copied.wait_for(lock, std::chrono::milliseconds(500), [&] {
+      for (const auto& [index, copy] : progress_.status)
+        if (!copy.done && copy.served < want) return false;
+      return true;
+    });
+    for (const auto& [index, copy] : progress_.status) run.jobs.push_back(copy.figures);
   }
   if (run.jobs.empty()) return;  // no job started yet
-  run.raidscope_version = "0.1.0";
-  run.timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+  run.stamp();
   const std::string text = format_(run);
   if (!to_stdout_) {
     kept_ += text;

@@ -1069,11 +1069,14 @@ void JobDriver::serve_status(uint64_t now, bool done) {
       for (int d = 0; d < 3; ++d)
         if (copy.dir(d).total_ios) copy.dir(d).runtime_ns = now - from;
   }
-  std::lock_guard lock(progress_->status_mutex);
-  StatusCopy& slot = progress_->status[job_index_];
-  slot.served = status_served_;
-  slot.done = done;
-  slot.figures = std::move(copy);
+  {
+    std::lock_guard lock(progress_->status_mutex);
+    StatusCopy& slot = progress_->status[job_index_];
+    slot.served = status_served_;
+    slot.done = done;
+    slot.figures = std::move(copy);
+  }
+  progress_->status_copied.notify_all();
 }
 
 void JobDriver::dump_failure(const TargetIo& io, const unsigned char* chunk, uint32_t len, uint64_t offset,

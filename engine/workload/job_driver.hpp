@@ -12,6 +12,7 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -60,10 +61,12 @@ struct RunProgress {
   // reader bumps status_wanted, and each running job copies its figures so
   // far (the running phase's time counted in, as fio's
   // __show_running_run_stats) into `status` at its next completion; a job
-  // leaves a copy when it starts and its last figures when it ends.
+  // leaves a copy when it starts and its last figures when it ends, and
+  // wakes the reader waiting on status_copied.
   bool status_enabled = false;
   std::atomic<uint64_t> status_wanted{0};
   std::mutex status_mutex;
+  std::condition_variable status_copied;
   std::map<unsigned, StatusCopy> status;  // by job index; guarded by status_mutex
 };
 

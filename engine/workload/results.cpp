@@ -1,6 +1,7 @@
 #include "workload/results.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 
@@ -117,6 +118,13 @@ void DepthDistribution::merge(const DepthDistribution& other) noexcept {
   add_arrays(complete, other.complete);
   total_submit += other.total_submit;
   total_complete += other.total_complete;
+}
+
+void RunResults::stamp() {
+  raidscope_version = "0.1.0";  // the project's VERSION (CMakeLists.txt)
+  timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+                     .count();
 }
 
 std::string fio_version_string(const RunResults& run) {

@@ -187,6 +187,8 @@ struct JobResults {
 struct RunResults {
   std::string raidscope_version;  // e.g. "0.1.0"; goes into "fio version"
   int64_t timestamp_ms = 0;       // wall clock (ms since the epoch) when the run ended
+  // Sets the two above: this program's version and the wall clock now.
+  void stamp();
   OptionList global_options;      // "global options" as written
   std::vector<JobResults> jobs;   // one per job thread, in start order
   int sig_figs = 4;               // fio sig_figs: digits in the text output's numbers

@@ -628,10 +628,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
       }
   }
   const auto elapsed = std::chrono::steady_clock::now() - wall_start;
-  out.results.raidscope_version = "0.1.0";
-  out.results.timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
+  out.results.stamp();
   out.results.global_options = global_options;
   for (auto& inst : instances) {
     inst->result.elapsed_sec = uint64_t(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count());
