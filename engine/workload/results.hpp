@@ -189,9 +189,9 @@ struct RunResults {
   int64_t timestamp_ms = 0;       // wall clock (ms since the epoch) when the run ended
   // Sets the two above: this program's version and the wall clock now.
   void stamp();
-  OptionList global_options;      // "global options" as written
-  std::vector<JobResults> jobs;   // one per job thread, in start order
-  int sig_figs = 4;               // fio sig_figs: digits in the text output's numbers
+  OptionList global_options;     // "global options" as written
+  std::vector<JobResults> jobs;  // one per job thread, in start order
+  int sig_figs = 4;              // fio sig_figs: digits in the text output's numbers
   // What the run said besides its figures (fio's log_info lines: a file
   // laid out, a depth capped): fio prints them on its output, not stderr.
   std::vector<std::string> messages;
