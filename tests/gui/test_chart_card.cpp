@@ -36,16 +36,38 @@ void recordLoops(QtMsgType type, const QMessageLogContext& ctx, const QString& m
   if (g_previous) g_previous(type, ctx, msg);
 }
 
-// One 50 ms sample at time `i` * 50 ms with a read bandwidth of `mbs` MB/s.
-void addSample(TelemetryModel& model, int i, double mbs) {
+// One 50 ms sample at time `i` * 50 ms with a read bandwidth of `mbs` MB/s
+// and the two members' reads in it.
+void addSample(TelemetryModel& model, int i, double mbs, uint64_t readsA = 0, uint64_t readsB = 0) {
   rs::telemetry::Sample s;
   s.members.resize(2);
   s.members[0].name = "a.img";
   s.members[1].name = "b.img";
+  s.members[0].reads = readsA;
+  s.members[1].reads = readsB;
   s.interval_ns = 50'000'000;
   s.t_ns = uint64_t(i) * 50'000'000;
   s.array.read_bw_bytes = mbs * 1e6;
   model.addSample(s);
+}
+
+// The QML `source` made and shown in a window; null (and `error` says
+// why) when it did not load or was not exposed.
+std::unique_ptr<QObject> showWindow(QQmlEngine& engine, const char* source, const char* url, QString& error) {
+  engine.addImportPath("qrc:/qt/qml");
+  QQmlComponent component(&engine);
+  component.setData(source, QUrl(url));
+  std::unique_ptr<QObject> root(component.create());
+  auto* window = qobject_cast<QQuickWindow*>(root.get());
+  if (!window) {
+    error = component.errorString();
+    return nullptr;
+  }
+  if (!QTest::qWaitForWindowExposed(window)) {
+    error = "the window was not exposed";
+    return nullptr;
+  }
+  return root;
 }
 
 // Records while it lives; the previous handler is back however the test ends.
@@ -66,19 +88,15 @@ class ChartCardTest : public QObject {
 void ChartCardTest::resizedWhileScrollingWithoutBindingLoops() {
   const LoopRecorder recorder;
   QQmlEngine engine;
-  engine.addImportPath("qrc:/qt/qml");
-  QQmlComponent component(&engine);
-  component.setData(
-      "import QtQuick\nimport RaidScope\n"
-      "Window { width: 520; height: 300; visible: true\n"
-      "  ChartCard { objectName: 'card'; anchors.fill: parent; metric: 'bandwidth'; unit: 'MB/s'; window: 60 "
-      "} }",
-      QUrl("qrc:/chart_card_test.qml"));
-  std::unique_ptr<QObject> root(component.create());
-  QVERIFY2(root, qPrintable(component.errorString()));
+  QString error;
+  const auto root = showWindow(engine,
+                               "import QtQuick\nimport RaidScope\n"
+                               "Window { width: 520; height: 300; visible: true\n"
+                               "  ChartCard { objectName: 'card'; anchors.fill: parent; metric: 'bandwidth'; "
+                               "unit: 'MB/s'; window: 60 } }",
+                               "qrc:/chart_card_test.qml", error);
+  QVERIFY2(root, qPrintable(error));
   auto* window = qobject_cast<QQuickWindow*>(root.get());
-  QVERIFY(window);
-  QVERIFY(QTest::qWaitForWindowExposed(window));
   auto* card = window->findChild<QQuickItem*>("card");
   QVERIFY(card);
   auto* feed = card->property("feed").value<ChartFeed*>();
@@ -136,22 +154,19 @@ void ChartCardTest::resizedWhileScrollingWithoutBindingLoops() {
 // say so, not "Waiting for data…" as if samples had not come.
 void ChartCardTest::emptyPlotSaysWhy() {
   QQmlEngine engine;
-  engine.addImportPath("qrc:/qt/qml");
-  QQmlComponent component(&engine);
-  component.setData(
-      "import QtQuick\nimport QtQuick.Layouts\nimport RaidScope\n"
-      "Window { width: 700; height: 300; visible: true\n"
-      "  RowLayout { anchors.fill: parent\n"
-      "    ChartCard { objectName: 'share'; Layout.fillWidth: true; Layout.fillHeight: true;"
-      "      metric: 'share'; unit: '%'; fixedMax: 100; emptyText: 'No reads in this window' }\n"
-      "    ChartCard { objectName: 'bandwidth'; Layout.fillWidth: true; Layout.fillHeight: true;"
-      "      metric: 'bandwidth'; unit: 'MB/s' } } }",
-      QUrl("qrc:/chart_card_empty_test.qml"));
-  std::unique_ptr<QObject> root(component.create());
-  QVERIFY2(root, qPrintable(component.errorString()));
+  QString error;
+  const auto root =
+      showWindow(engine,
+                 "import QtQuick\nimport QtQuick.Layouts\nimport RaidScope\n"
+                 "Window { width: 700; height: 300; visible: true\n"
+                 "  RowLayout { anchors.fill: parent\n"
+                 "    ChartCard { objectName: 'share'; Layout.fillWidth: true; Layout.fillHeight: true;"
+                 "      metric: 'share'; unit: '%'; fixedMax: 100; emptyText: 'No reads in this window' }\n"
+                 "    ChartCard { objectName: 'bandwidth'; Layout.fillWidth: true; Layout.fillHeight: true;"
+                 "      metric: 'bandwidth'; unit: 'MB/s' } } }",
+                 "qrc:/chart_card_empty_test.qml", error);
+  QVERIFY2(root, qPrintable(error));
   auto* window = qobject_cast<QQuickWindow*>(root.get());
-  QVERIFY(window);
-  QVERIFY(QTest::qWaitForWindowExposed(window));
   auto* share = window->findChild<QQuickItem*>("share");
   auto* bandwidth = window->findChild<QQuickItem*>("bandwidth");
   QVERIFY(share && bandwidth);
@@ -174,18 +189,7 @@ void ChartCardTest::emptyPlotSaysWhy() {
   QCOMPARE(shareLabel->property("text").toString(), QString("No reads in this window"));
 
   // Reads arrive: the share has values and the label goes.
-  for (int i = 41; i <= 60; ++i) {
-    rs::telemetry::Sample s;
-    s.members.resize(2);
-    s.members[0].name = "a.img";
-    s.members[1].name = "b.img";
-    s.members[0].reads = 10;
-    s.members[1].reads = 30;
-    s.interval_ns = 50'000'000;
-    s.t_ns = uint64_t(i) * 50'000'000;
-    s.array.read_bw_bytes = 1e6;
-    model.addSample(s);
-  }
+  for (int i = 41; i <= 60; ++i) addSample(model, i, 1, 10, 30);
   QTRY_VERIFY(!shareLabel->isVisible());
 }
 
