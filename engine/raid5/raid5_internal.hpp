@@ -81,6 +81,9 @@ struct Raid5Personality::Batch {
   std::vector<uint8_t> scratch_written, scratch_readable;
   unsigned outstanding = 0;
   bool writing = false, replan = false;
+  // A head of the batch was pre-read active when taken (set under the
+  // lock): only then does its parity's end change what the queue may release.
+  bool prereads_active = false;
 };
 
 }  // namespace rs::raid5

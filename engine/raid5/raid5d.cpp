@@ -105,11 +105,10 @@ void Raid5Personality::attach(ArrayIo& io) {
     for (StripeHead* h : st.touched) queue_head_locked(h, here);
     if (parked) {
       waiters_.push_back(&io);
-      const size_t delayed = queues_.delayed_len();
-      queues_.activate_delayed();  // waiting for a stripe unplugs the queue
-      // The pending unplug's bio may be among those released (and its
-      // context gone before the unplug runs): the next plug posts anew.
-      if (queues_.delayed_len() != delayed) unplug_pending_ = false;
+      // Waiting for a stripe unplugs the queue. The pending unplug's bio
+      // may be among those released (and its context gone before the
+      // unplug runs): the next plug posts anew.
+      if (queues_.activate_delayed()) unplug_pending_ = false;
     } else {
       st.attach_done = true;
       ready = st.direct_done && st.pending_heads == 0 && !st.completed;
@@ -204,6 +203,7 @@ Raid5Personality::Batch* Raid5Personality::new_batch_locked(io::IoContext* conte
   b->context = context;
   b->parent = parent;
   b->heads.clear();
+  b->prereads_active = false;
   return b;
 }
 
@@ -232,6 +232,7 @@ Raid5Personality::Batch* Raid5Personality::take_pass_locked(io::IoContext* here)
       first = b;
     }
     b->heads.push_back(h);
+    if (const auto* s = queues_.stripe(*id); s && s->preread_active) b->prereads_active = true;
   }
   // Nothing in flight and heads still plugged: an unplug must come (with
   // nothing in flight no head has pre-reads active, so it releases them
@@ -290,6 +291,7 @@ void Raid5Personality::unplug(io::IoContext* here) {
 // done, each wave also waited for the last one's writes (about half of a
 // wave of 4k random writes on the RAM target, docs/results/hot-path.md).
 void Raid5Personality::batch_prereads_over(Batch& b) {
+  if (!b.prereads_active) return;  // nothing to clear: no lock taken (full-stripe writes, reads)
   io::IoContext* unplug_at;
   {
     std::lock_guard lock(mutex_);

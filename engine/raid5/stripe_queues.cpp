@@ -60,8 +60,9 @@ std::optional<uint64_t> StripeQueues::delayed_front() const {
   return delayed_.front();
 }
 
-void StripeQueues::activate_delayed() {
-  if (preread_active_ >= kIoThreshold) return;  // md leaves the queue plugged
+bool StripeQueues::activate_delayed() {
+  if (preread_active_ >= kIoThreshold) return false;  // md leaves the queue plugged
+  const bool any = !delayed_.empty();
   while (!delayed_.empty()) {
     const uint64_t id = pop(Stripe::List::delayed);
     ++released_total_;
@@ -73,6 +74,7 @@ void StripeQueues::activate_delayed() {
     // Seed 004's one-line change: hold_list instead of handle_list.
     push(id, scheduling_ == Scheduling::priority ? Stripe::List::hold : Stripe::List::handle);
   }
+  return any;
 }
 
 void StripeQueues::io_started(uint64_t id) {

@@ -50,7 +50,8 @@ class StripeQueues {
   // md's raid5_activate_delayed: when fewer than kIoThreshold stripes have
   // pre-reads active, every delayed stripe becomes pre-read active and
   // goes to hold_list (priority) or straight to handle_list (legacy).
-  void activate_delayed();
+  // Returns whether it released any.
+  bool activate_delayed();
 
   // ---- stripe state the handler reports ----
   void io_started(uint64_t id);          // ops_run_io: set STRIPE_IO_STARTED
