@@ -55,10 +55,9 @@ bool SteadyState::add_sample(uint64_t iops, uint64_t bytes_per_s) {
   if (!enabled()) return false;
   iops_.push_back(iops);
   bw_.push_back(bytes_per_s);
-  if (iops_.size() > window_) iops_.pop_front(), bw_.pop_front();
+  if (iops_.size() > window_) iops_.erase(iops_.begin()), bw_.erase(bw_.begin());
   if (iops_.size() < window_) return false;
-  const std::vector<uint64_t> y(spec_.iops ? iops_.begin() : bw_.begin(),
-                                spec_.iops ? iops_.end() : bw_.end());
+  const std::span<const uint64_t> y = spec_.iops ? iops_ : bw_;
   const uint64_t sum = sum_of(y);
   if (spec_.slope) {
     slope_ = steady_slope(y);
@@ -84,8 +83,8 @@ SteadyStateReport SteadyState::report(bool attained) const {
   r.criterion = criterion_;
   r.max_deviation = deviation_;
   r.slope_value = slope_;
-  r.iops_data.assign(iops_.begin(), iops_.end());
-  r.bw_data.assign(bw_.begin(), bw_.end());
+  r.iops_data = iops_;
+  r.bw_data = bw_;
   r.iops_data.resize(window_, 0);
   r.bw_data.resize(window_, 0);
   return r;

@@ -15,10 +15,10 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "workload/job_options.hpp"
 #include "workload/results.hpp"
@@ -45,7 +45,9 @@ class SteadyState {
  private:
   SteadyStateReport spec_;  // kind, limit, duration
   size_t window_ = 0;
-  std::deque<uint64_t> iops_, bw_;  // the latest `window_` samples, oldest first
+  // The latest `window_` samples, oldest first (a window is a few dozen:
+  // dropping the oldest moves them, and the criterion reads them in place).
+  std::vector<uint64_t> iops_, bw_;
   double criterion_ = 0, deviation_ = 0, slope_ = 0;
 };
 
