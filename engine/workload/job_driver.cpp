@@ -312,7 +312,7 @@ void JobDriver::start() {
   rate_.restart(start_ns_);
   rate_ramp_pending_ = job_.ramp_time.count() > 0;
   lat_.start(start_ns_);
-  if (steady_ && steady_leader_) steady_->start(stats_start_ns_);
+  if (steady_) steady_->start(stats_start_ns_);
   log_files(JobLog::FileEvent::add);
   log_files(JobLog::FileEvent::open);
   if (progress_ && progress_->status_enabled) serve_status(start_ns_, false);
@@ -725,7 +725,7 @@ void JobDriver::complete(Slot& slot, int result) {
     }
     if (steady_) {
       steady_->publish(steady_member_, ++ss_ios_, ss_bytes_ += io.length);
-      if (steady_leader_) steady_->tick(now);
+      steady_->tick(now);
     }
     if (progress_) {
       progress_->bytes.fetch_add(io.length, std::memory_order_relaxed);

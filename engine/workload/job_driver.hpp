@@ -101,8 +101,8 @@ class JobDriver {
   void set_flow(FlowGroup* flow) { flow_ = flow; }
   // A job with ss_dur: its reporting group's steady state (member `member`
   // of it); the leader samples the group. Set before start().
-  void set_steady_group(SteadyGroup* group, unsigned member, bool leader) {
-    steady_ = group, steady_member_ = member, steady_leader_ = leader;
+  void set_steady_group(SteadyGroup* group, unsigned member) {
+    steady_ = group, steady_member_ = member;
   }
   // A multi-file job (file_set.hpp): each file's region size, in the job's
   // order (JobIo::file_sizes). File k is addressed at k << kFileShift; each
@@ -234,7 +234,6 @@ class JobDriver {
   // steady state (ss_dur): the job's reporting group's; the leader samples it
   SteadyGroup* steady_ = nullptr;
   unsigned steady_member_ = 0;
-  bool steady_leader_ = false;
   uint64_t ss_ios_ = 0, ss_bytes_ = 0;  // completed so far, published to the group
   bool steady_reached() const { return steady_ && steady_->attained(); }
   uint64_t status_served_ = 0;  // the last --status-interval request answered

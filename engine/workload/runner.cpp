@@ -52,7 +52,6 @@ struct Instance {
   ZbdZones* zones = nullptr;              // zonemode=zbd: the run's emulated zones
   SteadyGroup* steady = nullptr;          // ss_dur: its reporting group's steady state
   unsigned steady_member = 0;
-  bool steady_leader = false;
 };
 
 // zonemode=zbd: one set of emulated zones for the run, as fio keeps one
@@ -79,7 +78,8 @@ std::unique_ptr<ZbdZones> make_zones(std::vector<std::unique_ptr<Instance>>& ins
 
 // fio's steadystate_setup: a job with ss_dur is judged on its own, or with
 // group_reporting together with its reporting group, whose last job keeps
-// (and here samples) the pooled figures.
+// the pooled figures (here: the group's ramp ends after its last member
+// started, and any member samples).
 std::vector<std::unique_ptr<SteadyGroup>> make_steady_groups(
     std::vector<std::unique_ptr<Instance>>& instances) {
   std::vector<std::unique_ptr<SteadyGroup>> groups;
@@ -93,7 +93,6 @@ std::vector<std::unique_ptr<SteadyGroup>> make_steady_groups(
       for (size_t k = i; k < end; ++k) {
         instances[k]->steady = groups.back().get();
         instances[k]->steady_member = unsigned(k - i);
-        instances[k]->steady_leader = k + 1 == end;
       }
     }
     i = end;
@@ -183,7 +182,7 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   if (!jio.file_sizes.empty()) driver.set_files(jio.file_sizes);
   driver.set_file_names(paths);
   driver.set_zones(inst.zones);
-  driver.set_steady_group(inst.steady, inst.steady_member, inst.steady_leader);
+  driver.set_steady_group(inst.steady, inst.steady_member);
   driver.start();
   while (!driver.finished()) {
     // A busy backend (the null target, fio's FIO_Q_BUSY) takes no I/O and
@@ -255,7 +254,7 @@ void run_simulated(std::vector<Instance*>& group, Target& target, io::IoContext&
                             {inst->job->filename.empty() ? std::string("simulated") : inst->job->filename}));
     drivers.back()->set_log(logs.back().get());
     if (inst->job->flow) drivers.back()->set_flow(&flows->at(inst->job->flow_id));
-    drivers.back()->set_steady_group(inst->steady, inst->steady_member, inst->steady_leader);
+    drivers.back()->set_steady_group(inst->steady, inst->steady_member);
   }
   for (auto& d : drivers) d->set_stop_flag(&exit->group), d->start();
   std::vector<bool> seen_done(drivers.size(), false);

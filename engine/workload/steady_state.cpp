@@ -98,7 +98,12 @@ SteadyGroup::SteadyGroup(const JobOptions& job, unsigned members)
       interval_ns_(uint64_t(std::max<int64_t>(job.ss_interval.count(), 1)) * 1000) {}
 
 void SteadyGroup::start(uint64_t start_ns) {
-  if (state_.enabled()) next_ns_ = start_ns + ramp_ns_;
+  if (!state_.enabled()) return;
+  std::lock_guard lock(sample_mutex_);
+  if (primed_) return;  // a member started after the ramp was over: the group's clock runs
+  const uint64_t ramp_over = start_ns + ramp_ns_;
+  const uint64_t next = next_ns_.load(std::memory_order_relaxed);
+  if (next == ~uint64_t{0} || ramp_over > next) next_ns_.store(ramp_over, std::memory_order_relaxed);
 }
 
 void SteadyGroup::sample(uint64_t now_ns) {
@@ -110,15 +115,16 @@ void SteadyGroup::sample(uint64_t now_ns) {
   // The first call (the ramp over) takes the snapshot the first sample
   // starts from. Later, the intervals that ended since the last sample
   // (several when no completion came for a while) share its rate.
-  const uint64_t due = primed_ ? 1 + (now_ns - next_ns_) / interval_ns_ : 0;
-  next_ns_ = primed_ ? next_ns_ + due * interval_ns_ : now_ns + interval_ns_;
+  const uint64_t next = next_ns_.load(std::memory_order_relaxed);
+  const uint64_t due = primed_ ? 1 + (now_ns - next) / interval_ns_ : 0;
+  next_ns_.store(primed_ ? next + due * interval_ns_ : now_ns + interval_ns_, std::memory_order_relaxed);
   if (primed_) {
     const uint64_t elapsed = now_ns - prev_ns_;
     const uint64_t iops = per_second(ios - prev_ios_, elapsed), bw = per_second(bytes - prev_bytes_, elapsed);
     for (uint64_t i = 0; i < std::min<uint64_t>(due, state_.window()) && !attained(); ++i)
       if (state_.add_sample(iops, bw)) {
         attained_.store(true, std::memory_order_relaxed);
-        next_ns_ = ~uint64_t{0};
+        next_ns_.store(~uint64_t{0}, std::memory_order_relaxed);
       }
   }
   primed_ = true;

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -61,11 +62,16 @@ class SteadyGroup {
     counts_[m].bytes.store(bytes, std::memory_order_relaxed);
   }
   bool attained() const { return attained_.load(std::memory_order_relaxed); }
-  // The leader's calls, on its clock: start() when its job starts; tick()
-  // at each completion samples the intervals that ended since the last one.
+  // start(): each member's, when its job starts: the ramp runs from the
+  // latest start. tick(): any member's, at each completion: one of them
+  // samples the intervals that ended since the last sample (fio samples
+  // from its helper thread, so a group is still judged once some of its
+  // jobs have ended).
   void start(uint64_t start_ns);
   void tick(uint64_t now_ns) {
-    if (now_ns >= next_ns_) sample(now_ns);
+    if (now_ns < next_ns_.load(std::memory_order_relaxed)) return;
+    std::unique_lock lock(sample_mutex_, std::try_to_lock);  // another member samples it
+    if (lock && now_ns >= next_ns_.load(std::memory_order_relaxed)) sample(now_ns);
   }
   // After the jobs ended.
   SteadyStateReport report() const { return state_.report(attained()); }
@@ -83,7 +89,9 @@ class SteadyGroup {
   std::unique_ptr<Counts[]> counts_;
   std::atomic<bool> attained_{false};
   uint64_t ramp_ns_ = 0, interval_ns_ = 0;
-  uint64_t next_ns_ = ~uint64_t{0};
+  std::atomic<uint64_t> next_ns_{~uint64_t{0}};
+  // Held by the member that samples; guards what follows and state_.
+  std::mutex sample_mutex_;
   bool primed_ = false;  // the first snapshot, at the end of the ramp, taken
   uint64_t prev_ns_ = 0, prev_ios_ = 0, prev_bytes_ = 0;
 };

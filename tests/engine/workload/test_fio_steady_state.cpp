@@ -167,6 +167,27 @@ TEST_CASE("fio steady state: a group_reporting group is judged on its pooled IOP
   }
 }
 
+TEST_CASE("fio steady state: a group is still judged after its last job has ended", "[fio][steady]") {
+  NullTarget target(64ull << 20);
+  // The group's last job does 100 I/Os and ends long before the ramp; the
+  // other runs at 1000 IOPS. fio's helper thread keeps sampling the group,
+  // so the long job still ends once five 200 ms samples lie within 20 %.
+  auto jobs = ss_parsed({"--ioengine=null", "--rw=randread", "--bs=4k", "--group_reporting", "--rate_iops=1000",
+                         "--ss=iops:20%", "--ss_dur=1", "--ss_ramp=200ms", "--ss_interval=200ms", "--name=long",
+                         "--size=64m", "--runtime=8", "--time_based", "--name=short", "--size=400k"})
+                  .jobs;
+  REQUIRE(jobs.size() == 2);
+  REQUIRE(check_jobs(jobs, target).empty());
+  auto out = run_jobs(jobs, {}, target, nullptr, fio::open_job_logs);
+  REQUIRE(out.results.jobs.size() == 2);
+  const JobResults* longer = nullptr;
+  for (const JobResults& j : out.results.jobs)
+    if (j.jobname == "long") longer = &j;
+  REQUIRE(longer);
+  CHECK(longer->job_runtime_ns >= 1'200'000'000ull);  // ramp and window
+  CHECK(longer->job_runtime_ns < 6'000'000'000ull);   // ended by the steady state, not the runtime
+}
+
 TEST_CASE("fio steady state: options as fio reads them", "[fio][steady]") {
   const JobOptions plain = ss_parsed({"--name=x", "--ss_dur=10s"}).jobs[0];
   CHECK(plain.ss == JobOptions::SteadyKind::iops_slope);  // fio's default iops_slope:0.01%
