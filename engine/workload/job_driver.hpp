@@ -101,9 +101,7 @@ class JobDriver {
   void set_flow(FlowGroup* flow) { flow_ = flow; }
   // A job with ss_dur: its reporting group's steady state (member `member`
   // of it); the leader samples the group. Set before start().
-  void set_steady_group(SteadyGroup* group, unsigned member) {
-    steady_ = group, steady_member_ = member;
-  }
+  void set_steady_group(SteadyGroup* group, unsigned member) { steady_ = group, steady_member_ = member; }
   // A multi-file job (file_set.hpp): each file's region size, in the job's
   // order (JobIo::file_sizes). File k is addressed at k << kFileShift; each
   // has its own offset sequence over [offset, offset + size), and fio's

@@ -172,10 +172,11 @@ TEST_CASE("fio steady state: a group is still judged after its last job has ende
   // The group's last job does 100 I/Os and ends long before the ramp; the
   // other runs at 1000 IOPS. fio's helper thread keeps sampling the group,
   // so the long job still ends once five 200 ms samples lie within 20 %.
-  auto jobs = ss_parsed({"--ioengine=null", "--rw=randread", "--bs=4k", "--group_reporting", "--rate_iops=1000",
-                         "--ss=iops:20%", "--ss_dur=1", "--ss_ramp=200ms", "--ss_interval=200ms", "--name=long",
-                         "--size=64m", "--runtime=8", "--time_based", "--name=short", "--size=400k"})
-                  .jobs;
+  auto jobs =
+      ss_parsed({"--ioengine=null", "--rw=randread", "--bs=4k", "--group_reporting", "--rate_iops=1000",
+                 "--ss=iops:20%", "--ss_dur=1", "--ss_ramp=200ms", "--ss_interval=200ms", "--name=long",
+                 "--size=64m", "--runtime=8", "--time_based", "--name=short", "--size=400k"})
+          .jobs;
   REQUIRE(jobs.size() == 2);
   REQUIRE(check_jobs(jobs, target).empty());
   auto out = run_jobs(jobs, {}, target, nullptr, fio::open_job_logs);
