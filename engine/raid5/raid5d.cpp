@@ -200,14 +200,24 @@ void Raid5Personality::post_unplug(io::IoContext* at) {
 // Held only while member I/O is in flight somewhere: its end brings the
 // next unplug (batch_finished plugs again), and with none in flight the
 // stream's other writes are queued or parked, not on their way, so the
-// head goes as md would release it.
+// head goes as md would release it. What the stream must write next for
+// this head is its first data block (in array order) not yet written.
 bool Raid5Personality::stream_holds_locked(uint64_t column) const {
   if (in_round_ == 0) return false;
   const StripeHead* h = cache_.find(column);
   if (!h) return false;
-  const uint64_t stripe = column * kPageSectors / geo_.chunk_sectors;
-  return std::any_of(h->bios.begin(), h->bios.end(),
-                     [&](const ArrayIo* bio) { return bio->write && streams_.holds(bio->port, stripe); });
+  const uint64_t chunk = geo_.chunk_sectors;
+  const uint64_t stripe = column * kPageSectors / chunk;
+  const uint64_t in_chunk = column * kPageSectors % chunk;
+  uint64_t needed = 0;
+  bool missing = false;
+  for (int k = 0; k < geo_.data_disks() && !missing; ++k) {
+    needed = stripe * row_sectors() + uint64_t(k) * chunk + in_chunk;
+    missing = !h->towrite[size_t(geo_.compute_sector(needed).dd_idx)];
+  }
+  return missing && std::any_of(h->bios.begin(), h->bios.end(), [&](const ArrayIo* bio) {
+           return bio->write && streams_.holds(bio->port, stripe, needed);
+         });
 }
 
 void Raid5Personality::write_done_locked(ArrayIo& io) {

@@ -36,6 +36,7 @@ WriteStreams::Ticket WriteStreams::write_started(const void* submitter, uint64_t
   ++s->in_flight;
   s->continued = begin == s->next;
   s->next = end;
+  s->last_sectors = end - begin;
   const uint64_t tail = end % stripe_sectors_ ? (end - 1) / stripe_sectors_ : kNone;
   // A write that continues its stream and ends in the same stripe joins
   // the writes already there; otherwise the stream's tail starts anew
@@ -58,9 +59,11 @@ void WriteStreams::write_done(const Ticket& ticket) {
   if (ticket.tail_generation != 0 && ticket.tail_generation == s->tail_generation) --s->tail_writes;
 }
 
-bool WriteStreams::holds(const void* submitter, uint64_t stripe) const {
+bool WriteStreams::holds(const void* submitter, uint64_t stripe, uint64_t needed) const {
   const Stream* s = find(submitter);
-  return s && s->continued && s->tail == stripe && s->in_flight > s->tail_writes;
+  if (!s || !s->continued || s->tail != stripe || s->in_flight <= s->tail_writes || needed < s->next)
+    return false;
+  return needed - s->next < uint64_t(s->in_flight - s->tail_writes) * s->last_sectors;
 }
 
 }  // namespace rs::raid5

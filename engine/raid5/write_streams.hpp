@@ -38,10 +38,16 @@ class WriteStreams {
   // That write completed (or failed).
   void write_done(const Ticket& ticket);
   // Whether a write of `submitter` now waiting on array stripe `stripe`
-  // should stay off the pre-read path: its stream continued itself at
-  // least once, its last write ended inside `stripe`, and it has a write
-  // in flight that does not wait on that stripe.
-  bool holds(const void* submitter, uint64_t stripe) const;
+  // should stay off the pre-read path until the stream writes array sector
+  // `needed` (the first block that stripe still lacks): the stream
+  // continued itself at least once, its last write ended inside `stripe`,
+  // and `needed` is within what the writes it has in flight elsewhere let
+  // it send next (one more write of its last size for each of them, as a
+  // writer at a steady queue depth does when they complete). A stream of
+  // writes smaller than a chunk comes back to a page column only a chunk
+  // later: with its queue depth spent inside the stripe, nothing it has in
+  // flight elsewhere brings it there, so the stripe goes.
+  bool holds(const void* submitter, uint64_t stripe, uint64_t needed) const;
 
  private:
   static constexpr uint64_t kNone = UINT64_MAX;
@@ -55,6 +61,7 @@ class WriteStreams {
     uint64_t tail_generation = 0;
     unsigned in_flight = 0;    // its writes not yet done
     unsigned tail_writes = 0;  // of those, the ones on `tail` (counted under tail_generation)
+    uint64_t last_sectors = 0;  // its last write's length
     bool continued = false;    // its last write started where the one before ended
   };
   Stream* find(const void* submitter);
