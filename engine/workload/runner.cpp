@@ -37,6 +37,13 @@ bool starts_run_group(const std::vector<JobOptions>& jobs, size_t i) {
   return i == 0 || jobs[i - 1].wait_for != job.wait_for;
 }
 
+// Job i opens a new reporting group (fio's groupid): stonewall or new_group
+// on any job but the first. A group's jobs share group_reporting's figures
+// and must agree on their steady-state options.
+bool starts_reporting_group(const std::vector<JobOptions>& jobs, size_t i) {
+  return i > 0 && (jobs[i].stonewall || jobs[i].new_group);
+}
+
 struct Instance {
   const JobOptions* job;
   unsigned index;
@@ -424,7 +431,7 @@ std::string check_dedupe_working_set(const JobOptions& job) {
 
 std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
   for (size_t i = 0, group_start = 0; i < jobs.size(); ++i) {  // fio's td_steadystate_init
-    if (i > 0 && (jobs[i].stonewall || jobs[i].new_group)) group_start = i;
+    if (starts_reporting_group(jobs, i)) group_start = i;
     if (jobs[i].ss_dur.count() > 0 && jobs[i].ss_dur < jobs[i].ss_interval)
       return "job '" + jobs[i].name + "': ss_dur must be at least ss_interval (1s unless given)";
     for (size_t k = group_start; k < i; ++k)
@@ -554,7 +561,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
   int groupid = 0, run_groups = 0;
   unsigned index = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (i > 0 && (jobs[i].stonewall || jobs[i].new_group)) ++groupid;
+    if (starts_reporting_group(jobs, i)) ++groupid;
     if (i > 0 && starts_run_group(jobs, i)) ++run_groups;
     for (unsigned c = 0; c < jobs[i].numjobs; ++c) {
       auto inst = std::make_unique<Instance>();
