@@ -534,7 +534,7 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     LoggedIo l;
     l.at_ns = now - start_ns_;
     l.ddir = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
-    l.file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+    l.file = file_of(io.offset);
     l.offset = offset_in_file(io.offset);
     l.length = io.length;
     log_->issued(l);
@@ -757,7 +757,7 @@ void JobDriver::check_read(TargetIo& io) {
   });
   if (!v.ok && job_.verify == VerifyKind::pattern && verify_errors_ == 0) {
     // fio's log_verify_failure line for the block (the "got pattern" words are the reason).
-    const size_t file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+    const size_t file = file_of(io.offset);
     verify_notes_.push_back("pattern: verify failed at file " +
                             (file < file_names_.size() ? file_names_[file] : std::string("null")) +
                             " offset " + std::to_string(offset_in_file(bad_offset)) + ", length " +
@@ -792,7 +792,7 @@ void JobDriver::check_read(TargetIo& io) {
 // log (or the backlog) the verify reads come from.
 void JobDriver::note_write(const TargetIo& io) {
   if (saves_state()) {
-    auto& ring = last_writes_[files_.empty() ? 0 : size_t(io.offset >> kFileShift)];
+    auto& ring = last_writes_[file_of(io.offset)];
     ring.push_back(offset_in_file(io.offset));
     if (ring.size() > job_.iodepth) ring.pop_front();
   }
@@ -896,7 +896,7 @@ void JobDriver::log_completion(const TargetIo& io, int ddir, uint64_t now) {
   LoggedIo l;
   l.at_ns = now - start_ns_;
   l.ddir = ddir;
-  l.file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+  l.file = file_of(io.offset);
   l.offset = offset_in_file(io.offset);
   l.length = io.length;
   l.slat_ns = io.submit_ns - io.issue_ns;
@@ -1081,7 +1081,7 @@ void JobDriver::serve_status(uint64_t now, bool done) {
 
 void JobDriver::dump_failure(const TargetIo& io, const unsigned char* chunk, uint32_t len, uint64_t offset,
                              const VerifyResult& v) {
-  const size_t file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+  const size_t file = file_of(io.offset);
   const std::string path = file < file_names_.size() ? file_names_[file] : "null";
   const uint64_t at = offset_in_file(offset);
   auto dump = [&](const void* data, const char* type) {

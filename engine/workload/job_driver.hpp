@@ -218,6 +218,8 @@ class JobDriver {
   uint64_t offset_in_file(uint64_t job_offset) const {
     return files_.empty() ? job_offset : job_offset & kFileOffsetMask;
   }
+  // Which of the job's files an offset is in (0 for one target).
+  size_t file_of(uint64_t job_offset) const { return files_.empty() ? 0 : size_t(job_offset >> kFileShift); }
 
   const JobOptions& job_;
   unsigned job_index_;
@@ -349,9 +351,8 @@ class JobDriver {
   }
   // A verifying read the loaded state says to stop at (the job then ends).
   bool state_stops(const TargetIo& io) const {
-    return loaded_state_ &&
-           verify_state_should_stop(*loaded_state_, reads_done_, files_.empty() ? 0 : io.offset >> kFileShift,
-                                    offset_in_file(io.offset));
+    return loaded_state_ && verify_state_should_stop(*loaded_state_, reads_done_, file_of(io.offset),
+                                                     offset_in_file(io.offset));
   }
   void save_state();
   // experimental_verify: the generator as the pass began, the bytes the
