@@ -394,8 +394,8 @@ int cmd_bench(const Argv& argv) {
   std::optional<StatusDumps> dumps;
   if (status_ns)
     dumps.emplace(
-        progress, [&parsed](const workload::RunResults& r) { return format_results(r, parsed.flags.output); },
-        !output);
+        progress, bench->spec().global_options,
+        [&parsed](const workload::RunResults& r) { return format_results(r, parsed.flags.output); }, !output);
   std::optional<BandwidthLog> bw_log;
   if (parsed.flags.bandwidth_log) bw_log.emplace();
   const auto on_sample = sample_sink(telemetry, capture, bw_log);

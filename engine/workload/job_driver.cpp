@@ -1057,6 +1057,12 @@ void JobDriver::finish() {
   if (progress_ && progress_->status_enabled) serve_status(end_ns_, true);
 }
 
+void JobDriver::answer_status() {
+  if (!progress_ || !progress_->status_enabled || finished()) return;
+  if (progress_->status_wanted.load(std::memory_order_relaxed) == status_served_) return;
+  serve_status(backend_.now_ns(), false);
+}
+
 void JobDriver::serve_status(uint64_t now, bool done) {
   status_served_ = progress_->status_wanted.load(std::memory_order_relaxed);
   JobResults copy = out_;

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -62,12 +63,17 @@ struct RunProgress {
   // far (the running phase's time counted in, as fio's
   // __show_running_run_stats) into `status` at its next completion; a job
   // leaves a copy when it starts and its last figures when it ends, and
-  // wakes the reader waiting on status_copied.
+  // wakes the reader waiting on status_copied. A job on a thread of its own
+  // also leaves an asker while it runs: the reader calls it (after bumping
+  // status_wanted) to post the request to the job's thread, which wakes a
+  // job waiting out a think time, a rate limit or a slow completion, so it
+  // answers at once instead of at its next completion.
   bool status_enabled = false;
   std::atomic<uint64_t> status_wanted{0};
   std::mutex status_mutex;
   std::condition_variable status_copied;
-  std::map<unsigned, StatusCopy> status;  // by job index; guarded by status_mutex
+  std::map<unsigned, StatusCopy> status;                    // by job index; guarded by status_mutex
+  std::map<unsigned, std::function<void()>> status_askers;  // by job index; guarded by status_mutex
 };
 
 // One flow_id's shared state (fio flow.c): I/Os issued by its jobs, and the
@@ -133,6 +139,10 @@ class JobDriver {
   unsigned reap_room() const { return reap_room_; }
   bool has_parked() const { return !parked_.empty(); }
   bool finished() const { return phase_ == Phase::Done; }
+  // A --status-interval request reaching the job's thread between
+  // completions (RunProgress::status_askers): its figures as of now, unless
+  // it answered the request already or has ended.
+  void answer_status();
   // Fills the result's totals; call once after finished().
   void finish();
   uint64_t verify_errors() const { return verify_errors_; }

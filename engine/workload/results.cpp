@@ -120,11 +120,15 @@ void DepthDistribution::merge(const DepthDistribution& other) noexcept {
   total_complete += other.total_complete;
 }
 
-void RunResults::stamp() {
-  raidscope_version = "0.1.0";  // the project's VERSION (CMakeLists.txt)
-  timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                     std::chrono::system_clock::now().time_since_epoch())
-                     .count();
+RunResults make_run_results(OptionList global_options, std::vector<JobResults> jobs) {
+  RunResults run;
+  run.raidscope_version = "0.1.0";  // the project's VERSION (CMakeLists.txt)
+  run.timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+  run.global_options = std::move(global_options);
+  run.jobs = std::move(jobs);
+  return run;
 }
 
 std::string fio_version_string(const RunResults& run) {
