@@ -19,6 +19,11 @@ double DirectionResults::iops() const noexcept {
   return ms ? 1000.0 * static_cast<double>(total_ios) / static_cast<double>(ms) : 0.0;
 }
 
+uint64_t DirectionResults::iops_whole() const noexcept {
+  const uint64_t ms = runtime_ms();
+  return ms ? static_cast<uint64_t>(static_cast<unsigned __int128>(total_ios) * 1000 / ms) : 0;
+}
+
 namespace {
 
 // Band of a value within one unit (fio io_u_mark_lat_nsec/usec: 0..1 -> "2",

@@ -52,6 +52,8 @@ struct DirectionResults {
   // Bytes per second and I/Os per second over runtime_ms(), as fio computes them.
   uint64_t bw_bytes() const noexcept;
   double iops() const noexcept;
+  // Whole I/Os per second (rounded down), as fio's normal and terse outputs print them.
+  uint64_t iops_whole() const noexcept;
 };
 
 // fio's completion-latency distribution (io_u_lat_n/u/m): counts of clat per
