@@ -127,7 +127,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   if (does_write(job.rw) && BufferContents::wanted(job) && job.buffer_pattern.empty())
     contents_.emplace(job, seed_, job_index, run_jobs);
   if (verifying_job_) written_.cover(job.offset, job.size, written_bs());
-  last_writes_.resize(1);
+  last_writes_.assign(1, LastValues(job.iodepth));
   out_.jobname = job.name;
   out_.description = job.description;
   out_.options = job.given;
@@ -178,7 +178,7 @@ void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
   if (!job_.size_from_filesize && job_.size) files_total_ = std::min(files_total_, job_.size);
   file_choice_.emplace(job_, files_.size(), seed_ ^ 0xf11e5e7ull);
   if (verifying_job_) written_.cover_files(job_.offset, sizes, written_bs());
-  last_writes_.assign(sizes.size(), {});
+  last_writes_.assign(sizes.size(), LastValues(job_.iodepth));
 }
 
 void JobDriver::log_files(JobLog::FileEvent event) {
@@ -792,9 +792,7 @@ void JobDriver::check_read(TargetIo& io) {
 // log (or the backlog) the verify reads come from.
 void JobDriver::note_write(const TargetIo& io) {
   if (saves_state()) {
-    auto& ring = last_writes_[file_of(io.offset)];
-    ring.push_back(offset_in_file(io.offset));
-    if (ring.size() > job_.iodepth) ring.pop_front();
+    last_writes_[file_of(io.offset)].push(offset_in_file(io.offset));
   }
   if (job_.experimental_verify)
     pass_written_ += io.length;  // no log: the verify pass replays the offsets
@@ -1035,7 +1033,7 @@ void JobDriver::save_state() {
   st.nofiles = uint32_t(last_writes_.size());
   st.numberio = writes_issued_;
   for (size_t k = 0; k < last_writes_.size(); ++k)
-    for (auto it = last_writes_[k].rbegin(); it != last_writes_[k].rend(); ++it) st.comps.push_back({k, *it});
+    for (size_t i = 0; i < last_writes_[k].size(); ++i) st.comps.push_back({k, last_writes_[k].newest(i)});
   if (Status saved = save_verify_state(st); !saved) verify_notes_.push_back(saved.error().message);
 }
 

@@ -353,7 +353,7 @@ class JobDriver {
   std::vector<std::string> file_names_;
   // verify_state_save: each file's last iodepth write completions (newest
   // at the back); verify_state_load: the state loaded, and reads completed.
-  std::vector<std::deque<uint64_t>> last_writes_;
+  std::vector<LastValues> last_writes_;
   std::optional<VerifyState> loaded_state_;
   uint64_t reads_done_ = 0;
   bool saves_state() const {
