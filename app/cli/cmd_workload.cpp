@@ -302,18 +302,13 @@ std::function<void(const telemetry::Sample&)> sample_sink(std::ofstream& telemet
 }
 
 // fio's --inflate-log=FILE: the log's text on stdout, and nothing else
-// done. False when the flag is not given.
-bool inflate_log_flag(const Argv& argv) {
-  for (size_t i = 0; i < argv.size(); ++i) {
-    if (argv[i].rfind("--inflate-log", 0) != 0) continue;
-    std::string path = argv[i].size() > 14 && argv[i][13] == '='           ? argv[i].substr(14)
-                       : argv[i] == "--inflate-log" && i + 1 < argv.size() ? argv[i + 1]
-                                                                           : "";
-    if (path.empty()) throw UsageError("--inflate-log needs a file (--inflate-log=NAME.fz)");
-    std::fputs(check(fio::inflate_log(path)).c_str(), stdout);
-    return true;
-  }
-  return false;
+// done. False when the option is not given.
+bool inflate_log(const Split& s) {
+  const std::optional<std::string> path = one(s, "inflate-log");
+  if (!path) return false;
+  if (path->empty()) throw UsageError("--inflate-log needs a file (--inflate-log=NAME.fz)");
+  std::fputs(check(fio::inflate_log(*path)).c_str(), stdout);
+  return true;
 }
 
 // fio's order: terse lines, then the JSON document, then normal output.
@@ -335,13 +330,13 @@ int cmd_bench(const Argv& argv) {
       std::fputs(kBenchHelp, stdout);
       return 0;
     }
-  if (inflate_log_flag(argv)) return 0;
   Split s =
       split_args(argv,
                  {"array", "policy", "member-profile", "profile-scale", "min-contig-read", "rot-round-down",
                   "nonrot-round-down", "fail-member", "output", "io-opt", "write-mostly", "set", "set-at",
-                  "telemetry-ms", "status-interval", "telemetry", "save"},
+                  "telemetry-ms", "status-interval", "telemetry", "save", "inflate-log"},
                  {"force", "run", "force-dirty-degraded"});
+  if (inflate_log(s)) return 0;
   fio::ParsedCliJobs parsed;
   workload::BenchSpec spec;
   spec.jobs = parse_jobs(s, parsed);
