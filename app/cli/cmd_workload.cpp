@@ -10,11 +10,11 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "args.hpp"
 #include "bandwidth_log.hpp"
+#include "base/read_file.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "fio/job_parser.hpp"
@@ -169,11 +169,9 @@ std::vector<JobOptions> parse_jobs(Split& s, fio::ParsedCliJobs& parsed) {
   if (default_job) parsed.parse_trace.erase(parsed.parse_trace.begin());  // our --name=bench, not the user's
   std::vector<JobOptions> jobs = parsed.jobs;
   for (const auto& file : parsed.job_files) {
-    std::ifstream f(file);
-    if (!f) throw UsageError("cannot read job file " + file);
-    std::stringstream text;
-    text << f.rdbuf();
-    auto r = fio::parse_job_file(text.str(), file, parsed.global);
+    const Result<std::string> text = read_file(file);
+    if (!text) throw UsageError("job file " + text.error().message);
+    auto r = fio::parse_job_file(*text, file, parsed.global);
     if (!r) throw UsageError(r.error().message);
     for (auto& w : r->warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
     parsed.parse_trace.insert(parsed.parse_trace.end(), r->parse_trace.begin(), r->parse_trace.end());
