@@ -13,6 +13,7 @@ Raid5Personality::Raid5Personality(const raid::Shape& shape, const StripeGeometr
       geo_(geometry),
       core_(core),
       cache_(geometry.raid_disks),
+      streams_(uint64_t(geometry.chunk_sectors) * uint64_t(geometry.data_disks())),
       all_readable_(size_t(geometry.raid_disks), 1),
       towrite_scratch_(size_t(geometry.raid_disks), 0) {}
 
@@ -127,6 +128,23 @@ void Raid5Personality::register_tunables(telemetry::TunableRegistry& reg) {
         raid5d(nullptr);  // at once: to legacy, hold_list's stripes go to handle_list now
         return Status{};
       });
+  reg.add(
+      TunableSpec{"hold_stream_stripes",
+                  TunableType::boolean,
+                  0,
+                  1,
+                  {},
+                  "",
+                  "sequential writes: a stripe the writer is still filling waits for its next write "
+                  "instead of reading the rest of the stripe back first (off: it is read back as soon "
+                  "as the queue is unplugged)"},
+      [this](int) { return std::string(hold_stream_stripes() ? "on" : "off"); },
+      [this](int, const telemetry::TunableValue& v) {
+        // Held stripes are let go at the next unplug, which the end of the
+        // member I/O in flight brings (nothing is held without any).
+        hold_streams_.store(v.number != 0, std::memory_order_relaxed);
+        return Status{};
+      });
 }
 
 void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const {
@@ -152,21 +170,22 @@ void Raid5Personality::read_sections(std::vector<telemetry::Section>& out) const
                 {"pending_full_writes", double(queues_.pending_full_writes())},
                 {"delayed_released_total", double(queues_.released_total())}};
   }
-  s.values.insert(s.values.end(),
-                  {{"stripe_cache_size", double(stripe_cache_size())},
-                   {"preread_bypass_threshold", double(bypass_threshold())},
-                   {"stripe_scheduling", scheduling() == Scheduling::priority ? 1.0 : 0.0},
-                   // per interval (since the previous sample)
-                   {"full_stripe_writes", double(full - last_full_)},
-                   {"rmw_writes", double(rmw - last_rmw_)},
-                   {"rcw_writes", double(rcw - last_rcw_)},
-                   {"prereads", double(pre - last_prereads_)},
-                   // since the array started
-                   {"full_stripe_writes_total", double(full)},
-                   {"rmw_writes_total", double(rmw)},
-                   {"rcw_writes_total", double(rcw)},
-                   {"prereads_total", double(pre)},
-                   {"degraded_reads_total", double(counters_.degraded_reads.load(std::memory_order_relaxed))}});
+  s.values.insert(s.values.end(), {{"stripe_cache_size", double(stripe_cache_size())},
+                                   {"preread_bypass_threshold", double(bypass_threshold())},
+                                   {"stripe_scheduling", scheduling() == Scheduling::priority ? 1.0 : 0.0},
+                                   {"hold_stream_stripes", hold_stream_stripes() ? 1.0 : 0.0},
+                                   // per interval (since the previous sample)
+                                   {"full_stripe_writes", double(full - last_full_)},
+                                   {"rmw_writes", double(rmw - last_rmw_)},
+                                   {"rcw_writes", double(rcw - last_rcw_)},
+                                   {"prereads", double(pre - last_prereads_)},
+                                   // since the array started
+                                   {"full_stripe_writes_total", double(full)},
+                                   {"rmw_writes_total", double(rmw)},
+                                   {"rcw_writes_total", double(rcw)},
+                                   {"prereads_total", double(pre)},
+                                   {"degraded_reads_total",
+                                    double(counters_.degraded_reads.load(std::memory_order_relaxed))}});
   if (geo_.level == 6) {  // which syndrome check found wrong, in 4 KiB pages
     s.values.push_back({"check_p_mismatch_pages_total", double(counters_.p_mismatches.load())});
     s.values.push_back({"check_q_mismatch_pages_total", double(counters_.q_mismatches.load())});

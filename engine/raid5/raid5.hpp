@@ -37,6 +37,7 @@
 #include "raid5/stripe_geometry.hpp"
 #include "raid5/stripe_queues.hpp"
 #include "raid5/write_plan.hpp"
+#include "raid5/write_streams.hpp"
 
 namespace rs::raid5 {
 
@@ -99,6 +100,7 @@ class Raid5Personality final : public raid::Personality {
   int stripe_cache_size() const { return cache_size_.load(std::memory_order_relaxed); }
   int bypass_threshold() const { return bypass_threshold_.load(std::memory_order_relaxed); }
   Scheduling scheduling() const { return Scheduling(scheduling_.load(std::memory_order_relaxed)); }
+  bool hold_stream_stripes() const { return hold_streams_.load(std::memory_order_relaxed); }
 
  private:
   friend Result<std::unique_ptr<raid::Personality>> make_raid5(const raid::Shape& shape,
@@ -180,6 +182,11 @@ class Raid5Personality final : public raid::Personality {
   // one, else the first delayed head's; null when none has a bio.
   io::IoContext* unplug_context_locked(io::IoContext* here) const;
   void post_unplug(io::IoContext* at);
+  // Whether a delayed head stays plugged at an unplug: a sequential
+  // writer waiting on it is still filling its stripe (write_streams.hpp).
+  bool stream_holds_locked(uint64_t column) const;
+  // A write's bio is done (under mutex_): its stream stops counting it.
+  void write_done_locked(raid::ArrayIo& io);
   // A batch's heads have their parity and their writes go out: they stop
   // counting as pre-read active (md's handle_stripe at drain_result), so
   // the delayed heads' pre-reads may start while these writes are in flight.
@@ -205,6 +212,7 @@ class Raid5Personality final : public raid::Personality {
   mutable std::mutex mutex_;
   StripeCache cache_;
   StripeQueues queues_;
+  WriteStreams streams_;
   std::vector<raid::ArrayIo*> waiters_;  // bios waiting for a free head
   size_t in_round_ = 0;                  // heads a batch is handling
   // An unplug is posted (to unplug_at_ until it is sent) to a context with
@@ -220,6 +228,7 @@ class Raid5Personality final : public raid::Personality {
   std::atomic<int> cache_size_{256};  // md's default stripe_cache_size
   std::atomic<int> bypass_threshold_{kDefaultBypassThreshold};
   std::atomic<uint8_t> scheduling_{uint8_t(Scheduling::priority)};
+  std::atomic<bool> hold_streams_{true};
   // read_sections() turns cumulative counts into per-interval ones.
   mutable uint64_t last_full_ = 0, last_rmw_ = 0, last_rcw_ = 0, last_prereads_ = 0;
 };

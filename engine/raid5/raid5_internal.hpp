@@ -50,6 +50,7 @@ struct Raid5Personality::Io : raid::PersonalityIo {
   bool attach_done = false, direct_done = false, completed = false;
   int head_error = 0;
   uint64_t head_epoch = 0;  // a member failure its heads' writes must wait for
+  WriteStreams::Ticket stream;  // a write: how its submitter's stream counted it
 };
 
 // Maintenance: `members` blocks of `bytes` each, per thread, kept between calls.

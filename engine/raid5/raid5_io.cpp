@@ -68,6 +68,10 @@ void Raid5Personality::begin_head_work(ArrayIo& io, bool direct_done) {
   st.completed = false;
   st.head_error = 0;
   st.head_epoch = 0;
+  if (io.write) {
+    const uint64_t begin = io.offset / kSectorBytes;
+    st.stream = streams_.write_started(io.port, begin, begin + io.length / kSectorBytes);
+  }
 }
 
 // Every 4 KiB block of the write, in array order, with its page column

@@ -26,6 +26,9 @@
 // simulator's virtual time stays exact. Only one is pending at a time,
 // and none is posted while it could release nothing: each one posted to
 // another context can cost that context a wake-up.
+// An unplug leaves alone a delayed head that a sequential writer is still
+// filling (hold_stream_stripes, write_streams.hpp): the writer's next
+// write completes the stripe, and a full stripe needs no pre-read.
 #include <algorithm>
 
 #include "raid/array_port.hpp"
@@ -112,7 +115,10 @@ void Raid5Personality::attach(ArrayIo& io) {
     } else {
       st.attach_done = true;
       ready = st.direct_done && st.pending_heads == 0 && !st.completed;
-      if (ready) st.completed = true;
+      if (ready) {
+        st.completed = true;
+        write_done_locked(io);
+      }
     }
     if (parked || !st.touched.empty()) pass = take_pass_locked(here);
     unplug_at = std::exchange(unplug_at_, nullptr);
@@ -189,6 +195,23 @@ io::IoContext* Raid5Personality::unplug_context_locked(io::IoContext* here) cons
 
 void Raid5Personality::post_unplug(io::IoContext* at) {
   at->post([this, at] { unplug(at); });
+}
+
+// Held only while member I/O is in flight somewhere: its end brings the
+// next unplug (batch_finished plugs again), and with none in flight the
+// stream's other writes are queued or parked, not on their way, so the
+// head goes as md would release it.
+bool Raid5Personality::stream_holds_locked(uint64_t column) const {
+  if (in_round_ == 0) return false;
+  const StripeHead* h = cache_.find(column);
+  if (!h) return false;
+  const uint64_t stripe = column * kPageSectors / geo_.chunk_sectors;
+  return std::any_of(h->bios.begin(), h->bios.end(),
+                     [&](const ArrayIo* bio) { return bio->write && streams_.holds(bio->port, stripe); });
+}
+
+void Raid5Personality::write_done_locked(ArrayIo& io) {
+  if (io.write) streams_.write_done(static_cast<Io&>(*io.priv).stream);
 }
 
 Raid5Personality::Batch* Raid5Personality::new_batch_locked(io::IoContext* context, ArrayIo* parent) {
@@ -276,7 +299,10 @@ void Raid5Personality::unplug(io::IoContext* here) {
   {
     std::lock_guard lock(mutex_);
     unplug_pending_ = false;
-    queues_.activate_delayed();
+    if (hold_stream_stripes())
+      queues_.activate_delayed([this](uint64_t column) { return stream_holds_locked(column); });
+    else
+      queues_.activate_delayed();
     pass = take_pass_locked(here);
     unplug_at = std::exchange(unplug_at_, nullptr);
   }
@@ -323,6 +349,7 @@ void Raid5Personality::batch_finished(Batch* b) {
         st.head_epoch = std::max(st.head_epoch, epoch);
         if (--st.pending_heads == 0 && st.attach_done && st.direct_done && !st.completed) {
           st.completed = true;
+          write_done_locked(*bio);
           done.push_back(bio);
         }
       }

@@ -60,11 +60,13 @@ std::optional<uint64_t> StripeQueues::delayed_front() const {
   return delayed_.front();
 }
 
-bool StripeQueues::activate_delayed() {
+bool StripeQueues::activate_delayed(const std::function<bool(uint64_t)>& keep) {
   if (preread_active_ >= kIoThreshold) return false;  // md leaves the queue plugged
-  const bool any = !delayed_.empty();
-  while (!delayed_.empty()) {
-    const uint64_t id = pop(Stripe::List::delayed);
+  bool any = false;
+  for (auto it = delayed_.begin(); it != delayed_.end();) {
+    const uint64_t id = *it++;  // push() below takes it off delayed_list
+    if (keep && keep(id)) continue;
+    any = true;
     ++released_total_;
     Stripe& s = at(id);
     if (!s.preread_active) {

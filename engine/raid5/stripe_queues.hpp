@@ -10,6 +10,7 @@
 // inactive count. Stripes are named by an id the owner chooses.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <optional>
 #include <string>
@@ -50,8 +51,10 @@ class StripeQueues {
   // md's raid5_activate_delayed: when fewer than kIoThreshold stripes have
   // pre-reads active, every delayed stripe becomes pre-read active and
   // goes to hold_list (priority) or straight to handle_list (legacy).
-  // Returns whether it released any.
-  bool activate_delayed();
+  // Returns whether it released any. A stripe `keep` answers true for
+  // stays on delayed_list, in its place (a stream is still filling it:
+  // write_streams.hpp).
+  bool activate_delayed(const std::function<bool(uint64_t)>& keep = {});
 
   // ---- stripe state the handler reports ----
   void io_started(uint64_t id);          // ops_run_io: set STRIPE_IO_STARTED

@@ -30,7 +30,9 @@ TEST_CASE("seed-raid5-priority: priority >= 1.15 x legacy at stripe_cache_size 2
   REQUIRE(rows);
   REQUIRE(rows->size() == 3);
   const ScenarioRowResult& r = (*rows)[0];
-  REQUIRE(r.tunables == std::vector<std::pair<std::string, std::string>>{{"stripe_cache_size", "256"}});
+  // md's behaviour: no stream hold (the scenario pins it off).
+  REQUIRE(r.tunables == std::vector<std::pair<std::string, std::string>>{{"hold_stream_stripes", "off"},
+                                                                         {"stripe_cache_size", "256"}});
   INFO("legacy " << r.before.bw_bytes << " B/s, " << r.before.section("raid5.prereads_total", -1)
                  << " pre-reads; priority " << r.after.bw_bytes << " B/s, "
                  << r.after.section("raid5.prereads_total", -1) << " pre-reads");

@@ -3,9 +3,9 @@
 // that share stripes (so some wait for a stripe lock and are resumed), and
 // the raid5 telemetry section returned with the figures.
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
 
+#include "../../common/result_helpers.hpp"
+#include "../../common/scenario_text.hpp"
 #include "../../common/source_dir.hpp"
 #include "scenario/scenario.hpp"
 
@@ -16,21 +16,12 @@ using rs::test::kProfileDirs;
 namespace {
 
 Scenario raid5_scenario(const std::string& bs, int iodepth) {
-  const auto path =
-      std::filesystem::temp_directory_path() / ("rs_r5_" + std::to_string(::getpid()) + ".json");
-  std::ofstream(path) << R"({"name": "r5", "policy_tunable": "stripe_scheduling",
+  return rs::test::must(rs::test::load_scenario_text(R"({"name": "r5", "policy_tunable": "stripe_scheduling",
     "policy_before": "legacy", "policy_after": "priority",
     "rows": [{"label": "4 x hdd-old", "level": 5, "layout": "left-symmetric", "chunk_bytes": 65536,
               "members": ["hdd-old", "hdd-old", "hdd-old", "hdd-old"], "tunables": {"stripe_cache_size": "512"},
-              "job": {"rw": "write", "bs": ")" +
-                             bs + R"(", "iodepth": )" + std::to_string(iodepth) + R"(, "size": "96m"}}]})";
-  std::string err;
-  auto sc = load_scenario_file(path.string());
-  if (!sc) err = sc.error().message;
-  std::filesystem::remove(path);
-  INFO(err);
-  REQUIRE(sc);
-  return *sc;
+              "job": {"rw": "write", "bs": ")" + bs + R"(", "iodepth": )" +
+                                                     std::to_string(iodepth) + R"(, "size": "96m"}}]})"));
 }
 }  // namespace
 

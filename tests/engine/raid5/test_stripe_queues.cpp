@@ -162,3 +162,26 @@ TEST_CASE("STRIPE_IO_STARTED stays set until the stripe is forgotten (md's init_
   CHECK(picks(q, 1) == "2");
   CHECK(q.bypass_count() == 2);
 }
+
+TEST_CASE("activate_delayed keeps the stripes the caller holds, in their place", "[raid5][scheduler]") {
+  StripeQueues q;
+  for (uint64_t id : {20, 21, 22, 23}) q.add_delayed(id);
+  CHECK(q.activate_delayed([](uint64_t id) { return id == 21 || id == 23; }));
+  CHECK(q.hold_len() == 2);
+  CHECK(q.preread_active_stripes() == 2);
+  CHECK(q.released_total() == 2);
+  REQUIRE(q.delayed_len() == 2);
+  CHECK(q.delayed().front() == 21);
+  CHECK(q.delayed().back() == 23);
+  CHECK(q.next() == std::optional<uint64_t>(20));
+  CHECK(q.next() == std::optional<uint64_t>(22));
+  // Pre-reads active: the plug stays in whatever the caller says.
+  CHECK_FALSE(q.activate_delayed());
+  q.preread_done(20);
+  q.preread_done(22);
+  // Nothing released when every delayed stripe is held.
+  CHECK_FALSE(q.activate_delayed([](uint64_t) { return true; }));
+  CHECK(q.delayed_len() == 2);
+  CHECK(q.activate_delayed());
+  CHECK(q.delayed_len() == 0);
+}
