@@ -10,11 +10,11 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include "args.hpp"
 #include "bandwidth_log.hpp"
+#include "base/read_file.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "fio/job_parser.hpp"
@@ -169,11 +169,9 @@ std::vector<JobOptions> parse_jobs(Split& s, fio::ParsedCliJobs& parsed) {
   if (default_job) parsed.parse_trace.erase(parsed.parse_trace.begin());  // our --name=bench, not the user's
   std::vector<JobOptions> jobs = parsed.jobs;
   for (const auto& file : parsed.job_files) {
-    std::ifstream f(file);
-    if (!f) throw UsageError("cannot read job file " + file);
-    std::stringstream text;
-    text << f.rdbuf();
-    auto r = fio::parse_job_file(text.str(), file, parsed.global);
+    const Result<std::string> text = read_file(file);
+    if (!text) throw UsageError("job file " + text.error().message);
+    auto r = fio::parse_job_file(*text, file, parsed.global);
     if (!r) throw UsageError(r.error().message);
     for (auto& w : r->warnings) std::fprintf(stderr, "raidscope-cli bench: warning: %s\n", w.c_str());
     parsed.parse_trace.insert(parsed.parse_trace.end(), r->parse_trace.begin(), r->parse_trace.end());
@@ -302,18 +300,13 @@ std::function<void(const telemetry::Sample&)> sample_sink(std::ofstream& telemet
 }
 
 // fio's --inflate-log=FILE: the log's text on stdout, and nothing else
-// done. False when the flag is not given.
-bool inflate_log_flag(const Argv& argv) {
-  for (size_t i = 0; i < argv.size(); ++i) {
-    if (argv[i].rfind("--inflate-log", 0) != 0) continue;
-    std::string path = argv[i].size() > 14 && argv[i][13] == '='           ? argv[i].substr(14)
-                       : argv[i] == "--inflate-log" && i + 1 < argv.size() ? argv[i + 1]
-                                                                           : "";
-    if (path.empty()) throw UsageError("--inflate-log needs a file (--inflate-log=NAME.fz)");
-    std::fputs(check(fio::inflate_log(path)).c_str(), stdout);
-    return true;
-  }
-  return false;
+// done. False when the option is not given.
+bool inflate_log(const Split& s) {
+  const std::optional<std::string> path = one(s, "inflate-log");
+  if (!path) return false;
+  if (path->empty()) throw UsageError("--inflate-log needs a file (--inflate-log=NAME.fz)");
+  std::fputs(check(fio::inflate_log(*path)).c_str(), stdout);
+  return true;
 }
 
 // fio's order: terse lines, then the JSON document, then normal output.
@@ -335,13 +328,13 @@ int cmd_bench(const Argv& argv) {
       std::fputs(kBenchHelp, stdout);
       return 0;
     }
-  if (inflate_log_flag(argv)) return 0;
   Split s =
       split_args(argv,
                  {"array", "policy", "member-profile", "profile-scale", "min-contig-read", "rot-round-down",
                   "nonrot-round-down", "fail-member", "output", "io-opt", "write-mostly", "set", "set-at",
-                  "telemetry-ms", "status-interval", "telemetry", "save"},
+                  "telemetry-ms", "status-interval", "telemetry", "save", "inflate-log"},
                  {"force", "run", "force-dirty-degraded"});
+  if (inflate_log(s)) return 0;
   fio::ParsedCliJobs parsed;
   workload::BenchSpec spec;
   spec.jobs = parse_jobs(s, parsed);
@@ -394,8 +387,8 @@ int cmd_bench(const Argv& argv) {
   std::optional<StatusDumps> dumps;
   if (status_ns)
     dumps.emplace(
-        progress, [&parsed](const workload::RunResults& r) { return format_results(r, parsed.flags.output); },
-        !output);
+        progress, bench->spec().global_options,
+        [&parsed](const workload::RunResults& r) { return format_results(r, parsed.flags.output); }, !output);
   std::optional<BandwidthLog> bw_log;
   if (parsed.flags.bandwidth_log) bw_log.emplace();
   const auto on_sample = sample_sink(telemetry, capture, bw_log);

@@ -8,30 +8,35 @@
 
 namespace rs::cli {
 
-StatusDumps::StatusDumps(workload::RunProgress& progress,
+StatusDumps::StatusDumps(workload::RunProgress& progress, workload::OptionList global_options,
                          std::function<std::string(const workload::RunResults&)> format, bool to_stdout)
-    : progress_(progress), format_(std::move(format)), to_stdout_(to_stdout) {
+    : progress_(progress),
+      global_options_(std::move(global_options)),
+      format_(std::move(format)),
+      to_stdout_(to_stdout) {
   progress_.status_enabled = true;
 }
 
 // Asks every running job for its figures and waits until each has left
-// them (a job copies them at its next completion and wakes this), at most
-// half a second: a job stalled on a slow device is shown as it last was.
+// them: a job on its own thread is woken by its asker and answers at once,
+// one on the simulated clock at its next completion. The wait is bounded
+// (half a second) for a job that cannot run the request yet, a synchronous
+// engine blocked in a slow device's read: it is shown as it last was.
 void StatusDumps::dump() {
   const uint64_t want = progress_.status_wanted.fetch_add(1) + 1;
-  workload::RunResults run;
+  std::vector<workload::JobResults> jobs;
   {
     std::unique_lock lock(progress_.status_mutex);
+    for (const auto& [index, ask] : progress_.status_askers) ask();
     progress_.status_copied.wait_for(lock, std::chrono::milliseconds(500), [&] {
       for (const auto& [index, copy] : progress_.status)
         if (!copy.done && copy.served < want) return false;
       return true;
     });
-    for (const auto& [index, copy] : progress_.status) run.jobs.push_back(copy.figures);
+    for (const auto& [index, copy] : progress_.status) jobs.push_back(copy.figures);
   }
-  if (run.jobs.empty()) return;  // no job started yet
-  run.stamp();
-  const std::string text = format_(run);
+  if (jobs.empty()) return;  // no job started yet
+  const std::string text = format_(workload::make_run_results(global_options_, std::move(jobs)));
   if (!to_stdout_) {
     kept_ += text;
     return;

@@ -12,17 +12,19 @@ namespace rs::cli {
 
 class StatusDumps {
  public:
-  // `format` turns figures into the run's output; with `to_stdout` each
-  // dump is printed at once, else kept for the --output file.
-  StatusDumps(workload::RunProgress& progress, std::function<std::string(const workload::RunResults&)> format,
-              bool to_stdout);
-  // Asks the jobs for their figures, waits for them (a job with nothing
-  // completing for 500 ms keeps its last copy), then prints or keeps them.
+  // `format` turns figures into the run's output, the final report's way
+  // (workload::make_run_results with the run's `global_options`); with
+  // `to_stdout` each dump is printed at once, else kept for the --output file.
+  StatusDumps(workload::RunProgress& progress, workload::OptionList global_options,
+              std::function<std::string(const workload::RunResults&)> format, bool to_stdout);
+  // Asks the jobs for their figures (waking those that wait for a time or
+  // a completion), waits for them, then prints or keeps them.
   void dump();
   std::string kept() const { return kept_; }
 
  private:
   workload::RunProgress& progress_;
+  workload::OptionList global_options_;
   std::function<std::string(const workload::RunResults&)> format_;
   bool to_stdout_;
   std::string kept_;

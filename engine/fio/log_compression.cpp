@@ -4,25 +4,14 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 #include <vector>
+
+#include "base/read_file.hpp"
 
 namespace rs::fio {
 
-namespace {
-
-Result<std::string> read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(Errc::io_error, path + ": cannot read it");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-}  // namespace
-
 Status store_log_compressed(const std::string& path, uint64_t chunk_bytes) {
-  auto text = read_whole(path);
+  auto text = read_file(path);
   if (!text) return text.error();
   const std::string fz = path + ".fz";
   std::ofstream out(fz, std::ios::binary | std::ios::trunc);
@@ -48,7 +37,7 @@ Status store_log_compressed(const std::string& path, uint64_t chunk_bytes) {
 }
 
 Result<std::string> inflate_log(const std::string& path) {
-  auto data = read_whole(path);
+  auto data = read_file(path);
   if (!data) return data.error();
   std::string text;
   z_stream z{};

@@ -101,7 +101,7 @@ std::string ddir_status(const JobResults& job, int d, const GroupStatus& group, 
   if (runt == 0) return {};
   std::string out;
   const uint64_t bw = dr.bw_bytes();
-  const uint64_t iops = static_cast<uint64_t>(static_cast<unsigned __int128>(dr.total_ios) * 1000 / runt);
+  const uint64_t iops = dr.iops_whole();
   out += sfmt("  %s: IOPS=%s, BW=%s (%s)(%s/%llumsec)%s\n",
               mixed    ? "mixed"
               : d == 0 ? "read"

@@ -781,7 +781,7 @@ Status apply_steadystate(JobOptions& job, std::string_view v) {
     limit = limit.substr(0, pct);
     while (!limit.empty() && (limit.back() == ' ' || limit.back() == '\t')) limit.remove_suffix(1);
   }
-  const bool iops = job.ss == JobOptions::SteadyKind::iops || job.ss == JobOptions::SteadyKind::iops_slope;
+  const bool iops = steady_measures_iops(job.ss);
   if (job.ss_percent || iops) {
     if (!parse_double(limit, job.ss_limit) || job.ss_limit < 0)
       return bad("bad steadystate threshold in " + quoted(v) + " (a number, or a percentage with %)");
@@ -795,7 +795,7 @@ Status apply_steadystate(JobOptions& job, std::string_view v) {
 
 std::string steadystate_trace(const JobOptions& job) {
   char line[96];
-  const bool iops = job.ss == JobOptions::SteadyKind::iops || job.ss == JobOptions::SteadyKind::iops_slope;
+  const bool iops = steady_measures_iops(job.ss);
   if (job.ss_percent)
     std::snprintf(line, sizeof line, "set steady state threshold to %f%%", job.ss_limit);
   else if (iops)

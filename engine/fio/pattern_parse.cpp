@@ -1,10 +1,10 @@
 #include "fio/pattern_parse.hpp"
 
 #include <cctype>
-#include <fstream>
 #include <string>
 
 #include "base/printable.hpp"
+#include "base/read_file.hpp"
 
 namespace rs::fio {
 namespace {
@@ -78,9 +78,9 @@ Result<std::vector<uint8_t>> parse_pattern(std::string_view option, std::string_
       if (s[0] == '"') {
         out.insert(out.end(), inner.begin(), inner.end());
       } else {  // 'file': its contents (fio's parse_file)
-        std::ifstream f{std::string(inner), std::ios::binary};
-        if (!f) return bad(option, text, "cannot open pattern file " + quoted_printable(inner));
-        std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        Result<std::string> read = read_file(std::string(inner));
+        if (!read) return bad(option, text, "pattern file " + read.error().message);
+        std::string bytes = std::move(read).value();
         if (bytes.empty()) return bad(option, text, "pattern file " + quoted_printable(inner) + " is empty");
         bytes.resize(std::min(bytes.size(), kMaxPatternBytes - std::min(out.size(), kMaxPatternBytes)));
         out.insert(out.end(), bytes.begin(), bytes.end());

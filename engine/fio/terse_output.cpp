@@ -38,11 +38,9 @@ void add_lat(std::string& out, const LatencyHistogram& h) {
 // fio show_ddir_status_terse.
 void add_direction(std::string& out, const JobResults& job, const DirectionResults& dr,
                    const GroupDirStatus& group, int version) {
-  const uint64_t runt = dr.runtime_ms();
-  const uint64_t bw = runt ? dr.io_bytes * 1000 / runt / 1024 : 0;
-  const uint64_t iops = runt ? dr.total_ios * 1000 / runt : 0;
-  terse_add(out, ";%llu;%llu;%llu;%llu", (unsigned long long)(dr.io_bytes >> 10), (unsigned long long)(bw),
-            (unsigned long long)(iops), (unsigned long long)(runt));
+  terse_add(out, ";%llu;%llu;%llu;%llu", (unsigned long long)(dr.io_bytes >> 10),
+            (unsigned long long)(dr.bw_bytes() / 1024), (unsigned long long)(dr.iops_whole()),
+            (unsigned long long)(dr.runtime_ms()));
   add_lat(out, dr.slat);
   add_lat(out, dr.clat);
   // The percentiles of total latency with lat_percentiles, else of

@@ -6,12 +6,11 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
+#include "base/read_file.hpp"
 #include "io/block_layer.hpp"
 #include "io/hdd_model.hpp"
 #include "io/seek_curve.hpp"
@@ -379,11 +378,9 @@ Result<DeviceProfile> parse_profile(std::string_view text, const std::string& or
 }
 
 Result<DeviceProfile> load_profile_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return make_error(Errc::not_found, path + ": cannot open: " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_profile(ss.str(), path);
+  const Result<std::string> text = read_file(path);
+  if (!text) return text.error();
+  return parse_profile(*text, path);
 }
 
 Result<DeviceProfile> find_profile(const std::string& name, const std::vector<std::string>& dirs) {

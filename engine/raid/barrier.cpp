@@ -9,6 +9,11 @@ constexpr uint64_t kSector = 512;
 constexpr auto kSeq = std::memory_order_seq_cst;
 }  // namespace
 
+std::pair<uint64_t, uint64_t> ResyncBarrier::sectors_of(const ArrayIo& io) {
+  const uint64_t lo = io.offset / kSector;
+  return {lo, lo + io.length / kSector};
+}
+
 template <class Fn>
 void ResyncBarrier::for_each_bucket(uint64_t lo, uint64_t hi, Fn&& fn) {
   if (hi <= lo) return;
@@ -47,7 +52,7 @@ bool ResyncBarrier::any_raised(uint64_t lo, uint64_t hi) const {
 }
 
 bool ResyncBarrier::enter(ArrayIo& io) {
-  const uint64_t lo = io.offset / kSector, hi = lo + io.length / kSector;
+  const auto [lo, hi] = sectors_of(io);
   io.barrier = ArrayIo::Gate::none;
   for (;;) {
     if (try_count(lo, hi)) {
@@ -65,8 +70,10 @@ bool ResyncBarrier::enter(ArrayIo& io) {
 }
 
 void ResyncBarrier::leave(ArrayIo& io) {
-  if (io.barrier == ArrayIo::Gate::counted)
-    uncount(io.offset / kSector, io.offset / kSector + io.length / kSector);
+  if (io.barrier == ArrayIo::Gate::counted) {
+    const auto [lo, hi] = sectors_of(io);
+    uncount(lo, hi);
+  }
   io.barrier = ArrayIo::Gate::none;
 }
 

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "raid/array_io.hpp"
@@ -64,7 +65,10 @@ class ResyncBarrier {
   };
 
  private:
-  // Calls fn(bucket) for the bucket of each barrier unit io touches.
+  // The array sectors [lo, hi) a write covers: it counts in the buckets of
+  // their barrier units (enter and leave must agree on them).
+  static std::pair<uint64_t, uint64_t> sectors_of(const ArrayIo& io);
+  // Calls fn(bucket) for the bucket of each barrier unit of sectors [lo, hi).
   template <class Fn>
   static void for_each_bucket(uint64_t lo, uint64_t hi, Fn&& fn);
   // Counts io pending in its buckets; false (and nothing counted) when one

@@ -9,9 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "base/read_file.hpp"
 #include "base/unique_fd.hpp"
 
 namespace rs::report {
@@ -54,11 +53,9 @@ Status check_result(const Json& doc, const std::string& name) {
 }
 
 Result<Json> load_result(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return make_error(Errc::not_found, path + ": cannot read: " + std::strerror(errno));
-  std::stringstream text;
-  text << f.rdbuf();
-  Json doc = Json::parse(text.str(), nullptr, false);
+  const Result<std::string> text = read_file(path);
+  if (!text) return text.error();
+  Json doc = Json::parse(*text, nullptr, false);
   if (doc.is_discarded()) return bad(path, "not JSON, so not a raidscope result");
   if (Status st = check_result(doc, path); !st) return st.error();
   return doc;

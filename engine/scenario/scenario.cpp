@@ -5,10 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "base/read_file.hpp"
 #include "fio/job_parser.hpp"
 #include "fio/log_files.hpp"
 #include "levels/levels.hpp"
@@ -231,11 +230,9 @@ std::vector<FigureCheck> check_against_seed(const SeedFigures& seed, const Polic
 }
 
 Result<Scenario> load_scenario_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) return make_error(Errc::not_found, path + ": cannot read");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parse_scenario(ss.str(), path);
+  const Result<std::string> text = read_file(path);
+  if (!text) return text.error();
+  return parse_scenario(*text, path);
 }
 
 std::vector<Scenario> list_scenarios(const std::vector<std::string>& dirs) {

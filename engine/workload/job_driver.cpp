@@ -127,7 +127,7 @@ JobDriver::JobDriver(const JobOptions& job, unsigned job_index, Target& target, 
   if (does_write(job.rw) && BufferContents::wanted(job) && job.buffer_pattern.empty())
     contents_.emplace(job, seed_, job_index, run_jobs);
   if (verifying_job_) written_.cover(job.offset, job.size, written_bs());
-  last_writes_.resize(1);
+  last_writes_.assign(1, LastValues(job.iodepth));
   out_.jobname = job.name;
   out_.description = job.description;
   out_.options = job.given;
@@ -178,7 +178,7 @@ void JobDriver::set_files(const std::vector<uint64_t>& sizes) {
   if (!job_.size_from_filesize && job_.size) files_total_ = std::min(files_total_, job_.size);
   file_choice_.emplace(job_, files_.size(), seed_ ^ 0xf11e5e7ull);
   if (verifying_job_) written_.cover_files(job_.offset, sizes, written_bs());
-  last_writes_.assign(sizes.size(), {});
+  last_writes_.assign(sizes.size(), LastValues(job_.iodepth));
 }
 
 void JobDriver::log_files(JobLog::FileEvent event) {
@@ -534,7 +534,7 @@ void JobDriver::issue(Slot& slot, uint64_t now) {
     LoggedIo l;
     l.at_ns = now - start_ns_;
     l.ddir = io.trim ? kDdirTrim : io.write ? kDdirWrite : kDdirRead;
-    l.file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+    l.file = file_of(io.offset);
     l.offset = offset_in_file(io.offset);
     l.length = io.length;
     log_->issued(l);
@@ -757,7 +757,7 @@ void JobDriver::check_read(TargetIo& io) {
   });
   if (!v.ok && job_.verify == VerifyKind::pattern && verify_errors_ == 0) {
     // fio's log_verify_failure line for the block (the "got pattern" words are the reason).
-    const size_t file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+    const size_t file = file_of(io.offset);
     verify_notes_.push_back("pattern: verify failed at file " +
                             (file < file_names_.size() ? file_names_[file] : std::string("null")) +
                             " offset " + std::to_string(offset_in_file(bad_offset)) + ", length " +
@@ -792,9 +792,7 @@ void JobDriver::check_read(TargetIo& io) {
 // log (or the backlog) the verify reads come from.
 void JobDriver::note_write(const TargetIo& io) {
   if (saves_state()) {
-    auto& ring = last_writes_[files_.empty() ? 0 : size_t(io.offset >> kFileShift)];
-    ring.push_back(offset_in_file(io.offset));
-    if (ring.size() > job_.iodepth) ring.pop_front();
+    last_writes_[file_of(io.offset)].push(offset_in_file(io.offset));
   }
   if (job_.experimental_verify)
     pass_written_ += io.length;  // no log: the verify pass replays the offsets
@@ -896,7 +894,7 @@ void JobDriver::log_completion(const TargetIo& io, int ddir, uint64_t now) {
   LoggedIo l;
   l.at_ns = now - start_ns_;
   l.ddir = ddir;
-  l.file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+  l.file = file_of(io.offset);
   l.offset = offset_in_file(io.offset);
   l.length = io.length;
   l.slat_ns = io.submit_ns - io.issue_ns;
@@ -1035,7 +1033,7 @@ void JobDriver::save_state() {
   st.nofiles = uint32_t(last_writes_.size());
   st.numberio = writes_issued_;
   for (size_t k = 0; k < last_writes_.size(); ++k)
-    for (auto it = last_writes_[k].rbegin(); it != last_writes_[k].rend(); ++it) st.comps.push_back({k, *it});
+    for (size_t i = 0; i < last_writes_[k].size(); ++i) st.comps.push_back({k, last_writes_[k].newest(i)});
   if (Status saved = save_verify_state(st); !saved) verify_notes_.push_back(saved.error().message);
 }
 
@@ -1055,6 +1053,12 @@ void JobDriver::finish() {
     out_.error_text = first_verify_error_ + " (" + std::to_string(verify_errors_) + " verify errors)";
   }
   if (progress_ && progress_->status_enabled) serve_status(end_ns_, true);
+}
+
+void JobDriver::answer_status() {
+  if (!progress_ || !progress_->status_enabled || finished()) return;
+  if (progress_->status_wanted.load(std::memory_order_relaxed) == status_served_) return;
+  serve_status(backend_.now_ns(), false);
 }
 
 void JobDriver::serve_status(uint64_t now, bool done) {
@@ -1081,7 +1085,7 @@ void JobDriver::serve_status(uint64_t now, bool done) {
 
 void JobDriver::dump_failure(const TargetIo& io, const unsigned char* chunk, uint32_t len, uint64_t offset,
                              const VerifyResult& v) {
-  const size_t file = files_.empty() ? 0 : size_t(io.offset >> kFileShift);
+  const size_t file = file_of(io.offset);
   const std::string path = file < file_names_.size() ? file_names_[file] : "null";
   const uint64_t at = offset_in_file(offset);
   auto dump = [&](const void* data, const char* type) {

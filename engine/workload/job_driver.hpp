@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -62,12 +63,17 @@ struct RunProgress {
   // far (the running phase's time counted in, as fio's
   // __show_running_run_stats) into `status` at its next completion; a job
   // leaves a copy when it starts and its last figures when it ends, and
-  // wakes the reader waiting on status_copied.
+  // wakes the reader waiting on status_copied. A job on a thread of its own
+  // also leaves an asker while it runs: the reader calls it (after bumping
+  // status_wanted) to post the request to the job's thread, which wakes a
+  // job waiting out a think time, a rate limit or a slow completion, so it
+  // answers at once instead of at its next completion.
   bool status_enabled = false;
   std::atomic<uint64_t> status_wanted{0};
   std::mutex status_mutex;
   std::condition_variable status_copied;
-  std::map<unsigned, StatusCopy> status;  // by job index; guarded by status_mutex
+  std::map<unsigned, StatusCopy> status;                    // by job index; guarded by status_mutex
+  std::map<unsigned, std::function<void()>> status_askers;  // by job index; guarded by status_mutex
 };
 
 // One flow_id's shared state (fio flow.c): I/Os issued by its jobs, and the
@@ -133,6 +139,10 @@ class JobDriver {
   unsigned reap_room() const { return reap_room_; }
   bool has_parked() const { return !parked_.empty(); }
   bool finished() const { return phase_ == Phase::Done; }
+  // A --status-interval request reaching the job's thread between
+  // completions (RunProgress::status_askers): its figures as of now, unless
+  // it answered the request already or has ended.
+  void answer_status();
   // Fills the result's totals; call once after finished().
   void finish();
   uint64_t verify_errors() const { return verify_errors_; }
@@ -218,6 +228,8 @@ class JobDriver {
   uint64_t offset_in_file(uint64_t job_offset) const {
     return files_.empty() ? job_offset : job_offset & kFileOffsetMask;
   }
+  // Which of the job's files an offset is in (0 for one target).
+  size_t file_of(uint64_t job_offset) const { return files_.empty() ? 0 : size_t(job_offset >> kFileShift); }
 
   const JobOptions& job_;
   unsigned job_index_;
@@ -341,7 +353,7 @@ class JobDriver {
   std::vector<std::string> file_names_;
   // verify_state_save: each file's last iodepth write completions (newest
   // at the back); verify_state_load: the state loaded, and reads completed.
-  std::vector<std::deque<uint64_t>> last_writes_;
+  std::vector<LastValues> last_writes_;
   std::optional<VerifyState> loaded_state_;
   uint64_t reads_done_ = 0;
   bool saves_state() const {
@@ -349,9 +361,8 @@ class JobDriver {
   }
   // A verifying read the loaded state says to stop at (the job then ends).
   bool state_stops(const TargetIo& io) const {
-    return loaded_state_ &&
-           verify_state_should_stop(*loaded_state_, reads_done_, files_.empty() ? 0 : io.offset >> kFileShift,
-                                    offset_in_file(io.offset));
+    return loaded_state_ && verify_state_should_stop(*loaded_state_, reads_done_, file_of(io.offset),
+                                                     offset_in_file(io.offset));
   }
   void save_state();
   // experimental_verify: the generator as the pass began, the bytes the

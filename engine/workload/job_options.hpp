@@ -346,6 +346,16 @@ inline bool does_write(RwMode m) noexcept {
          m == RwMode::randtrimwrite;
 }
 
+// What a steady-state criterion judges: IOPS (iops, iops_slope) or bandwidth
+// (bw, bw_slope); the least-squares slope (the *_slope kinds) or the largest
+// deviation from the window's mean.
+inline bool steady_measures_iops(JobOptions::SteadyKind k) noexcept {
+  return k == JobOptions::SteadyKind::iops || k == JobOptions::SteadyKind::iops_slope;
+}
+inline bool steady_is_slope(JobOptions::SteadyKind k) noexcept {
+  return k == JobOptions::SteadyKind::iops_slope || k == JobOptions::SteadyKind::bw_slope;
+}
+
 // fio's ioprio_value(): a class of 0 means best effort (2).
 inline uint16_t ioprio_value(unsigned ioprio_class, unsigned level) noexcept {
   return uint16_t(((ioprio_class ? ioprio_class : 2u) << 13) | level);

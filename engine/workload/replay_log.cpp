@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
+
+#include "base/read_file.hpp"
 
 namespace rs::workload {
 
@@ -70,11 +71,9 @@ Result<ReplayLog> parse_replay_log(std::string_view text, std::string_view origi
 Status load_replays(std::vector<JobOptions>& jobs) {
   for (JobOptions& job : jobs) {
     if (job.read_iolog.empty()) continue;
-    std::ifstream f(job.read_iolog);
-    if (!f) return refuse(job.read_iolog, 0, "cannot read it");
-    std::stringstream text;
-    text << f.rdbuf();
-    auto log = parse_replay_log(text.str(), job.read_iolog);
+    const Result<std::string> text = read_file(job.read_iolog);
+    if (!text) return refuse(job.read_iolog, 0, text.error().message);
+    auto log = parse_replay_log(*text, job.read_iolog);
     if (!log) return log.error();
     const auto& es = log->entries;
     const bool reads = std::any_of(es.begin(), es.end(), [](auto& e) { return !e.write; });

@@ -19,6 +19,11 @@ double DirectionResults::iops() const noexcept {
   return ms ? 1000.0 * static_cast<double>(total_ios) / static_cast<double>(ms) : 0.0;
 }
 
+uint64_t DirectionResults::iops_whole() const noexcept {
+  const uint64_t ms = runtime_ms();
+  return ms ? static_cast<uint64_t>(static_cast<unsigned __int128>(total_ios) * 1000 / ms) : 0;
+}
+
 namespace {
 
 // Band of a value within one unit (fio io_u_mark_lat_nsec/usec: 0..1 -> "2",
@@ -120,11 +125,15 @@ void DepthDistribution::merge(const DepthDistribution& other) noexcept {
   total_complete += other.total_complete;
 }
 
-void RunResults::stamp() {
-  raidscope_version = "0.1.0";  // the project's VERSION (CMakeLists.txt)
-  timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                     std::chrono::system_clock::now().time_since_epoch())
-                     .count();
+RunResults make_run_results(OptionList global_options, std::vector<JobResults> jobs) {
+  RunResults run;
+  run.raidscope_version = "0.1.0";  // the project's VERSION (CMakeLists.txt)
+  run.timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+  run.global_options = std::move(global_options);
+  run.jobs = std::move(jobs);
+  return run;
 }
 
 std::string fio_version_string(const RunResults& run) {

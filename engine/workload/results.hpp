@@ -52,6 +52,8 @@ struct DirectionResults {
   // Bytes per second and I/Os per second over runtime_ms(), as fio computes them.
   uint64_t bw_bytes() const noexcept;
   double iops() const noexcept;
+  // Whole I/Os per second (rounded down), as fio's normal and terse outputs print them.
+  uint64_t iops_whole() const noexcept;
 };
 
 // fio's completion-latency distribution (io_u_lat_n/u/m): counts of clat per
@@ -187,15 +189,18 @@ struct JobResults {
 struct RunResults {
   std::string raidscope_version;  // e.g. "0.1.0"; goes into "fio version"
   int64_t timestamp_ms = 0;       // wall clock (ms since the epoch) when the run ended
-  // Sets the two above: this program's version and the wall clock now.
-  void stamp();
-  OptionList global_options;     // "global options" as written
-  std::vector<JobResults> jobs;  // one per job thread, in start order
-  int sig_figs = 4;              // fio sig_figs: digits in the text output's numbers
+  OptionList global_options;      // "global options" as written
+  std::vector<JobResults> jobs;   // one per job thread, in start order
+  int sig_figs = 4;               // fio sig_figs: digits in the text output's numbers
   // What the run said besides its figures (fio's log_info lines: a file
   // laid out, a depth capped): fio prints them on its output, not stderr.
   std::vector<std::string> messages;
 };
+
+// A run's figures as the output writers take them, for the final report and
+// a --status-interval dump alike: this program's version, the wall clock
+// now, the run's global options and its jobs (sig_figs at fio's default).
+RunResults make_run_results(OptionList global_options, std::vector<JobResults> jobs);
 
 // fio's "Run status group" figures for one group, per direction (0 read, 1 write, 2 trim).
 struct GroupDirStatus {

@@ -37,6 +37,13 @@ bool starts_run_group(const std::vector<JobOptions>& jobs, size_t i) {
   return i == 0 || jobs[i - 1].wait_for != job.wait_for;
 }
 
+// Job i opens a new reporting group (fio's groupid): stonewall or new_group
+// on any job but the first. A group's jobs share group_reporting's figures
+// and must agree on their steady-state options.
+bool starts_reporting_group(const std::vector<JobOptions>& jobs, size_t i) {
+  return i > 0 && (jobs[i].stonewall || jobs[i].new_group);
+}
+
 struct Instance {
   const JobOptions* job;
   unsigned index;
@@ -139,6 +146,34 @@ std::unique_ptr<JobLog> open_log(Instance& inst, const JobLogOpener& open, std::
   return nullptr;
 }
 
+// While a job runs on its own thread, the --status-interval reader asks it
+// for its figures by posting to its context (RunProgress::status_askers):
+// the post wakes the job wherever its loop waits.
+class StatusAsker {
+ public:
+  StatusAsker(RunProgress* progress, unsigned index, io::IoContext& context, JobDriver& driver)
+      : progress_(progress && progress->status_enabled ? progress : nullptr), index_(index) {
+    if (!progress_) return;
+    std::lock_guard lock(progress_->status_mutex);
+    progress_->status_askers[index] = [&context, &driver] {
+      context.post([&driver] { driver.answer_status(); });
+    };
+  }
+  // Before the driver and the context go: a request posted and not run by
+  // then is dropped with the context's queue (the job left its last copy).
+  ~StatusAsker() {
+    if (!progress_) return;
+    std::lock_guard lock(progress_->status_mutex);
+    progress_->status_askers.erase(index_);
+  }
+  StatusAsker(const StatusAsker&) = delete;
+  StatusAsker& operator=(const StatusAsker&) = delete;
+
+ private:
+  RunProgress* progress_;
+  unsigned index_;
+};
+
 void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags* exit, FlowGroups* flows,
                 const JobLogOpener* open_logs) {
   const rusage ru0 = thread_rusage();
@@ -184,6 +219,7 @@ void run_thread(Instance& inst, Target& target, RunProgress* progress, ExitFlags
   driver.set_zones(inst.zones);
   driver.set_steady_group(inst.steady, inst.steady_member);
   driver.start();
+  const StatusAsker asker(progress, inst.index, context, driver);
   while (!driver.finished()) {
     // A busy backend (the null target, fio's FIO_Q_BUSY) takes no I/O and
     // has its completions ready: straight to the reap, without a wait (no
@@ -424,7 +460,7 @@ std::string check_dedupe_working_set(const JobOptions& job) {
 
 std::string check_jobs(std::vector<JobOptions>& jobs, const Target& target) {
   for (size_t i = 0, group_start = 0; i < jobs.size(); ++i) {  // fio's td_steadystate_init
-    if (i > 0 && (jobs[i].stonewall || jobs[i].new_group)) group_start = i;
+    if (starts_reporting_group(jobs, i)) group_start = i;
     if (jobs[i].ss_dur.count() > 0 && jobs[i].ss_dur < jobs[i].ss_interval)
       return "job '" + jobs[i].name + "': ss_dur must be at least ss_interval (1s unless given)";
     for (size_t k = group_start; k < i; ++k)
@@ -554,7 +590,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
   int groupid = 0, run_groups = 0;
   unsigned index = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
-    if (i > 0 && (jobs[i].stonewall || jobs[i].new_group)) ++groupid;
+    if (starts_reporting_group(jobs, i)) ++groupid;
     if (i > 0 && starts_run_group(jobs, i)) ++run_groups;
     for (unsigned c = 0; c < jobs[i].numjobs; ++c) {
       auto inst = std::make_unique<Instance>();
@@ -627,8 +663,7 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
       }
   }
   const auto elapsed = std::chrono::steady_clock::now() - wall_start;
-  out.results.stamp();
-  out.results.global_options = global_options;
+  std::vector<JobResults> results;
   for (auto& inst : instances) {
     inst->result.elapsed_sec = uint64_t(std::chrono::duration_cast<std::chrono::seconds>(elapsed).count());
     if (inst->steady) inst->result.steadystate = inst->steady->report();
@@ -636,8 +671,9 @@ RunOutcome run_jobs(const std::vector<JobOptions>& jobs, const OptionList& globa
     if (!inst->verify_message.empty())
       out.verify_messages.push_back(inst->job->name + ": " + inst->verify_message);
     for (auto& note : inst->verify_notes) out.verify_messages.push_back(note);
-    out.results.jobs.push_back(std::move(inst->result));
+    results.push_back(std::move(inst->result));
   }
+  out.results = make_run_results(global_options, std::move(results));
   out.ok = true;
   return out;
 }

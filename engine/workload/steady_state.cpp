@@ -42,8 +42,8 @@ double steady_max_deviation(std::span<const uint64_t> y) {
 }
 
 SteadyState::SteadyState(const JobOptions& job) {
-  spec_.iops = job.ss == JobOptions::SteadyKind::iops || job.ss == JobOptions::SteadyKind::iops_slope;
-  spec_.slope = job.ss == JobOptions::SteadyKind::iops_slope || job.ss == JobOptions::SteadyKind::bw_slope;
+  spec_.iops = steady_measures_iops(job.ss);
+  spec_.slope = steady_is_slope(job.ss);
   spec_.percent = job.ss_percent;
   spec_.limit = job.ss_limit;
   spec_.duration_s = uint64_t(job.ss_dur.count() / 1'000'000);

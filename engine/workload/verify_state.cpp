@@ -3,8 +3,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
+#include "base/read_file.hpp"
 #include "workload/verify.hpp"
 
 namespace rs::workload {
@@ -78,11 +78,9 @@ Status save_verify_state(const VerifyState& s) {
 
 Result<VerifyState> load_verify_state(std::string_view job_name, uint64_t index) {
   const std::string path = verify_state_path(job_name, index);
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    return make_error(Errc::not_found,
-                      "verify_state_load: cannot open state file " + path + ": " + std::strerror(errno));
-  const std::string in((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const Result<std::string> read = read_file(path);
+  if (!read) return make_error(read.error().code, "verify_state_load: state file " + read.error().message);
+  const std::string& in = *read;
   if (in.size() < kHeaderBytes + kListBytes) return bad(path, "too short for a verify state");
   if (get<uint64_t>(in, 0) != kVersion)
     return bad(path, "unsupported version " + std::to_string(get<uint64_t>(in, 0)) + " (3 expected)");

@@ -34,6 +34,27 @@ struct VerifyState {
   std::vector<Completion> comps;  // each file's last writes completed, newest first
 };
 
+// The last `capacity` values pushed, read newest first: a file's last write
+// completions for verify_state_save. A fixed ring: once full, a push takes
+// the oldest one's place, and nothing is allocated after construction.
+class LastValues {
+ public:
+  explicit LastValues(size_t capacity = 0) : ring_(capacity) {}
+  void push(uint64_t v) {
+    if (ring_.empty()) return;
+    ring_[next_] = v;
+    next_ = next_ + 1 == ring_.size() ? 0 : next_ + 1;
+    if (count_ < ring_.size()) ++count_;
+  }
+  size_t size() const { return count_; }
+  // The i-th newest value (0: the last pushed); i < size().
+  uint64_t newest(size_t i) const { return ring_[(next_ + ring_.size() - 1 - i) % ring_.size()]; }
+
+ private:
+  std::vector<uint64_t> ring_;
+  size_t next_ = 0, count_ = 0;
+};
+
 // "local-<name>-<index>-verify.state" (fio's verify_state_gen_name).
 std::string verify_state_path(std::string_view job_name, uint64_t index);
 

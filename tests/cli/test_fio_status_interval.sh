@@ -50,6 +50,29 @@ pass "--status-interval=1000ms, normal output: three whole outputs"
 [[ $(grep -c "^Run status group 0" long.txt) == 1 ]] || fail "--status-interval=100 dumped before the 2.5 s job ended"
 pass "--status-interval=100 is 100 s: only the final output"
 
+# A job with nothing in flight (think time) answers a dump at once, with
+# its figures as of the dump, not at its next completion; and a dump has
+# the run's global options, as the final output (and fio's dumps) have.
+idle=(--ioengine=null --size=1g --name=idle --rw=read --bs=4k --thinktime=2s --time_based --runtime=3s)
+"$CLI" bench "${idle[@]}" --status-interval=1 --output-format=json --output=idle.json 2>err ||
+  fail "a thinking job with --status-interval=1: $(cat err)"
+python3 - idle.json <<'PY' || fail "--status-interval dumps of a job in its think time (see above)"
+import json, sys
+t = open(sys.argv[1]).read(); dec = json.JSONDecoder(); i = 0; docs = []
+while True:
+    while i < len(t) and t[i].isspace(): i += 1
+    if i >= len(t): break
+    d, i = dec.raw_decode(t, i); docs.append(d)
+assert len(docs) == 3, f"{len(docs)} documents, expected 3 (1 s, 2 s, final)"
+for n, d in enumerate(docs):
+    assert d.get("global options") == {"ioengine": "null", "size": "1g"}, (n, d.get("global options"))
+# I/Os at 0 s and 2 s (think time 2 s): the 1 s dump has the first one, and
+# the time until the dump (not the start's copy: no I/O, 0 ms).
+r = docs[0]["jobs"][0]["read"]
+assert r["total_ios"] == 1 and r["runtime"] >= 900, ("1 s dump", r["total_ios"], r["runtime"])
+PY
+pass "--status-interval: a job in its think time answers at the dump; every dump has the global options"
+
 expect_status 2 "--status-interval=500us" -- "$CLI" bench "${job[@]}" --status-interval=500us
 expect_error_mentions "too small"
 expect_status 2 "--status-interval=soon" -- "$CLI" bench "${job[@]}" --status-interval=soon

@@ -8,9 +8,8 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cerrno>
-#include <chrono>
-#include <thread>
 
+#include "../../common/wait_until.hpp"
 #include "io/context.hpp"
 #include "io/ring_fault_backend.hpp"
 #include "io/uring_backend.hpp"
@@ -18,20 +17,9 @@
 
 using namespace rs::io;
 using namespace rs::io::test;
+using rs::test::wait_until;
 
 namespace {
-
-// Waits (at most 10 s, so a broken build fails instead of hanging) until
-// `done` holds; whether it does.
-template <class Pred>
-bool wait_until(Pred done) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return true;
-}
 
 // `n` reads of blocks `first`.. of member 0; completions counted in `done`
 // (written on the context thread, read after `done` says all came).

@@ -8,10 +8,12 @@
 #include <thread>
 #include <vector>
 
+#include "../../common/wait_until.hpp"
 #include "raid/barrier.hpp"
 
 using rs::raid::ArrayIo;
 using rs::raid::ResyncBarrier;
+using rs::test::wait_until;
 
 namespace {
 
@@ -29,17 +31,6 @@ ArrayIo write_at(uint64_t sector, uint32_t bytes = 4096) {
 // the ctest timeout: a barrier that never wakes a piece fails the case
 // with a message instead of hanging it.
 constexpr std::chrono::seconds kDeadline{20};
-
-// Polls `done` until it holds (true) or `limit` has passed (false).
-template <class Pred>
-bool wait_until(Pred done, std::chrono::seconds limit) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() >= end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return true;
-}
 
 // A unit whose bucket is neither unit 0's nor unit 1's.
 uint64_t other_unit() {
