@@ -1,6 +1,14 @@
 #include "raid5/write_streams.hpp"
 
+#include <algorithm>
+
 namespace rs::raid5 {
+
+unsigned WriteStreams::Stream::ending_in_stripe(uint64_t stripe) const {
+  for (const auto& [s, n] : ending_in)
+    if (s == stripe) return n;
+  return 0;
+}
 
 WriteStreams::Stream* WriteStreams::find(const void* submitter) {
   for (Stream& s : streams_)
@@ -31,24 +39,22 @@ WriteStreams::Stream* WriteStreams::slot_for(const void* submitter) {
 }
 
 WriteStreams::Ticket WriteStreams::write_started(const void* submitter, uint64_t begin, uint64_t end) {
+  if (end <= begin) return {};
   Stream* s = slot_for(submitter);
-  if (!s || end <= begin) return {};
+  if (!s) return {};
   ++s->in_flight;
   s->continued = begin == s->next;
   s->next = end;
   s->last_sectors = end - begin;
-  const uint64_t tail = end % stripe_sectors_ ? (end - 1) / stripe_sectors_ : kNone;
-  // A write that continues its stream and ends in the same stripe joins
-  // the writes already there; otherwise the stream's tail starts anew
-  // (its earlier writes are all in stripes it has left).
-  if (!s->continued || tail != s->tail) {
-    s->tail = tail;
-    s->tail_generation = ++generation_;
-    s->tail_writes = 0;
-  }
-  if (tail == kNone) return {submitter, 0};
-  ++s->tail_writes;
-  return {submitter, s->tail_generation};
+  const uint64_t last_stripe = (end - 1) / stripe_sectors_;
+  s->tail = end % stripe_sectors_ ? last_stripe : kNone;
+  auto it = std::find_if(s->ending_in.begin(), s->ending_in.end(),
+                         [&](const auto& e) { return e.first == last_stripe; });
+  if (it == s->ending_in.end())
+    s->ending_in.emplace_back(last_stripe, 1);
+  else
+    ++it->second;
+  return {submitter, last_stripe};
 }
 
 void WriteStreams::write_done(const Ticket& ticket) {
@@ -56,14 +62,16 @@ void WriteStreams::write_done(const Ticket& ticket) {
   Stream* s = find(ticket.submitter);
   if (!s || s->in_flight == 0) return;  // never: a counted write keeps its slot
   --s->in_flight;
-  if (ticket.tail_generation != 0 && ticket.tail_generation == s->tail_generation) --s->tail_writes;
+  auto it = std::find_if(s->ending_in.begin(), s->ending_in.end(),
+                         [&](const auto& e) { return e.first == ticket.last_stripe; });
+  if (it != s->ending_in.end() && --it->second == 0) s->ending_in.erase(it);
 }
 
 bool WriteStreams::holds(const void* submitter, uint64_t stripe, uint64_t needed) const {
   const Stream* s = find(submitter);
-  if (!s || !s->continued || s->tail != stripe || s->in_flight <= s->tail_writes || needed < s->next)
-    return false;
-  return needed - s->next < uint64_t(s->in_flight - s->tail_writes) * s->last_sectors;
+  if (!s || !s->continued || s->tail != stripe || needed < s->next) return false;
+  const unsigned elsewhere = s->in_flight - s->ending_in_stripe(stripe);
+  return elsewhere > 0 && needed - s->next < uint64_t(elsewhere) * s->last_sectors;
 }
 
 }  // namespace rs::raid5

@@ -18,6 +18,7 @@
 // calls.
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace rs::raid5 {
@@ -26,8 +27,8 @@ class WriteStreams {
  public:
   // What a write was counted as: give it back to write_done().
   struct Ticket {
-    const void* submitter = nullptr;  // null: not counted (no stream slot)
-    uint64_t tail_generation = 0;     // 0: not one of its stream's tail writes
+    const void* submitter = nullptr;  // null: not counted (no stream slot, or empty)
+    uint64_t last_stripe = 0;         // the stripe its last sector is in
   };
 
   // `stripe_sectors`: an array stripe's data sectors (chunk x data disks).
@@ -41,12 +42,13 @@ class WriteStreams {
   // should stay off the pre-read path until the stream writes array sector
   // `needed` (the first block that stripe still lacks): the stream
   // continued itself at least once, its last write ended inside `stripe`,
-  // and `needed` is within what the writes it has in flight elsewhere let
-  // it send next (one more write of its last size for each of them, as a
-  // writer at a steady queue depth does when they complete). A stream of
-  // writes smaller than a chunk comes back to a page column only a chunk
-  // later: with its queue depth spent inside the stripe, nothing it has in
-  // flight elsewhere brings it there, so the stripe goes.
+  // and `needed` is within what its writes in flight elsewhere (ending in
+  // another stripe) let it send next: one more write of its last size for
+  // each of them, as a writer at a steady queue depth does when they
+  // complete. A stream of writes smaller than a chunk comes back to a page
+  // column only a chunk later: with its queue depth spent inside the
+  // stripe, nothing it has in flight elsewhere brings it there, so the
+  // stripe goes.
   bool holds(const void* submitter, uint64_t stripe, uint64_t needed) const;
 
  private:
@@ -56,20 +58,21 @@ class WriteStreams {
   static constexpr size_t kMaxStreams = 64;
   struct Stream {
     const void* submitter = nullptr;
-    uint64_t next = kNone;  // where a write continuing it starts
-    uint64_t tail = kNone;  // the stripe its last write ended inside (kNone: at a stripe's end)
-    uint64_t tail_generation = 0;
-    unsigned in_flight = 0;    // its writes not yet done
-    unsigned tail_writes = 0;  // of those, the ones on `tail` (counted under tail_generation)
+    uint64_t next = kNone;      // where a write continuing it starts
+    uint64_t tail = kNone;      // the stripe its last write ended inside (kNone: at a stripe's end)
     uint64_t last_sectors = 0;  // its last write's length
-    bool continued = false;    // its last write started where the one before ended
+    unsigned in_flight = 0;     // its writes not yet done
+    bool continued = false;     // its last write started where the one before ended
+    // Its writes in flight by the stripe their last sector is in (a
+    // count per stripe; few: at most its queue depth).
+    std::vector<std::pair<uint64_t, unsigned>> ending_in;
+    unsigned ending_in_stripe(uint64_t stripe) const;
   };
   Stream* find(const void* submitter);
   const Stream* find(const void* submitter) const;
   Stream* slot_for(const void* submitter);
 
   uint64_t stripe_sectors_;
-  uint64_t generation_ = 0;
   std::vector<Stream> streams_;
 };
 

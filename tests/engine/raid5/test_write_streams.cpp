@@ -72,7 +72,32 @@ TEST_CASE("a write that does not continue the stream lets its stripe go", "[raid
   CHECK_FALSE(w.holds(A, 40, s40 + 24));
 }
 
-TEST_CASE("writes counted under an earlier tail do not uncount the new one", "[raid5][streams]") {
+TEST_CASE("a stream that restarts inside its stripe is not held behind its own writes", "[raid5][streams]") {
+  // W1 and W2 jump (neither continues the one before), W3 continues W2;
+  // all three end in stripe 0, so nothing of the stream is in flight
+  // elsewhere and the columns lacking sector 256 + x are not held: their
+  // own writes would never complete to let the stream reach them.
+  WriteStreams w(kStripe);
+  auto w1 = w.write_started(A, 0, 64);
+  auto w2 = w.write_started(A, kChunk, kChunk + 64);
+  auto w3 = w.write_started(A, kChunk + 64, 2 * kChunk);
+  CHECK_FALSE(w.holds(A, 0, 2 * kChunk));
+  auto far = w.write_started(B, 0, 8);  // another submitter's write: no effect on A
+  CHECK_FALSE(w.holds(A, 0, 2 * kChunk));
+  for (auto* t : {&w1, &w2, &w3, &far}) w.write_done(*t);
+}
+
+TEST_CASE("an empty write counts for nothing", "[raid5][streams]") {
+  WriteStreams w(kStripe);
+  auto t0 = w.write_started(A, 0, kStripe);
+  auto t1 = w.write_started(A, kStripe, kStripe + kChunk);
+  CHECK(w.write_started(B, 5, 5).submitter == nullptr);
+  CHECK(w.holds(A, 1, 512));
+  w.write_done(t0);
+  w.write_done(t1);
+}
+
+TEST_CASE("writes ending in an earlier stripe count as elsewhere", "[raid5][streams]") {
   WriteStreams w(kStripe);
   auto t0 = w.write_started(A, 0, kChunk);
   auto t1 = w.write_started(A, kChunk, 2 * kChunk);                      // tail 0: two writes
