@@ -177,7 +177,16 @@ class JourneyTest : public QObject {
   }
   // Clicks a text field and replaces its text by typing.
   void typeInto(const QString& name, const QString& text) {
-    click(name);
+    // A click can land beside a field the layout moved a moment before (a
+    // summary above it grew): clicked again until it has the focus, as a
+    // person would, so keys never go elsewhere unnoticed.
+    QQuickItem* field = item(name);
+    QVERIFY2(field, qPrintable("no visible item " + name));
+    for (int i = 0; i < 5 && !field->hasActiveFocus(); ++i) {
+      click(name);
+      if (!field->hasActiveFocus()) QTest::qWait(200);
+    }
+    QVERIFY2(field->hasActiveFocus(), qPrintable(name + " does not take the focus"));
     QTest::keyClick(window_, Qt::Key_A, Qt::ControlModifier);
     QTest::keyClick(window_, Qt::Key_Delete);
     const QStringList lines = text.split('\n');
