@@ -58,8 +58,8 @@ ColumnLayout {
         fixedMax: 100
         window: 30
         emptyText: qsTr("No reads in this window")
-        // Always in the layout (it says "Waiting for data…" until a run
-        // starts): an item that turns visible later was left unplaced by
+        // Always in the layout (before the first sample it says "Waiting
+        // for data…", then why a window is empty): an item that turns visible later was left unplaced by
         // the layout here, drawn over the list.
         Layout.preferredHeight: 170
         Layout.rightMargin: 12  // lined up with the list's cards (room for its scroll bar)

@@ -117,7 +117,7 @@ size_t Server::connections() const {
 
 uint64_t Server::replies_to_sender() const {
   std::lock_guard lock(mutex_);
-  uint64_t n = 0;
+  uint64_t n = reaped_replies_to_sender_;
   for (const auto& c : connections_) n += c->replies_to_sender();
   return n;
 }
@@ -128,6 +128,7 @@ void Server::reap(bool all) {
     std::lock_guard lock(mutex_);
     for (auto it = connections_.begin(); it != connections_.end();) {
       if (all || (*it)->finished()) {
+        reaped_replies_to_sender_ += (*it)->replies_to_sender();  // the count outlives the connection
         done.push_back(std::move(*it));
         it = connections_.erase(it);
       } else {

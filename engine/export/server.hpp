@@ -73,8 +73,8 @@ class Server {
   const ListenAddress& address() const { return options_.address; }
   std::string uri() const { return nbd_uri(options_.address, info_.name); }
   size_t connections() const;
-  // Of the connections not yet reaped: replies handed to their sender
-  // threads (Connection::replies_to_sender; for tests).
+  // Replies handed to the connections' sender threads since the server
+  // started (Connection::replies_to_sender; for tests).
   uint64_t replies_to_sender() const;
 
  private:
@@ -90,6 +90,7 @@ class Server {
   std::atomic<bool> stopping_{false};
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Connection>> connections_;
+  uint64_t reaped_replies_to_sender_ = 0;  // of the connections reaped (under mutex_)
   uint64_t next_peer_ = 0;
   std::thread acceptor_;
   std::once_flag stopped_;

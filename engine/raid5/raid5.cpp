@@ -13,7 +13,7 @@ Raid5Personality::Raid5Personality(const raid::Shape& shape, const StripeGeometr
       geo_(geometry),
       core_(core),
       cache_(geometry.raid_disks),
-      streams_(uint64_t(geometry.chunk_sectors) * uint64_t(geometry.data_disks())),
+      streams_(row_sectors()),  // geo_ is set by now (declared first)
       all_readable_(size_t(geometry.raid_disks), 1),
       towrite_scratch_(size_t(geometry.raid_disks), 0) {}
 

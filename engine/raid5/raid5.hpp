@@ -29,6 +29,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "raid/array_core.hpp"
@@ -185,6 +186,7 @@ class Raid5Personality final : public raid::Personality {
   // Whether a delayed head stays plugged at an unplug: a sequential
   // writer waiting on it is still filling its stripe (write_streams.hpp).
   bool stream_holds_locked(uint64_t column) const;
+  std::optional<uint64_t> first_unwritten_sector(const StripeHead& head) const;
   // A write's bio is done (under mutex_): its stream stops counting it.
   void write_done_locked(raid::ArrayIo& io);
   // A batch's heads have their parity and their writes go out: they stop

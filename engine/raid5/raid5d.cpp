@@ -197,27 +197,32 @@ void Raid5Personality::post_unplug(io::IoContext* at) {
   at->post([this, at] { unplug(at); });
 }
 
-// Held only while member I/O is in flight somewhere: its end brings the
-// next unplug (batch_finished plugs again), and with none in flight the
-// stream's other writes are queued or parked, not on their way, so the
-// head goes as md would release it. What the stream must write next for
-// this head is its first data block (in array order) not yet written.
+// Held only with the setting on and member I/O in flight somewhere: its
+// end brings the next unplug (batch_finished plugs again), and with none
+// in flight the stream's other writes are queued or parked, not on their
+// way, so the head goes as md would release it.
 bool Raid5Personality::stream_holds_locked(uint64_t column) const {
-  if (in_round_ == 0) return false;
+  if (!hold_stream_stripes() || in_round_ == 0) return false;
   const StripeHead* h = cache_.find(column);
   if (!h) return false;
+  const std::optional<uint64_t> needed = first_unwritten_sector(*h);
+  if (!needed) return false;
+  const uint64_t stripe = column * kPageSectors / geo_.chunk_sectors;
+  return std::any_of(h->bios.begin(), h->bios.end(), [&](const ArrayIo* bio) {
+    return bio->write && streams_.holds(bio->port, stripe, *needed);
+  });
+}
+
+// The array sector of the head's first data block, in array order, that no
+// pending write covers: what a stream filling its stripe writes next there.
+std::optional<uint64_t> Raid5Personality::first_unwritten_sector(const StripeHead& h) const {
   const uint64_t chunk = geo_.chunk_sectors;
-  const uint64_t stripe = column * kPageSectors / chunk;
-  const uint64_t in_chunk = column * kPageSectors % chunk;
-  uint64_t needed = 0;
-  bool missing = false;
-  for (int k = 0; k < geo_.data_disks() && !missing; ++k) {
-    needed = stripe * row_sectors() + uint64_t(k) * chunk + in_chunk;
-    missing = !h->towrite[size_t(geo_.compute_sector(needed).dd_idx)];
+  const uint64_t base = h.column * kPageSectors / chunk * row_sectors() + h.column * kPageSectors % chunk;
+  for (int k = 0; k < geo_.data_disks(); ++k) {
+    const uint64_t sector = base + uint64_t(k) * chunk;
+    if (!h.towrite[size_t(geo_.compute_sector(sector).dd_idx)]) return sector;
   }
-  return missing && std::any_of(h->bios.begin(), h->bios.end(), [&](const ArrayIo* bio) {
-           return bio->write && streams_.holds(bio->port, stripe, needed);
-         });
+  return std::nullopt;
 }
 
 void Raid5Personality::write_done_locked(ArrayIo& io) {
@@ -309,10 +314,7 @@ void Raid5Personality::unplug(io::IoContext* here) {
   {
     std::lock_guard lock(mutex_);
     unplug_pending_ = false;
-    if (hold_stream_stripes())
-      queues_.activate_delayed([this](uint64_t column) { return stream_holds_locked(column); });
-    else
-      queues_.activate_delayed();
+    queues_.activate_delayed([this](uint64_t column) { return stream_holds_locked(column); });
     pass = take_pass_locked(here);
     unplug_at = std::exchange(unplug_at_, nullptr);
   }

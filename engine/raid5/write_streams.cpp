@@ -47,7 +47,6 @@ WriteStreams::Ticket WriteStreams::write_started(const void* submitter, uint64_t
   s->next = end;
   s->last_sectors = end - begin;
   const uint64_t last_stripe = (end - 1) / stripe_sectors_;
-  s->tail = end % stripe_sectors_ ? last_stripe : kNone;
   auto it = std::find_if(s->ending_in.begin(), s->ending_in.end(),
                          [&](const auto& e) { return e.first == last_stripe; });
   if (it == s->ending_in.end())
@@ -69,7 +68,11 @@ void WriteStreams::write_done(const Ticket& ticket) {
 
 bool WriteStreams::holds(const void* submitter, uint64_t stripe, uint64_t needed) const {
   const Stream* s = find(submitter);
-  if (!s || !s->continued || s->tail != stripe || needed < s->next) return false;
+  // Its tail: the stripe its last write ended inside (none when that write
+  // ended at a stripe's end).
+  if (!s || !s->continued || s->next % stripe_sectors_ == 0 || s->next / stripe_sectors_ != stripe ||
+      needed < s->next)
+    return false;
   const unsigned elsewhere = s->in_flight - s->ending_in_stripe(stripe);
   return elsewhere > 0 && needed - s->next < uint64_t(elsewhere) * s->last_sectors;
 }

@@ -58,8 +58,7 @@ class WriteStreams {
   static constexpr size_t kMaxStreams = 64;
   struct Stream {
     const void* submitter = nullptr;
-    uint64_t next = kNone;      // where a write continuing it starts
-    uint64_t tail = kNone;      // the stripe its last write ended inside (kNone: at a stripe's end)
+    uint64_t next = kNone;      // where a write continuing it starts (its tail: the stripe `next` is inside)
     uint64_t last_sectors = 0;  // its last write's length
     unsigned in_flight = 0;     // its writes not yet done
     bool continued = false;     // its last write started where the one before ended

@@ -730,9 +730,7 @@ void JobDriver::complete(Slot& slot, int result) {
     if (progress_) {
       progress_->bytes.fetch_add(io.length, std::memory_order_relaxed);
       progress_->ios.fetch_add(1, std::memory_order_relaxed);
-      if (progress_->status_enabled &&
-          progress_->status_wanted.load(std::memory_order_relaxed) != status_served_)
-        serve_status(now, false);
+      serve_status_if_asked(now);
     }
   }
   // fio thinks after an I/O is issued; a sync engine's I/O is done by then,
@@ -1056,9 +1054,12 @@ void JobDriver::finish() {
 }
 
 void JobDriver::answer_status() {
-  if (!progress_ || !progress_->status_enabled || finished()) return;
-  if (progress_->status_wanted.load(std::memory_order_relaxed) == status_served_) return;
-  serve_status(backend_.now_ns(), false);
+  if (progress_ && !finished()) serve_status_if_asked(backend_.now_ns());
+}
+
+void JobDriver::serve_status_if_asked(uint64_t now) {
+  if (progress_->status_enabled && progress_->status_wanted.load(std::memory_order_relaxed) != status_served_)
+    serve_status(now, false);
 }
 
 void JobDriver::serve_status(uint64_t now, bool done) {

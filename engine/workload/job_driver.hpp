@@ -106,7 +106,7 @@ class JobDriver {
   // The job's flow group when it has a flow weight (may be null).
   void set_flow(FlowGroup* flow) { flow_ = flow; }
   // A job with ss_dur: its reporting group's steady state (member `member`
-  // of it); the leader samples the group. Set before start().
+  // of it); any member samples the group. Set before start().
   void set_steady_group(SteadyGroup* group, unsigned member) { steady_ = group, steady_member_ = member; }
   // A multi-file job (file_set.hpp): each file's region size, in the job's
   // order (JobIo::file_sizes). File k is addressed at k << kFileShift; each
@@ -241,13 +241,15 @@ class JobDriver {
   const std::atomic<bool>* stop_flag_ = nullptr;
   JobLog* log_ = nullptr;
   FlowGroup* flow_ = nullptr;
-  // steady state (ss_dur): the job's reporting group's; the leader samples it
+  // steady state (ss_dur): the job's reporting group's; any member samples it
   SteadyGroup* steady_ = nullptr;
   unsigned steady_member_ = 0;
   uint64_t ss_ios_ = 0, ss_bytes_ = 0;  // completed so far, published to the group
   bool steady_reached() const { return steady_ && steady_->attained(); }
   uint64_t status_served_ = 0;  // the last --status-interval request answered
   void serve_status(uint64_t now, bool done);
+  // A --status-interval reader asked since the last copy: copy now (progress_ set).
+  void serve_status_if_asked(uint64_t now);
   uint64_t flow_issued_ = 0;   // this job's I/Os counted in its flow group
   bool flow_quiesce_ = false;  // over its share with flow_sleep: waiting for its I/O, then the sleep
   bool flow_spin_ = false;     // over its share without flow_sleep: check again at once

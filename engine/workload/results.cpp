@@ -127,7 +127,7 @@ void DepthDistribution::merge(const DepthDistribution& other) noexcept {
 
 RunResults make_run_results(OptionList global_options, std::vector<JobResults> jobs) {
   RunResults run;
-  run.raidscope_version = "0.1.0";  // the project's VERSION (CMakeLists.txt)
+  run.raidscope_version = RAIDSCOPE_VERSION;  // the project's VERSION (engine/CMakeLists.txt)
   run.timestamp_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();

@@ -53,7 +53,8 @@ pass "--status-interval=100 is 100 s: only the final output"
 # A job with nothing in flight (think time) answers a dump at once, with
 # its figures as of the dump, not at its next completion; and a dump has
 # the run's global options, as the final output (and fio's dumps) have.
-idle=(--ioengine=null --size=1g --name=idle --rw=read --bs=4k --thinktime=2s --time_based --runtime=3s)
+# 2.5 s: no dump falls on the job's end (dumps at 1 s and 2 s, then the final).
+idle=(--ioengine=null --size=1g --name=idle --rw=read --bs=4k --thinktime=2s --time_based --runtime=2500ms)
 "$CLI" bench "${idle[@]}" --status-interval=1 --output-format=json --output=idle.json 2>err ||
   fail "a thinking job with --status-interval=1: $(cat err)"
 python3 - idle.json <<'PY' || fail "--status-interval dumps of a job in its think time (see above)"

@@ -806,10 +806,11 @@ void ControllersTest::degradedStartsOnlyWhenAccepted() {
   // member gone: accepting "degraded" is not enough, its own risk is asked.
   const QStringList b = make("dd");
   QCOMPARE(b.size(), 3);
-  for (const auto& p : b)
-    QVERIFY(rs::test::edit_superblock(p.toStdString(), [](rs::ondisk::Superblock& sb) {
-              sb.resync_offset = 0;
-            }).ok());
+  for (const auto& p : b) {
+    const rs::Status edited =
+        rs::test::edit_superblock(p.toStdString(), [](rs::ondisk::Superblock& sb) { sb.resync_offset = 0; });
+    QVERIFY2(edited.ok(), edited.ok() ? "" : edited.error().message.c_str());
+  }
   session_->openArray({b[0], b[1]});
   refusedWith("degraded");
   session_->openAnyway();

@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "../../common/wait_until.hpp"
 #include "../session/session_test_util.hpp"
 #include "export/server.hpp"
 #include "nbd_test_client.hpp"
@@ -91,15 +92,6 @@ Bytes pattern(size_t n, uint32_t seed) {
   return b;
 }
 
-template <class F>
-bool eventually(F f) {
-  for (int i = 0; i < 1000; ++i) {
-    if (f()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return f();
-}
-
 }  // namespace
 
 TEST_CASE("export of a RAID1: size, block sizes, flags, data round trips and the protocol's errors",
@@ -117,7 +109,7 @@ TEST_CASE("export of a RAID1: size, block sizes, flags, data round trips and the
   CHECK((c.flags & (kSendFlush | kSendFua | kSendTrim | kSendWriteZeroes | kCanMultiConn)) ==
         (kSendFlush | kSendFua | kSendTrim | kSendWriteZeroes | kCanMultiConn));
   CHECK_FALSE(c.flags & kReadOnly);
-  REQUIRE(eventually([&] { return s.export_clients() == 1; }));
+  REQUIRE(rs::test::wait_until([&] { return s.export_clients() == 1; }));
 
   const Bytes a = pattern(3 << 20, 1);  // three pieces of 1 MiB
   auto w = c.call(kCmdWrite, 1 << 20, uint32_t(a.size()), kCmdFlagFua, a);
@@ -170,7 +162,7 @@ TEST_CASE("export of a RAID1: size, block sizes, flags, data round trips and the
   // DISC: the connection leaves the session.
   REQUIRE(c.send_request(kCmdDisc, 0, 0));
   REQUIRE(simple.send_request(kCmdDisc, 0, 0));
-  CHECK(eventually([&] { return s.export_clients() == 0; }));
+  CHECK(rs::test::wait_until([&] { return s.export_clients() == 0; }));
   CHECK(s.logged("left"));
 }
 
@@ -350,7 +342,7 @@ TEST_CASE("replies a client leaves unread pile up past the socket's room, then e
     REQUIRE(c.send_request(kCmdRead, uint64_t(i) * kMiB, kMiB, 0, {}, 500 + i));
   // The sender thread took the replies the socket had no room for (the
   // client has read nothing yet, so at least one: 12 MiB > 8 MiB).
-  const bool handed = eventually([&] { return f.s.server->replies_to_sender() >= 1; });
+  const bool handed = rs::test::wait_until([&] { return f.s.server->replies_to_sender() >= 1; });
   INFO("replies handed to the sender thread in 10 s: " << f.s.server->replies_to_sender());
   REQUIRE(handed);
   std::set<uint64_t> answered;
@@ -388,12 +380,12 @@ TEST_CASE("64 connections at once, each writing and reading its own region", "[e
       ok = ok && r.ok && r.data == a;
       good += ok;
     });
-  CHECK(eventually([&] { return connected.load() == kConns && s.export_clients() == kConns; }));
+  CHECK(rs::test::wait_until([&] { return connected.load() == kConns && s.export_clients() == kConns; }));
   CHECK(s.server->connections() == kConns);
   hold = false;
   for (auto& t : threads) t.join();
   CHECK(good == kConns);
-  CHECK(eventually([&] { return s.export_clients() == 0; }));
+  CHECK(rs::test::wait_until([&] { return s.export_clients() == 0; }));
 }
 
 TEST_CASE("a client leaving in the middle of a WRITE's data: nothing of it is written", "[export]") {
@@ -412,8 +404,8 @@ TEST_CASE("a client leaving in the middle of a WRITE's data: nothing of it is wr
     REQUIRE(write_all(c.fd(), head.data(), head.size(), part.data(), part.size()));
     c.close_now();
   }
-  CHECK(eventually([&] { return s.logged("in the middle of a WRITE"); }));
-  CHECK(eventually([&] { return s.export_clients() == 0; }));
+  CHECK(rs::test::wait_until([&] { return s.logged("in the middle of a WRITE"); }));
+  CHECK(rs::test::wait_until([&] { return s.export_clients() == 0; }));
   TestClient d(s.socket);
   REQUIRE(d.go());
   auto r = d.call(kCmdRead, 0, 1 << 20);
